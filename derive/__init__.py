@@ -1,0 +1,1 @@
+"""Derivation engine: rule language, IR, linearization and transposition, verification, codegen driver."""

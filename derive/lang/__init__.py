@@ -1,0 +1,1 @@
+"""The rule language: tokens, parser, syntax tree and positioned errors."""

@@ -1,0 +1,1 @@
+"""Runtime: primitives registry, tangent types, reverse-mode tape, forward-mode duals, backends."""
