@@ -1,0 +1,169 @@
+"""The Python API mirroring `derive-rules`: rule text in, derived + verified rules and module source out.
+
+    >>> from derive import api
+    >>> r = api.derive_expr("B = inv(A)")
+    >>> print(r.pullback_text())          # dA = -Bᵀ·dB·Bᵀ
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from . import calculus, codegen, display, verify
+from .errors import DeriveError, RuleError, VerificationError
+from .lang import parser
+from .lower import lower
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+COMMAND = "derive-rules"
+
+
+@dataclass
+class RuleResult:
+    """One derived rule: its program, pushforward, pullbacks, generated code and verification."""
+
+    name: str
+    source: str
+    program: object
+    derivation: object
+    code: object = None
+    check: verify.Check | None = None
+    seconds: float = 0.0
+    doc: str = ""
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.check is not None and self.check.ok
+
+    # display --------------------------------------------------------------------------------------------------
+    def pushforward_text(self, style="unicode") -> str:
+        return display.program_text(self.derivation, "pushforward", style)
+
+    def pullback_text(self, style="unicode") -> str:
+        return display.program_text(self.derivation, "pullback", style)
+
+    def pushforward_index(self, style="unicode") -> str:
+        return display.program_text(self.derivation, "pushforward", style, matrix=False)
+
+    def pullback_index(self, style="unicode") -> str:
+        return display.program_text(self.derivation, "pullback", style, matrix=False)
+
+    def pushforward(self):
+        """The pushforward as (tangent name, index symbols, [Term]) triples (SymPy objects)."""
+        return [(s.target, s.indices, s.terms) for s in self.derivation.pushforward]
+
+    def pullbacks(self):
+        """Each differentiable input's cotangent statement, and the intermediates' ones before it."""
+        return [(s.target, s.indices, s.terms) for s in self.derivation.pullback]
+
+    def to_json(self) -> dict:
+        p = self.program
+        out = {
+            "name": self.name,
+            "signature": p.signature,
+            "source": self.source,
+            "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices)} for v in p.inputs],
+            "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
+            "pushforward": display.program_json(self.derivation, "pushforward"),
+            "pullback": display.program_json(self.derivation, "pullback"),
+            "verified": self.ok,
+            "seconds": round(self.seconds, 4),
+        }
+        if self.check is not None:
+            out["verification"] = {"fd_error": self.check.fd_error, "adjoint_error": self.check.adjoint_error,
+                                   "points": self.check.points, "problems": list(self.check.problems)}
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+def parse(text: str, path: str = "<string>", bare_name: str | None = None):
+    if bare_name is not None:
+        return [parser.parse_statements(text, name=bare_name, path=path)]
+    return list(parser.parse_file(text, path).rules)
+
+
+def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = None,
+                verify_rules: bool = True) -> list[RuleResult]:
+    """Parse, lower, derive, generate and verify every rule in `text`. Bad input raises RuleError."""
+    rules = parse(text, path, bare_name)
+    seen: dict = {}
+    for r in rules:
+        if r.name in seen:
+            raise RuleError(f"rule '{r.name}' is defined twice (first at line {seen[r.name]})", r.pos,
+                            width=len(r.name))
+        seen[r.name] = r.pos.line
+    results = []
+    for r in rules:
+        t0 = time.perf_counter()
+        prog = lower(r)
+        prog.source = f"{path}:{r.pos.line}"
+        try:
+            d = calculus.derive(prog)
+            code = codegen.generate_op(d)
+        except DeriveError:
+            raise
+        except Exception as exc:  # a bug of ours must still name the rule, never dump SymPy's insides
+            raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
+                              f"{type(exc).__name__}: {exc}") from exc
+        results.append(RuleResult(r.name, prog.source, prog, d, code, doc=r.doc,
+                                  seconds=time.perf_counter() - t0))
+    if verify_rules:
+        verify_results(results, path)
+    return results
+
+
+def verify_results(results, path="<string>"):
+    t0 = time.perf_counter()
+    src = render_module(results, path, export=False)
+    ns: dict = {}
+    try:
+        exec(compile(src, f"<generated from {path}>", "exec"), ns)
+        from runtime import backend_numpy
+        fns = ns["_define"](backend_numpy)
+    except Exception as exc:
+        for r in results:
+            r.error = f"generated code does not load: {type(exc).__name__}: {exc}"
+        return
+    share = (time.perf_counter() - t0) / max(1, len(results))
+    for r in results:
+        t1 = time.perf_counter()
+        try:
+            r.check = verify.check_op(r.name, fns, r.code.meta)
+        except Exception as exc:
+            r.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
+        r.seconds += time.perf_counter() - t1 + share
+
+
+def derive_expr(text: str, name: str = "expr") -> RuleResult:
+    """Derive one bare expression such as "B = inv(A)" (inputs and outputs inferred)."""
+    return derive_text(text, "<expr>", bare_name=name)[0]
+
+
+def render_module(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    tpl = env.get_template("numpy_module.py.j2")
+    ops = [r.code for r in results]
+    metas = {r.name: r.code.meta for r in results}
+    return tpl.render(source=source, command=command, doc=(doc or f"Rules derived from {source}.").strip(),
+                      ops=ops, ops_literal=codegen.ops_literal(metas), export=export)
+
+
+def generate_module_source(text: str, module_name: str | None = None, source_label: str = "<runtime>") -> str:
+    """Source of an importable module for the rules in `text` (used by runtime.define). Every rule must verify."""
+    bare = None
+    stripped = text.strip()
+    if "->" not in stripped.split("\n", 1)[0]:
+        bare = module_name or "expr"
+    results = derive_text(text, source_label, bare_name=bare)
+    bad = [r for r in results if not r.ok]
+    if bad:
+        r = bad[0]
+        why = r.error or "; ".join(r.check.problems)
+        raise VerificationError(f"rule '{r.name}' ({r.source}) failed verification: {why}")
+    return render_module(results, source_label, command=f"runtime.define (derive {__import__('derive').__name__})")

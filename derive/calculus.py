@@ -1,0 +1,488 @@
+"""Linearization and transposition: the pushforward of a Program, then its pullback as the transpose.
+
+A linear expression is a list of Terms, each `Σ_sums coeff · t[J]` with exactly one tangent (or cotangent)
+factor t. Transposing a term renames t's indices to the cotangent's and sums over everything else;
+Kronecker deltas contract away. Matrix primitives contribute their differential, written once below.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from . import ir
+from .ir import IndexSum, Program, Stmt, TensorVar
+from .lower import Extent, Idx
+
+TAN, COT, GIVEN = "d:", "b:", "g:"
+
+
+def tan(name):
+    return TAN + name
+
+
+def cot(name):
+    return COT + name
+
+
+def base_name(n):
+    return n.split(":", 1)[1] if ":" in n else n
+
+
+def is_linear_atom(e, prefixes=(TAN, COT, GIVEN)):
+    return ir.is_access(e) and ir.acc_name(e).startswith(prefixes)
+
+
+_counter = itertools.count()
+
+
+def fresh_like(s, hint=None):
+    return Idx(f"{hint or s.name.rstrip('0123456789')}{next(_counter)}", s.ext)
+
+
+@dataclass(frozen=True)
+class Term:
+    coeff: sp.Expr
+    sums: tuple
+    atom: sp.Expr            # the tangent / cotangent access
+
+    def free(self):
+        return ir.free_indices(sp.Mul(self.coeff, self.atom), _index_atoms(self))
+
+
+def _index_atoms(t):
+    return set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx)) | set(t.sums)
+
+
+@dataclass
+class LinStmt:
+    """`target[indices] = Σ terms`: one statement of a pushforward or pullback program."""
+
+    target: str
+    indices: tuple
+    terms: list
+
+
+@dataclass
+class Derivation:
+    program: Program
+    aux: list = field(default_factory=list)             # primal statements needed only by derivatives
+    pushforward: list = field(default_factory=list)     # LinStmts, forward order
+    pullback: list = field(default_factory=list)        # LinStmts, reverse order, ending with inputs' cotangents
+    tangent_temps: list = field(default_factory=list)   # names of tangent-only temporaries (e.g. solve's z)
+
+
+# -----------------------------------------------------------------------------------------------------------
+# Linearization of scalar expressions
+
+
+def _dummies(n):
+    return [sp.Symbol(f"_u{k}", real=True) for k in range(n)]
+
+
+_partials_cache: dict = {}
+
+
+def partial(fn_expr, k):
+    """∂f/∂(k-th argument), evaluated at f's arguments (SymPy differentiates the scalar body)."""
+    f = fn_expr.func
+    args = fn_expr.args
+    key = (f, len(args), k)
+    if key not in _partials_cache:
+        us = _dummies(len(args))
+        _partials_cache[key] = (us, sp.diff(f(*us), us[k]))
+    us, d = _partials_cache[key]
+    return d.xreplace(dict(zip(us, args)))
+
+
+def linearize(e, active: set):
+    """The differential of e: linear in `d:X` accesses for every tensor X in `active`."""
+    if ir.is_access(e):
+        n = ir.acc_name(e)
+        return ir.access(tan(n), e.args) if n in active else sp.S.Zero
+    if not e.free_symbols and not ir.accesses(e):
+        return sp.S.Zero
+    if isinstance(e, (sp.Symbol, sp.KroneckerDelta, Extent)) or e.is_Relational:
+        return sp.S.Zero
+    if not any(ir.acc_name(a) in active for a in ir.accesses(e)):
+        return sp.S.Zero
+    if isinstance(e, sp.Add):
+        return sp.Add(*[linearize(a, active) for a in e.args])
+    if isinstance(e, sp.Mul):
+        out = []
+        for k, a in enumerate(e.args):
+            da = linearize(a, active)
+            if da != 0:
+                out.append(sp.Mul(*(e.args[:k] + e.args[k + 1:])) * da)
+        return sp.Add(*out)
+    if isinstance(e, IndexSum):
+        return IndexSum(linearize(e.body, active), e.indices)
+    if isinstance(e, sp.Pow):
+        b, x = e.args
+        db = linearize(b, active)
+        dx = linearize(x, active)
+        out = sp.S.Zero
+        if db != 0:
+            out += x * b ** (x - 1) * db
+        if dx != 0:
+            out += e * sp.log(b) * dx
+        return out
+    if isinstance(e, sp.Function):
+        out = []
+        for k, a in enumerate(e.args):
+            if getattr(a, "is_Relational", False):
+                continue
+            da = linearize(a, active)
+            if da != 0:
+                out.append(partial(e, k) * da)
+        return sp.Add(*out)
+    raise NotImplementedError(f"cannot linearize {type(e).__name__}: {e}")
+
+
+# -----------------------------------------------------------------------------------------------------------
+# Linear expressions as terms
+
+
+def to_terms(e) -> list:
+    """Split a linear expression into Terms (one linear atom each), lifting sums outward."""
+    if e == 0:
+        return []
+    if is_linear_atom(e):
+        return [Term(sp.S.One, (), e)]
+    if isinstance(e, sp.Add):
+        return [t for a in e.args for t in to_terms(a)]
+    if isinstance(e, sp.Mul):
+        lin = [a for a in e.args if _has_linear(a)]
+        rest = sp.Mul(*[a for a in e.args if not _has_linear(a)])
+        if len(lin) != 1:
+            raise AssertionError(f"not linear: {e}")
+        return [Term(rest * t.coeff, t.sums, t.atom) for t in to_terms(lin[0])]
+    if isinstance(e, IndexSum):
+        ren = {s: fresh_like(s) for s in e.indices}
+        out = []
+        for t in to_terms(e.body.xreplace(ren)):
+            out.append(Term(t.coeff, t.sums + tuple(ren.values()), t.atom))
+        return out
+    raise AssertionError(f"not linear: {e}")
+
+
+def _has_linear(e):
+    return any(is_linear_atom(a) for a in ir.accesses(e))
+
+
+def _factors(c):
+    return list(c.args) if isinstance(c, sp.Mul) else [c]
+
+
+def contract_deltas(t: Term) -> Term:
+    sums = list(t.sums)
+    coeff, atom = t.coeff, t.atom
+    changed = True
+    while changed:
+        changed = False
+        for f in _factors(coeff):
+            if isinstance(f, sp.KroneckerDelta):
+                a, b = f.args
+                if a == b:
+                    coeff = coeff.xreplace({f: sp.S.One})
+                    changed = True
+                    break
+                for x, y in ((a, b), (b, a)):
+                    if x in sums:
+                        coeff = (coeff / f)
+                        coeff = coeff.xreplace({x: y})
+                        atom = atom.xreplace({x: y})
+                        sums.remove(x)
+                        changed = True
+                        break
+                if changed:
+                    break
+    # a summed index the summand does not mention multiplies by its extent
+    present = set(coeff.atoms(Idx)) | set(atom.atoms(Idx))
+    for s in list(sums):
+        if s not in present:
+            sums.remove(s)
+            coeff = coeff * Extent(s)
+    return Term(coeff, tuple(sums), atom)
+
+
+def split_sums(t: Term) -> list:
+    """Distribute a coefficient factor that is a sum when that keeps intermediates smaller or exposes deltas."""
+    out = [t]
+    fs = _factors(t.coeff)
+    for k, f in enumerate(fs):
+        if not isinstance(f, sp.Add):
+            continue
+        pieces = f.args
+        idx = [set(p.atoms(Idx)) for p in pieces]
+        union = set().union(*idx)
+        has_delta = any(p.has(sp.KroneckerDelta) for p in pieces)
+        if has_delta or (len(union) > 1 and all(s < union for s in idx)):
+            rest = sp.Mul(*(fs[:k] + fs[k + 1:]))
+            out = []
+            for p in pieces:
+                out.extend(split_sums(Term(rest * p, t.sums, t.atom)))
+            return out
+    return out
+
+
+def _num_and_rest(c):
+    n, rest = c.as_coeff_Mul()
+    return n, rest
+
+
+def canonical(t: Term) -> Term:
+    """Rename summed indices canonically so equal terms compare equal."""
+    sums = list(t.sums)
+    if not sums:
+        return t
+    best = None
+    perms = itertools.permutations(range(len(sums))) if len(sums) <= 4 else [range(len(sums))]
+    for perm in perms:
+        ren = {sums[p]: Idx(f"_s{k}", sums[p].ext) for k, p in enumerate(perm)}
+        c, a = t.coeff.xreplace(ren), t.atom.xreplace(ren)
+        key = (str(a), str(c))
+        if best is None or key < best[0]:
+            best = (key, c, a, tuple(ren[s] for s in sums))
+    _, c, a, new_sums = best
+    return Term(c, tuple(sorted(new_sums, key=lambda s: s.name)), a)
+
+
+def simplify_terms(terms) -> list:
+    out = []
+    for t in terms:
+        for u in split_sums(contract_deltas(t)):
+            u = contract_deltas(u)
+            out.append(canonical(Term(canon_bound(u.coeff), u.sums, u.atom)))
+    # combine terms equal up to a numeric factor
+    groups: dict = {}
+    order = []
+    for t in out:
+        n, rest = _num_and_rest(sp.factor_terms(t.coeff))
+        key = (t.atom, t.sums, rest)
+        if key not in groups:
+            groups[key] = sp.S.Zero
+            order.append(key)
+        groups[key] += n
+    res = []
+    for key in order:
+        n = groups[key]
+        if n == 0:
+            continue
+        atom, sums, rest = key
+        res.append(Term(_tidy(n * rest), sums, atom))
+    return _rename_sums(res)
+
+
+def _tidy(c):
+    """Cheap, predictable simplification of a scalar coefficient."""
+    c = sp.factor_terms(c)
+    return c
+
+
+def _rename_sums(terms):
+    """Give summed indices short readable names that clash with nothing free."""
+    out = []
+    for t in terms:
+        taken = {s.name for s in (set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx))) if s not in t.sums}
+        ren = {}
+        pool = iter(n for n in ["k", "l", "m", "n", "r", "s", "u", "v", "w"] + [f"k{q}" for q in range(2, 99)]
+                    if n not in taken)
+        for s in t.sums:
+            ren[s] = Idx(next(pool), s.ext)
+        out.append(Term(t.coeff.xreplace(ren), tuple(ren[s] for s in t.sums), t.atom.xreplace(ren)))
+    return out
+
+
+def canon_bound(e, depth=0):
+    """Rename the indices bound by IndexSums to canonical names, so equal sums compare equal (for CSE too)."""
+    if isinstance(e, IndexSum):
+        body = canon_bound(e.body, depth + 1)
+        ren = {s: Idx(f"_b{depth}_{k}", s.ext) for k, s in enumerate(e.indices)}
+        return IndexSum(body.xreplace(ren), list(ren.values()))
+    if not e.args or ir.is_access(e) or not e.has(IndexSum):
+        return e
+    return e.func(*[canon_bound(a, depth) for a in e.args])
+
+
+def through_output(terms, st: Stmt):
+    """Rewrite coefficients through the statement's own output where its right side reappears
+    (exp -> y, softmax's exp(x_i)/Σexp -> y_i): cheaper code and the compact textbook form."""
+    pattern = canon_bound(st.expr)
+    if ir.is_access(pattern) or pattern.is_Number:
+        return terms
+    I = st.indices
+    out = []
+    for t in terms:
+        c = t.coeff
+        cands = set(c.atoms(Idx)) | set(t.sums)
+        choices = [[s for s in cands if s.ext == i.ext] for i in I]
+        best = c
+        for combo in itertools.islice(itertools.product(*choices), 64):
+            if len(set(combo)) != len(combo):
+                continue
+            m = dict(zip(I, combo))
+            new = best.subs(pattern.xreplace(m), ir.access(st.target, combo))
+            if new != best and sp.count_ops(new) <= sp.count_ops(best):
+                best = new
+        out.append(Term(best, t.sums, t.atom) if best is not c else t)
+    return out
+
+
+def _inner_sums_fresh(e):
+    """Re-bind every IndexSum inside e with fresh names (so lifting terms never captures an index)."""
+    if isinstance(e, IndexSum):
+        ren = {s: fresh_like(s) for s in e.indices}
+        return IndexSum(_inner_sums_fresh(e.body.xreplace(ren)), list(ren.values()))
+    if not e.args or ir.is_access(e):
+        return e
+    return e.func(*[_inner_sums_fresh(a) for a in e.args])
+
+
+# -----------------------------------------------------------------------------------------------------------
+# Matrix primitives: each contributes its differential, in index form (DESIGN.md)
+
+
+def primitive_differential(st: Stmt, prog: Program, aux_inverse, active):
+    """LinStmts for the differential of a primitive statement (may introduce tangent-only temporaries)."""
+    out = []
+    R = st.target
+    X = st.args[0]
+    xv = prog.var(X)
+    a, b = (Idx(f"a{next(_counter)}", c) for c in xv.classes[:2])
+    batch = tuple(Idx(f"b{next(_counter)}", c) for c in xv.classes[2:])
+    c_, e_ = fresh_like(a, "c"), fresh_like(b, "e")
+    if st.prim == "inv":
+        # dR = -R·dX·R
+        idx = (a, b) + batch
+        expr = -IndexSum(ir.access(R, (a, c_) + batch) * ir.access(tan(X), (c_, e_) + batch)
+                         * ir.access(R, (e_, b) + batch), [c_, e_])
+        out.append(LinStmt(tan(R), idx, expr))
+    elif st.prim in ("det", "logdet"):
+        # d det(X) = det(X)·tr(X⁻¹·dX),  d logdet(X) = tr(X⁻¹·dX)
+        Xi = aux_inverse(X)
+        tr = IndexSum(ir.access(Xi, (b, a) + batch) * ir.access(tan(X), (a, b) + batch), [a, b])
+        expr = ir.access(R, batch) * tr if st.prim == "det" else tr
+        out.append(LinStmt(tan(R), batch, expr))
+    elif st.prim == "solve":
+        # x = A⁻¹b:  dz = db - dA·x,  dx = A⁻¹·dz
+        Bn = st.args[1]
+        bv = prog.var(Bn)
+        rest = tuple(Idx(f"r{next(_counter)}", c) for c in bv.classes[1:])
+        Ai = aux_inverse(X)
+        z = f"_z{next(_counter)}"
+        dz = ir.access(tan(Bn), (a,) + rest) if Bn in active else sp.S.Zero
+        if X in active:
+            dz = dz - IndexSum(ir.access(tan(X), (a, e_) + batch) * ir.access(R, (e_,) + rest), [e_])
+        out.append(LinStmt(tan(z), (a,) + rest, dz))
+        out.append(LinStmt(tan(R), (b,) + rest,
+                           IndexSum(ir.access(Ai, (b, c_) + batch) * ir.access(tan(z), (c_,) + rest), [c_])))
+    else:
+        raise NotImplementedError(st.prim)
+    return out
+
+
+# -----------------------------------------------------------------------------------------------------------
+# The derivation
+
+
+def derive(prog: Program) -> Derivation:
+    d = Derivation(prog)
+    active = {v.name for v in prog.inputs if v.kind != "int"}
+    inverses: dict = {}
+
+    def aux_inverse(X):
+        if X not in inverses:
+            xv = prog.var(X)
+            name = f"_inv_{X.lstrip('_')}"
+            inverses[X] = name
+            idx = tuple(Idx(f"q{k}", c) for k, c in enumerate(xv.classes))
+            prog.temps.append(TensorVar(name, "tensor", xv.classes, "temp"))
+            d.aux.append(Stmt(name, idx, prim="inv", args=(X,)))
+        return inverses[X]
+
+    tangent_of: dict = {}   # name -> list of LinStmt (pushforward statements)
+    for st in prog.stmts:
+        deps = st.args if st.prim else {ir.acc_name(a) for a in ir.accesses(st.expr)}
+        if not any(x in active for x in deps):
+            continue
+        if st.prim:
+            lins = primitive_differential(st, prog, aux_inverse, active)
+        else:
+            dexpr = linearize(st.expr, active)
+            lins = [LinStmt(tan(st.target), st.indices, dexpr)]
+        for ls in lins:
+            ls.terms = simplify_terms(to_terms(_inner_sums_fresh(ls.terms)))
+            if not st.prim:
+                ls.terms = simplify_terms(through_output(ls.terms, st))
+            active.add(base_name(ls.target))
+            if base_name(ls.target).startswith("_z"):
+                d.tangent_temps.append(base_name(ls.target))
+            d.pushforward.append(ls)
+    d.pullback = transpose_program(d, prog)
+    return d
+
+
+def transpose_program(d: Derivation, prog: Program) -> list:
+    """Chain the statements' transposes in reverse order: each intermediate's cotangent is built once."""
+    outs = {v.name for v in prog.outputs}
+    read_later = set()
+    for ls in d.pushforward:
+        for t in ls.terms:
+            read_later.add(base_name(ir.acc_name(t.atom)))
+    contrib: dict = {}
+    for o in prog.outputs:
+        if o.name in read_later:
+            idx = tuple(Idx(f"_P{k}", c) for k, c in enumerate(o.classes))
+            contrib[o.name] = [Term(sp.S.One, (), ir.access(GIVEN + o.name, idx))]
+    pull = []
+    for ls in reversed(d.pushforward):
+        T = base_name(ls.target)
+        if T in outs and T not in contrib:
+            ybar_name = cot(T)
+        elif T in contrib:
+            # materialize T's cotangent, then use it
+            idx = ls.indices
+            pull.append(LinStmt(cot(T), idx, simplify_terms(_retarget(contrib.pop(T), idx))))
+            ybar_name = cot(T)
+        else:
+            continue
+        for t in ls.terms:
+            # fresh names for everything summed, so no index of the result can be captured
+            ren = {s: fresh_like(s) for s in tuple(ls.indices) + t.sums}
+            ybar = ir.access(ybar_name, ls.indices).xreplace(ren)
+            X = base_name(ir.acc_name(t.atom))
+            J = t.atom.args
+            J = tuple(j.xreplace(ren) for j in J)
+            P = tuple(Idx(f"_P{k}", j.ext) for k, j in enumerate(J))
+            # Σ_{I,K} c · ȳ[I] · Π δ(P_m, J_m)
+            sums = tuple(ren.values())
+            coeff = t.coeff.xreplace(ren)
+            deltas = sp.Mul(*[sp.KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
+            contrib.setdefault(X, []).append(Term(coeff * deltas, sums, ybar))
+    inputs = [v for v in prog.inputs if v.kind != "int"]
+    for v in inputs:
+        letters = list(v.indices)
+        if len(set(letters)) != len(letters):
+            letters = [x for x in "ijklmnopqr"][:len(letters)]
+        P = tuple(Idx(letter, c) for letter, c in zip(letters, v.classes))
+        terms = contrib.get(v.name, [])
+        pull.append(LinStmt(cot(v.name), P, simplify_terms(_retarget(terms, P))))
+    return pull
+
+
+def _retarget(terms, P):
+    """Terms whose free indices are _P0, _P1, ... (by position) renamed to the target's indices P."""
+    out = []
+    for t in terms:
+        ren = {s: fresh_like(s) for s in t.sums}
+        t = Term(t.coeff.xreplace(ren), tuple(ren.values()), t.atom.xreplace(ren))
+        ren = {}
+        for s in set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx)):
+            if s.name.startswith("_P") and s not in t.sums:
+                k = int(s.name[2:])
+                if k < len(P):
+                    ren[s] = P[k]
+        out.append(Term(t.coeff.xreplace(ren), t.sums, t.atom.xreplace(ren)))
+    return out

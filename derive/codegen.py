@@ -1,0 +1,403 @@
+"""NumPy code generation: a Derivation becomes the forward function, frule and rrule of one op.
+
+The mathematics is finished before this module runs; here we only choose evaluation order (what the
+forward pass must keep for the pullback, what is computed lazily) and print through `emit_numpy`.
+The module layout itself lives in templates/numpy_module.py.j2.
+"""
+from __future__ import annotations
+
+import itertools
+import keyword
+import pprint
+from dataclasses import dataclass
+
+import sympy as sp
+
+from . import ir
+from .calculus import COT, GIVEN, TAN, Derivation, base_name
+from .emit_numpy import CHUNK_ELEMENTS, Emitter, _union
+from .ir import IndexSum
+from .lower import Idx
+
+
+@dataclass
+class OpCode:
+    name: str
+    functions: str        # Python source of the op's three functions, indented for _define's body
+    exports: list         # names the functions are exported under
+    meta: dict            # the OPS entry
+
+
+def _pyname(name, taken):
+    n = name if name.isidentifier() and not keyword.iskeyword(name) else f"v_{abs(hash(name)) % 10**6}"
+    while n in taken:
+        n = n + "_"
+    taken.add(n)
+    return n
+
+
+class OpGen:
+    def __init__(self, d: Derivation):
+        self.d = d
+        self.p = d.program
+        self.counter = itertools.count()
+        taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "tangents"}
+        self.names: dict = {}
+        for v in self.p.all_vars:
+            self.names[v.name] = _pyname(v.name.lstrip("_") if v.role == "temp" else v.name, taken) \
+                if v.role != "temp" else _pyname("_" + v.name.lstrip("_"), taken)
+        self.tan_names, self.cot_names = {}, {}
+        for v in self.p.all_vars + [ir.TensorVar(z, "tensor", (), "temp") for z in d.tangent_temps]:
+            self.tan_names[v.name] = _pyname("d" + v.name.strip("_") if v.role != "temp" else "_d" + v.name.strip("_"), taken)
+        for v in self.p.all_vars + [ir.TensorVar(z, "tensor", (), "temp") for z in d.tangent_temps]:
+            self.cot_names[v.name] = self.tan_names[v.name]
+        self.given = {v.name: _pyname("d" + v.name + "_in", taken) for v in self.p.outputs}
+        # the extent of each class, read off the first input that carries it
+        self.extent_src = {}
+        for v in self.p.inputs:
+            for a, c in enumerate(v.classes):
+                self.extent_src.setdefault(c, (self.names[v.name], a))
+        self.float_inputs = [self.names[v.name] for v in self.p.inputs if v.kind != "int"]
+
+    # -- helpers ---------------------------------------------------------------------------------------------
+    def extent_var(self, cls):
+        return f"n_{cls}"
+
+    def extent_code(self, idx):
+        return self.extent_var(idx.ext)
+
+    def extents(self, em: Emitter, classes=None):
+        for c, (n, a) in self.extent_src.items():
+            if classes is None or c in classes:
+                em.line(f"{self.extent_var(c)} = {n}.shape[{a}]")
+
+    def emitter(self, names, indent="        ", cache=None):
+        em = Emitter(names, self.extent_code, indent, self.counter, cache)
+        em.dtype_src = ", ".join(self.float_inputs) or None
+        return em
+
+    def primal_names(self):
+        return dict(self.names)
+
+    def needed_stmts(self, targets):
+        """Primal statements (in order) needed to compute `targets`."""
+        need = set(targets)
+        out = []
+        for st in reversed(self.p.stmts + self.d.aux):
+            if st.target in need:
+                out.append(st)
+                need |= set(st.args) if st.prim else {ir.acc_name(a) for a in ir.accesses(st.expr)}
+        order = {id(s): k for k, s in enumerate(self.p.stmts + self.d.aux)}
+        return sorted(out, key=lambda s: order[id(s)])
+
+    def emit_stmt(self, em: Emitter, st):
+        tgt = self.names[st.target]
+        if st.prim:
+            em.line(f"{tgt} = {self.prim_code(st)}")
+            return
+        if _needs_chunks(st.expr, st.indices):
+            self.emit_chunked(em, tgt, st.expr, st.indices)
+            return
+        code, axes = em.emit(st.expr)
+        em.line(f"{tgt} = {em.to_axes(code, axes, st.indices)}")
+
+    def prim_code(self, st):
+        X = self.names[st.args[0]]
+        xv = self.p.var(st.args[0])
+        nb = xv.rank - 2
+        batch_first = tuple(range(2, xv.rank)) + (0, 1)
+        Xb = X if nb == 0 else f"np.transpose({X}, {batch_first})"
+        if st.prim == "inv":
+            code = f"np.linalg.inv({Xb})"
+            return code if nb == 0 else f"np.transpose({code}, {tuple(list(range(nb, nb + 2)) + list(range(nb)))})"
+        if st.prim == "det":
+            return f"np.linalg.det({Xb})"
+        if st.prim == "logdet":
+            return f"np.linalg.slogdet({Xb})[1]"
+        if st.prim == "solve":
+            B = self.names[st.args[1]]
+            bv = self.p.var(st.args[1])
+            if nb == 0:
+                return f"np.linalg.solve({X}, {B})"
+            rest = bv.rank - nb          # 1 (vector rhs) or 2 (matrix rhs)
+            perm = tuple(range(rest, bv.rank)) + tuple(range(rest))
+            Bb = f"np.transpose({B}, {perm})"
+            if rest == 1:
+                sol = f"np.linalg.solve({Xb}, {Bb}[..., None])[..., 0]"
+            else:
+                sol = f"np.linalg.solve({Xb}, {Bb})"
+            back = tuple(range(nb, nb + rest)) + tuple(range(nb))
+            return f"np.transpose({sol}, {back})"
+        raise NotImplementedError(st.prim)
+
+    def emit_chunked(self, em: Emitter, tgt, expr, indices):
+        """T[i,...] = expr evaluated over slices of i, so the largest intermediate stays bounded."""
+        ci = indices[0]
+        local = Idx("_ci", ci.ext)
+        body_expr = expr.xreplace({ci: local})
+        sliced = {}
+        for a in ir.accesses(body_expr):
+            if local in a.args:
+                key = (ir.acc_name(a), tuple(k for k, s in enumerate(a.args) if s == local))
+                sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
+        # rename accesses that carry the chunk index to sliced arrays
+        rep = {}
+        for a in ir.accesses(body_expr):
+            if local in a.args:
+                key = (ir.acc_name(a), tuple(k for k, s in enumerate(a.args) if s == local))
+                rep[a] = ir.access(sliced[key], a.args)
+        body_expr = body_expr.xreplace(rep)
+        fn = em.tmp("chunk")
+        params = list(sliced.values())
+        names = dict(em.names)
+        for (n, _), p in sliced.items():
+            names[p] = p
+        sub = Emitter(names, lambda s: "_m" if s == local else self.extent_code(s), em.indent + "    ",
+                      self.counter)
+        sub.dtype_src = em.dtype_src
+        code, axes = sub.emit(body_expr)
+        out_idx = (local,) + tuple(indices[1:])
+        sub.line(f"return {sub.to_axes(code, axes, out_idx)}")
+        em.line(f"def {fn}(_m, {', '.join(params)}):")
+        em.lines.extend(sub.lines)
+        # how many rows of the chunk index fit the budget
+        big = _largest_axes(body_expr, local)
+        per_row = " * ".join(self.extent_code(s) for s in big if s != local) or "1"
+        n = self.extent_code(ci)
+        step = em.tmp("step")
+        em.line(f"{step} = max(1, {CHUNK_ELEMENTS} // max(1, {per_row}))")
+
+        def args_for(lo, hi):
+            out = []
+            for (name, positions), p in sliced.items():
+                src = em.names[name]
+                key = []
+                for k in range(max(positions) + 1):
+                    key.append(f"{lo}:{hi}" if k in positions else ":")
+                out.append(f"{src}[{', '.join(key)}]")
+            return out
+
+        em.line(f"if {step} >= {n}:")
+        em.line(f"    {tgt} = {fn}({n}, {', '.join(args_for('', ''))})".replace("[:]", "").replace("[:, :]", "")
+                .replace("[:, :, :]", ""))
+        em.line("else:")
+        s = em.tmp("s")
+        em.line(f"    {tgt} = np.concatenate([{fn}(min({step}, {n} - {s}), "
+                f"{', '.join(args_for(s, f'{s} + {step}'))}) for {s} in range(0, {n}, {step})], axis=0)")
+
+    def emit_lin(self, em: Emitter, ls, tvar, atom_var, zero_ok=True):
+        """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing)."""
+        by_atom: dict = {}
+        for t in ls.terms:
+            by_atom.setdefault(ir.acc_name(t.atom), []).append(t)
+        em.line(f"{tvar} = ZeroTangent()")
+        for atom, terms in by_atom.items():
+            av = atom_var(atom)
+            em.line(f"if not is_zero({av}):")
+            sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
+            sub.dtype_src = em.dtype_src
+            sub.names = dict(em.names)
+            sub.names[atom] = av
+            parts = []
+            for t in terms:
+                e = IndexSum(t.coeff * t.atom, list(t.sums))
+                if _needs_chunks(e, ls.indices):
+                    v = sub.tmp("p")
+                    self.emit_chunked(sub, v, e, ls.indices)
+                    parts.append(v)
+                    continue
+                code, axes = sub.emit(e)
+                parts.append(sub.to_axes(code, axes, ls.indices))
+            total = " + ".join(parts).replace("+ -", "- ")
+            sub.line(f"{tvar} = _add({tvar}, {total})")
+            em.lines.extend(sub.lines)
+
+    # -- the three functions ---------------------------------------------------------------------------------
+    def forward(self):
+        p = self.p
+        args = ", ".join(self.names[v.name] for v in p.inputs)
+        em = self.emitter(self.names)
+        em.indent = "        "
+        self.extents(em)
+        for st in self.needed_stmts({v.name for v in p.outputs}):
+            self.emit_stmt(em, st)
+        outs = ", ".join(self.names[v.name] for v in p.outputs)
+        body = "\n".join(em.lines)
+        return f"    def {p.name}({args}):\n{body}\n        return {outs}\n"
+
+    def frule(self):
+        p, d = self.p, self.d
+        args = ", ".join(self.names[v.name] for v in p.inputs)
+        em = self.emitter(self.names)
+        tans = ", ".join(["_"] + [self.tan_names[v.name] for v in p.inputs])
+        em.line(f"{tans}, = tangents" if len(p.inputs) == 0 else f"{tans} = tangents")
+        self.extents(em)
+        needed_by_tangents = {ir.acc_name(a) for ls in d.pushforward for t in ls.terms for a in ir.accesses(t.coeff)}
+        for st in self.needed_stmts({v.name for v in p.outputs} | needed_by_tangents):
+            self.emit_stmt(em, st)
+        names = dict(self.names)
+        for v in p.inputs:
+            if v.kind == "int":
+                continue
+        computed = {v.name for v in p.inputs if v.kind != "int"}
+        for ls in d.pushforward:
+            T = base_name(ls.target)
+            tv = self.tan_names[T]
+            em.names = dict(names)
+
+            def atom_var(a):
+                return self.tan_names[base_name(a)]
+
+            live = [t for t in ls.terms if base_name(ir.acc_name(t.atom)) in computed]
+            ls2 = type(ls)(ls.target, ls.indices, live)
+            self.emit_lin(em, ls2, tv, atom_var)
+            computed.add(T)
+        for v in p.outputs:
+            if v.name not in computed:
+                em.line(f"{self.tan_names[v.name]} = ZeroTangent()")
+        outs = [self.names[v.name] for v in p.outputs]
+        douts = [self.tan_names[v.name] for v in p.outputs]
+        if len(outs) == 1:
+            ret = f"{outs[0]}, {douts[0]}"
+        else:
+            ret = f"({', '.join(outs)}), ({', '.join(douts)})"
+        return (f"    def {p.name}_frule(tangents, {args}):\n" + "\n".join(em.lines) +
+                f"\n        return {ret}\n")
+
+    def rrule(self):
+        p, d = self.p, self.d
+        args = ", ".join(self.names[v.name] for v in p.inputs)
+        em = self.emitter(self.names)
+        self.extents(em)
+        aux_names = {st.target for st in d.aux}
+        needed = {v.name for v in p.outputs}
+        for ls in d.pullback:
+            for t in ls.terms:
+                needed |= {ir.acc_name(a) for a in ir.accesses(t.coeff)}
+        primal_needed = {n for n in needed if n not in aux_names}
+        for st in self.needed_stmts(primal_needed):
+            if st.target not in aux_names:
+                self.emit_stmt(em, st)
+        # the pullback closure
+        pb = self.emitter(self.names, indent="            ")
+        outs = [v for v in p.outputs]
+        if len(outs) == 1:
+            arg = self.cot_arg(outs[0].name)
+            head = f"        def {p.name}_pullback({arg}):"
+            zero_check = f"is_zero({arg})"
+        else:
+            arg = "dy"
+            head = f"        def {p.name}_pullback(dy):"
+            pb.line(f"{', '.join(self.cot_arg(v.name) for v in outs)}, = dy")
+            zero_check = " and ".join(f"is_zero({self.cot_arg(v.name)})" for v in outs)
+        zeros = ", ".join(["NoTangent()"] + ["NoTangent()" if v.kind == "int" else "ZeroTangent()" for v in p.inputs])
+        pb.line(f"if {zero_check}:")
+        pb.line(f"    return ({zeros},)" if not p.inputs else f"    return ({zeros})")
+        for st in d.aux:
+            if st.target in needed:
+                pb.line(f"{self.names[st.target]} = {self.prim_code(st)}")
+        inputs = {v.name for v in p.inputs}
+        diff_inputs = [v for v in p.inputs if v.kind != "int"]
+        lazy = len(diff_inputs) > 1
+        results = {}
+        for ls in d.pullback:
+            T = base_name(ls.target)
+            tv = self.tan_names[T]
+            if not ls.terms:
+                results[T] = "ZeroTangent()"
+                continue
+            if T in inputs and lazy:
+                fn = pb.tmp("pb_" + T)
+                sub = Emitter(pb.names, pb.extent_code, pb.indent + "    ", pb.counter, pb.cache)
+                sub.dtype_src = pb.dtype_src
+                self.emit_lin(sub, ls, tv, self.cot_atom_var)
+                pb.line(f"def {fn}():")
+                pb.lines.extend(sub.lines)
+                pb.line(f"    return {tv}")
+                results[T] = f"Thunk({fn})"
+            else:
+                self.emit_lin(pb, ls, tv, self.cot_atom_var)
+                results[T] = tv
+        ret = ["NoTangent()"] + ["NoTangent()" if v.kind == "int" else results.get(v.name, "ZeroTangent()")
+                                 for v in p.inputs]
+        pb.line(f"return ({', '.join(ret)}{',' if len(ret) == 1 else ''})")
+        y = ", ".join(self.names[v.name] for v in outs)
+        y = y if len(outs) == 1 else f"({y})"
+        return (f"    def {p.name}_rrule({args}):\n" + "\n".join(em.lines) + "\n" + head + "\n" +
+                "\n".join(pb.lines) + f"\n        return {y}, {p.name}_pullback\n")
+
+    def cot_arg(self, out_name):
+        return self.given[out_name] if self._read_later(out_name) else self.cot_names[out_name]
+
+    def _read_later(self, name):
+        return any(ir.acc_name(t.atom) == GIVEN + name for ls in self.d.pullback for t in ls.terms)
+
+    def cot_atom_var(self, atom):
+        if atom.startswith(GIVEN):
+            return self.given[base_name(atom)]
+        return self.cot_names[base_name(atom)]
+
+    def meta(self):
+        p = self.p
+
+        def inp(v):
+            m = {"name": v.name, "kind": v.kind}
+            if v.kind == "tensor":
+                m["indices"] = list(v.indices)
+            return m
+
+        return {
+            "signature": p.signature,
+            "inputs": [inp(v) for v in p.inputs],
+            "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
+            "equal_extents": [list(x) for x in p.equal_extents],
+            "domains": dict(p.domains),
+            "source": p.source,
+        }
+
+    def generate(self) -> OpCode:
+        fns = self.forward() + "\n" + self.frule() + "\n" + self.rrule()
+        n = self.p.name
+        return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
+
+
+def _largest_axes(e, must=None):
+    """The index set of the largest intermediate the emitter would build for e (an estimate)."""
+    best: tuple = ()
+
+    def walk(x, bound):
+        nonlocal best
+        if isinstance(x, IndexSum):
+            inner = walk(x.body, bound | set(x.indices))
+            return tuple(s for s in inner if s not in x.indices)
+        if ir.is_access(x):
+            return tuple(dict.fromkeys(x.args))
+        if not x.args:
+            return ()
+        if isinstance(x, sp.Mul):
+            parts = [walk(a, bound) for a in x.args]
+            return _union(parts)
+        parts = [walk(a, bound) for a in x.args]
+        ax = _union(parts)
+        if isinstance(x, (sp.Function, sp.Add, sp.Pow)) and len(ax) > len(best):
+            best = ax
+        return ax
+
+    top = walk(e, frozenset())
+    return best if len(best) > len(top) else top
+
+
+def _needs_chunks(e, out_indices):
+    """A nonlinear summand over more indices than the result has: evaluate it in slices."""
+    if not out_indices:
+        return False
+    big = _largest_axes(e)
+    return len(big) > len(out_indices) and out_indices[0] in big and len(big) >= 2
+
+
+def generate_op(d: Derivation) -> OpCode:
+    return OpGen(d).generate()
+
+
+def ops_literal(metas: dict) -> str:
+    return pprint.pformat(metas, width=110, sort_dicts=False)

@@ -1,0 +1,155 @@
+"""Showing derived rules the way a person writes them: matrix form where one exists, else index form.
+
+Both forms print in plain Unicode for terminals or LaTeX for documents, from the same term structure.
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.str import StrPrinter
+from sympy.printing.latex import LatexPrinter
+
+from . import ir
+from .calculus import COT, GIVEN, TAN, base_name
+from .ir import IndexSum
+from .lower import Extent
+
+
+def pretty_name(name: str, style="unicode") -> str:
+    """Display name of a tensor: tangents/cotangents as dX, lifted temporaries as t0, inverses as X⁻¹."""
+    prefix = ""
+    if name.startswith((TAN, COT, GIVEN)):
+        prefix, name = "d", base_name(name)
+    if name.startswith("_inv_"):
+        inner = pretty_name(name[5:] if not name[5:].startswith("t") else "_" + name[5:], style)
+        return prefix + (inner + "⁻¹" if style == "unicode" else inner + "^{-1}")
+    if name.startswith("_z"):
+        name = "z"
+    elif name.startswith("_"):
+        name = name.lstrip("_")
+    if style == "latex" and prefix:
+        return r"\mathrm{d}" + _latex_ident(name)
+    if style == "latex":
+        return _latex_ident(name)
+    return prefix + name
+
+
+def _latex_ident(n):
+    if len(n) > 1 and "_" not in n and not n.startswith("\\"):
+        return r"\mathit{" + n + "}"
+    return n
+
+
+class _IndexStr(StrPrinter):
+    def _print_Idx(self, e):
+        return e.name
+
+    def _print_Function(self, e):
+        if ir.is_access(e):
+            name = pretty_name(ir.acc_name(e))
+            return f"{name}[{','.join(self._print(a) for a in e.args)}]" if e.args else name
+        return super()._print_Function(e)
+
+    def _print_IndexSum(self, e):
+        return f"Σ_{''.join(i.name for i in e.indices)}({self._print(e.body)})"
+
+    def _print_KroneckerDelta(self, e):
+        return f"δ[{e.args[0].name},{e.args[1].name}]"
+
+    def _print_Extent(self, e):
+        return f"size({e.args[0].name})"
+
+    def _print_Mul(self, e):
+        return super()._print_Mul(e).replace("*", "·")
+
+    def _print_Pow(self, e, rational=False):
+        b, x = e.args
+        if x == 2:
+            return self.parenthesize(b, 60) + "²"
+        return super()._print_Pow(e, rational)
+
+
+class _IndexLatex(LatexPrinter):
+    def _print_Idx(self, e):
+        return e.name
+
+    def _print_Function(self, e, exp=None):
+        if ir.is_access(e):
+            name = pretty_name(ir.acc_name(e), "latex")
+            s = f"{name}_{{{''.join(a.name for a in e.args)}}}" if e.args else name
+            return f"{s}^{{{exp}}}" if exp else s
+        return super()._print_Function(e, exp)
+
+    def _print_IndexSum(self, e):
+        return r"\sum_{" + ",".join(i.name for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
+
+    def _print_KroneckerDelta(self, e, exp=None):
+        return r"\delta_{" + e.args[0].name + e.args[1].name + "}"
+
+    def _print_Extent(self, e, exp=None):
+        return r"\lvert " + e.args[0].name + r" \rvert"
+
+
+_STR = _IndexStr()
+_TEX = _IndexLatex()
+
+
+def term_index(t, style="unicode"):
+    body = t.coeff * t.atom
+    if style == "latex":
+        s = _TEX.doprint(body)
+        return (r"\sum_{" + ",".join(x.name for x in t.sums) + "} " + s) if t.sums else s
+    s = _STR.doprint(body)
+    if t.sums:
+        s = f"Σ_{''.join(x.name for x in t.sums)} {s}"
+    return s
+
+
+def lhs(ls, style="unicode"):
+    name = pretty_name(ls.target, style)
+    if not ls.indices:
+        return name
+    if style == "latex":
+        return f"{name}_{{{''.join(i.name for i in ls.indices)}}}"
+    return f"{name}[{','.join(i.name for i in ls.indices)}]"
+
+
+def stmt_index(ls, style="unicode"):
+    if not ls.terms:
+        return f"{lhs(ls, style)} = 0"
+    parts = [term_index(t, style) for t in ls.terms]
+    rhs = parts[0]
+    for p in parts[1:]:
+        rhs += (" - " + p[1:]) if p.startswith("-") else (" + " + p)
+    return f"{lhs(ls, style)} = {rhs}"
+
+
+def stmt_text(ls, style="unicode", matrix=True):
+    if matrix:
+        from . import matrixform
+
+        m = matrixform.stmt_matrix(ls, style)
+        if m is not None:
+            return m
+    return stmt_index(ls, style)
+
+
+def program_text(d, which, style="unicode", matrix=True) -> str:
+    stmts = d.pushforward if which == "pushforward" else d.pullback
+    sep = "\n" if style == "unicode" else r" \\" + "\n"
+    return sep.join(stmt_text(ls, style, matrix) for ls in stmts)
+
+
+def program_json(d, which):
+    from . import matrixform
+
+    stmts = d.pushforward if which == "pushforward" else d.pullback
+    out = []
+    for ls in stmts:
+        out.append({
+            "target": pretty_name(ls.target),
+            "indices": [i.name for i in ls.indices],
+            "index_form": stmt_index(ls),
+            "matrix_form": matrixform.stmt_matrix(ls),
+            "latex": stmt_text(ls, "latex"),
+        })
+    return out

@@ -1,0 +1,382 @@
+"""Printing IR expressions as NumPy code: labelled-axis arrays, einsum/matmul contractions, elementwise bodies.
+
+An `Emitter` turns a SymPy expression over tensor elements into lines of Python that use only `np.<name>`,
+operators and slicing (so the same code runs on the runtime's traced namespace), sharing repeated
+subexpressions within one function. `chunked_statement` bounds the memory of large nonlinear reductions.
+"""
+from __future__ import annotations
+
+import itertools
+import string
+
+import sympy as sp
+from sympy.printing.numpy import NumPyPrinter
+
+from . import ir
+from .ir import IndexSum
+from .lower import Extent, Idx
+
+CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one chunk may hold
+
+_FUNCS = {
+    "exp": "np.exp", "log": "np.log", "log1p": "np.log1p", "expm1": "np.expm1", "sin": "np.sin",
+    "cos": "np.cos", "tan": "np.tan", "asin": "np.arcsin", "acos": "np.arccos", "atan": "np.arctan",
+    "sinh": "np.sinh", "cosh": "np.cosh", "tanh": "np.tanh", "Abs": "np.abs", "sign": "np.sign",
+    "erf": "np.erf",
+}
+
+
+class _ScalarPrinter(NumPyPrinter):
+    """Prints numbers the way our arrays want them (weak Python floats keep float32 arrays float32)."""
+
+    def _print_Rational(self, e):
+        return repr(float(e.p) / float(e.q))
+
+    def _print_Integer(self, e):
+        return str(int(e))
+
+    def _print_Float(self, e):
+        return repr(float(e))
+
+    def _print_Pi(self, e):
+        return "3.141592653589793"
+
+    def _print_Exp1(self, e):
+        return "2.718281828459045"
+
+
+_num = _ScalarPrinter()
+
+
+class Emitter:
+    """Emits code for one Python function body; `names` maps tensor names to Python expressions."""
+
+    def __init__(self, names, extent_code, indent="    ", counter=None, cache=None):
+        self.names = names                    # tensor name -> python variable
+        self.extent_code = extent_code        # Idx -> python expression for its extent
+        self.lines: list[str] = []
+        self.indent = indent
+        self.counter = counter if counter is not None else itertools.count()
+        self.cache = dict(cache or {})        # sympy expr -> (var, axes)
+        self.dtype_src = None                 # a python expression with the working dtype
+
+    # -- utilities -------------------------------------------------------------------------------------------
+    def line(self, s):
+        self.lines.append(self.indent + s)
+
+    def tmp(self, hint="e"):
+        return f"_{hint}{next(self.counter)}"
+
+    def bind(self, expr, code, axes, hint="e"):
+        """Assign code to a fresh variable and remember it for expr."""
+        if _is_simple(code):
+            return code, axes
+        v = self.tmp(hint)
+        self.line(f"{v} = {code}")
+        self.cache[expr] = (v, axes)
+        return v, axes
+
+    # -- alignment -------------------------------------------------------------------------------------------
+    @staticmethod
+    def align(code, axes, target):
+        """View `code` (with `axes`) so it broadcasts against an array with axes `target` (a superset)."""
+        if not axes:
+            return code
+        order = [a for a in target if a in axes]
+        if list(axes) != order:
+            perm = [axes.index(a) for a in order]
+            code = f"np.transpose({code}, {tuple(perm)})"
+        present = [a in axes for a in target]
+        # drop trailing axes: broadcasting adds leading ones by itself
+        first = present.index(True)
+        key = ["None" if not p else ":" for p in present[first:]]
+        while key and key[-1] == ":":
+            key.pop()
+        if key and any(k == "None" for k in key):
+            code = f"{_paren(code)}[{', '.join(key)}]"
+        return code
+
+    def to_axes(self, code, axes, target, shape_code=None):
+        """Exactly the axes `target`, in order, broadcasting missing ones to full extent."""
+        if tuple(axes) == tuple(target):
+            return code
+        code = self.align(code, axes, target)
+        if set(axes) != set(target):
+            shape = "(" + "".join(f"{self.extent_code(a)}, " for a in target) + ")"
+            code = f"np.broadcast_to({code}, {shape})"
+        return code
+
+    # -- expressions -----------------------------------------------------------------------------------------
+    def emit(self, e):
+        """(code, axes) for e; axes lists the index symbols of the result's dimensions, in order."""
+        if e in self.cache:
+            return self.cache[e]
+        if e.is_Number or isinstance(e, sp.NumberSymbol):
+            return _num.doprint(e), ()
+        if isinstance(e, Extent):
+            return self.extent_code(e.args[0]), ()
+        if ir.is_access(e):
+            return self.emit_access(e)
+        if isinstance(e, sp.KroneckerDelta):
+            i, j = e.args
+            code = f"np.eye({self.extent_code(i)}, dtype={self.dtype()})"
+            return self.bind(e, code, (i, j), "d")
+        if isinstance(e, IndexSum):
+            return self.emit_sum(e)
+        if isinstance(e, sp.Add):
+            parts = [self.emit(a) for a in e.args]
+            axes = _union(p[1] for p in parts)
+            terms = []
+            for (code, ax), a in zip(parts, e.args):
+                c = self.align(code, ax, axes)
+                terms.append(c)
+            code = " + ".join(terms).replace("+ -", "- ")
+            return self.bind(e, f"({code})", axes)
+        if isinstance(e, sp.Mul):
+            return self.emit_product(e, list(e.args), (), e)
+        if isinstance(e, sp.Pow):
+            b, x = e.args
+            bc, bax = self.emit(b)
+            if x == sp.S.Half:
+                return self.bind(e, f"np.sqrt({bc})", bax)
+            if x == -sp.S.Half:
+                return self.bind(e, f"(1 / np.sqrt({bc}))", bax)
+            if x == -1:
+                return self.bind(e, f"(1 / {_paren(bc)})", bax)
+            if x == 2:
+                return self.bind(e, f"({_paren(bc)} * {_paren(bc)})" if _is_simple(bc) else f"{_paren(bc)} ** 2", bax)
+            if x.is_Integer or x.is_Rational and x.is_Number:
+                return self.bind(e, f"{_paren(bc)} ** {_num.doprint(x)}", bax)
+            xc, xax = self.emit(x)
+            axes = _union([bax, xax])
+            return self.bind(e, f"{_paren(self.align(bc, bax, axes))} ** {_paren(self.align(xc, xax, axes))}", axes)
+        if e.is_Relational:
+            a, b = (self.emit(x) for x in e.args)
+            axes = _union([a[1], b[1]])
+            op = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}[e.rel_op]
+            return f"({self.align(a[0], a[1], axes)} {op} {self.align(b[0], b[1], axes)})", axes
+        if isinstance(e, sp.Function):
+            return self.emit_function(e)
+        raise NotImplementedError(f"cannot print {type(e).__name__}: {e}")
+
+    def dtype(self):
+        return f"np.result_type({self.dtype_src})" if self.dtype_src else "float"
+
+    def emit_access(self, e):
+        name = self.names[ir.acc_name(e)]
+        idx = list(e.args)
+        if len(set(idx)) == len(idx):
+            return name, tuple(idx)
+        # repeated indices: the diagonal
+        letters = {}
+        spec = "".join(letters.setdefault(s, string.ascii_letters[len(letters)]) for s in idx)
+        out = "".join(letters[s] for s in dict.fromkeys(idx))
+        return self.bind(e, f'np.einsum("{spec}->{out}", {name})', tuple(dict.fromkeys(idx)), "g")
+
+    def emit_function(self, e):
+        fname = type(e).__name__
+        if fname == "where":
+            c, a, b = (self.emit(x) for x in e.args)
+            axes = _union([c[1], a[1], b[1]])
+            code = f"np.where({', '.join(self.align(p[0], p[1], axes) for p in (c, a, b))})"
+            if not any(p[1] for p in (a, b)) or set(_union([a[1], b[1]])) != set(axes):
+                # keep the result's shape and dtype from the values, not the condition
+                pass
+            return self.bind(e, code, axes)
+        (ac, aax), = [self.emit(a) for a in e.args] if len(e.args) == 1 else [(None, None)]
+        if fname in _FUNCS:
+            code = f"{_FUNCS[fname]}({ac})"
+        elif fname == "sigmoid":
+            code = f"(0.5 * np.tanh(0.5 * {_paren(ac)}) + 0.5)"
+        elif fname == "softplus":
+            code = f"np.logaddexp(0.0, {ac})"
+        elif fname == "relu":
+            code = f"np.maximum({ac}, 0.0)"
+        elif fname == "step":
+            code = f"np.heaviside({ac}, 0.0)"
+        else:
+            raise NotImplementedError(f"no NumPy spelling for {fname}")
+        return self.bind(e, code, aax)
+
+    # -- products and sums -------------------------------------------------------------------------------------
+    def emit_sum(self, e):
+        body, ks = e.body, list(e.indices)
+        factors = list(body.args) if isinstance(body, sp.Mul) else [body]
+        return self.emit_product(e, factors, ks, e)
+
+    def emit_product(self, key, factors, summed, whole):
+        """Π factors, summed over `summed`: elementwise where nothing is summed, else a contraction."""
+        num = sp.S.One
+        ops = []
+        for f in factors:
+            if f.is_Number:
+                num *= f
+                continue
+            if isinstance(f, sp.Pow) and f.exp == -1 and not summed:
+                ops.append(("div", self.emit(f.base)))
+            else:
+                ops.append(("mul", self.emit(f)))
+        all_axes = _union(o[1][1] for o in ops)
+        out_axes = tuple(a for a in all_axes if a not in summed)
+        missing = [k for k in summed if k not in all_axes]
+        if not summed or not any(k in all_axes for k in summed):
+            code = self._elementwise(num, ops, all_axes)
+            for k in missing:
+                code = f"{self.extent_code(k)} * {_paren(code)}"
+            return self.bind(key, code, all_axes)
+        # fold elementwise factors that share all their axes with another factor into it first
+        mats = [o[1] for o in ops]
+        code = self.contract(mats, out_axes, summed)
+        if num != 1:
+            code = f"{_num.doprint(num)} * {_paren(code)}" if num != -1 else f"-{_paren(code)}"
+        for k in missing:
+            code = f"{self.extent_code(k)} * {_paren(code)}"
+        return self.bind(key, code, out_axes, "c")
+
+    def _elementwise(self, num, ops, axes):
+        parts = []
+        for kind, (code, ax) in ops:
+            c = self.align(code, ax, axes)
+            parts.append(("/ " if kind == "div" else "* ") + _paren(c))
+        if not parts:
+            return _num.doprint(num)
+        if parts[0].startswith("/"):
+            parts.insert(0, "1")
+        else:
+            parts[0] = parts[0][2:]
+        code = " ".join(parts)
+        if num == -1:
+            code = f"-{_paren(code)}"
+        elif num != 1:
+            code = f"{_num.doprint(num)} * {code}"
+        return f"({code})"
+
+    def contract(self, operands, out_axes, summed):
+        """Contract labelled operands: pairwise, in an order opt_einsum picks once at generation time."""
+        operands = [(c, tuple(a)) for c, a in operands]
+        # merge operands with identical axes elementwise first (cheap, and shrinks the contraction)
+        merged: dict = {}
+        for c, a in operands:
+            key = frozenset(a)
+            if key in merged and a:
+                mc, ma = merged[key]
+                merged[key] = (f"({mc} * {self.align(c, a, ma)})", ma)
+            else:
+                merged[key if a else (key, len(merged))] = (c, a)
+        operands = list(merged.values())
+        scalars = [c for c, a in operands if not a]
+        operands = [(c, a) for c, a in operands if a]
+        while len(operands) > 2:
+            i, j = _best_pair(operands, out_axes)
+            a, b = operands[i], operands[j]
+            rest = [o for k, o in enumerate(operands) if k not in (i, j)]
+            keep = set(out_axes) | {x for _, ax in rest for x in ax}
+            axes = tuple(x for x in _union([a[1], b[1]]) if x in keep)
+            v = self.tmp("c")
+            self.line(f"{v} = {self._pair(a, b, axes)}")
+            operands = rest + [(v, axes)]
+        if len(operands) == 2:
+            code = self._pair(operands[0], operands[1], out_axes)
+        elif len(operands) == 1:
+            c, a = operands[0]
+            code = self._reduce(c, a, out_axes)
+        else:
+            code = "1.0"
+        for s in scalars:
+            code = f"{_paren(s)} * {_paren(code)}"
+        return code
+
+    def _reduce(self, code, axes, out_axes):
+        summed = [k for k, a in enumerate(axes) if a not in out_axes]
+        kept = [a for a in axes if a in out_axes]
+        if summed:
+            code = f"np.sum({code}, axis={tuple(summed) if len(summed) > 1 else summed[0]})"
+        return self.to_axes(code, tuple(kept), out_axes)
+
+    def _pair(self, a, b, out_axes):
+        (ca, xa), (cb, xb) = a, b
+        shared = [x for x in xa if x in xb and x not in out_axes]
+        # plain matrix (and vector) products go to BLAS through `@`
+        if len(shared) == 1 and len(xa) <= 2 and len(xb) <= 2 and len(set(xa) | set(xb)) == len(xa) + len(xb) - 1:
+            k = shared[0]
+            ra = tuple(x for x in xa if x != k)
+            rb = tuple(x for x in xb if x != k)
+            order = None
+            if ra + rb == tuple(out_axes):
+                order = ((ca, xa), (cb, xb))
+            elif rb + ra == tuple(out_axes):
+                order = ((cb, xb), (ca, xa))
+            if order:
+                (lc, lx), (rc, rx) = order
+                left = lc if len(lx) == 1 or lx[-1] == k else f"np.transpose({lc})"
+                right = rc if len(rx) == 1 or rx[0] == k else f"np.transpose({rc})"
+                return f"{_paren(left)} @ {_paren(right)}"
+        letters: dict = {}
+        la = "".join(letters.setdefault(x, string.ascii_letters[len(letters)]) for x in xa)
+        lb = "".join(letters.setdefault(x, string.ascii_letters[len(letters)]) for x in xb)
+        missing = [x for x in out_axes if x not in letters]
+        lo = "".join(letters.get(x, "") for x in out_axes if x in letters)
+        opt = ", optimize=True" if shared else ""
+        code = f'np.einsum("{la},{lb}->{lo}", {ca}, {cb}{opt})'
+        if missing:
+            code = self.to_axes(code, tuple(x for x in out_axes if x in letters), out_axes)
+        return code
+
+
+def _best_pair(operands, out_axes):
+    """The pair to contract first: opt_einsum's greedy choice at a nominal size of 64 per index."""
+    import opt_einsum
+
+    letters: dict = {}
+    specs = ["".join(letters.setdefault(x, opt_einsum.get_symbol(len(letters))) for x in ax) for _, ax in operands]
+    out = "".join(letters[x] for x in out_axes if x in letters)
+    shapes = [(64,) * len(s) for s in specs]
+    path, _ = opt_einsum.contract_path(",".join(specs) + "->" + out, *shapes, shapes=True, optimize="greedy")
+    i, j = path[0]
+    return (i, j) if i < j else (j, i)
+
+
+def _union(axes_lists):
+    out: list = []
+    for ax in axes_lists:
+        for a in ax:
+            if a not in out:
+                out.append(a)
+    return tuple(out)
+
+
+def _is_simple(code):
+    return code.replace("_", "").replace(".", "").isalnum() or _is_number(code)
+
+
+def _is_number(code):
+    try:
+        float(code)
+        return True
+    except ValueError:
+        return False
+
+
+def _paren(code):
+    if _is_simple(code) or (code.startswith("(") and _balanced_outer(code)):
+        return code
+    if code.startswith("np.") and code.endswith(")") and _balanced_call(code):
+        return code
+    return f"({code})"
+
+
+def _balanced_outer(code):
+    depth = 0
+    for k, ch in enumerate(code):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and k != len(code) - 1:
+            return False
+    return code.endswith(")")
+
+
+def _balanced_call(code):
+    start = code.index("(")
+    if not code[:start].replace(".", "").replace("_", "").isalnum():
+        return False
+    return _balanced_outer(code[start:])

@@ -1,0 +1,242 @@
+"""The intermediate representation: SymPy scalar expressions over tensor elements, plus explicit index sums.
+
+A tensor element `A[i,k]` is an applied undefined function `A(i, k)` whose arguments are index symbols;
+`IndexSum(body, (k,))` is a sum over the whole range of k. Everything else (arithmetic, elementary
+functions, Kronecker deltas) is plain SymPy, so SymPy does the scalar algebra and we do the index algebra.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.codegen.cfunctions import expm1, log1p
+
+# ---------------------------------------------------------------------------------------------------------
+# Tensor elements and sums
+
+_TENSOR_FNS: dict[str, type] = {}
+
+
+def tensor_fn(name: str):
+    """The SymPy function class standing for tensor `name` (one class per name, so equality is by name)."""
+    fn = _TENSOR_FNS.get(name)
+    if fn is None:
+        fn = _TENSOR_FNS[name] = sp.Function(name, real=True)
+    return fn
+
+
+def access(name: str, indices) -> sp.Expr:
+    return tensor_fn(name)(*indices)
+
+
+def is_access(e) -> bool:
+    return isinstance(e, AppliedUndef)
+
+
+def acc_name(e) -> str:
+    return e.func.__name__
+
+
+class IndexSum(sp.Expr):
+    """Σ over the full range of each index in `indices` of `body` (indices are bound, like a lambda's)."""
+
+    is_commutative = True
+    is_real = True
+
+    def __new__(cls, body, indices):
+        indices = sp.Tuple(*indices)
+        if body == 0:
+            return sp.S.Zero
+        if len(indices) == 0:
+            return body
+        return sp.Expr.__new__(cls, body, indices)
+
+    @property
+    def body(self):
+        return self.args[0]
+
+    @property
+    def indices(self):
+        return tuple(self.args[1])
+
+    @property
+    def free_symbols(self):
+        return self.body.free_symbols - set(self.indices)
+
+    def _eval_subs(self, old, new):
+        if old in self.indices:
+            return self
+        return None
+
+    def _sympystr(self, printer):
+        return "sum(%s, %s)" % (", ".join(map(str, self.indices)), printer._print(self.body))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Functions SymPy lacks, each with its derivative written through its own value where that is cheaper
+
+
+class sigmoid(sp.Function):
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        s = sigmoid(self.args[0])
+        return s * (1 - s)
+
+
+class softplus(sp.Function):
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        return sigmoid(self.args[0])
+
+
+class step(sp.Function):
+    """Heaviside step with step(0) = 0: the derivative of relu (a subgradient choice, as PyTorch makes)."""
+
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        return sp.S.Zero
+
+
+class relu(sp.Function):
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        return step(self.args[0])
+
+
+class where(sp.Function):
+    """where(cond, a, b): a where cond holds, else b; differentiable in a and b, not in cond."""
+
+    nargs = 3
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        c, a, b = self.args
+        if argindex == 1:
+            return sp.S.Zero
+        if argindex == 2:
+            return where(c, sp.S.One, sp.S.Zero)
+        return where(c, sp.S.Zero, sp.S.One)
+
+
+class sign(sp.Function):
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        return sp.S.Zero
+
+
+# Elementwise functions of the language: name -> (SymPy callable, arity)
+ELEMENTWISE = {
+    "exp": (sp.exp, 1), "log": (sp.log, 1), "log1p": (log1p, 1), "expm1": (expm1, 1),
+    "sin": (sp.sin, 1), "cos": (sp.cos, 1), "tan": (sp.tan, 1),
+    "asin": (sp.asin, 1), "acos": (sp.acos, 1), "atan": (sp.atan, 1),
+    "sinh": (sp.sinh, 1), "cosh": (sp.cosh, 1), "tanh": (sp.tanh, 1),
+    "sqrt": (sp.sqrt, 1), "abs": (lambda x: sp.Abs(x), 1), "sign": (sign, 1),
+    "pow": (sp.Pow, 2), "sigmoid": (sigmoid, 1), "softplus": (softplus, 1),
+    "erf": (sp.erf, 1), "relu": (relu, 1), "step": (step, 1), "where": (where, 3),
+}
+
+# Matrix primitives: name -> (number of tensor arguments, result rank given argument ranks)
+MATRIX_PRIMITIVES = ("inv", "det", "logdet", "solve", "trace")
+
+# ---------------------------------------------------------------------------------------------------------
+# Index helpers
+
+
+def free_indices(e, index_set) -> list:
+    """Free index symbols of e (those in index_set not bound by an IndexSum), in order of first appearance."""
+    out: list = []
+
+    def walk(x, bound):
+        if isinstance(x, sp.Symbol):
+            if x in index_set and x not in bound and x not in out:
+                out.append(x)
+            return
+        if isinstance(x, IndexSum):
+            walk(x.body, bound | set(x.indices))
+            return
+        for a in x.args:
+            walk(a, bound)
+
+    walk(e, frozenset())
+    return out
+
+
+def accesses(e, names=None) -> list:
+    """Every tensor access in e (optionally only of the given names), outermost first."""
+    return [a for a in sp.preorder_traversal(e) if is_access(a) and (names is None or acc_name(a) in names)]
+
+
+_fresh_counter = itertools.count()
+
+
+def fresh_index(hint: str = "t") -> sp.Symbol:
+    return sp.Symbol(f"{hint}_{next(_fresh_counter)}")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The program a rule lowers to
+
+
+@dataclass
+class TensorVar:
+    name: str
+    kind: str                      # 'tensor' | 'scalar' | 'int'
+    classes: tuple                 # extent class of each axis (strings)
+    role: str = "input"            # 'input' | 'output' | 'temp'
+    indices: tuple = ()            # the header's index letters (for signatures); () for temps
+
+    @property
+    def rank(self) -> int:
+        return len(self.classes)
+
+    @property
+    def differentiable(self) -> bool:
+        return self.kind != "int"
+
+
+@dataclass
+class Stmt:
+    """`target[indices] = expr` (expr a SymPy scalar expression), or a matrix primitive when prim is set.
+
+    For a primitive, `prim` is the op name and `args` the argument tensor names; the matrix axes are the
+    first two of each argument (batch axes follow) and the target has the primitive's natural layout.
+    """
+
+    target: str
+    indices: tuple
+    expr: sp.Expr | None = None
+    prim: str | None = None
+    args: tuple = ()
+    line: int = 0
+
+
+@dataclass
+class Program:
+    name: str
+    inputs: list
+    outputs: list
+    temps: list
+    stmts: list
+    index_class: dict                      # index Symbol -> extent class (all statements' indices)
+    equal_extents: list = field(default_factory=list)
+    source: str = ""
+    doc: str = ""
+    signature: str = ""
+    domains: dict = field(default_factory=dict)   # input name -> 'real' | 'positive' | 'spd' | 'wellcond' | 'unit'
+
+    def var(self, name: str) -> TensorVar:
+        for v in itertools.chain(self.inputs, self.outputs, self.temps):
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    @property
+    def all_vars(self):
+        return list(itertools.chain(self.inputs, self.temps, self.outputs))

@@ -1,0 +1,650 @@
+"""Lowering: syntax tree -> Program (IR), with every semantic check of the language.
+
+Owns Einstein summation, lifting matrix primitives into statements of their own, extent classes
+(which axes must have equal sizes), inference of inputs/outputs for bare statements, and domain hints.
+"""
+from __future__ import annotations
+
+import itertools
+
+import sympy as sp
+
+from . import ir
+from .errors import RuleError
+from .ir import IndexSum, Program, Stmt, TensorVar
+from .lang import ast as A
+
+RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
+_COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
+            "==": sp.Eq, "!=": sp.Ne}
+
+
+class Idx(sp.Symbol):
+    """An index symbol; `ext` names its extent class, so equal letters of different sizes stay apart."""
+
+    def __new__(cls, name, ext):
+        obj = sp.Symbol.__xnew__(cls, name)
+        obj.ext = ext
+        return obj
+
+    def _hashable_content(self):
+        return super()._hashable_content() + (self.ext,)
+
+    def __getnewargs_ex__(self):
+        return ((self.name, self.ext), {})
+
+
+class Extent(sp.Function):
+    """size(i): the extent of index i, as a number in an expression."""
+
+    is_integer = True
+    is_positive = True
+
+
+def fresh(hint, ext):
+    return Idx(f"{hint}{next(ir._fresh_counter)}", ext)
+
+
+class _UnionFind:
+    def __init__(self):
+        self.parent: dict = {}
+        self.size: dict = {}          # root -> (integer extent, where it was declared)
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b, pos=None, rule=None, what=""):
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        sa, sb = self.size.get(ra), self.size.get(rb)
+        if sa and sb and sa[0] != sb[0]:
+            raise RuleError(f"{what}extent {sb[0]} ({sb[1]}) conflicts with extent {sa[0]} ({sa[1]})",
+                            pos, rule=rule)
+        self.parent[rb] = ra
+        if sb and not sa:
+            self.size[ra] = sb
+
+
+class _Tensor:
+    def __init__(self, name, kind, rank, role, pos, letters=()):
+        self.name, self.kind, self.rank, self.role, self.pos = name, kind, rank, role, pos
+        self.letters = letters
+        self.assigned = False
+        self.read = False
+
+    def axis(self, k):
+        return ("ax", self.name, k)
+
+
+class Lowerer:
+    def __init__(self, rule: A.RuleDef, taken_names=()):
+        self.rule = rule
+        self.name = rule.name
+        self.uf = _UnionFind()
+        self.tensors: dict[str, _Tensor] = {}
+        self.order: list[str] = []
+        self.stmts: list[Stmt] = []
+        self.temp_counter = itertools.count()
+        self.square_pairs: list = []
+        self.domain: dict[str, str] = {}
+        self.stmt_no = 0
+
+    # -- errors --------------------------------------------------------------------------------------------
+    def err(self, msg, node_or_pos, width=None):
+        pos = node_or_pos if isinstance(node_or_pos, A.Pos) else getattr(node_or_pos, "pos", None)
+        if width is None:
+            width = len(getattr(node_or_pos, "name", "") or getattr(node_or_pos, "func", "") or "x")
+        return RuleError(msg, pos, rule=self.name, width=width)
+
+    # -- tensors -------------------------------------------------------------------------------------------
+    def add_tensor(self, name, kind, rank, role, pos, letters=()):
+        if not name.isidentifier() or name.startswith("__"):
+            raise self.err(f"'{name}' is not a valid name", pos)
+        if name in RESERVED:
+            raise self.err(f"'{name}' is a built-in function and cannot name a tensor", pos, len(name))
+        t = _Tensor(name, kind, rank, role, pos, letters)
+        self.tensors[name] = t
+        self.order.append(name)
+        return t
+
+    def new_temp(self, rank, pos):
+        name = f"_t{next(self.temp_counter)}"
+        return self.add_tensor(name, "tensor", rank, "temp", pos)
+
+    # -- entry point ---------------------------------------------------------------------------------------
+    def lower(self) -> Program:
+        r = self.rule
+        if r.header:
+            if not r.name.isidentifier():
+                raise self.err(f"'{r.name}' is not a valid rule name", r.pos)
+            if r.name in RESERVED:
+                raise self.err(f"rule name '{r.name}' is a built-in function", r.pos, len(r.name))
+            seen = set()
+            for p in list(r.inputs) + list(r.outputs):
+                if p.name in seen:
+                    raise self.err(f"'{p.name}' is declared twice in the header", p)
+                seen.add(p.name)
+                self.declare(p, "input" if p in r.inputs else "output")
+        for st in r.statements:
+            self.stmt_no += 1
+            self.statement(st)
+        if r.header:
+            for p in r.outputs:
+                if not self.tensors[p.name].assigned:
+                    raise self.err(f"output '{p.name}' is never assigned", p)
+            unused = [p for p in r.inputs if not self.tensors[p.name].read and p.kind != "int"]
+            # an unused input is legal (its cotangent is zero); nothing to report
+            del unused
+        return self.finish()
+
+    def declare(self, p: A.Param, role):
+        if p.kind == "tensor" and p.indices is not None:
+            letters = []
+            for k, ix in enumerate(p.indices):
+                if ix.name in letters:
+                    raise self.err(f"index '{ix.name}' appears twice in the declaration of '{p.name}'", ix)
+                letters.append(ix.name)
+            t = self.add_tensor(p.name, "tensor", len(p.indices), role, p.pos, tuple(letters))
+            for k, ix in enumerate(p.indices):
+                node = ("hdr", ix.name)
+                self.uf.find(node)
+                if ix.extent is not None:
+                    root = self.uf.find(node)
+                    prev = self.uf.size.get(root)
+                    if prev and prev[0] != ix.extent:
+                        raise self.err(f"index '{ix.name}' declared with extent {ix.extent} here but "
+                                       f"{prev[0]} ({prev[1]})", ix)
+                    self.uf.size[root] = (ix.extent, f"{p.name}[{ix.name}:{ix.extent}]")
+                self.uf.union(node, t.axis(k), ix.pos, self.name, f"index '{ix.name}': ")
+        elif p.kind == "tensor":          # bare output: shape inferred from its statement
+            self.add_tensor(p.name, "tensor", None, role, p.pos)
+        else:
+            if role == "output":
+                raise self.err(f"output '{p.name}' must be a tensor (write {p.name}[] for a scalar)", p)
+            self.add_tensor(p.name, p.kind, 0, role, p.pos)
+
+    # -- statements ----------------------------------------------------------------------------------------
+    def statement(self, st: A.Statement):
+        tgt = st.target
+        self.letters: dict[str, Idx] = {}        # letter -> provisional index symbol for this statement
+        target_letters = ()
+        if isinstance(tgt, A.Access):
+            seen = []
+            for ix in tgt.indices:
+                if ix.name in seen:
+                    raise self.err(f"index '{ix.name}' appears twice on the left", ix)
+                seen.append(ix.name)
+            target_letters = tuple(seen)
+        self.target_letters = set(target_letters)
+        t = self.tensors.get(tgt.name)
+        if t is not None and t.role == "input":
+            raise self.err(f"'{tgt.name}' is an input and cannot be assigned", tgt)
+        if t is not None and t.assigned:
+            raise self.err(f"'{tgt.name}' is assigned twice", tgt)
+        if t is not None and t.read:
+            raise self.err(f"'{tgt.name}' is used before it is assigned", t.pos)
+        if not tgt.name.isidentifier():
+            raise self.err(f"'{tgt.name}' is not a valid name", tgt)
+
+        expr = self.convert(st.expr, frozenset())
+        if isinstance(expr, sp.Basic) and expr.is_Relational:
+            raise self.err("a comparison is only allowed as the first argument of where()", st.expr)
+        free = self.free_letters(expr)
+        if isinstance(tgt, A.Name):
+            target_letters = tuple(s.name for s in free)
+            syms = tuple(free)
+        else:
+            for ix in tgt.indices:
+                if ix.name not in self.letters:
+                    raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right", ix)
+            syms = tuple(self.letters[ix] for ix in target_letters)
+        extra = [s for s in free if s not in syms]
+        if extra:
+            s = extra[0]
+            raise self.err(f"index '{s.name}' appears once on the right and not on the left; "
+                           f"sum over it with sum({s.name}, ...) or add it to the left side", st.expr, 1)
+        # the target tensor
+        if t is None:
+            role = "output" if not self.rule.header else "temp"
+            t = self.add_tensor(tgt.name, "tensor", len(syms), role, tgt.pos)
+        if t.rank is None:
+            t.rank = len(syms)
+        if t.rank != len(syms):
+            raise self.err(f"'{tgt.name}' is declared with {t.rank} indices but assigned with {len(syms)}", tgt)
+        for k, s in enumerate(syms):
+            self.uf.union(s.ext, t.axis(k), tgt.pos, self.name, f"index '{s.name}' of '{tgt.name}': ")
+        t.assigned = True
+        self.emit(t.name, syms, expr, st.pos.line)
+
+    def emit(self, target, syms, expr, line):
+        # `X[I] = T[I]` where T is the primitive just computed for this statement: compute X directly
+        if (ir.is_access(expr) and self.stmts and self.stmts[-1].target == ir.acc_name(expr)
+                and self.stmts[-1].prim and tuple(expr.args) == tuple(self.stmts[-1].indices)
+                and self.tensors[ir.acc_name(expr)].role == "temp"):
+            prev = self.stmts[-1]
+            old = self.tensors.pop(prev.target)
+            self.order.remove(prev.target)
+            tt = self.tensors[target]
+            for k in range(old.rank):
+                self.uf.union(old.axis(k), tt.axis(k))
+            prev.target = target
+            return
+        self.stmts.append(Stmt(target, tuple(syms), expr=expr, line=line))
+
+    def free_letters(self, e):
+        return ir.free_indices(e, e.atoms(Idx) if isinstance(e, sp.Basic) else set())
+
+    def index(self, ix):
+        """The statement's symbol for index letter ix (an A.Index or A.Name)."""
+        s = self.letters.get(ix.name)
+        if s is None:
+            if not ix.name.isidentifier():
+                raise self.err(f"'{ix.name}' is not a valid index name", ix)
+            s = self.letters[ix.name] = Idx(ix.name, ("st", self.stmt_no, ix.name))
+        return s
+
+    # -- expressions ---------------------------------------------------------------------------------------
+    def convert(self, node, bound):
+        m = getattr(self, "c_" + type(node).__name__)
+        return m(node, bound)
+
+    def c_Num(self, node, bound):
+        try:
+            return sp.Rational(node.value)
+        except (TypeError, ValueError):
+            raise self.err(f"'{node.value}' is not a number", node, len(node.value))
+
+    def lookup(self, name, node, rank_hint):
+        t = self.tensors.get(name)
+        if t is None:
+            if name in RESERVED:
+                raise self.err(f"'{name}' is a function; call it as {name}(...)", node, len(name))
+            if self.rule.header:
+                raise self.err(f"unknown name '{name}'", node, len(name))
+            t = self.add_tensor(name, "scalar" if rank_hint == 0 else "tensor", rank_hint, "input", node.pos)
+        if t.role != "input" and not t.assigned:
+            raise self.err(f"'{name}' is used before it is assigned", node, len(name))
+        t.read = True
+        return t
+
+    def c_Name(self, node, bound):
+        if node.name in self.letters and node.name not in self.tensors:
+            raise self.err(f"index '{node.name}' cannot be used as a value; use size({node.name}) for its extent",
+                           node)
+        t = self.lookup(node.name, node, 0)
+        if t.kind == "int":
+            return ir.access(t.name, ())
+        if t.rank:
+            raise self.err(f"'{t.name}' has {t.rank} indices; index it ({t.name}[...]) or pass it to a matrix "
+                           f"function", node)
+        return ir.access(t.name, ())
+
+    def c_Access(self, node, bound):
+        t = self.lookup(node.name, node, len(node.indices))
+        if t.kind != "tensor":
+            raise self.err(f"'{t.name}' is a scalar parameter and takes no indices", node)
+        if t.rank is None:
+            t.rank = len(node.indices)
+        if t.rank != len(node.indices):
+            raise self.err(f"'{t.name}' has {t.rank} indices but is used with {len(node.indices)}", node)
+        syms = []
+        for k, ix in enumerate(node.indices):
+            if ix.extent is not None:
+                raise self.err("extents can only be declared in a rule's header", ix)
+            s = self.index(ix)
+            self.uf.union(s.ext, t.axis(k), ix.pos, self.name, f"index '{ix.name}' of '{t.name}': ")
+            syms.append(s)
+        if not t.letters and not getattr(t, "first", None) and len(set(syms)) == len(syms):
+            t.first = tuple(s.name for s in syms)
+        e = ir.access(t.name, syms)
+        # a repeated index inside one access (A[i,i]) is summed: the trace
+        rep = [s for s in dict.fromkeys(syms) if syms.count(s) > 1 and s.name not in self.target_letters
+               and s.name not in bound]
+        return IndexSum(e, rep) if rep else e
+
+    def c_Neg(self, node, bound):
+        return -self.scalar(node.operand, bound)
+
+    def scalar(self, node, bound, what=None):
+        e = self.convert(node, bound)
+        if isinstance(e, sp.Basic) and e.is_Relational:
+            raise self.err("a comparison is only allowed as the first argument of where()", node)
+        return e
+
+    def c_BinOp(self, node, bound):
+        op = node.op
+        if op in _COMPARE:
+            return _COMPARE[op](self.scalar(node.left, bound), self.scalar(node.right, bound))
+        if op in "+-":
+            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
+            return a + b if op == "+" else a - b
+        if op == "**":
+            return sp.Pow(self.scalar(node.left, bound), self.scalar(node.right, bound))
+        # a chain of * and /: Einstein summation over indices repeated among its factors
+        factors = []
+
+        def flatten(n, inverse):
+            if isinstance(n, A.BinOp) and n.op in "*/":
+                flatten(n.left, inverse)
+                flatten(n.right, inverse if n.op == "*" else not inverse)
+            else:
+                factors.append((n, inverse))
+
+        flatten(node, False)
+        conv = [(self.scalar(n, bound), inv) for n, inv in factors]
+        counts: dict = {}
+        for e, _ in conv:
+            for s in self.occurrences(e):
+                counts[s] = counts.get(s, 0) + 1
+        summed = [s for s, c in counts.items() if c > 1 and s.name not in self.target_letters
+                  and s.name not in bound]
+        prod = sp.Mul(*[(1 / e if inv else e) for e, inv in conv])
+        return IndexSum(prod, summed) if summed else prod
+
+    def occurrences(self, e):
+        """Free indices of e, an index counted once per factor (repeats inside one access already summed)."""
+        return self.free_letters(e)
+
+    def c_Subscript(self, node, bound):
+        base = self.convert(node.base, bound)
+        free = self.free_letters(base)
+        if len(free) != len(node.indices):
+            raise self.err(f"this expression has {len(free)} free indices but is subscripted with "
+                           f"{len(node.indices)}", node, 1)
+        if ir.is_access(base) and self.tensors[ir.acc_name(base)].role == "temp" and \
+                list(base.args) == free:
+            t = self.tensors[ir.acc_name(base)]
+        else:
+            t = self.lift(base, free, node.pos)
+        syms = []
+        for k, ix in enumerate(node.indices):
+            s = self.index(ix)
+            self.uf.union(s.ext, t.axis(k), ix.pos, self.name, f"index '{ix.name}': ")
+            syms.append(s)
+        return ir.access(t.name, syms)
+
+    def lift(self, expr, syms, pos):
+        """A temp tensor T[syms] = expr, returned (for matrix-function arguments and subscripted results)."""
+        t = self.new_temp(len(syms), pos)
+        for k, s in enumerate(syms):
+            self.uf.union(s.ext, t.axis(k))
+        t.assigned = True
+        self.stmts.append(Stmt(t.name, tuple(syms), expr=expr, line=pos.line))
+        t.read = True
+        return t
+
+    def c_Call(self, node, bound):
+        f = node.func
+        fpos = node.func_pos or node.pos
+        if f == "sum":
+            if len(node.args) < 2:
+                raise self.err("sum needs an index and an expression: sum(k, expr)", fpos, 3)
+            idx_nodes = node.args[:-1]
+            for n in idx_nodes:
+                if not isinstance(n, A.Name):
+                    raise self.err("sum's leading arguments must be index names: sum(k, expr)", n, 1)
+            inner = bound | {n.name for n in idx_nodes}
+            syms = [self.index(n) for n in idx_nodes]
+            body = self.scalar(node.args[-1], inner)
+            free = set(self.free_letters(body))
+            for s in syms:
+                if s not in free:
+                    body = body  # summing a constant over k: multiply by the extent below
+            missing = [s for s in syms if s not in free]
+            present = [s for s in syms if s in free]
+            out = IndexSum(body, present)
+            for s in missing:
+                out = out * Extent(s)
+            return out
+        if f == "delta":
+            if len(node.args) != 2 or not all(isinstance(a, A.Name) for a in node.args):
+                raise self.err("delta takes two index names: delta(i, j)", fpos, 5)
+            i, j = (self.index(a) for a in node.args)
+            self.uf.union(i.ext, j.ext, node.pos, self.name, "delta: ")
+            return sp.KroneckerDelta(i, j, evaluate=False) if i != j else sp.S.One
+        if f == "size":
+            if len(node.args) != 1 or not isinstance(node.args[0], A.Name):
+                raise self.err("size takes one index name: size(i)", fpos, 4)
+            return Extent(self.index(node.args[0]))
+        if f in ("max", "min"):
+            if len(node.args) != 2:
+                raise self.err(f"{f} takes two arguments", fpos, len(f))
+            a, b = (self.scalar(x, bound) for x in node.args)
+            if f == "max" and b == 0:
+                return ir.relu(a)
+            if f == "max" and a == 0:
+                return ir.relu(b)
+            return ir.where(sp.GreaterThan(a, b) if f == "max" else sp.LessThan(a, b), a, b)
+        if f in ir.ELEMENTWISE:
+            fn, arity = ir.ELEMENTWISE[f]
+            if len(node.args) != arity:
+                raise self.err(f"{f} takes {arity} argument{'s' if arity > 1 else ''}, got {len(node.args)}",
+                               fpos, len(f))
+            args = []
+            for k, a in enumerate(node.args):
+                if isinstance(a, A.Name) and a.name in self.tensors and (self.tensors[a.name].rank or 0) > 0:
+                    raise self.err(f"{f} expects a scalar argument, but '{a.name}' has "
+                                   f"{self.tensors[a.name].rank} indices; index it (elementwise): "
+                                   f"{f}({a.name}[...])", a)
+                e = self.convert(a, bound)
+                is_rel = isinstance(e, sp.Basic) and e.is_Relational
+                if f == "where" and k == 0:
+                    if not is_rel:
+                        raise self.err("where's first argument must be a comparison, e.g. x[i] > 0", a, 1)
+                elif is_rel:
+                    raise self.err("a comparison is only allowed as the first argument of where()", a, 1)
+                args.append(e)
+            if f in ("log", "sqrt") or (f == "pow" and not args[1].is_integer):
+                self.mark_domain(args[0], "positive")
+            return fn(*args)
+        if f in ir.MATRIX_PRIMITIVES or f == "transpose":
+            return self.primitive(node, bound)
+        raise self.err(f"unknown function '{f}'", fpos, len(f))
+
+    def mark_domain(self, e, dom):
+        for a in ir.accesses(e):
+            name = ir.acc_name(a)
+            t = self.tensors.get(name)
+            if t is not None and t.role == "input" and self.domain.get(name, "real") == "real":
+                self.domain[name] = dom
+
+    def tensor_arg(self, node, bound, fname):
+        """A matrix-function argument: (tensor, symbols of its axes)."""
+        if isinstance(node, A.Name):
+            t = self.lookup(node.name, node, None)
+            if t.kind != "tensor":
+                raise self.err(f"{fname} expects a matrix, but '{t.name}' is a scalar", node)
+            if t.rank is None:
+                t.rank = 2 if fname != "solve_rhs" else 1
+            syms = [fresh("p", t.axis(k)) for k in range(t.rank)]
+            for k, s in enumerate(syms):
+                self.uf.find(s.ext)
+            return t, syms
+        e = self.scalar(node, bound)
+        free = self.free_letters(e)
+        if ir.is_access(e) and list(e.args) == free and len(set(free)) == len(free):
+            return self.tensors[ir.acc_name(e)], free
+        return self.lift(e, free, node.pos), free
+
+    def primitive(self, node, bound):
+        f = node.func
+        fpos = node.func_pos or node.pos
+        want = 2 if f == "solve" else 1
+        if len(node.args) != want:
+            raise self.err(f"{f} takes {want} argument{'s' if want > 1 else ''}, got {len(node.args)}", fpos, len(f))
+        t, syms = self.tensor_arg(node.args[0], bound, f)
+        rank = len(syms)
+        if f == "transpose":
+            if rank < 2:
+                raise self.err(f"transpose expects a matrix, got {rank} indices", node.args[0], 1)
+            perm = [syms[1], syms[0]] + list(syms[2:])
+            return ir.access(self.lift(ir.access(t.name, syms), perm, node.pos).name, perm)
+        if rank < 2:
+            raise self.err(f"{f} expects a matrix (2 indices, then batch indices), got {rank} "
+                           f"ind{'ex' if rank == 1 else 'ices'}", node.args[0], 1)
+        self.uf.union(syms[0].ext, syms[1].ext, node.pos, self.name, f"{f} needs a square matrix: ")
+        self.square_pairs.append((syms[0].ext, syms[1].ext))
+        batch = syms[2:]
+        if f == "trace":
+            a, b = syms[0], syms[1]
+            return IndexSum(ir.access(t.name, syms).xreplace({b: a}), [a])
+        if f in ("inv", "det", "logdet"):
+            self.mark_domain(ir.access(t.name, syms), "spd" if f == "logdet" else "wellcond")
+            out_syms = syms if f == "inv" else batch
+            r = self.new_temp(len(out_syms), node.pos)
+            for k, s in enumerate(out_syms):
+                self.uf.union(s.ext, r.axis(k))
+            r.assigned = r.read = True
+            self.stmts.append(Stmt(r.name, tuple(out_syms), prim=f, args=(t.name,), line=node.pos.line))
+            return ir.access(r.name, out_syms)
+        # solve(A, b): b's first axis are A's rows, the rest of b are right-hand-side/batch axes
+        self.mark_domain(ir.access(t.name, syms), "wellcond")
+        if isinstance(node.args[1], A.Name):
+            bt = self.lookup(node.args[1].name, node.args[1], None)
+            if bt.rank is None:
+                bt.rank = 1 + len(batch)
+            bsyms = [fresh("p", bt.axis(k)) for k in range(bt.rank)]
+        else:
+            bt, bsyms = self.tensor_arg(node.args[1], bound, "solve")
+        if len(bsyms) != 1 + len(batch) and len(bsyms) != 2 + len(batch):
+            raise self.err(f"solve's right-hand side must have {1 + len(batch)} or {2 + len(batch)} indices "
+                           f"(rows{', columns' if True else ''}{', batch' if batch else ''}), got {len(bsyms)}",
+                           node.args[1], 1)
+        self.uf.union(bsyms[0].ext, syms[1].ext, node.pos, self.name, "solve: ")
+        for s, b in zip(reversed(batch), reversed(bsyms)):
+            self.uf.union(s.ext, b.ext, node.pos, self.name, "solve batch: ")
+        out_syms = [syms[0]] + list(bsyms[1:])
+        r = self.new_temp(len(out_syms), node.pos)
+        for k, s in enumerate(out_syms):
+            self.uf.union(s.ext, r.axis(k))
+        r.assigned = r.read = True
+        self.stmts.append(Stmt(r.name, tuple(out_syms), prim="solve", args=(t.name, bt.name), line=node.pos.line))
+        return ir.access(r.name, out_syms)
+
+    # -- finishing: resolve extent classes, build the Program ----------------------------------------------
+    def finish(self) -> Program:
+        roots: dict = {}
+        names: dict = {}
+        used_names: set = set()
+
+        def cls_of(node):
+            root = self.uf.find(node)
+            if root not in roots:
+                # name a class after a header letter if it has one, else after a tensor axis
+                members = [k for k in self.uf.parent if self.uf.find(k) == root]
+                hdr = sorted(k[1] for k in members if k[0] == "hdr")
+                base = hdr[0] if hdr else "n"
+                nm = base
+                c = 1
+                while nm in used_names:
+                    c += 1
+                    nm = f"{base}{c}"
+                used_names.add(nm)
+                roots[root] = nm
+                names[nm] = root
+            return roots[root]
+
+        # header letters first, so classes take their names
+        for t in self.tensors.values():
+            for k, l in enumerate(t.letters):
+                cls_of(("hdr", l))
+        sub: dict = {}
+        for st in self.stmts:
+            syms = set(st.indices)
+            if st.expr is not None:
+                syms |= {s for s in st.expr.atoms(Idx)}
+            for s in syms:
+                if s not in sub:
+                    sub[s] = Idx(s.name, cls_of(s.ext))
+        for st in self.stmts:
+            st.indices = tuple(sub[s] for s in st.indices)
+            if st.expr is not None:
+                st.expr = st.expr.xreplace(sub)
+
+        def var(t):
+            classes = tuple(cls_of(t.axis(k)) for k in range(t.rank or 0))
+            letters = t.letters or getattr(t, "first", None) or ()
+            if len(letters) != len(classes):
+                pool = [x for x in "ijklmnpqrs"]
+                letters = tuple(pool[:len(classes)])
+            return TensorVar(t.name, t.kind, classes, t.role, tuple(letters))
+
+        inputs, outputs, temps = [], [], []
+        if self.rule.header:
+            for p in self.rule.inputs:
+                inputs.append(var(self.tensors[p.name]))
+            for p in self.rule.outputs:
+                outputs.append(var(self.tensors[p.name]))
+            for n in self.order:
+                if self.tensors[n].role == "temp":
+                    temps.append(var(self.tensors[n]))
+        else:
+            read_later = set()
+            for st in self.stmts:
+                if st.expr is not None:
+                    read_later |= {ir.acc_name(a) for a in ir.accesses(st.expr)}
+                read_later |= set(st.args)
+            for n in self.order:
+                t = self.tensors[n]
+                if t.role == "input":
+                    inputs.append(var(t))
+                elif t.role == "output" and n not in read_later:
+                    outputs.append(var(t))
+                else:
+                    t.role = "temp"
+                    temps.append(var(t))
+            for v in temps:
+                v.role = "temp"
+            for v in outputs:
+                v.role = "output"
+        # every extent must be readable from an input's shape
+        input_classes = {c for v in inputs for c in v.classes}
+        for st in self.stmts:
+            for s in st.indices:
+                if s.ext not in input_classes:
+                    raise RuleError(f"the extent of index '{s.name}' of '{st.target}' cannot be known from "
+                                    f"any input", self.rule.pos, rule=self.name)
+        eq = []
+        for a, b in self.square_pairs:
+            pair = sorted({cls_of(a), cls_of(b)})
+            if pair not in eq:
+                eq.append(pair)
+        equal = []
+        # header letters sharing a class must be equal in size
+        by_cls: dict = {}
+        for t in self.tensors.values():
+            for k, l in enumerate(t.letters):
+                by_cls.setdefault(cls_of(t.axis(k)), set()).add(l)
+        for c, ls in by_cls.items():
+            if len(ls) > 1:
+                equal.append(sorted(ls))
+        domains = {v.name: self.domain.get(v.name, "real") for v in inputs if v.kind != "int"}
+        for t in self.tensors.values():
+            if t.role == "input":
+                t.letters = t.letters or tuple(cls_of(t.axis(k)) for k in range(t.rank or 0))
+        prog = Program(self.name, inputs, outputs, temps, self.stmts, {}, equal_extents=equal,
+                       doc=self.rule.doc, domains=domains)
+        prog.signature = signature(prog)
+        return prog
+
+
+def signature(prog: Program) -> str:
+    def fmt(v):
+        if v.kind == "int":
+            return f"{v.name}: int"
+        if v.kind == "scalar":
+            return v.name
+        return f"{v.name}[{','.join(v.indices)}]"
+
+    outs = [fmt(v) for v in prog.outputs]
+    out = outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"
+    return f"{prog.name}({', '.join(fmt(v) for v in prog.inputs)}) -> {out}"
+
+
+def lower(rule: A.RuleDef) -> Program:
+    return Lowerer(rule).lower()
