@@ -272,7 +272,50 @@ def simplify_terms(terms) -> list:
             continue
         atom, sums, rest = key
         res.append(Term(_tidy(n * rest), sums, atom))
-    return _rename_sums(res)
+    return _rename_sums(merge_terms(res))
+
+
+def merge_terms(terms):
+    """Join terms on the same atom and sums into one when the joint coefficient is simpler
+    (x·A + x·Aᵀ -> (A + Aᵀ)·x; where(c,1,0) + where(c,0,1)/10 -> where(c, 1, 1/10)), unless
+    that would rebuild a sum split_sums took apart to keep intermediates small."""
+    out: list = []
+    for t in terms:
+        for k, u in enumerate(out):
+            if u.atom != t.atom or u.sums != t.sums:
+                continue
+            joint = _collapse_where(sp.factor_terms(u.coeff + t.coeff))
+            if len(split_sums(Term(joint, t.sums, t.atom))) > 1:
+                continue
+            if sp.count_ops(joint) < sp.count_ops(u.coeff) + sp.count_ops(t.coeff) + 1:
+                out[k] = Term(joint, t.sums, t.atom)
+                break
+        else:
+            out.append(t)
+    return [t for t in out if t.coeff != 0]
+
+
+def _collapse_where(c):
+    """Σ w·where(cond, a, b) over one condition -> where(cond, Σ w·a, Σ w·b)."""
+    c = sp.expand(c, deep=False)
+    if not isinstance(c, sp.Add):
+        return c
+    conds = {}
+    rest = []
+    for a in c.args:
+        ws = [f for f in _factors(a) if isinstance(f, ir.where)]
+        if len(ws) == 1:
+            w = ws[0]
+            others = sp.Mul(*[f for f in _factors(a) if f is not w])
+            conds.setdefault(w.args[0], []).append((others, w.args[1], w.args[2]))
+        else:
+            rest.append(a)
+    if not conds:
+        return sp.factor_terms(c)
+    out = sp.Add(*rest)
+    for cond, items in conds.items():
+        out += ir.where(cond, sp.Add(*[o * a for o, a, _ in items]), sp.Add(*[o * b for o, _, b in items]))
+    return sp.factor_terms(out)
 
 
 def _tidy(c):
@@ -326,6 +369,26 @@ def through_output(terms, st: Stmt):
             new = best.subs(pattern.xreplace(m), ir.access(st.target, combo))
             if new != best and sp.count_ops(new) <= sp.count_ops(best):
                 best = new
+        # y = rest ± log(S) with S free of the statement's indices gives S = exp(±(y - rest))
+        logs = [a for a in (pattern.args if isinstance(pattern, sp.Add) else [pattern])
+                if isinstance(a, sp.log) or (isinstance(a, sp.Mul) and len(a.args) == 2 and -1 in a.args
+                                             and any(isinstance(x, sp.log) for x in a.args))]
+        if len(logs) == 1:
+            lg = logs[0]
+            sgn = 1 if isinstance(lg, sp.log) else -1
+            S = lg if sgn == 1 else next(x for x in lg.args if isinstance(x, sp.log))
+            S = S.args[0]
+            if True:
+                rest = pattern - lg
+                for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
+                    if len(set(combo)) != len(combo):
+                        continue
+                    m = dict(zip(I, combo))
+                    y = ir.access(st.target, combo)
+                    repl = sp.exp(sgn * (y - rest.xreplace(m)))
+                    cand = sp.powsimp(best.subs(S.xreplace(m), repl))
+                    if sp.count_ops(cand) < sp.count_ops(best):
+                        best = cand
         out.append(Term(best, t.sums, t.atom) if best is not c else t)
     return out
 
@@ -370,6 +433,8 @@ def primitive_differential(st: Stmt, prog: Program, aux_inverse, active):
         Bn = st.args[1]
         bv = prog.var(Bn)
         rest = tuple(Idx(f"r{next(_counter)}", c) for c in bv.classes[1:])
+        if batch:
+            batch = rest[len(rest) - len(batch):]
         Ai = aux_inverse(X)
         z = f"_z{next(_counter)}"
         dz = ir.access(tan(Bn), (a,) + rest) if Bn in active else sp.S.Zero
@@ -421,7 +486,26 @@ def derive(prog: Program) -> Derivation:
                 d.tangent_temps.append(base_name(ls.target))
             d.pushforward.append(ls)
     d.pullback = transpose_program(d, prog)
+    letters = {v.name: v.indices for v in prog.all_vars}
+    for ls in d.pushforward + d.pullback:
+        relabel(ls, letters.get(base_name(ls.target)))
     return d
+
+
+def relabel(ls, letters):
+    """Name a statement's free indices with its tensor's letters (or i, j, k...), sums avoiding them."""
+    pool = list("ijklmnpqrs")
+    if not letters or len(set(letters)) != len(ls.indices):
+        letters = pool[:len(ls.indices)]
+    new_idx = tuple(Idx(l, s.ext) for l, s in zip(letters, ls.indices))
+    terms = []
+    for t in ls.terms:
+        ren = {s: fresh_like(s) for s in t.sums}
+        c, a = t.coeff.xreplace(ren), t.atom.xreplace(ren)
+        ren2 = dict(zip(ls.indices, new_idx))
+        terms.append(Term(c.xreplace(ren2), tuple(ren.values()), a.xreplace(ren2)))
+    ls.indices = new_idx
+    ls.terms = _rename_sums(terms)
 
 
 def transpose_program(d: Derivation, prog: Program) -> list:

@@ -98,6 +98,7 @@ class OpGen:
         if _needs_chunks(st.expr, st.indices):
             self.emit_chunked(em, tgt, st.expr, st.indices)
             return
+        em.pref = tuple(st.indices)
         code, axes = em.emit(st.expr)
         em.line(f"{tgt} = {em.to_axes(code, axes, st.indices)}")
 
@@ -186,10 +187,19 @@ class OpGen:
                 f"{', '.join(args_for(s, f'{s} + {step}'))}) for {s} in range(0, {n}, {step})], axis=0)")
 
     def emit_lin(self, em: Emitter, ls, tvar, atom_var, zero_ok=True):
-        """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing)."""
+        """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing).
+
+        A factor every term shares over the target's own indices (tanh's 1 - y²) is applied once, to the
+        sum, rather than to each term."""
+        common = _common_factor(ls.terms, ls.indices)
+        terms = ls.terms
+        if common is not None:
+            terms = [type(t)(sp.cancel(t.coeff / common) if False else _divide(t.coeff, common), t.sums, t.atom)
+                     for t in ls.terms]
         by_atom: dict = {}
-        for t in ls.terms:
+        for t in terms:
             by_atom.setdefault(ir.acc_name(t.atom), []).append(t)
+        em.pref = tuple(ls.indices)
         em.line(f"{tvar} = ZeroTangent()")
         for atom, terms in by_atom.items():
             av = atom_var(atom)
@@ -198,6 +208,7 @@ class OpGen:
             sub.dtype_src = em.dtype_src
             sub.names = dict(em.names)
             sub.names[atom] = av
+            sub.pref = tuple(ls.indices)
             parts = []
             for t in terms:
                 e = IndexSum(t.coeff * t.atom, list(t.sums))
@@ -210,6 +221,13 @@ class OpGen:
                 parts.append(sub.to_axes(code, axes, ls.indices))
             total = " + ".join(parts).replace("+ -", "- ")
             sub.line(f"{tvar} = _add({tvar}, {total})")
+            em.lines.extend(sub.lines)
+        if common is not None:
+            em.line(f"if not is_zero({tvar}):")
+            sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
+            sub.dtype_src, sub.pref = em.dtype_src, tuple(ls.indices)
+            code, axes = sub.emit(common)
+            sub.line(f"{tvar} = {tvar} * {sub.align(code, axes, tuple(ls.indices))}")
             em.lines.extend(sub.lines)
 
     # -- the three functions ---------------------------------------------------------------------------------
@@ -299,6 +317,15 @@ class OpGen:
         inputs = {v.name for v in p.inputs}
         diff_inputs = [v for v in p.inputs if v.kind != "int"]
         lazy = len(diff_inputs) > 1
+        if lazy and len(outs) == 1:
+            # subexpressions several inputs' cotangents share are computed once, before the thunks
+            ybar = self.cot_arg(outs[0].name)
+            pb.names = dict(pb.names)
+            pb.names[COT + outs[0].name] = ybar
+            for e, ls in _shared_groups([ls for ls in d.pullback if base_name(ls.target) in inputs],
+                                        {COT + outs[0].name}):
+                pb.pref = tuple(ls.indices)
+                pb.emit(e)
         results = {}
         for ls in d.pullback:
             T = base_name(ls.target)
@@ -361,6 +388,62 @@ class OpGen:
         return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
 
 
+def _factors(c):
+    return list(c.args) if isinstance(c, sp.Mul) else [c]
+
+
+def _shared_groups(stmts, allowed_atoms):
+    """Elementwise factor groups (as emit_product forms them) that occur in two or more statements."""
+    from .emit_numpy import canonical_key
+
+    seen: dict = {}
+    for k, ls in enumerate(stmts):
+        for t in ls.terms:
+            if not t.sums:
+                continue
+            body = t.coeff * t.atom
+            groups: dict = {}
+            for f in _factors(body):
+                if f.is_number:
+                    continue
+                groups.setdefault(frozenset(ir.free_indices(f, f.atoms(Idx))), []).append(f)
+            for g in groups.values():
+                if len(g) < 2:
+                    continue
+                names = {ir.acc_name(a) for f in g for a in ir.accesses(f)}
+                linear = {n for n in names if n.startswith((TAN, COT, GIVEN))}
+                if not linear <= allowed_atoms:
+                    continue
+                e = sp.Mul(*g, evaluate=False)
+                key, _ = canonical_key(e)
+                seen.setdefault(key, [e, ls, set()])[2].add(k)
+    return [(e, ls) for e, ls, owners in seen.values() if len(owners) > 1]
+
+
+def _common_factor(terms, indices):
+    """A non-constant factor shared by every term, over the target's indices only (not summed)."""
+    if len(terms) < 2:
+        return None
+    idx = set(indices)
+    shared = None
+    for t in terms:
+        fs = [f for f in _factors(t.coeff) if not f.is_number]
+        keys = {f for f in fs if f.atoms(Idx) and set(ir.free_indices(f, f.atoms(Idx))) <= idx
+                and not (set(f.atoms(Idx)) & set(t.sums)) and not ir.is_access(f)}
+        shared = keys if shared is None else shared & keys
+        if not shared:
+            return None
+    return sp.Mul(*sorted(shared, key=str))
+
+
+def _divide(c, f):
+    fs = _factors(f)
+    rest = list(_factors(c))
+    for x in fs:
+        rest.remove(x)
+    return sp.Mul(*rest)
+
+
 def _largest_axes(e, must=None):
     """The index set of the largest intermediate the emitter would build for e (an estimate)."""
     best: tuple = ()
@@ -388,11 +471,15 @@ def _largest_axes(e, must=None):
 
 
 def _needs_chunks(e, out_indices):
-    """A nonlinear summand over more indices than the result has: evaluate it in slices."""
+    """An intermediate over more indices than any array it is built from (the kernel sum's N×M×D
+    differences) would dwarf the inputs: evaluate the statement in slices of its first index."""
     if not out_indices:
         return False
     big = _largest_axes(e)
-    return len(big) > len(out_indices) and out_indices[0] in big and len(big) >= 2
+    if len(big) <= len(out_indices) or out_indices[0] not in big or len(big) < 2:
+        return False
+    covered = any(set(big) <= set(a.args) for a in ir.accesses(e))
+    return not covered
 
 
 def generate_op(d: Derivation) -> OpCode:

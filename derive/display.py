@@ -39,9 +39,16 @@ def _latex_ident(n):
     return n
 
 
+def bound_name(i):
+    """Indices bound inside a coefficient print as their class letter with a prime (d′)."""
+    if i.name.startswith("_b"):
+        return f"{i.ext}′"
+    return i.name
+
+
 class _IndexStr(StrPrinter):
     def _print_Idx(self, e):
-        return e.name
+        return bound_name(e)
 
     def _print_Function(self, e):
         if ir.is_access(e):
@@ -50,7 +57,7 @@ class _IndexStr(StrPrinter):
         return super()._print_Function(e)
 
     def _print_IndexSum(self, e):
-        return f"Σ_{''.join(i.name for i in e.indices)}({self._print(e.body)})"
+        return f"Σ_{''.join(bound_name(i) for i in e.indices)}({self._print(e.body)})"
 
     def _print_KroneckerDelta(self, e):
         return f"δ[{e.args[0].name},{e.args[1].name}]"
@@ -70,17 +77,17 @@ class _IndexStr(StrPrinter):
 
 class _IndexLatex(LatexPrinter):
     def _print_Idx(self, e):
-        return e.name
+        return bound_name(e).replace("′", "'")
 
     def _print_Function(self, e, exp=None):
         if ir.is_access(e):
             name = pretty_name(ir.acc_name(e), "latex")
-            s = f"{name}_{{{''.join(a.name for a in e.args)}}}" if e.args else name
+            s = f"{name}_{{{''.join(self._print(a) for a in e.args)}}}" if e.args else name
             return f"{s}^{{{exp}}}" if exp else s
         return super()._print_Function(e, exp)
 
     def _print_IndexSum(self, e):
-        return r"\sum_{" + ",".join(i.name for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
+        return r"\sum_{" + ",".join(self._print(i) for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
 
     def _print_KroneckerDelta(self, e, exp=None):
         return r"\delta_{" + e.args[0].name + e.args[1].name + "}"
@@ -127,7 +134,7 @@ def stmt_text(ls, style="unicode", matrix=True):
     if matrix:
         from . import matrixform
 
-        m = matrixform.stmt_matrix(ls, style)
+        m = matrixform.safe_stmt_matrix(ls, style)
         if m is not None:
             return m
     return stmt_index(ls, style)
@@ -149,7 +156,7 @@ def program_json(d, which):
             "target": pretty_name(ls.target),
             "indices": [i.name for i in ls.indices],
             "index_form": stmt_index(ls),
-            "matrix_form": matrixform.stmt_matrix(ls),
+            "matrix_form": matrixform.safe_stmt_matrix(ls),
             "latex": stmt_text(ls, "latex"),
         })
     return out

@@ -59,6 +59,7 @@ class Emitter:
         self.counter = counter if counter is not None else itertools.count()
         self.cache = dict(cache or {})        # sympy expr -> (var, axes)
         self.dtype_src = None                 # a python expression with the working dtype
+        self.pref = ()                        # preferred axis order (the output's)
 
     # -- utilities -------------------------------------------------------------------------------------------
     def line(self, s):
@@ -68,13 +69,28 @@ class Emitter:
         return f"_{hint}{next(self.counter)}"
 
     def bind(self, expr, code, axes, hint="e"):
-        """Assign code to a fresh variable and remember it for expr."""
+        """Assign code to a fresh variable and remember it for expr (under its canonical key)."""
         if _is_simple(code):
             return code, axes
         v = self.tmp(hint)
         self.line(f"{v} = {code}")
-        self.cache[expr] = (v, axes)
+        key, m = canonical_key(expr)
+        if all(a in m for a in axes):
+            self.cache[key] = (v, tuple(m[a] for a in axes))
         return v, axes
+
+    def lookup(self, e):
+        key, m = canonical_key(e)
+        hit = self.cache.get(key)
+        if hit is None:
+            return None
+        inv = {c: s for s, c in m.items()}
+        return hit[0], tuple(inv[a] for a in hit[1])
+
+    def order(self, axes):
+        """Union axes in the preferred order (the statement's output order first), so results need no transpose."""
+        pref = self.pref or ()
+        return tuple(sorted(axes, key=lambda a: (pref.index(a) if a in pref else len(pref), axes.index(a))))
 
     # -- alignment -------------------------------------------------------------------------------------------
     @staticmethod
@@ -109,8 +125,10 @@ class Emitter:
     # -- expressions -----------------------------------------------------------------------------------------
     def emit(self, e):
         """(code, axes) for e; axes lists the index symbols of the result's dimensions, in order."""
-        if e in self.cache:
-            return self.cache[e]
+        if e.args and not ir.is_access(e):
+            hit = self.lookup(e)
+            if hit is not None:
+                return hit
         if e.is_Number or isinstance(e, sp.NumberSymbol):
             return _num.doprint(e), ()
         if isinstance(e, Extent):
@@ -124,13 +142,22 @@ class Emitter:
         if isinstance(e, IndexSum):
             return self.emit_sum(e)
         if isinstance(e, sp.Add):
-            parts = [self.emit(a) for a in e.args]
+            args = sorted(e.args, key=lambda a: a.could_extract_minus_sign())
+            signs, parts = [], []
+            for a in args:
+                neg = a.could_extract_minus_sign()
+                signs.append(neg)
+                parts.append(self.emit(-a if neg else a))
             axes = _union(p[1] for p in parts)
-            terms = []
-            for (code, ax), a in zip(parts, e.args):
-                c = self.align(code, ax, axes)
-                terms.append(c)
-            code = " + ".join(terms).replace("+ -", "- ")
+            if set(axes) == set(self.pref or ()):
+                axes = self.order(axes)
+            code = ""
+            for k, ((c, ax), neg) in enumerate(zip(parts, signs)):
+                c = self.align(c, ax, axes)
+                if k == 0:
+                    code = f"-{_paren(c)}" if neg else c
+                else:
+                    code += f" - {_paren(c)}" if neg else f" + {c}"
             return self.bind(e, f"({code})", axes)
         if isinstance(e, sp.Mul):
             return self.emit_product(e, list(e.args), (), e)
@@ -206,6 +233,18 @@ class Emitter:
 
     def emit_product(self, key, factors, summed, whole):
         """Π factors, summed over `summed`: elementwise where nothing is summed, else a contraction."""
+        if summed:
+            # factors over the same indices multiply elementwise first (a cacheable subexpression)
+            groups: dict = {}
+            num = sp.S.One
+            for f in factors:
+                if f.is_number:
+                    num *= f
+                    continue
+                k = frozenset(ir.free_indices(f, f.atoms(Idx)))
+                groups.setdefault(k, []).append(f)
+            if any(len(g) > 1 for g in groups.values()):
+                factors = [num] + [sp.Mul(*g, evaluate=False) if len(g) > 1 else g[0] for g in groups.values()]
         num = sp.S.One
         ops = []
         for f in factors:
@@ -217,7 +256,11 @@ class Emitter:
             else:
                 ops.append(("mul", self.emit(f)))
         all_axes = _union(o[1][1] for o in ops)
+        if not summed and set(all_axes) == set(self.pref or ()):
+            all_axes = self.order(all_axes)
         out_axes = tuple(a for a in all_axes if a not in summed)
+        if set(out_axes) == set(self.pref or ()):
+            out_axes = self.order(out_axes)
         missing = [k for k in summed if k not in all_axes]
         if not summed or not any(k in all_axes for k in summed):
             code = self._elementwise(num, ops, all_axes)
@@ -321,6 +364,13 @@ class Emitter:
         if missing:
             code = self.to_axes(code, tuple(x for x in out_axes if x in letters), out_axes)
         return code
+
+
+def canonical_key(e):
+    """e with its free indices renamed by order of first appearance, and that renaming."""
+    free = ir.free_indices(e, e.atoms(Idx))
+    m = {s: Idx(f"_a{k}", s.ext) for k, s in enumerate(free)}
+    return e.xreplace(m), m
 
 
 def _best_pair(operands, out_axes):

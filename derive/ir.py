@@ -70,8 +70,6 @@ class IndexSum(sp.Expr):
             return self
         return None
 
-    def _sympystr(self, printer):
-        return "sum(%s, %s)" % (", ".join(map(str, self.indices)), printer._print(self.body))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -160,6 +158,8 @@ def free_indices(e, index_set) -> list:
             return
         if isinstance(x, IndexSum):
             walk(x.body, bound | set(x.indices))
+            return
+        if type(x).__name__ == "Extent":      # size(i) is a number, not a use of index i
             return
         for a in x.args:
             walk(a, bound)

@@ -6,6 +6,7 @@ Owns Einstein summation, lifting matrix primitives into statements of their own,
 from __future__ import annotations
 
 import itertools
+import keyword
 
 import sympy as sp
 
@@ -14,6 +15,7 @@ from .errors import RuleError
 from .ir import IndexSum, Program, Stmt, TensorVar
 from .lang import ast as A
 
+_PY_RESERVED = {"np", "max", "min", "range", "len", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero"}
 RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
@@ -43,6 +45,9 @@ class Extent(sp.Function):
 
 def fresh(hint, ext):
     return Idx(f"{hint}{next(ir._fresh_counter)}", ext)
+
+
+_POOL = list("ijklmnpqrstuvw") + [f"i{q}" for q in range(2, 99)]
 
 
 class _UnionFind:
@@ -107,6 +112,8 @@ class Lowerer:
             raise self.err(f"'{name}' is not a valid name", pos)
         if name in RESERVED:
             raise self.err(f"'{name}' is a built-in function and cannot name a tensor", pos, len(name))
+        if keyword.iskeyword(name) or name in _PY_RESERVED:
+            raise self.err(f"'{name}' is reserved and cannot name a tensor", pos, len(name))
         t = _Tensor(name, kind, rank, role, pos, letters)
         self.tensors[name] = t
         self.order.append(name)
@@ -122,8 +129,9 @@ class Lowerer:
         if r.header:
             if not r.name.isidentifier():
                 raise self.err(f"'{r.name}' is not a valid rule name", r.pos)
-            if r.name in RESERVED:
-                raise self.err(f"rule name '{r.name}' is a built-in function", r.pos, len(r.name))
+            if keyword.iskeyword(r.name) or r.name in _PY_RESERVED:
+                raise self.err(f"'{r.name}' cannot name a rule (it is reserved in the generated Python)", r.pos,
+                               len(r.name))
             seen = set()
             for p in list(r.inputs) + list(r.outputs):
                 if p.name in seen:
@@ -172,6 +180,7 @@ class Lowerer:
     def statement(self, st: A.Statement):
         tgt = st.target
         self.letters: dict[str, Idx] = {}        # letter -> provisional index symbol for this statement
+        self.fresh_used: list = []
         target_letters = ()
         if isinstance(tgt, A.Access):
             seen = []
@@ -212,6 +221,8 @@ class Lowerer:
         if t is None:
             role = "output" if not self.rule.header else "temp"
             t = self.add_tensor(tgt.name, "tensor", len(syms), role, tgt.pos)
+            if len(set(s.name for s in syms)) == len(syms):
+                t.first = tuple(s.name for s in syms)
         if t.rank is None:
             t.rank = len(syms)
         if t.rank != len(syms):
@@ -238,6 +249,14 @@ class Lowerer:
 
     def free_letters(self, e):
         return ir.free_indices(e, e.atoms(Idx) if isinstance(e, sp.Basic) else set())
+
+    def fresh_letter(self, ext):
+        """An index for a whole-tensor argument (`inv(A)`), named by a letter this statement does not use."""
+        used = set(self.letters) | {s.name for s in self.fresh_used}
+        name = next(x for x in _POOL if x not in used)
+        s = Idx(name, ext)
+        self.fresh_used.append(s)
+        return s
 
     def index(self, ix):
         """The statement's symbol for index letter ix (an A.Index or A.Name)."""
@@ -461,7 +480,7 @@ class Lowerer:
                 raise self.err(f"{fname} expects a matrix, but '{t.name}' is a scalar", node)
             if t.rank is None:
                 t.rank = 2 if fname != "solve_rhs" else 1
-            syms = [fresh("p", t.axis(k)) for k in range(t.rank)]
+            syms = [self.fresh_letter(t.axis(k)) for k in range(t.rank)]
             for k, s in enumerate(syms):
                 self.uf.find(s.ext)
             return t, syms
@@ -508,7 +527,7 @@ class Lowerer:
             bt = self.lookup(node.args[1].name, node.args[1], None)
             if bt.rank is None:
                 bt.rank = 1 + len(batch)
-            bsyms = [fresh("p", bt.axis(k)) for k in range(bt.rank)]
+            bsyms = [self.fresh_letter(bt.axis(k)) for k in range(bt.rank)]
         else:
             bt, bsyms = self.tensor_arg(node.args[1], bound, "solve")
         if len(bsyms) != 1 + len(batch) and len(bsyms) != 2 + len(batch):
@@ -566,12 +585,20 @@ class Lowerer:
             if st.expr is not None:
                 st.expr = st.expr.xreplace(sub)
 
+        letter_cls: dict = {}
+
         def var(t):
             classes = tuple(cls_of(t.axis(k)) for k in range(t.rank or 0))
-            letters = t.letters or getattr(t, "first", None) or ()
+            letters = list(t.letters or getattr(t, "first", None) or ())
             if len(letters) != len(classes):
-                pool = [x for x in "ijklmnpqrs"]
-                letters = tuple(pool[:len(classes)])
+                letters = [None] * len(classes)
+            for k, c in enumerate(classes):
+                l = letters[k]
+                if l is None or letter_cls.get(l, c) != c or l in letters[:k]:
+                    l = next(x for x in list("ijklmnpqrstuvwxyz") + [f"i{q}" for q in range(2, 99)]
+                             if letter_cls.get(x, c) == c and x not in letters[:k])
+                letters[k] = l
+                letter_cls[l] = c
             return TensorVar(t.name, t.kind, classes, t.role, tuple(letters))
 
         inputs, outputs, temps = [], [], []
@@ -615,11 +642,11 @@ class Lowerer:
             if pair not in eq:
                 eq.append(pair)
         equal = []
-        # header letters sharing a class must be equal in size
+        # letters sharing a class must be equal in size
         by_cls: dict = {}
-        for t in self.tensors.values():
-            for k, l in enumerate(t.letters):
-                by_cls.setdefault(cls_of(t.axis(k)), set()).add(l)
+        for v in inputs + outputs:
+            for l, c in zip(v.indices, v.classes):
+                by_cls.setdefault(c, set()).add(l)
         for c, ls in by_cls.items():
             if len(ls) > 1:
                 equal.append(sorted(ls))

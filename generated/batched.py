@@ -1,0 +1,421 @@
+# @generated from rules/batched.rules by `derive-rules` -- do not edit by hand.
+"""tensor-rules: batched tensor products and batched matrix functions.
+
+A trailing index that every tensor carries (b below) is a batch index: matrix functions act on each
+A[:,:,b]; products broadcast over it or contract with an unbatched operand."""
+from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+from runtime.registry import export_ops
+
+def _define(np):
+    """The ops' forward functions, frules and rrules over the array namespace `np`."""
+
+    def _add(a, b):
+        if is_zero(a):
+            return b
+        if is_zero(b):
+            return a
+        return a + b
+
+    # ---- batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]    (rules/batched.rules:7)
+    def batched_matmul(A, B):
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_b = A.shape[2]
+        n_j = B.shape[1]
+        _c0 = np.einsum("abc,bd->adc", A, B, optimize=True)
+        C = _c0
+        return C
+
+    def batched_matmul_frule(tangents, A, B):
+        _, dA, dB = tangents
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_b = A.shape[2]
+        n_j = B.shape[1]
+        _c1 = np.einsum("abc,bd->adc", A, B, optimize=True)
+        C = _c1
+        dC = ZeroTangent()
+        if not is_zero(dB):
+            _c2 = np.einsum("abc,bd->adc", A, dB, optimize=True)
+            dC = _add(dC, _c2)
+        if not is_zero(dA):
+            _c3 = np.einsum("ab,cad->cbd", B, dA, optimize=True)
+            dC = _add(dC, _c3)
+        return C, dC
+
+    def batched_matmul_rrule(A, B):
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_b = A.shape[2]
+        n_j = B.shape[1]
+        _c4 = np.einsum("abc,bd->adc", A, B, optimize=True)
+        C = _c4
+        def batched_matmul_pullback(dC):
+            if is_zero(dC):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_A5():
+                dA = ZeroTangent()
+                if not is_zero(dC):
+                    _c6 = np.einsum("ab,cbd->cad", B, dC, optimize=True)
+                    dA = _add(dA, _c6)
+                return dA
+            def _pb_B7():
+                dB = ZeroTangent()
+                if not is_zero(dC):
+                    _c8 = np.einsum("abc,adc->bd", A, dC, optimize=True)
+                    dB = _add(dB, _c8)
+                return dB
+            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
+        return C, batched_matmul_pullback
+
+    # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
+    def bmm(A, B):
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_b = A.shape[2]
+        n_j = B.shape[1]
+        _c0 = np.einsum("abc,bdc->adc", A, B, optimize=True)
+        C = _c0
+        return C
+
+    def bmm_frule(tangents, A, B):
+        _, dA, dB = tangents
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_b = A.shape[2]
+        n_j = B.shape[1]
+        _c1 = np.einsum("abc,bdc->adc", A, B, optimize=True)
+        C = _c1
+        dC = ZeroTangent()
+        if not is_zero(dB):
+            _c2 = np.einsum("abc,bdc->adc", A, dB, optimize=True)
+            dC = _add(dC, _c2)
+        if not is_zero(dA):
+            _c3 = np.einsum("abc,dac->dbc", B, dA, optimize=True)
+            dC = _add(dC, _c3)
+        return C, dC
+
+    def bmm_rrule(A, B):
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_b = A.shape[2]
+        n_j = B.shape[1]
+        _c4 = np.einsum("abc,bdc->adc", A, B, optimize=True)
+        C = _c4
+        def bmm_pullback(dC):
+            if is_zero(dC):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_A5():
+                dA = ZeroTangent()
+                if not is_zero(dC):
+                    _c6 = np.einsum("abc,dbc->dac", B, dC, optimize=True)
+                    dA = _add(dA, _c6)
+                return dA
+            def _pb_B7():
+                dB = ZeroTangent()
+                if not is_zero(dC):
+                    _c8 = np.einsum("abc,adc->bdc", A, dC, optimize=True)
+                    dB = _add(dB, _c8)
+                return dB
+            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
+        return C, bmm_pullback
+
+    # ---- batched_transpose(A[i,j,b]) -> B[j,i,b]    (rules/batched.rules:10)
+    def batched_transpose(A):
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        n_b = A.shape[2]
+        B = np.transpose(A, (1, 0, 2))
+        return B
+
+    def batched_transpose_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        n_b = A.shape[2]
+        B = np.transpose(A, (1, 0, 2))
+        dB = ZeroTangent()
+        if not is_zero(dA):
+            dB = _add(dB, np.transpose(dA, (1, 0, 2)))
+        return B, dB
+
+    def batched_transpose_rrule(A):
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        n_b = A.shape[2]
+        B = np.transpose(A, (1, 0, 2))
+        def batched_transpose_pullback(dB):
+            if is_zero(dB):
+                return (NoTangent(), ZeroTangent())
+            dA = ZeroTangent()
+            if not is_zero(dB):
+                dA = _add(dA, np.transpose(dB, (1, 0, 2)))
+            return (NoTangent(), dA)
+        return B, batched_transpose_pullback
+
+    # ---- batched_inv(A[i,j,b]) -> B[i,j,b]    (rules/batched.rules:11)
+    def batched_inv(A):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        return B
+
+    def batched_inv_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        dB = ZeroTangent()
+        if not is_zero(dA):
+            _c0 = np.einsum("abc,bdc->acd", B, dA, optimize=True)
+            _c1 = -np.einsum("abc,dca->dbc", B, _c0, optimize=True)
+            dB = _add(dB, _c1)
+        return B, dB
+
+    def batched_inv_rrule(A):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        def batched_inv_pullback(dB):
+            if is_zero(dB):
+                return (NoTangent(), ZeroTangent())
+            dA = ZeroTangent()
+            if not is_zero(dB):
+                _c2 = np.einsum("abc,dbc->acd", B, dB, optimize=True)
+                _c3 = -np.einsum("abc,dca->bdc", B, _c2, optimize=True)
+                dA = _add(dA, _c3)
+            return (NoTangent(), dA)
+        return B, batched_inv_pullback
+
+    # ---- batched_logdet(A[i,j,b]) -> d[b]    (rules/batched.rules:12)
+    def batched_logdet(A):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
+        return d
+
+    def batched_logdet_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
+        _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        dd = ZeroTangent()
+        if not is_zero(dA):
+            _e0 = (_inv_A * np.transpose(dA, (1, 0, 2)))
+            _c1 = np.sum(_e0, axis=(0, 1))
+            dd = _add(dd, _c1)
+        return d, dd
+
+    def batched_logdet_rrule(A):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
+        def batched_logdet_pullback(dd):
+            if is_zero(dd):
+                return (NoTangent(), ZeroTangent())
+            _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+            dA = ZeroTangent()
+            if not is_zero(dd):
+                _e2 = (np.transpose(_inv_A, (1, 0, 2)) * dd)
+                dA = _add(dA, _e2)
+            return (NoTangent(), dA)
+        return d, batched_logdet_pullback
+
+    # ---- batched_solve(A[i,j,b], y[j,b]) -> x[i,b]    (rules/batched.rules:13)
+    def batched_solve(A, y):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
+        return x
+
+    def batched_solve_frule(tangents, A, y):
+        _, dA, dy = tangents
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
+        _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        _dz97 = ZeroTangent()
+        if not is_zero(dA):
+            _c0 = -np.einsum("abc,bc->ac", dA, x, optimize=True)
+            _dz97 = _add(_dz97, _c0)
+        if not is_zero(dy):
+            _dz97 = _add(_dz97, dy)
+        dx = ZeroTangent()
+        if not is_zero(_dz97):
+            _c1 = np.einsum("abc,bc->ac", _inv_A, _dz97, optimize=True)
+            dx = _add(dx, _c1)
+        return x, dx
+
+    def batched_solve_rrule(A, y):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
+        def batched_solve_pullback(dx):
+            if is_zero(dx):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+            _dz97 = ZeroTangent()
+            if not is_zero(dx):
+                _c2 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
+                _dz97 = _add(_dz97, _c2)
+            def _pb_A3():
+                dA = ZeroTangent()
+                if not is_zero(_dz97):
+                    _e4 = (-((_dz97[:, None]) * x))
+                    dA = _add(dA, _e4)
+                return dA
+            def _pb_y5():
+                dy = ZeroTangent()
+                if not is_zero(_dz97):
+                    dy = _add(dy, _dz97)
+                return dy
+            return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_y5))
+        return x, batched_solve_pullback
+
+    # ---- batched_cayley(A[i,j,b]) -> Q[i,j,b]    (rules/batched.rules:16)
+    def batched_cayley(A):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        _d0 = np.eye(n_i, dtype=np.result_type(A))
+        _e1 = (_d0[:, :, None] - A)
+        _t0 = _e1
+        _M = np.transpose(np.linalg.inv(np.transpose(_t0, (2, 0, 1))), (1, 2, 0))
+        _e2 = (A + np.transpose(_d0, (1, 0))[:, :, None])
+        _c3 = np.einsum("abc,dac->dbc", _e2, _M, optimize=True)
+        Q = _c3
+        return Q
+
+    def batched_cayley_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        _d4 = np.eye(n_i, dtype=np.result_type(A))
+        _e5 = (_d4[:, :, None] - A)
+        _t0 = _e5
+        _M = np.transpose(np.linalg.inv(np.transpose(_t0, (2, 0, 1))), (1, 2, 0))
+        _e6 = (A + np.transpose(_d4, (1, 0))[:, :, None])
+        _c7 = np.einsum("abc,dac->dbc", _e6, _M, optimize=True)
+        Q = _c7
+        _dt0 = ZeroTangent()
+        if not is_zero(dA):
+            _e8 = (-dA)
+            _dt0 = _add(_dt0, _e8)
+        _dM = ZeroTangent()
+        if not is_zero(_dt0):
+            _c9 = np.einsum("abc,bdc->acd", _M, _dt0, optimize=True)
+            _c10 = -np.einsum("abc,dca->dbc", _M, _c9, optimize=True)
+            _dM = _add(_dM, _c10)
+        dQ = ZeroTangent()
+        if not is_zero(_dM):
+            _c11 = np.einsum("abc,dac->dbc", A, _dM, optimize=True)
+            dQ = _add(dQ, _c11 + _dM)
+        if not is_zero(dA):
+            _c12 = np.einsum("abc,bdc->adc", _M, dA, optimize=True)
+            dQ = _add(dQ, _c12)
+        return Q, dQ
+
+    def batched_cayley_rrule(A):
+        n_i = A.shape[0]
+        n_b = A.shape[2]
+        _d13 = np.eye(n_i, dtype=np.result_type(A))
+        _e14 = (_d13[:, :, None] - A)
+        _t0 = _e14
+        _M = np.transpose(np.linalg.inv(np.transpose(_t0, (2, 0, 1))), (1, 2, 0))
+        _e15 = (A + np.transpose(_d13, (1, 0))[:, :, None])
+        _c16 = np.einsum("abc,dac->dbc", _e15, _M, optimize=True)
+        Q = _c16
+        def batched_cayley_pullback(dQ):
+            if is_zero(dQ):
+                return (NoTangent(), ZeroTangent())
+            _dM = ZeroTangent()
+            if not is_zero(dQ):
+                _c17 = np.einsum("abc,dbc->dac", A, dQ, optimize=True)
+                _dM = _add(_dM, _c17 + dQ)
+            _dt0 = ZeroTangent()
+            if not is_zero(_dM):
+                _c18 = np.einsum("abc,dbc->acd", _M, _dM, optimize=True)
+                _c19 = -np.einsum("abc,dca->bdc", _M, _c18, optimize=True)
+                _dt0 = _add(_dt0, _c19)
+            dA = ZeroTangent()
+            if not is_zero(dQ):
+                _c20 = np.einsum("abc,adc->bdc", _M, dQ, optimize=True)
+                dA = _add(dA, _c20)
+            if not is_zero(_dt0):
+                _e21 = (-_dt0)
+                dA = _add(dA, _e21)
+            return (NoTangent(), dA)
+        return Q, batched_cayley_pullback
+
+    return {
+        "batched_matmul": batched_matmul,
+        "batched_matmul_frule": batched_matmul_frule,
+        "batched_matmul_rrule": batched_matmul_rrule,
+        "bmm": bmm,
+        "bmm_frule": bmm_frule,
+        "bmm_rrule": bmm_rrule,
+        "batched_transpose": batched_transpose,
+        "batched_transpose_frule": batched_transpose_frule,
+        "batched_transpose_rrule": batched_transpose_rrule,
+        "batched_inv": batched_inv,
+        "batched_inv_frule": batched_inv_frule,
+        "batched_inv_rrule": batched_inv_rrule,
+        "batched_logdet": batched_logdet,
+        "batched_logdet_frule": batched_logdet_frule,
+        "batched_logdet_rrule": batched_logdet_rrule,
+        "batched_solve": batched_solve,
+        "batched_solve_frule": batched_solve_frule,
+        "batched_solve_rrule": batched_solve_rrule,
+        "batched_cayley": batched_cayley,
+        "batched_cayley_frule": batched_cayley_frule,
+        "batched_cayley_rrule": batched_cayley_rrule,
+    }
+
+
+OPS = {'batched_matmul': {'signature': 'batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]',
+                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'k', 'b']},
+                               {'name': 'B', 'kind': 'tensor', 'indices': ['k', 'j']}],
+                    'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
+                    'equal_extents': [],
+                    'domains': {'A': 'real', 'B': 'real'},
+                    'source': 'rules/batched.rules:7'},
+ 'bmm': {'signature': 'bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]',
+         'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'k', 'b']},
+                    {'name': 'B', 'kind': 'tensor', 'indices': ['k', 'j', 'b']}],
+         'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
+         'equal_extents': [],
+         'domains': {'A': 'real', 'B': 'real'},
+         'source': 'rules/batched.rules:9'},
+ 'batched_transpose': {'signature': 'batched_transpose(A[i,j,b]) -> B[j,i,b]',
+                       'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
+                       'outputs': [{'name': 'B', 'indices': ['j', 'i', 'b']}],
+                       'equal_extents': [],
+                       'domains': {'A': 'real'},
+                       'source': 'rules/batched.rules:10'},
+ 'batched_inv': {'signature': 'batched_inv(A[i,j,b]) -> B[i,j,b]',
+                 'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
+                 'outputs': [{'name': 'B', 'indices': ['i', 'j', 'b']}],
+                 'equal_extents': [['i', 'j']],
+                 'domains': {'A': 'wellcond'},
+                 'source': 'rules/batched.rules:11'},
+ 'batched_logdet': {'signature': 'batched_logdet(A[i,j,b]) -> d[b]',
+                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
+                    'outputs': [{'name': 'd', 'indices': ['b']}],
+                    'equal_extents': [['i', 'j']],
+                    'domains': {'A': 'spd'},
+                    'source': 'rules/batched.rules:12'},
+ 'batched_solve': {'signature': 'batched_solve(A[i,j,b], y[j,b]) -> x[i,b]',
+                   'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']},
+                              {'name': 'y', 'kind': 'tensor', 'indices': ['j', 'b']}],
+                   'outputs': [{'name': 'x', 'indices': ['i', 'b']}],
+                   'equal_extents': [['i', 'j']],
+                   'domains': {'A': 'wellcond', 'y': 'real'},
+                   'source': 'rules/batched.rules:13'},
+ 'batched_cayley': {'signature': 'batched_cayley(A[i,j,b]) -> Q[i,j,b]',
+                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
+                    'outputs': [{'name': 'Q', 'indices': ['i', 'j', 'b']}],
+                    'equal_extents': [['i', 'j']],
+                    'domains': {'A': 'real'},
+                    'source': 'rules/batched.rules:16'}}
+
+globals().update(export_ops(__name__, OPS, _define))

@@ -1,0 +1,864 @@
+# @generated from rules/linalg.rules by `derive-rules` -- do not edit by hand.
+"""tensor-rules: linear algebra.
+
+Matrices are tensors with two indices, rows first. Matrix functions (inv, det, logdet, solve, trace)
+act on their argument's first two indices; further indices are batch indices (see batched.rules)."""
+from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+from runtime.registry import export_ops
+
+def _define(np):
+    """The ops' forward functions, frules and rrules over the array namespace `np`."""
+
+    def _add(a, b):
+        if is_zero(a):
+            return b
+        if is_zero(b):
+            return a
+        return a + b
+
+    # ---- matmul(A[i,k], B[k,j]) -> C[i,j]    (rules/linalg.rules:7)
+    def matmul(A, B):
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_j = B.shape[1]
+        _c0 = A @ B
+        C = _c0
+        return C
+
+    def matmul_frule(tangents, A, B):
+        _, dA, dB = tangents
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_j = B.shape[1]
+        _c1 = A @ B
+        C = _c1
+        dC = ZeroTangent()
+        if not is_zero(dB):
+            _c2 = A @ dB
+            dC = _add(dC, _c2)
+        if not is_zero(dA):
+            _c3 = dA @ B
+            dC = _add(dC, _c3)
+        return C, dC
+
+    def matmul_rrule(A, B):
+        n_i = A.shape[0]
+        n_k = A.shape[1]
+        n_j = B.shape[1]
+        _c4 = A @ B
+        C = _c4
+        def matmul_pullback(dC):
+            if is_zero(dC):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_A5():
+                dA = ZeroTangent()
+                if not is_zero(dC):
+                    _c6 = dC @ np.transpose(B)
+                    dA = _add(dA, _c6)
+                return dA
+            def _pb_B7():
+                dB = ZeroTangent()
+                if not is_zero(dC):
+                    _c8 = np.transpose(A) @ dC
+                    dB = _add(dB, _c8)
+                return dB
+            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
+        return C, matmul_pullback
+
+    # ---- matvec(A[i,j], x[j]) -> y[i]    (rules/linalg.rules:8)
+    def matvec(A, x):
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        _c0 = A @ x
+        y = _c0
+        return y
+
+    def matvec_frule(tangents, A, x):
+        _, dA, dx = tangents
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        _c1 = A @ x
+        y = _c1
+        dy = ZeroTangent()
+        if not is_zero(dx):
+            _c2 = A @ dx
+            dy = _add(dy, _c2)
+        if not is_zero(dA):
+            _c3 = dA @ x
+            dy = _add(dy, _c3)
+        return y, dy
+
+    def matvec_rrule(A, x):
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        _c4 = A @ x
+        y = _c4
+        def matvec_pullback(dy):
+            if is_zero(dy):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_A5():
+                dA = ZeroTangent()
+                if not is_zero(dy):
+                    _e6 = ((dy[:, None]) * x)
+                    dA = _add(dA, _e6)
+                return dA
+            def _pb_x7():
+                dx = ZeroTangent()
+                if not is_zero(dy):
+                    _c8 = np.transpose(A) @ dy
+                    dx = _add(dx, _c8)
+                return dx
+            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_x7))
+        return y, matvec_pullback
+
+    # ---- dot(x[i], y[i]) -> s[]    (rules/linalg.rules:9)
+    def dot(x, y):
+        n_i = x.shape[0]
+        _e0 = (x * y)
+        _c1 = np.sum(_e0, axis=0)
+        s = _c1
+        return s
+
+    def dot_frule(tangents, x, y):
+        _, dx, dy = tangents
+        n_i = x.shape[0]
+        _e2 = (x * y)
+        _c3 = np.sum(_e2, axis=0)
+        s = _c3
+        ds = ZeroTangent()
+        if not is_zero(dx):
+            _e4 = (dx * y)
+            _c5 = np.sum(_e4, axis=0)
+            ds = _add(ds, _c5)
+        if not is_zero(dy):
+            _e6 = (dy * x)
+            _c7 = np.sum(_e6, axis=0)
+            ds = _add(ds, _c7)
+        return s, ds
+
+    def dot_rrule(x, y):
+        n_i = x.shape[0]
+        _e8 = (x * y)
+        _c9 = np.sum(_e8, axis=0)
+        s = _c9
+        def dot_pullback(ds):
+            if is_zero(ds):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_x10():
+                dx = ZeroTangent()
+                if not is_zero(ds):
+                    _e11 = (ds * y)
+                    dx = _add(dx, _e11)
+                return dx
+            def _pb_y12():
+                dy = ZeroTangent()
+                if not is_zero(ds):
+                    _e13 = (ds * x)
+                    dy = _add(dy, _e13)
+                return dy
+            return (NoTangent(), Thunk(_pb_x10), Thunk(_pb_y12))
+        return s, dot_pullback
+
+    # ---- outer(x[i], y[j]) -> A[i,j]    (rules/linalg.rules:10)
+    def outer(x, y):
+        n_i = x.shape[0]
+        n_j = y.shape[0]
+        _e0 = ((x[:, None]) * y)
+        A = _e0
+        return A
+
+    def outer_frule(tangents, x, y):
+        _, dx, dy = tangents
+        n_i = x.shape[0]
+        n_j = y.shape[0]
+        _e1 = ((x[:, None]) * y)
+        A = _e1
+        dA = ZeroTangent()
+        if not is_zero(dx):
+            _e2 = ((dx[:, None]) * y)
+            dA = _add(dA, _e2)
+        if not is_zero(dy):
+            _e3 = (dy * (x[:, None]))
+            dA = _add(dA, _e3)
+        return A, dA
+
+    def outer_rrule(x, y):
+        n_i = x.shape[0]
+        n_j = y.shape[0]
+        _e4 = ((x[:, None]) * y)
+        A = _e4
+        def outer_pullback(dA):
+            if is_zero(dA):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_x5():
+                dx = ZeroTangent()
+                if not is_zero(dA):
+                    _c6 = dA @ y
+                    dx = _add(dx, _c6)
+                return dx
+            def _pb_y7():
+                dy = ZeroTangent()
+                if not is_zero(dA):
+                    _c8 = np.transpose(dA) @ x
+                    dy = _add(dy, _c8)
+                return dy
+            return (NoTangent(), Thunk(_pb_x5), Thunk(_pb_y7))
+        return A, outer_pullback
+
+    # ---- transpose(A[i,j]) -> B[j,i]    (rules/linalg.rules:11)
+    def transpose(A):
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        B = np.transpose(A, (1, 0))
+        return B
+
+    def transpose_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        B = np.transpose(A, (1, 0))
+        dB = ZeroTangent()
+        if not is_zero(dA):
+            dB = _add(dB, np.transpose(dA, (1, 0)))
+        return B, dB
+
+    def transpose_rrule(A):
+        n_i = A.shape[0]
+        n_j = A.shape[1]
+        B = np.transpose(A, (1, 0))
+        def transpose_pullback(dB):
+            if is_zero(dB):
+                return (NoTangent(), ZeroTangent())
+            dA = ZeroTangent()
+            if not is_zero(dB):
+                dA = _add(dA, np.transpose(dB, (1, 0)))
+            return (NoTangent(), dA)
+        return B, transpose_pullback
+
+    # ---- trace(A[i,j]) -> t[]    (rules/linalg.rules:12)
+    def trace(A):
+        n_i = A.shape[0]
+        _g0 = np.einsum("aa->a", A)
+        _c1 = np.sum(_g0, axis=0)
+        t = _c1
+        return t
+
+    def trace_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        _g2 = np.einsum("aa->a", A)
+        _c3 = np.sum(_g2, axis=0)
+        t = _c3
+        dt = ZeroTangent()
+        if not is_zero(dA):
+            _g4 = np.einsum("aa->a", dA)
+            _c5 = np.sum(_g4, axis=0)
+            dt = _add(dt, _c5)
+        return t, dt
+
+    def trace_rrule(A):
+        n_i = A.shape[0]
+        _g6 = np.einsum("aa->a", A)
+        _c7 = np.sum(_g6, axis=0)
+        t = _c7
+        def trace_pullback(dt):
+            if is_zero(dt):
+                return (NoTangent(), ZeroTangent())
+            dA = ZeroTangent()
+            if not is_zero(dt):
+                _d8 = np.eye(n_i, dtype=np.result_type(A))
+                _e9 = (_d8 * dt)
+                dA = _add(dA, _e9)
+            return (NoTangent(), dA)
+        return t, trace_pullback
+
+    # ---- bilinear(x[i], A[i,j], y[j]) -> s[]    (rules/linalg.rules:15)
+    def bilinear(x, A, y):
+        n_i = x.shape[0]
+        n_j = A.shape[1]
+        _c0 = np.transpose(A) @ x
+        _c1 = y @ _c0
+        s = _c1
+        return s
+
+    def bilinear_frule(tangents, x, A, y):
+        _, dx, dA, dy = tangents
+        n_i = x.shape[0]
+        n_j = A.shape[1]
+        _c2 = np.transpose(A) @ x
+        _c3 = y @ _c2
+        s = _c3
+        ds = ZeroTangent()
+        if not is_zero(dx):
+            _c4 = np.transpose(A) @ dx
+            _c5 = y @ _c4
+            ds = _add(ds, _c5)
+        if not is_zero(dy):
+            _c6 = A @ dy
+            _c7 = x @ _c6
+            ds = _add(ds, _c7)
+        if not is_zero(dA):
+            _c8 = np.transpose(dA) @ x
+            _c9 = y @ _c8
+            ds = _add(ds, _c9)
+        return s, ds
+
+    def bilinear_rrule(x, A, y):
+        n_i = x.shape[0]
+        n_j = A.shape[1]
+        _c10 = np.transpose(A) @ x
+        _c11 = y @ _c10
+        s = _c11
+        def bilinear_pullback(ds):
+            if is_zero(ds):
+                return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_x12():
+                dx = ZeroTangent()
+                if not is_zero(ds):
+                    _c13 = ds * (A @ y)
+                    dx = _add(dx, _c13)
+                return dx
+            def _pb_A14():
+                dA = ZeroTangent()
+                if not is_zero(ds):
+                    _e15 = (ds * (x[:, None]) * y)
+                    dA = _add(dA, _e15)
+                return dA
+            def _pb_y16():
+                dy = ZeroTangent()
+                if not is_zero(ds):
+                    _c17 = ds * (np.transpose(A) @ x)
+                    dy = _add(dy, _c17)
+                return dy
+            return (NoTangent(), Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
+        return s, bilinear_pullback
+
+    # ---- quadratic(x[i], A[i,j]) -> s[]    (rules/linalg.rules:16)
+    def quadratic(x, A):
+        n_i = x.shape[0]
+        _c0 = np.transpose(A) @ x
+        _c1 = x @ _c0
+        s = _c1
+        return s
+
+    def quadratic_frule(tangents, x, A):
+        _, dx, dA = tangents
+        n_i = x.shape[0]
+        _c2 = np.transpose(A) @ x
+        _c3 = x @ _c2
+        s = _c3
+        ds = ZeroTangent()
+        if not is_zero(dx):
+            _e4 = (A + np.transpose(A, (1, 0)))
+            _c5 = np.transpose(_e4) @ dx
+            _c6 = x @ _c5
+            ds = _add(ds, _c6)
+        if not is_zero(dA):
+            _c7 = np.transpose(dA) @ x
+            _c8 = x @ _c7
+            ds = _add(ds, _c8)
+        return s, ds
+
+    def quadratic_rrule(x, A):
+        n_i = x.shape[0]
+        _c9 = np.transpose(A) @ x
+        _c10 = x @ _c9
+        s = _c10
+        def quadratic_pullback(ds):
+            if is_zero(ds):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            def _pb_x11():
+                dx = ZeroTangent()
+                if not is_zero(ds):
+                    _e12 = (A + np.transpose(A, (1, 0)))
+                    _c13 = ds * (_e12 @ x)
+                    dx = _add(dx, _c13)
+                return dx
+            def _pb_A14():
+                dA = ZeroTangent()
+                if not is_zero(ds):
+                    _e15 = (ds * (x[:, None]) * x)
+                    dA = _add(dA, _e15)
+                return dA
+            return (NoTangent(), Thunk(_pb_x11), Thunk(_pb_A14))
+        return s, quadratic_pullback
+
+    # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
+    def inv(A):
+        n_i = A.shape[0]
+        B = np.linalg.inv(A)
+        return B
+
+    def inv_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        B = np.linalg.inv(A)
+        dB = ZeroTangent()
+        if not is_zero(dA):
+            _c0 = B @ dA
+            _c1 = -(_c0 @ B)
+            dB = _add(dB, _c1)
+        return B, dB
+
+    def inv_rrule(A):
+        n_i = A.shape[0]
+        B = np.linalg.inv(A)
+        def inv_pullback(dB):
+            if is_zero(dB):
+                return (NoTangent(), ZeroTangent())
+            dA = ZeroTangent()
+            if not is_zero(dB):
+                _c2 = B @ np.transpose(dB)
+                _c3 = -(np.transpose(B) @ np.transpose(_c2))
+                dA = _add(dA, _c3)
+            return (NoTangent(), dA)
+        return B, inv_pullback
+
+    # ---- det(A[i,j]) -> d[]    (rules/linalg.rules:20)
+    def det(A):
+        n_i = A.shape[0]
+        d = np.linalg.det(A)
+        return d
+
+    def det_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        d = np.linalg.det(A)
+        _inv_A = np.linalg.inv(A)
+        dd = ZeroTangent()
+        if not is_zero(dA):
+            _e0 = (_inv_A * np.transpose(dA, (1, 0)))
+            _c1 = d * np.sum(_e0, axis=(0, 1))
+            dd = _add(dd, _c1)
+        return d, dd
+
+    def det_rrule(A):
+        n_i = A.shape[0]
+        d = np.linalg.det(A)
+        def det_pullback(dd):
+            if is_zero(dd):
+                return (NoTangent(), ZeroTangent())
+            _inv_A = np.linalg.inv(A)
+            dA = ZeroTangent()
+            if not is_zero(dd):
+                _e2 = (np.transpose(_inv_A, (1, 0)) * dd * d)
+                dA = _add(dA, _e2)
+            return (NoTangent(), dA)
+        return d, det_pullback
+
+    # ---- logdet(A[i,j]) -> d[]    (rules/linalg.rules:21)
+    def logdet(A):
+        n_i = A.shape[0]
+        d = np.linalg.slogdet(A)[1]
+        return d
+
+    def logdet_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        d = np.linalg.slogdet(A)[1]
+        _inv_A = np.linalg.inv(A)
+        dd = ZeroTangent()
+        if not is_zero(dA):
+            _e0 = (_inv_A * np.transpose(dA, (1, 0)))
+            _c1 = np.sum(_e0, axis=(0, 1))
+            dd = _add(dd, _c1)
+        return d, dd
+
+    def logdet_rrule(A):
+        n_i = A.shape[0]
+        d = np.linalg.slogdet(A)[1]
+        def logdet_pullback(dd):
+            if is_zero(dd):
+                return (NoTangent(), ZeroTangent())
+            _inv_A = np.linalg.inv(A)
+            dA = ZeroTangent()
+            if not is_zero(dd):
+                _e2 = (np.transpose(_inv_A, (1, 0)) * dd)
+                dA = _add(dA, _e2)
+            return (NoTangent(), dA)
+        return d, logdet_pullback
+
+    # ---- solve(A[i,j], b[j]) -> x[i]    (rules/linalg.rules:22)
+    def solve(A, b):
+        n_i = A.shape[0]
+        x = np.linalg.solve(A, b)
+        return x
+
+    def solve_frule(tangents, A, b):
+        _, dA, db = tangents
+        n_i = A.shape[0]
+        x = np.linalg.solve(A, b)
+        _inv_A = np.linalg.inv(A)
+        _dz368 = ZeroTangent()
+        if not is_zero(dA):
+            _c0 = -(dA @ x)
+            _dz368 = _add(_dz368, _c0)
+        if not is_zero(db):
+            _dz368 = _add(_dz368, db)
+        dx = ZeroTangent()
+        if not is_zero(_dz368):
+            _c1 = _inv_A @ _dz368
+            dx = _add(dx, _c1)
+        return x, dx
+
+    def solve_rrule(A, b):
+        n_i = A.shape[0]
+        x = np.linalg.solve(A, b)
+        def solve_pullback(dx):
+            if is_zero(dx):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            _inv_A = np.linalg.inv(A)
+            _dz368 = ZeroTangent()
+            if not is_zero(dx):
+                _c2 = np.transpose(_inv_A) @ dx
+                _dz368 = _add(_dz368, _c2)
+            def _pb_A3():
+                dA = ZeroTangent()
+                if not is_zero(_dz368):
+                    _e4 = (-((_dz368[:, None]) * x))
+                    dA = _add(dA, _e4)
+                return dA
+            def _pb_b5():
+                db = ZeroTangent()
+                if not is_zero(_dz368):
+                    db = _add(db, _dz368)
+                return db
+            return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_b5))
+        return x, solve_pullback
+
+    # ---- solve_matrix(A[i,j], B[j,k]) -> X[i,k]    (rules/linalg.rules:23)
+    def solve_matrix(A, B):
+        n_i = A.shape[0]
+        n_k = B.shape[1]
+        X = np.linalg.solve(A, B)
+        return X
+
+    def solve_matrix_frule(tangents, A, B):
+        _, dA, dB = tangents
+        n_i = A.shape[0]
+        n_k = B.shape[1]
+        X = np.linalg.solve(A, B)
+        _inv_A = np.linalg.inv(A)
+        _dz391 = ZeroTangent()
+        if not is_zero(dA):
+            _c0 = -(dA @ X)
+            _dz391 = _add(_dz391, _c0)
+        if not is_zero(dB):
+            _dz391 = _add(_dz391, dB)
+        dX = ZeroTangent()
+        if not is_zero(_dz391):
+            _c1 = _inv_A @ _dz391
+            dX = _add(dX, _c1)
+        return X, dX
+
+    def solve_matrix_rrule(A, B):
+        n_i = A.shape[0]
+        n_k = B.shape[1]
+        X = np.linalg.solve(A, B)
+        def solve_matrix_pullback(dX):
+            if is_zero(dX):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            _inv_A = np.linalg.inv(A)
+            _dz391 = ZeroTangent()
+            if not is_zero(dX):
+                _c2 = np.transpose(_inv_A) @ dX
+                _dz391 = _add(_dz391, _c2)
+            def _pb_A3():
+                dA = ZeroTangent()
+                if not is_zero(_dz391):
+                    _c4 = -(_dz391 @ np.transpose(X))
+                    dA = _add(dA, _c4)
+                return dA
+            def _pb_B5():
+                dB = ZeroTangent()
+                if not is_zero(_dz391):
+                    dB = _add(dB, _dz391)
+                return dB
+            return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_B5))
+        return X, solve_matrix_pullback
+
+    # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
+    def mahalanobis(x, S):
+        n_i = x.shape[0]
+        _t0 = np.linalg.inv(S)
+        _c0 = np.transpose(_t0) @ x
+        _c1 = x @ _c0
+        m = _c1
+        return m
+
+    def mahalanobis_frule(tangents, x, S):
+        _, dx, dS = tangents
+        n_i = x.shape[0]
+        _t0 = np.linalg.inv(S)
+        _c2 = np.transpose(_t0) @ x
+        _c3 = x @ _c2
+        m = _c3
+        _dt0 = ZeroTangent()
+        if not is_zero(dS):
+            _c4 = _t0 @ dS
+            _c5 = -(_c4 @ _t0)
+            _dt0 = _add(_dt0, _c5)
+        dm = ZeroTangent()
+        if not is_zero(dx):
+            _e6 = (_t0 + np.transpose(_t0, (1, 0)))
+            _c7 = np.transpose(_e6) @ dx
+            _c8 = x @ _c7
+            dm = _add(dm, _c8)
+        if not is_zero(_dt0):
+            _c9 = np.transpose(_dt0) @ x
+            _c10 = x @ _c9
+            dm = _add(dm, _c10)
+        return m, dm
+
+    def mahalanobis_rrule(x, S):
+        n_i = x.shape[0]
+        _t0 = np.linalg.inv(S)
+        _c11 = np.transpose(_t0) @ x
+        _c12 = x @ _c11
+        m = _c12
+        def mahalanobis_pullback(dm):
+            if is_zero(dm):
+                return (NoTangent(), ZeroTangent(), ZeroTangent())
+            _dt0 = ZeroTangent()
+            if not is_zero(dm):
+                _e13 = (dm * (x[:, None]) * x)
+                _dt0 = _add(_dt0, _e13)
+            def _pb_x14():
+                dx = ZeroTangent()
+                if not is_zero(dm):
+                    _e15 = (_t0 + np.transpose(_t0, (1, 0)))
+                    _c16 = dm * (_e15 @ x)
+                    dx = _add(dx, _c16)
+                return dx
+            def _pb_S17():
+                dS = ZeroTangent()
+                if not is_zero(_dt0):
+                    _c18 = _t0 @ np.transpose(_dt0)
+                    _c19 = -(np.transpose(_t0) @ np.transpose(_c18))
+                    dS = _add(dS, _c19)
+                return dS
+            return (NoTangent(), Thunk(_pb_x14), Thunk(_pb_S17))
+        return m, mahalanobis_pullback
+
+    # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)
+    def cayley(A):
+        n_i = A.shape[0]
+        _d0 = np.eye(n_i, dtype=np.result_type(A))
+        _e1 = (_d0 - A)
+        _t0 = _e1
+        _M = np.linalg.inv(_t0)
+        _e2 = (A + np.transpose(_d0, (1, 0)))
+        _c3 = _M @ _e2
+        Q = _c3
+        return Q
+
+    def cayley_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[0]
+        _d4 = np.eye(n_i, dtype=np.result_type(A))
+        _e5 = (_d4 - A)
+        _t0 = _e5
+        _M = np.linalg.inv(_t0)
+        _e6 = (A + np.transpose(_d4, (1, 0)))
+        _c7 = _M @ _e6
+        Q = _c7
+        _dt0 = ZeroTangent()
+        if not is_zero(dA):
+            _e8 = (-dA)
+            _dt0 = _add(_dt0, _e8)
+        _dM = ZeroTangent()
+        if not is_zero(_dt0):
+            _c9 = _M @ _dt0
+            _c10 = -(_c9 @ _M)
+            _dM = _add(_dM, _c10)
+        dQ = ZeroTangent()
+        if not is_zero(_dM):
+            _c11 = _dM @ A
+            dQ = _add(dQ, _c11 + _dM)
+        if not is_zero(dA):
+            _c12 = _M @ dA
+            dQ = _add(dQ, _c12)
+        return Q, dQ
+
+    def cayley_rrule(A):
+        n_i = A.shape[0]
+        _d13 = np.eye(n_i, dtype=np.result_type(A))
+        _e14 = (_d13 - A)
+        _t0 = _e14
+        _M = np.linalg.inv(_t0)
+        _e15 = (A + np.transpose(_d13, (1, 0)))
+        _c16 = _M @ _e15
+        Q = _c16
+        def cayley_pullback(dQ):
+            if is_zero(dQ):
+                return (NoTangent(), ZeroTangent())
+            _dM = ZeroTangent()
+            if not is_zero(dQ):
+                _c17 = dQ @ np.transpose(A)
+                _dM = _add(_dM, _c17 + dQ)
+            _dt0 = ZeroTangent()
+            if not is_zero(_dM):
+                _c18 = _M @ np.transpose(_dM)
+                _c19 = -(np.transpose(_M) @ np.transpose(_c18))
+                _dt0 = _add(_dt0, _c19)
+            dA = ZeroTangent()
+            if not is_zero(dQ):
+                _c20 = np.transpose(_M) @ dQ
+                dA = _add(dA, _c20)
+            if not is_zero(_dt0):
+                _e21 = (-_dt0)
+                dA = _add(dA, _e21)
+            return (NoTangent(), dA)
+        return Q, cayley_pullback
+
+    return {
+        "matmul": matmul,
+        "matmul_frule": matmul_frule,
+        "matmul_rrule": matmul_rrule,
+        "matvec": matvec,
+        "matvec_frule": matvec_frule,
+        "matvec_rrule": matvec_rrule,
+        "dot": dot,
+        "dot_frule": dot_frule,
+        "dot_rrule": dot_rrule,
+        "outer": outer,
+        "outer_frule": outer_frule,
+        "outer_rrule": outer_rrule,
+        "transpose": transpose,
+        "transpose_frule": transpose_frule,
+        "transpose_rrule": transpose_rrule,
+        "trace": trace,
+        "trace_frule": trace_frule,
+        "trace_rrule": trace_rrule,
+        "bilinear": bilinear,
+        "bilinear_frule": bilinear_frule,
+        "bilinear_rrule": bilinear_rrule,
+        "quadratic": quadratic,
+        "quadratic_frule": quadratic_frule,
+        "quadratic_rrule": quadratic_rrule,
+        "inv": inv,
+        "inv_frule": inv_frule,
+        "inv_rrule": inv_rrule,
+        "det": det,
+        "det_frule": det_frule,
+        "det_rrule": det_rrule,
+        "logdet": logdet,
+        "logdet_frule": logdet_frule,
+        "logdet_rrule": logdet_rrule,
+        "solve": solve,
+        "solve_frule": solve_frule,
+        "solve_rrule": solve_rrule,
+        "solve_matrix": solve_matrix,
+        "solve_matrix_frule": solve_matrix_frule,
+        "solve_matrix_rrule": solve_matrix_rrule,
+        "mahalanobis": mahalanobis,
+        "mahalanobis_frule": mahalanobis_frule,
+        "mahalanobis_rrule": mahalanobis_rrule,
+        "cayley": cayley,
+        "cayley_frule": cayley_frule,
+        "cayley_rrule": cayley_rrule,
+    }
+
+
+OPS = {'matmul': {'signature': 'matmul(A[i,k], B[k,j]) -> C[i,j]',
+            'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'k']},
+                       {'name': 'B', 'kind': 'tensor', 'indices': ['k', 'j']}],
+            'outputs': [{'name': 'C', 'indices': ['i', 'j']}],
+            'equal_extents': [],
+            'domains': {'A': 'real', 'B': 'real'},
+            'source': 'rules/linalg.rules:7'},
+ 'matvec': {'signature': 'matvec(A[i,j], x[j]) -> y[i]',
+            'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']},
+                       {'name': 'x', 'kind': 'tensor', 'indices': ['j']}],
+            'outputs': [{'name': 'y', 'indices': ['i']}],
+            'equal_extents': [],
+            'domains': {'A': 'real', 'x': 'real'},
+            'source': 'rules/linalg.rules:8'},
+ 'dot': {'signature': 'dot(x[i], y[i]) -> s[]',
+         'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']},
+                    {'name': 'y', 'kind': 'tensor', 'indices': ['i']}],
+         'outputs': [{'name': 's', 'indices': []}],
+         'equal_extents': [],
+         'domains': {'x': 'real', 'y': 'real'},
+         'source': 'rules/linalg.rules:9'},
+ 'outer': {'signature': 'outer(x[i], y[j]) -> A[i,j]',
+           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']},
+                      {'name': 'y', 'kind': 'tensor', 'indices': ['j']}],
+           'outputs': [{'name': 'A', 'indices': ['i', 'j']}],
+           'equal_extents': [],
+           'domains': {'x': 'real', 'y': 'real'},
+           'source': 'rules/linalg.rules:10'},
+ 'transpose': {'signature': 'transpose(A[i,j]) -> B[j,i]',
+               'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+               'outputs': [{'name': 'B', 'indices': ['j', 'i']}],
+               'equal_extents': [],
+               'domains': {'A': 'real'},
+               'source': 'rules/linalg.rules:11'},
+ 'trace': {'signature': 'trace(A[i,j]) -> t[]',
+           'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+           'outputs': [{'name': 't', 'indices': []}],
+           'equal_extents': [['i', 'j']],
+           'domains': {'A': 'real'},
+           'source': 'rules/linalg.rules:12'},
+ 'bilinear': {'signature': 'bilinear(x[i], A[i,j], y[j]) -> s[]',
+              'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']},
+                         {'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']},
+                         {'name': 'y', 'kind': 'tensor', 'indices': ['j']}],
+              'outputs': [{'name': 's', 'indices': []}],
+              'equal_extents': [],
+              'domains': {'x': 'real', 'A': 'real', 'y': 'real'},
+              'source': 'rules/linalg.rules:15'},
+ 'quadratic': {'signature': 'quadratic(x[i], A[i,j]) -> s[]',
+               'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']},
+                          {'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+               'outputs': [{'name': 's', 'indices': []}],
+               'equal_extents': [['i', 'j']],
+               'domains': {'x': 'real', 'A': 'real'},
+               'source': 'rules/linalg.rules:16'},
+ 'inv': {'signature': 'inv(A[i,j]) -> B[i,j]',
+         'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+         'outputs': [{'name': 'B', 'indices': ['i', 'j']}],
+         'equal_extents': [['i', 'j']],
+         'domains': {'A': 'wellcond'},
+         'source': 'rules/linalg.rules:19'},
+ 'det': {'signature': 'det(A[i,j]) -> d[]',
+         'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+         'outputs': [{'name': 'd', 'indices': []}],
+         'equal_extents': [['i', 'j']],
+         'domains': {'A': 'wellcond'},
+         'source': 'rules/linalg.rules:20'},
+ 'logdet': {'signature': 'logdet(A[i,j]) -> d[]',
+            'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+            'outputs': [{'name': 'd', 'indices': []}],
+            'equal_extents': [['i', 'j']],
+            'domains': {'A': 'spd'},
+            'source': 'rules/linalg.rules:21'},
+ 'solve': {'signature': 'solve(A[i,j], b[j]) -> x[i]',
+           'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']},
+                      {'name': 'b', 'kind': 'tensor', 'indices': ['j']}],
+           'outputs': [{'name': 'x', 'indices': ['i']}],
+           'equal_extents': [['i', 'j']],
+           'domains': {'A': 'wellcond', 'b': 'real'},
+           'source': 'rules/linalg.rules:22'},
+ 'solve_matrix': {'signature': 'solve_matrix(A[i,j], B[j,k]) -> X[i,k]',
+                  'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']},
+                             {'name': 'B', 'kind': 'tensor', 'indices': ['j', 'k']}],
+                  'outputs': [{'name': 'X', 'indices': ['i', 'k']}],
+                  'equal_extents': [['i', 'j']],
+                  'domains': {'A': 'wellcond', 'B': 'real'},
+                  'source': 'rules/linalg.rules:23'},
+ 'mahalanobis': {'signature': 'mahalanobis(x[i], S[i,j]) -> m[]',
+                 'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']},
+                            {'name': 'S', 'kind': 'tensor', 'indices': ['i', 'j']}],
+                 'outputs': [{'name': 'm', 'indices': []}],
+                 'equal_extents': [['i', 'j']],
+                 'domains': {'x': 'real', 'S': 'wellcond'},
+                 'source': 'rules/linalg.rules:26'},
+ 'cayley': {'signature': 'cayley(A[i,j]) -> Q[i,j]',
+            'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+            'outputs': [{'name': 'Q', 'indices': ['i', 'j']}],
+            'equal_extents': [['i', 'j']],
+            'domains': {'A': 'real'},
+            'source': 'rules/linalg.rules:29'}}
+
+globals().update(export_ops(__name__, OPS, _define))
