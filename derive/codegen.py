@@ -379,6 +379,7 @@ class OpGen:
             "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
             "equal_extents": [list(x) for x in p.equal_extents],
             "domains": dict(p.domains),
+            **({"extents": dict(p.extents)} if p.extents else {}),
             "source": p.source,
         }
 

@@ -131,6 +131,8 @@ class Emitter:
                 return hit
         if e.is_Number or isinstance(e, sp.NumberSymbol):
             return _num.doprint(e), ()
+        if e.is_number:      # a constant such as 2/sqrt(pi): a Python float keeps float32 arrays float32
+            return repr(float(e)), ()
         if isinstance(e, Extent):
             return self.extent_code(e.args[0]), ()
         if ir.is_access(e):
@@ -200,12 +202,40 @@ class Emitter:
         out = "".join(letters[s] for s in dict.fromkeys(idx))
         return self.bind(e, f'np.einsum("{spec}->{out}", {name})', tuple(dict.fromkeys(idx)), "g")
 
+    def emit_logsumexp(self, e):
+        """log(Σ_k exp(u)) without overflow: shift by the maximum over k first."""
+        s = e.args[0]
+        u = s.body.args[0]
+        uc, uax = self.emit(u)
+        ks = [k for k in s.indices if k in uax]
+        if len(ks) != len(s.indices):
+            return None
+        pos = tuple(uax.index(k) for k in ks)
+        ax = pos[0] if len(pos) == 1 else pos
+        m = self.tmp("m")
+        self.line(f"{m} = np.max({uc}, axis={ax}, keepdims=True)")
+        out_axes = tuple(a for a in uax if a not in ks)
+        code = f"np.log(np.sum(np.exp({uc} - {m}), axis={ax})) + np.reshape({m}, np.shape({m})[:0] + " \
+               f"tuple(d for k, d in enumerate(np.shape({m})) if k not in {pos!r}))"
+        if not out_axes:
+            code = f"np.log(np.sum(np.exp({uc} - {m}))) + np.max({uc})"
+        else:
+            code = f"np.log(np.sum(np.exp({uc} - {m}), axis={ax})) + np.sum({m}, axis={ax})"
+        return self.bind(e, code, out_axes)
+
     def emit_function(self, e):
         fname = type(e).__name__
+        if (fname == "log" and isinstance(e.args[0], IndexSum) and isinstance(e.args[0].body, sp.exp)):
+            out = self.emit_logsumexp(e)
+            if out is not None:
+                return out
         if fname == "where":
             c, a, b = (self.emit(x) for x in e.args)
             axes = _union([c[1], a[1], b[1]])
             code = f"np.where({', '.join(self.align(p[0], p[1], axes) for p in (c, a, b))})"
+            if not a[1] and not b[1]:
+                # both branches constants: keep the working dtype (float32 stays float32)
+                code = f"np.asarray({code}, dtype={self.dtype()})"
             if not any(p[1] for p in (a, b)) or set(_union([a[1], b[1]])) != set(axes):
                 # keep the result's shape and dtype from the values, not the condition
                 pass
@@ -245,6 +275,7 @@ class Emitter:
                 groups.setdefault(k, []).append(f)
             if any(len(g) > 1 for g in groups.values()):
                 factors = [num] + [sp.Mul(*g, evaluate=False) if len(g) > 1 else g[0] for g in groups.values()]
+        factors = _stable_softmax(factors)
         num = sp.S.One
         ops = []
         for f in factors:
@@ -364,6 +395,22 @@ class Emitter:
         if missing:
             code = self.to_axes(code, tuple(x for x in out_axes if x in letters), out_axes)
         return code
+
+
+def _is_sum_of_exp(x):
+    return isinstance(x, IndexSum) and isinstance(x.body, sp.exp)
+
+
+def _stable_softmax(factors):
+    """exp(u)·(Σ exp(v))⁻¹ -> exp(u - log Σ exp(v)), which emit_logsumexp evaluates without overflow."""
+    dens = [f for f in factors if isinstance(f, sp.Pow) and f.exp == -1 and _is_sum_of_exp(f.base)]
+    nums = [f for f in factors if isinstance(f, sp.exp)]
+    if len(dens) != 1 or not nums:
+        return factors
+    d, n = dens[0], nums[0]
+    out = [f for f in factors if f is not d and f is not n]
+    out.append(sp.exp(sp.Add(n.args[0], -sp.log(d.base, evaluate=False), evaluate=False), evaluate=False))
+    return out
 
 
 def canonical_key(e):

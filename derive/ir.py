@@ -229,7 +229,8 @@ class Program:
     source: str = ""
     doc: str = ""
     signature: str = ""
-    domains: dict = field(default_factory=dict)   # input name -> 'real' | 'positive' | 'spd' | 'wellcond' | 'unit'
+    domains: dict = field(default_factory=dict)   # input name -> 'real' | 'positive' | 'spd' | 'wellcond'
+    extents: dict = field(default_factory=dict)   # index letter -> extent declared in the header (x[i:3])
 
     def var(self, name: str) -> TensorVar:
         for v in itertools.chain(self.inputs, self.outputs, self.temps):

@@ -320,8 +320,10 @@ class Lowerer:
             syms.append(s)
         if not t.letters and not getattr(t, "first", None) and len(set(syms)) == len(syms):
             t.first = tuple(s.name for s in syms)
-        e = ir.access(t.name, syms)
-        # a repeated index inside one access (A[i,i]) is summed: the trace
+        return self.trace_repeats(ir.access(t.name, syms), syms, bound)
+
+    def trace_repeats(self, e, syms, bound):
+        """A repeated index inside one access (A[i,i]) is summed: the trace."""
         rep = [s for s in dict.fromkeys(syms) if syms.count(s) > 1 and s.name not in self.target_letters
                and s.name not in bound]
         return IndexSum(e, rep) if rep else e
@@ -385,7 +387,7 @@ class Lowerer:
             s = self.index(ix)
             self.uf.union(s.ext, t.axis(k), ix.pos, self.name, f"index '{ix.name}': ")
             syms.append(s)
-        return ir.access(t.name, syms)
+        return self.trace_repeats(ir.access(t.name, syms), syms, bound)
 
     def lift(self, expr, syms, pos):
         """A temp tensor T[syms] = expr, returned (for matrix-function arguments and subscripted results)."""
@@ -656,6 +658,11 @@ class Lowerer:
                 t.letters = t.letters or tuple(cls_of(t.axis(k)) for k in range(t.rank or 0))
         prog = Program(self.name, inputs, outputs, temps, self.stmts, {}, equal_extents=equal,
                        doc=self.rule.doc, domains=domains)
+        for v in inputs:
+            for l, c in zip(v.indices, v.classes):
+                size = self.uf.size.get(names[c])
+                if size:
+                    prog.extents[l] = size[0]
         prog.signature = signature(prog)
         return prog
 

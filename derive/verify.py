@@ -36,6 +36,8 @@ def sample_inputs(meta, rng, sizes=None):
     for group in meta.get("equal_extents", []):
         for l in group:
             classes[l] = group[0]
+    for l, n in meta.get("extents", {}).items():
+        ext.setdefault(classes.get(l, l), n)
     k = 0
     args = []
     for inp in meta["inputs"]:

@@ -497,29 +497,27 @@ def _define(np):
         y = _e1
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e2 = (1 / np.sqrt(3.141592653589793))
-            _e3 = (x * x)
-            _e4 = (-_e3)
-            _e5 = np.exp(_e4)
-            _e6 = (2 * _e2 * dx * _e5)
-            dy = _add(dy, _e6)
+            _e2 = (x * x)
+            _e3 = (-_e2)
+            _e4 = np.exp(_e3)
+            _e5 = (2 * 0.5641895835477563 * dx * _e4)
+            dy = _add(dy, _e5)
         return y, dy
 
     def erf_rrule(x):
         n_i = x.shape[0]
-        _e7 = np.erf(x)
-        y = _e7
+        _e6 = np.erf(x)
+        y = _e6
         def erf_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             dx = ZeroTangent()
             if not is_zero(dy):
-                _e8 = (1 / np.sqrt(3.141592653589793))
-                _e9 = (x * x)
-                _e10 = (-_e9)
-                _e11 = np.exp(_e10)
-                _e12 = (2 * _e8 * dy * _e11)
-                dx = _add(dx, _e12)
+                _e7 = (x * x)
+                _e8 = (-_e7)
+                _e9 = np.exp(_e8)
+                _e10 = (2 * 0.5641895835477563 * dy * _e9)
+                dx = _add(dx, _e10)
             return (NoTangent(), dx)
         return y, erf_pullback
 
@@ -539,7 +537,7 @@ def _define(np):
         y = _e3
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e4 = np.where((x > 0), 1, 0.01)
+            _e4 = np.asarray(np.where((x > 0), 1, 0.01), dtype=np.result_type(x))
             _e5 = (dx * _e4)
             dy = _add(dy, _e5)
         return y, dy
@@ -554,7 +552,7 @@ def _define(np):
                 return (NoTangent(), ZeroTangent())
             dx = ZeroTangent()
             if not is_zero(dy):
-                _e8 = np.where((x > 0), 1, 0.01)
+                _e8 = np.asarray(np.where((x > 0), 1, 0.01), dtype=np.result_type(x))
                 _e9 = (dy * _e8)
                 dx = _add(dx, _e9)
             return (NoTangent(), dx)
@@ -563,61 +561,55 @@ def _define(np):
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
     def gelu(x):
         n_i = x.shape[0]
-        _e0 = np.sqrt(2)
-        _e1 = (0.5 * _e0 * x)
-        _e2 = np.erf(_e1)
-        _e3 = (1 + _e2)
-        _e4 = (0.5 * _e3 * x)
-        y = _e4
+        _e0 = (0.5 * 1.4142135623730951 * x)
+        _e1 = np.erf(_e0)
+        _e2 = (1 + _e1)
+        _e3 = (0.5 * _e2 * x)
+        y = _e3
         return y
 
     def gelu_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _e5 = np.sqrt(2)
-        _e6 = (0.5 * _e5 * x)
-        _e7 = np.erf(_e6)
-        _e8 = (1 + _e7)
-        _e9 = (0.5 * _e8 * x)
-        y = _e9
+        _e4 = (0.5 * 1.4142135623730951 * x)
+        _e5 = np.erf(_e4)
+        _e6 = (1 + _e5)
+        _e7 = (0.5 * _e6 * x)
+        y = _e7
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e10 = (0.5 * _e7)
-            _e11 = (1 / np.sqrt(3.141592653589793))
-            _e12 = (x * x)
-            _e13 = (-0.5 * _e12)
-            _e14 = np.exp(_e13)
-            _e15 = (0.5 * _e5 * _e11 * _e14 * x)
-            _e16 = (0.5 + _e10 + _e15)
-            _e17 = (_e16 * dx)
-            dy = _add(dy, _e17)
+            _e8 = (0.5 * _e5)
+            _e9 = (x * x)
+            _e10 = (-0.5 * _e9)
+            _e11 = np.exp(_e10)
+            _e12 = (0.5 * 1.4142135623730951 * 0.5641895835477563 * _e11 * x)
+            _e13 = (0.5 + _e8 + _e12)
+            _e14 = (_e13 * dx)
+            dy = _add(dy, _e14)
         return y, dy
 
     def gelu_rrule(x):
         n_i = x.shape[0]
-        _e18 = np.sqrt(2)
-        _e19 = (0.5 * _e18 * x)
-        _e20 = np.erf(_e19)
-        _e21 = (1 + _e20)
-        _e22 = (0.5 * _e21 * x)
-        y = _e22
+        _e15 = (0.5 * 1.4142135623730951 * x)
+        _e16 = np.erf(_e15)
+        _e17 = (1 + _e16)
+        _e18 = (0.5 * _e17 * x)
+        y = _e18
         def gelu_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             dx = ZeroTangent()
             if not is_zero(dy):
-                _e23 = np.sqrt(2)
-                _e24 = (0.5 * _e23 * x)
-                _e25 = np.erf(_e24)
-                _e26 = (0.5 * _e25)
-                _e27 = (1 / np.sqrt(3.141592653589793))
-                _e28 = (x * x)
-                _e29 = (-0.5 * _e28)
-                _e30 = np.exp(_e29)
-                _e31 = (0.5 * _e23 * _e27 * _e30 * x)
-                _e32 = (0.5 + _e26 + _e31)
-                _e33 = (_e32 * dy)
-                dx = _add(dx, _e33)
+                _e19 = (0.5 * 1.4142135623730951 * x)
+                _e20 = np.erf(_e19)
+                _e21 = (0.5 * _e20)
+                _e22 = (x * x)
+                _e23 = (-0.5 * _e22)
+                _e24 = np.exp(_e23)
+                _e25 = (0.5 * 1.4142135623730951 * 0.5641895835477563 * _e24 * x)
+                _e26 = (0.5 + _e21 + _e25)
+                _e27 = (_e26 * dy)
+                dx = _add(dx, _e27)
             return (NoTangent(), dx)
         return y, gelu_pullback
 

@@ -85,131 +85,131 @@ def _define(np):
     # ---- logsumexp(x[i]) -> y[]    (rules/nn.rules:7)
     def logsumexp(x):
         n_i = x.shape[0]
-        _e0 = np.exp(x)
-        _c1 = np.sum(_e0, axis=0)
-        _e2 = np.log(_c1)
-        y = _e2
+        _m0 = np.max(x, axis=0, keepdims=True)
+        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
+        y = _e1
         return y
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _e3 = np.exp(x)
-        _c4 = np.sum(_e3, axis=0)
-        _e5 = np.log(_c4)
-        y = _e5
+        _m2 = np.max(x, axis=0, keepdims=True)
+        _e3 = np.log(np.sum(np.exp(x - _m2))) + np.max(x)
+        y = _e3
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e6 = (x - y)
-            _e7 = np.exp(_e6)
-            _e8 = (dx * _e7)
-            _c9 = np.sum(_e8, axis=0)
-            dy = _add(dy, _c9)
+            _e4 = (x - y)
+            _e5 = np.exp(_e4)
+            _e6 = (dx * _e5)
+            _c7 = np.sum(_e6, axis=0)
+            dy = _add(dy, _c7)
         return y, dy
 
     def logsumexp_rrule(x):
         n_i = x.shape[0]
-        _e10 = np.exp(x)
-        _c11 = np.sum(_e10, axis=0)
-        _e12 = np.log(_c11)
-        y = _e12
+        _m8 = np.max(x, axis=0, keepdims=True)
+        _e9 = np.log(np.sum(np.exp(x - _m8))) + np.max(x)
+        y = _e9
         def logsumexp_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             dx = ZeroTangent()
             if not is_zero(dy):
-                _e13 = (x - y)
-                _e14 = np.exp(_e13)
-                _e15 = (dy * _e14)
-                dx = _add(dx, _e15)
+                _e10 = (x - y)
+                _e11 = np.exp(_e10)
+                _e12 = (dy * _e11)
+                dx = _add(dx, _e12)
             return (NoTangent(), dx)
         return y, logsumexp_pullback
 
-    # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:8)
+    # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
     def softmax(x):
         n_i = x.shape[0]
-        _e0 = np.exp(x)
-        _c1 = np.sum(_e0, axis=0)
-        _e2 = (1 / _c1 * _e0)
-        y = _e2
+        _m0 = np.max(x, axis=0, keepdims=True)
+        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
+        _e2 = (x - _e1)
+        _e3 = np.exp(_e2)
+        _e4 = (_e3)
+        y = _e4
         return y
 
     def softmax_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _e3 = np.exp(x)
-        _c4 = np.sum(_e3, axis=0)
-        _e5 = (1 / _c4 * _e3)
-        y = _e5
+        _m5 = np.max(x, axis=0, keepdims=True)
+        _e6 = np.log(np.sum(np.exp(x - _m5))) + np.max(x)
+        _e7 = (x - _e6)
+        _e8 = np.exp(_e7)
+        _e9 = (_e8)
+        y = _e9
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e6 = (dx * y)
-            _c7 = -np.einsum("a,b->b", _e6, y)
-            dy = _add(dy, _e6 + _c7)
+            _e10 = (dx * y)
+            _c11 = -np.einsum("a,b->b", _e10, y)
+            dy = _add(dy, _e10 + _c11)
         return y, dy
 
     def softmax_rrule(x):
         n_i = x.shape[0]
-        _e8 = np.exp(x)
-        _c9 = np.sum(_e8, axis=0)
-        _e10 = (1 / _c9 * _e8)
-        y = _e10
+        _m12 = np.max(x, axis=0, keepdims=True)
+        _e13 = np.log(np.sum(np.exp(x - _m12))) + np.max(x)
+        _e14 = (x - _e13)
+        _e15 = np.exp(_e14)
+        _e16 = (_e15)
+        y = _e16
         def softmax_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             dx = ZeroTangent()
             if not is_zero(dy):
-                _e11 = (dy * y)
-                _c12 = -np.einsum("a,b->b", _e11, y)
-                dx = _add(dx, _e11 + _c12)
+                _e17 = (dy * y)
+                _c18 = -np.einsum("a,b->b", _e17, y)
+                dx = _add(dx, _e17 + _c18)
             return (NoTangent(), dx)
         return y, softmax_pullback
 
-    # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:9)
+    # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:10)
     def log_softmax(x):
         n_i = x.shape[0]
-        _e0 = np.exp(x)
-        _c1 = np.sum(_e0, axis=0)
-        _e2 = np.log(_c1)
-        _e3 = (x - _e2)
-        y = _e3
+        _m0 = np.max(x, axis=0, keepdims=True)
+        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
+        _e2 = (x - _e1)
+        y = _e2
         return y
 
     def log_softmax_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _e4 = np.exp(x)
-        _c5 = np.sum(_e4, axis=0)
-        _e6 = np.log(_c5)
-        _e7 = (x - _e6)
-        y = _e7
+        _m3 = np.max(x, axis=0, keepdims=True)
+        _e4 = np.log(np.sum(np.exp(x - _m3))) + np.max(x)
+        _e5 = (x - _e4)
+        y = _e5
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e8 = np.exp(y)
-            _e9 = (dx * _e8)
-            _c10 = -np.sum(_e9, axis=0)
-            dy = _add(dy, np.broadcast_to(_c10, (n_i, )) + dx)
+            _e6 = np.exp(y)
+            _e7 = (dx * _e6)
+            _c8 = -np.sum(_e7, axis=0)
+            dy = _add(dy, np.broadcast_to(_c8, (n_i, )) + dx)
         return y, dy
 
     def log_softmax_rrule(x):
         n_i = x.shape[0]
-        _e11 = np.exp(x)
-        _c12 = np.sum(_e11, axis=0)
-        _e13 = np.log(_c12)
-        _e14 = (x - _e13)
-        y = _e14
+        _m9 = np.max(x, axis=0, keepdims=True)
+        _e10 = np.log(np.sum(np.exp(x - _m9))) + np.max(x)
+        _e11 = (x - _e10)
+        y = _e11
         def log_softmax_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             dx = ZeroTangent()
             if not is_zero(dy):
-                _e15 = np.exp(y)
-                _c16 = -np.einsum("a,b->b", dy, _e15)
-                dx = _add(dx, _c16 + dy)
+                _e12 = np.exp(y)
+                _c13 = -np.einsum("a,b->b", dy, _e12)
+                dx = _add(dx, _c13 + dy)
             return (NoTangent(), dx)
         return y, log_softmax_pullback
 
-    # ---- dense(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:12)
+    # ---- dense(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:13)
     def dense(W, x, c):
         n_o = W.shape[0]
         n_i = W.shape[1]
@@ -279,7 +279,7 @@ def _define(np):
             return (NoTangent(), Thunk(_pb_W16), Thunk(_pb_x18), Thunk(_pb_c20))
         return y, dense_pullback
 
-    # ---- linear(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:13)
+    # ---- linear(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:14)
     def linear(W, x, c):
         n_o = W.shape[0]
         n_i = W.shape[1]
@@ -339,7 +339,7 @@ def _define(np):
             return (NoTangent(), Thunk(_pb_W8), Thunk(_pb_x10), Thunk(_pb_c12))
         return y, linear_pullback
 
-    # ---- mse(p[b,o], t[b,o]) -> L[]    (rules/nn.rules:16)
+    # ---- mse(p[b,o], t[b,o]) -> L[]    (rules/nn.rules:17)
     def mse(p, t):
         n_b = p.shape[0]
         n_o = p.shape[1]
@@ -407,100 +407,97 @@ def _define(np):
             return (NoTangent(), Thunk(_pb_p23), Thunk(_pb_t26))
         return L, mse_pullback
 
-    # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:18)
+    # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
     def cross_entropy(z, t):
         n_b = z.shape[0]
         n_c = z.shape[1]
-        _e0 = np.exp(z)
-        _c1 = np.sum(_e0, axis=1)
-        _e2 = np.log(_c1)
-        _lse = _e2
-        _e3 = (z - (_lse[:, None]))
-        _e4 = (_e3 * t)
-        _c5 = np.sum(_e4, axis=(0, 1))
-        _e6 = (-(1 / n_b * _c5))
-        L = _e6
+        _m0 = np.max(z, axis=1, keepdims=True)
+        _e1 = np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1)
+        _lse = _e1
+        _e2 = (z - (_lse[:, None]))
+        _e3 = (_e2 * t)
+        _c4 = np.sum(_e3, axis=(0, 1))
+        _e5 = (-(1 / n_b * _c4))
+        L = _e5
         return L
 
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
         n_c = z.shape[1]
-        _e7 = np.exp(z)
-        _c8 = np.sum(_e7, axis=1)
-        _e9 = np.log(_c8)
-        _lse = _e9
-        _e10 = (z - (_lse[:, None]))
-        _e11 = (_e10 * t)
-        _c12 = np.sum(_e11, axis=(0, 1))
-        _e13 = (-(1 / n_b * _c12))
-        L = _e13
+        _m6 = np.max(z, axis=1, keepdims=True)
+        _e7 = np.log(np.sum(np.exp(z - _m6), axis=1)) + np.sum(_m6, axis=1)
+        _lse = _e7
+        _e8 = (z - (_lse[:, None]))
+        _e9 = (_e8 * t)
+        _c10 = np.sum(_e9, axis=(0, 1))
+        _e11 = (-(1 / n_b * _c10))
+        L = _e11
         _dlse = ZeroTangent()
         if not is_zero(dz):
-            _e14 = np.exp(_e10)
-            _e15 = (dz * _e14)
-            _c16 = np.sum(_e15, axis=1)
-            _dlse = _add(_dlse, _c16)
+            _e12 = np.exp(_e8)
+            _e13 = (dz * _e12)
+            _c14 = np.sum(_e13, axis=1)
+            _dlse = _add(_dlse, _c14)
         dL = ZeroTangent()
         if not is_zero(_dlse):
-            _c17 = np.einsum("a,ab->", _dlse, t, optimize=True)
-            dL = _add(dL, _c17)
+            _c15 = np.einsum("a,ab->", _dlse, t, optimize=True)
+            dL = _add(dL, _c15)
         if not is_zero(dz):
-            _e18 = (dz * t)
-            _c19 = -np.sum(_e18, axis=(0, 1))
-            dL = _add(dL, _c19)
+            _e16 = (dz * t)
+            _c17 = -np.sum(_e16, axis=(0, 1))
+            dL = _add(dL, _c17)
         if not is_zero(dt):
-            _e20 = (_lse[:, None] - z)
-            _e21 = (_e20 * dt)
-            _c22 = np.sum(_e21, axis=(0, 1))
-            dL = _add(dL, _c22)
+            _e18 = (_lse[:, None] - z)
+            _e19 = (_e18 * dt)
+            _c20 = np.sum(_e19, axis=(0, 1))
+            dL = _add(dL, _c20)
         if not is_zero(dL):
-            _e23 = (1 / n_b)
-            dL = dL * _e23
+            _e21 = (1 / n_b)
+            dL = dL * _e21
         return L, dL
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
         n_c = z.shape[1]
-        _e24 = np.exp(z)
-        _c25 = np.sum(_e24, axis=1)
-        _e26 = np.log(_c25)
-        _lse = _e26
-        _e27 = (z - (_lse[:, None]))
-        _e28 = (_e27 * t)
-        _c29 = np.sum(_e28, axis=(0, 1))
-        _e30 = (-(1 / n_b * _c29))
-        L = _e30
+        _m22 = np.max(z, axis=1, keepdims=True)
+        _e23 = np.log(np.sum(np.exp(z - _m22), axis=1)) + np.sum(_m22, axis=1)
+        _lse = _e23
+        _e24 = (z - (_lse[:, None]))
+        _e25 = (_e24 * t)
+        _c26 = np.sum(_e25, axis=(0, 1))
+        _e27 = (-(1 / n_b * _c26))
+        L = _e27
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             _dlse = ZeroTangent()
             if not is_zero(dL):
-                _e31 = (1 / n_b * dL)
-                _c32 = _e31 * np.sum(t, axis=1)
-                _dlse = _add(_dlse, _c32)
-            def _pb_z33():
+                _e28 = (1 / n_b * dL)
+                _c29 = _e28 * np.sum(t, axis=1)
+                _dlse = _add(_dlse, _c29)
+            def _pb_z30():
                 dz = ZeroTangent()
                 if not is_zero(dL):
-                    _e34 = (-(1 / n_b * dL * t))
-                    dz = _add(dz, _e34)
+                    _e31 = (-(1 / n_b * dL * t))
+                    dz = _add(dz, _e31)
                 if not is_zero(_dlse):
-                    _e35 = (z - (_lse[:, None]))
-                    _e36 = np.exp(_e35)
-                    _e37 = ((_dlse[:, None]) * _e36)
-                    dz = _add(dz, _e37)
+                    _e32 = (z - (_lse[:, None]))
+                    _e33 = np.exp(_e32)
+                    _e34 = ((_dlse[:, None]) * _e33)
+                    dz = _add(dz, _e34)
                 return dz
-            def _pb_t38():
+            def _pb_t35():
                 dt = ZeroTangent()
                 if not is_zero(dL):
-                    _e39 = (_lse[:, None] - z)
-                    _e40 = (1 / n_b * _e39 * dL)
-                    dt = _add(dt, _e40)
+                    _e36 = (_lse[:, None] - z)
+                    _e37 = (1 / n_b * _e36 * dL)
+                    dt = _add(dt, _e37)
                 return dt
-            return (NoTangent(), Thunk(_pb_z33), Thunk(_pb_t38))
+            return (NoTangent(), Thunk(_pb_z30), Thunk(_pb_t35))
         return L, cross_entropy_pullback
 
-    # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:24)
+    # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
     def gaussian_kernel_sum(x, y, b, s):
         n_i = x.shape[0]
         n_d = x.shape[1]
@@ -827,14 +824,14 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
              'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
              'outputs': [{'name': 'y', 'indices': ['i']}],
              'equal_extents': [],
-             'domains': {'x': 'real'},
-             'source': 'rules/nn.rules:8'},
+             'domains': {'x': 'positive'},
+             'source': 'rules/nn.rules:9'},
  'log_softmax': {'signature': 'log_softmax(x[i]) -> y[i]',
                  'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                  'outputs': [{'name': 'y', 'indices': ['i']}],
                  'equal_extents': [],
                  'domains': {'x': 'positive'},
-                 'source': 'rules/nn.rules:9'},
+                 'source': 'rules/nn.rules:10'},
  'dense': {'signature': 'dense(W[o,i], x[b,i], c[o]) -> y[b,o]',
            'inputs': [{'name': 'W', 'kind': 'tensor', 'indices': ['o', 'i']},
                       {'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']},
@@ -842,7 +839,7 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
            'outputs': [{'name': 'y', 'indices': ['b', 'o']}],
            'equal_extents': [],
            'domains': {'W': 'real', 'x': 'real', 'c': 'real'},
-           'source': 'rules/nn.rules:12'},
+           'source': 'rules/nn.rules:13'},
  'linear': {'signature': 'linear(W[o,i], x[b,i], c[o]) -> y[b,o]',
             'inputs': [{'name': 'W', 'kind': 'tensor', 'indices': ['o', 'i']},
                        {'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']},
@@ -850,21 +847,21 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
             'outputs': [{'name': 'y', 'indices': ['b', 'o']}],
             'equal_extents': [],
             'domains': {'W': 'real', 'x': 'real', 'c': 'real'},
-            'source': 'rules/nn.rules:13'},
+            'source': 'rules/nn.rules:14'},
  'mse': {'signature': 'mse(p[b,o], t[b,o]) -> L[]',
          'inputs': [{'name': 'p', 'kind': 'tensor', 'indices': ['b', 'o']},
                     {'name': 't', 'kind': 'tensor', 'indices': ['b', 'o']}],
          'outputs': [{'name': 'L', 'indices': []}],
          'equal_extents': [],
          'domains': {'p': 'real', 't': 'real'},
-         'source': 'rules/nn.rules:16'},
+         'source': 'rules/nn.rules:17'},
  'cross_entropy': {'signature': 'cross_entropy(z[b,c], t[b,c]) -> L[]',
                    'inputs': [{'name': 'z', 'kind': 'tensor', 'indices': ['b', 'c']},
                               {'name': 't', 'kind': 'tensor', 'indices': ['b', 'c']}],
                    'outputs': [{'name': 'L', 'indices': []}],
                    'equal_extents': [],
                    'domains': {'z': 'positive', 't': 'real'},
-                   'source': 'rules/nn.rules:18'},
+                   'source': 'rules/nn.rules:19'},
  'gaussian_kernel_sum': {'signature': 'gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]',
                          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i', 'd']},
                                     {'name': 'y', 'kind': 'tensor', 'indices': ['j', 'd']},
@@ -873,6 +870,6 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
                          'outputs': [{'name': 'out', 'indices': ['i']}],
                          'equal_extents': [],
                          'domains': {'x': 'real', 'y': 'real', 'b': 'real', 's': 'real'},
-                         'source': 'rules/nn.rules:24'}}
+                         'source': 'rules/nn.rules:25'}}
 
 globals().update(export_ops(__name__, OPS, _define))

@@ -1,0 +1,134 @@
+"""The derive-rules command: output, --json, --check, --out, exit codes, caching and atomic writes."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from derive import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args, env=None, cwd=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "derive.cli", *args], capture_output=True, text=True,
+                          env=e, cwd=cwd or ROOT, timeout=300)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(d))
+    return d
+
+
+def test_expression_shows_matrix_forms(cache):
+    p = run("-e", "B = inv(A)", env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 0, p.stderr
+    assert "pushforward  dB = -B·dA·B" in p.stdout
+    assert "pullback     dA = -Bᵀ·dB·Bᵀ" in p.stdout
+
+
+def test_json_covers_every_shipped_rule(cache):
+    p = run("--json", "--no-write", env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 0, p.stderr
+    rules = json.loads(p.stdout)
+    names = {r["name"] for r in rules}
+    shipped = set()
+    for f in (ROOT / "rules").glob("*.rules"):
+        from derive.lang.parser import parse_file
+        shipped |= {r.name for r in parse_file(f.read_text(), str(f)).rules}
+    assert names == shipped
+    assert all(r["verified"] for r in rules)
+    inv = next(r for r in rules if r["name"] == "inv")
+    assert inv["pullback"][0]["matrix_form"] == "dA = -Bᵀ·dB·Bᵀ"
+    assert inv["verification"]["adjoint_error"] < 1e-10
+
+
+def test_check_passes_on_the_committed_generated_dir(cache):
+    p = run("--check", "-q", env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 0, p.stderr + p.stdout
+
+
+def test_bad_input_exits_2_without_traceback(tmp_path, cache):
+    f = tmp_path / "bad.rules"
+    f.write_text("f(x[i]) -> y[i] = exq(x[i])\n")
+    p = run(str(f), env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    assert "bad.rules:1:19: error: in rule 'f': unknown function 'exq'" in p.stderr
+    assert "^^^" in p.stderr
+
+
+def test_failing_rule_exits_1_and_writes_nothing(tmp_path, cache):
+    f = tmp_path / "nan.rules"
+    f.write_text("shifted_log(x[i]) -> y[i] = log(x[i] - 10)\n")
+    out = tmp_path / "out"
+    p = run(str(f), "--out", str(out), env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 1
+    assert "FAILED" in p.stdout
+    assert not out.exists()
+
+
+def test_out_writes_an_importable_module(tmp_path, cache):
+    f = tmp_path / "mine.rules"
+    f.write_text("# my rules\nsoftplus2(x[i]) -> y[i] = log(1 + exp(x[i]))\n"
+                 "gram(X[i,j]) -> G[j,k] = X[i,j] * X[i,k]\n")
+    out = tmp_path / "out"
+    p = run(str(f), "--out", str(out), env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 0, p.stderr
+    code = (
+        "import sys, numpy as np; sys.path.insert(0, %r); import mine;"
+        "X = np.arange(6.).reshape(3, 2) / 7;"
+        "G, pb = mine.gram_rrule(X); g = pb(np.ones((2, 2)))[1];"
+        "print(np.allclose(g, 2 * X @ np.ones((2, 2))), np.allclose(mine.softplus2(np.zeros(2)), np.log(2)))"
+    ) % str(out)
+    q = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert q.stdout.split() == ["True", "True"], q.stderr
+    p2 = run(str(f), "--out", str(out), "--check", env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p2.returncode == 0
+    (out / "mine.py").write_text((out / "mine.py").read_text() + "\n# edited\n")
+    p3 = run(str(f), "--out", str(out), "--check", env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p3.returncode == 1 and "mine.py" in p3.stderr
+
+
+def test_cached_rerun_does_not_derive_again(tmp_path, monkeypatch, cache):
+    text = "twice(x[i]) -> y[i] = 2 * x[i]\n"
+    first = cli.process_file(text, "t.rules", "t")
+    from derive import api
+
+    def boom(*a, **k):
+        raise AssertionError("derived again despite an unchanged input")
+
+    monkeypatch.setattr(api, "derive_text", boom)
+    assert cli.process_file(text, "t.rules", "t") == first
+
+
+def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
+    out = tmp_path / "gen"
+    out.mkdir()
+    (out / "old.py").write_text("OLD = 1\n")
+    files = {"a.py": "A = 1\n", "b.py": "B = 2\n"}
+    real_replace = os.replace
+    calls = []
+
+    def flaky(src, dst):
+        calls.append(dst)
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", flaky)
+    cli.write_atomically(files, out, remove_stale=True)
+    assert sorted(p.name for p in out.iterdir()) == ["a.py", "b.py"]
+
+    # an interrupt while deriving (before any write) leaves the directory as it was
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "process_file", interrupted)
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    assert cli.main(["--out", str(out), str(ROOT / "rules" / "linalg.rules")]) == 130
+    assert {p.name: p.read_text() for p in out.iterdir()} == before

@@ -1,0 +1,80 @@
+"""Bad rule text: every error names file, line, column, puts a caret under the problem, and says what it is."""
+import pytest
+
+from derive import api
+from derive.errors import RuleError
+
+
+def err(text, path="bad.rules"):
+    with pytest.raises(RuleError) as e:
+        api.derive_text(text, path)
+    return str(e.value)
+
+
+def test_unknown_function_points_at_the_name():
+    msg = err("f(x[i]) -> y[i] = exq(x[i])\n")
+    assert msg.splitlines() == [
+        "bad.rules:1:19: error: in rule 'f': unknown function 'exq'",
+        "    f(x[i]) -> y[i] = exq(x[i])",
+        "                      ^^^",
+    ]
+
+
+def test_output_index_bound_nowhere():
+    msg = err("f(x[i]) -> y[i,j] = x[i]\n")
+    assert "bad.rules:1:16:" in msg and "index 'j' on the left is bound nowhere on the right" in msg
+
+
+def test_inconsistent_declared_extents():
+    msg = err("f(x[i:3], y[i:4]) -> z[i] = x[i] * y[i]\n")
+    assert "bad.rules:1:13:" in msg and "extent 4 here but 3 (x[i:3])" in msg
+
+
+def test_inconsistent_rank():
+    msg = err("f(A[i,j]) -> y[i] = A[i]\n")
+    assert "'A' has 2 indices but is used with 1" in msg and "bad.rules:1:21:" in msg
+
+
+def test_non_scalar_argument_to_scalar_function():
+    msg = err("f(A[i,j]) -> y[i,j] = exp(A)\n")
+    assert "exp expects a scalar argument" in msg and "index it" in msg
+
+
+def test_duplicate_rule_name():
+    msg = err("f(x[i]) -> y[i] = x[i]\nf(x[i]) -> y[i] = x[i]\n")
+    assert msg.startswith("bad.rules:2:1: error: rule 'f' is defined twice (first at line 1)")
+
+
+def test_invalid_identifier():
+    msg = err("my-op(x[i]) -> y[i] = x[i]\n")
+    assert "bad.rules:1:" in msg and "not a valid name" in msg
+
+
+def test_free_index_only_on_the_right():
+    msg = err("f(x[i], z[j]) -> y[i] = x[i] + z[j]\n")
+    assert "index 'j' appears once on the right and not on the left" in msg
+
+
+def test_unknown_name():
+    msg = err("f(x[i]) -> y[i] = x[i] * w[i]\n")
+    assert "unknown name 'w'" in msg and "bad.rules:1:26:" in msg
+
+
+def test_matrix_function_needs_a_matrix():
+    msg = err("f(x[i]) -> y[] = det(x[i])\n")
+    assert "det expects a matrix" in msg
+
+
+def test_assigning_an_input():
+    msg = err("f(x[i]) -> y[i]:\n    x[i] = 2 * x[i]\n    y[i] = x[i]\n")
+    assert "'x' is an input and cannot be assigned" in msg and "bad.rules:2:5:" in msg
+
+
+def test_output_never_assigned():
+    msg = err("f(x[i]) -> (y[i], z[i]):\n    y[i] = x[i]\n")
+    assert "output 'z' is never assigned" in msg
+
+
+def test_reserved_python_name():
+    msg = err("f(x[i], lambda) -> y[i] = x[i]\n")
+    assert "reserved" in msg or "error" in msg
