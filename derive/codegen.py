@@ -17,7 +17,7 @@ from . import ir
 from .calculus import COT, GIVEN, TAN, Derivation, base_name
 from .emit_numpy import CHUNK_ELEMENTS, Emitter, _union
 from .ir import IndexSum
-from .lower import Idx
+from .lower import Extent, Idx
 
 
 @dataclass
@@ -379,18 +379,50 @@ class OpGen:
             "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
             "equal_extents": [list(x) for x in p.equal_extents],
             "domains": dict(p.domains),
+            **({"elementwise": True} if _is_elementwise(p) else {}),
             **({"extents": dict(p.extents)} if p.extents else {}),
             "source": p.source,
         }
 
     def generate(self) -> OpCode:
-        fns = self.forward() + "\n" + self.frule() + "\n" + self.rrule()
+        fns = "\n".join(_drop_unused_extents(f) for f in (self.forward(), self.frule(), self.rrule()))
         n = self.p.name
         return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
 
 
 def _factors(c):
     return list(c.args) if isinstance(c, sp.Mul) else [c]
+
+
+def _drop_unused_extents(src):
+    """Remove `n_x = A.shape[k]` lines whose extent the function never uses (elementwise ops then
+    accept any shape, 0-d included)."""
+    import re
+
+    lines = src.split("\n")
+    out = []
+    for k, line in enumerate(lines):
+        m = re.match(r"\s+(n_\w+) = \w+\.shape\[\d+\]$", line)
+        if m and not any(re.search(rf"\b{m.group(1)}\b", other) for j, other in enumerate(lines) if j != k):
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _is_elementwise(p):
+    """Every statement maps element to element over one index list: the op works for any shape."""
+    idx = None
+    for st in p.stmts:
+        if st.prim or st.expr.has(IndexSum) or st.expr.has(sp.KroneckerDelta) or st.expr.has(Extent):
+            return False
+        names = tuple(s.name for s in st.indices)
+        idx = names if idx is None else idx
+        if names != idx or len(names) != 1:
+            return False
+        for a in ir.accesses(st.expr):
+            if a.args and tuple(a.args) != tuple(st.indices):
+                return False
+    return idx is not None and all(v.kind != "tensor" or len(v.classes) == 1 for v in p.inputs)
 
 
 def _shared_groups(stmts, allowed_atoms):

@@ -18,20 +18,12 @@ def _define(np):
 
     # ---- batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]    (rules/batched.rules:7)
     def batched_matmul(A, B):
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_b = A.shape[2]
-        n_j = B.shape[1]
         _c0 = np.einsum("abc,bd->adc", A, B, optimize=True)
         C = _c0
         return C
 
     def batched_matmul_frule(tangents, A, B):
         _, dA, dB = tangents
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_b = A.shape[2]
-        n_j = B.shape[1]
         _c1 = np.einsum("abc,bd->adc", A, B, optimize=True)
         C = _c1
         dC = ZeroTangent()
@@ -44,10 +36,6 @@ def _define(np):
         return C, dC
 
     def batched_matmul_rrule(A, B):
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_b = A.shape[2]
-        n_j = B.shape[1]
         _c4 = np.einsum("abc,bd->adc", A, B, optimize=True)
         C = _c4
         def batched_matmul_pullback(dC):
@@ -70,20 +58,12 @@ def _define(np):
 
     # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
     def bmm(A, B):
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_b = A.shape[2]
-        n_j = B.shape[1]
         _c0 = np.einsum("abc,bdc->adc", A, B, optimize=True)
         C = _c0
         return C
 
     def bmm_frule(tangents, A, B):
         _, dA, dB = tangents
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_b = A.shape[2]
-        n_j = B.shape[1]
         _c1 = np.einsum("abc,bdc->adc", A, B, optimize=True)
         C = _c1
         dC = ZeroTangent()
@@ -96,10 +76,6 @@ def _define(np):
         return C, dC
 
     def bmm_rrule(A, B):
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_b = A.shape[2]
-        n_j = B.shape[1]
         _c4 = np.einsum("abc,bdc->adc", A, B, optimize=True)
         C = _c4
         def bmm_pullback(dC):
@@ -122,17 +98,11 @@ def _define(np):
 
     # ---- batched_transpose(A[i,j,b]) -> B[j,i,b]    (rules/batched.rules:10)
     def batched_transpose(A):
-        n_i = A.shape[0]
-        n_j = A.shape[1]
-        n_b = A.shape[2]
         B = np.transpose(A, (1, 0, 2))
         return B
 
     def batched_transpose_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
-        n_j = A.shape[1]
-        n_b = A.shape[2]
         B = np.transpose(A, (1, 0, 2))
         dB = ZeroTangent()
         if not is_zero(dA):
@@ -140,9 +110,6 @@ def _define(np):
         return B, dB
 
     def batched_transpose_rrule(A):
-        n_i = A.shape[0]
-        n_j = A.shape[1]
-        n_b = A.shape[2]
         B = np.transpose(A, (1, 0, 2))
         def batched_transpose_pullback(dB):
             if is_zero(dB):
@@ -155,15 +122,11 @@ def _define(np):
 
     # ---- batched_inv(A[i,j,b]) -> B[i,j,b]    (rules/batched.rules:11)
     def batched_inv(A):
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         return B
 
     def batched_inv_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         dB = ZeroTangent()
         if not is_zero(dA):
@@ -173,8 +136,6 @@ def _define(np):
         return B, dB
 
     def batched_inv_rrule(A):
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         def batched_inv_pullback(dB):
             if is_zero(dB):
@@ -189,15 +150,11 @@ def _define(np):
 
     # ---- batched_logdet(A[i,j,b]) -> d[b]    (rules/batched.rules:12)
     def batched_logdet(A):
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
         return d
 
     def batched_logdet_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         dd = ZeroTangent()
@@ -208,8 +165,6 @@ def _define(np):
         return d, dd
 
     def batched_logdet_rrule(A):
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
         def batched_logdet_pullback(dd):
             if is_zero(dd):
@@ -224,15 +179,11 @@ def _define(np):
 
     # ---- batched_solve(A[i,j,b], y[j,b]) -> x[i,b]    (rules/batched.rules:13)
     def batched_solve(A, y):
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         return x
 
     def batched_solve_frule(tangents, A, y):
         _, dA, dy = tangents
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         _dz97 = ZeroTangent()
@@ -248,8 +199,6 @@ def _define(np):
         return x, dx
 
     def batched_solve_rrule(A, y):
-        n_i = A.shape[0]
-        n_b = A.shape[2]
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         def batched_solve_pullback(dx):
             if is_zero(dx):
@@ -276,7 +225,6 @@ def _define(np):
     # ---- batched_cayley(A[i,j,b]) -> Q[i,j,b]    (rules/batched.rules:16)
     def batched_cayley(A):
         n_i = A.shape[0]
-        n_b = A.shape[2]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
         _e1 = (_d0[:, :, None] - A)
         _t0 = _e1
@@ -289,7 +237,6 @@ def _define(np):
     def batched_cayley_frule(tangents, A):
         _, dA = tangents
         n_i = A.shape[0]
-        n_b = A.shape[2]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         _e5 = (_d4[:, :, None] - A)
         _t0 = _e5
@@ -317,7 +264,6 @@ def _define(np):
 
     def batched_cayley_rrule(A):
         n_i = A.shape[0]
-        n_b = A.shape[2]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
         _e14 = (_d13[:, :, None] - A)
         _t0 = _e14

@@ -24,14 +24,12 @@ def _define(np):
 
     # ---- sin(x[i]) -> y[i]    (rules/elementwise.rules:13)
     def sin(x):
-        n_i = x.shape[0]
         _e0 = np.sin(x)
         y = _e0
         return y
 
     def sin_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.sin(x)
         y = _e1
         dy = ZeroTangent()
@@ -42,7 +40,6 @@ def _define(np):
         return y, dy
 
     def sin_rrule(x):
-        n_i = x.shape[0]
         _e4 = np.sin(x)
         y = _e4
         def sin_pullback(dy):
@@ -58,14 +55,12 @@ def _define(np):
 
     # ---- asin(x[i]) -> y[i]    (rules/elementwise.rules:14)
     def asin(x):
-        n_i = x.shape[0]
         _e0 = np.arcsin(x)
         y = _e0
         return y
 
     def asin_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.arcsin(x)
         y = _e1
         dy = ZeroTangent()
@@ -78,7 +73,6 @@ def _define(np):
         return y, dy
 
     def asin_rrule(x):
-        n_i = x.shape[0]
         _e6 = np.arcsin(x)
         y = _e6
         def asin_pullback(dy):
@@ -96,7 +90,6 @@ def _define(np):
 
     # ---- foo(x[i]) -> y[i]    (rules/elementwise.rules:15)
     def foo(x):
-        n_i = x.shape[0]
         _e0 = np.sin(x)
         _e1 = (0.2 + _e0)
         _e2 = np.arcsin(_e1)
@@ -105,7 +98,6 @@ def _define(np):
 
     def foo_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e3 = np.sin(x)
         _e4 = (0.2 + _e3)
         _e5 = np.arcsin(_e4)
@@ -124,7 +116,6 @@ def _define(np):
         return y, dy
 
     def foo_rrule(x):
-        n_i = x.shape[0]
         _e14 = np.sin(x)
         _e15 = (0.2 + _e14)
         _e16 = np.arcsin(_e15)
@@ -149,14 +140,12 @@ def _define(np):
 
     # ---- cos(x[i]) -> y[i]    (rules/elementwise.rules:17)
     def cos(x):
-        n_i = x.shape[0]
         _e0 = np.cos(x)
         y = _e0
         return y
 
     def cos_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.cos(x)
         y = _e1
         dy = ZeroTangent()
@@ -167,7 +156,6 @@ def _define(np):
         return y, dy
 
     def cos_rrule(x):
-        n_i = x.shape[0]
         _e4 = np.cos(x)
         y = _e4
         def cos_pullback(dy):
@@ -183,14 +171,12 @@ def _define(np):
 
     # ---- exp(x[i]) -> y[i]    (rules/elementwise.rules:18)
     def exp(x):
-        n_i = x.shape[0]
         _e0 = np.exp(x)
         y = _e0
         return y
 
     def exp_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.exp(x)
         y = _e1
         dy = ZeroTangent()
@@ -200,7 +186,6 @@ def _define(np):
         return y, dy
 
     def exp_rrule(x):
-        n_i = x.shape[0]
         _e3 = np.exp(x)
         y = _e3
         def exp_pullback(dy):
@@ -215,14 +200,12 @@ def _define(np):
 
     # ---- log(x[i]) -> y[i]    (rules/elementwise.rules:19)
     def log(x):
-        n_i = x.shape[0]
         _e0 = np.log(x)
         y = _e0
         return y
 
     def log_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.log(x)
         y = _e1
         dy = ZeroTangent()
@@ -232,7 +215,6 @@ def _define(np):
         return y, dy
 
     def log_rrule(x):
-        n_i = x.shape[0]
         _e3 = np.log(x)
         y = _e3
         def log_pullback(dy):
@@ -247,14 +229,12 @@ def _define(np):
 
     # ---- log1p(x[i]) -> y[i]    (rules/elementwise.rules:20)
     def log1p(x):
-        n_i = x.shape[0]
         _e0 = np.log1p(x)
         y = _e0
         return y
 
     def log1p_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.log1p(x)
         y = _e1
         dy = ZeroTangent()
@@ -265,7 +245,6 @@ def _define(np):
         return y, dy
 
     def log1p_rrule(x):
-        n_i = x.shape[0]
         _e4 = np.log1p(x)
         y = _e4
         def log1p_pullback(dy):
@@ -281,14 +260,12 @@ def _define(np):
 
     # ---- expm1(x[i]) -> y[i]    (rules/elementwise.rules:21)
     def expm1(x):
-        n_i = x.shape[0]
         _e0 = np.expm1(x)
         y = _e0
         return y
 
     def expm1_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.expm1(x)
         y = _e1
         dy = ZeroTangent()
@@ -299,7 +276,6 @@ def _define(np):
         return y, dy
 
     def expm1_rrule(x):
-        n_i = x.shape[0]
         _e4 = np.expm1(x)
         y = _e4
         def expm1_pullback(dy):
@@ -315,14 +291,12 @@ def _define(np):
 
     # ---- sqrt(x[i]) -> y[i]    (rules/elementwise.rules:22)
     def sqrt(x):
-        n_i = x.shape[0]
         _e0 = np.sqrt(x)
         y = _e0
         return y
 
     def sqrt_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.sqrt(x)
         y = _e1
         dy = ZeroTangent()
@@ -332,7 +306,6 @@ def _define(np):
         return y, dy
 
     def sqrt_rrule(x):
-        n_i = x.shape[0]
         _e3 = np.sqrt(x)
         y = _e3
         def sqrt_pullback(dy):
@@ -347,14 +320,12 @@ def _define(np):
 
     # ---- tanh(x[i]) -> y[i]    (rules/elementwise.rules:23)
     def tanh(x):
-        n_i = x.shape[0]
         _e0 = np.tanh(x)
         y = _e0
         return y
 
     def tanh_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.tanh(x)
         y = _e1
         dy = ZeroTangent()
@@ -366,7 +337,6 @@ def _define(np):
         return y, dy
 
     def tanh_rrule(x):
-        n_i = x.shape[0]
         _e5 = np.tanh(x)
         y = _e5
         def tanh_pullback(dy):
@@ -383,14 +353,12 @@ def _define(np):
 
     # ---- sigmoid(x[i]) -> y[i]    (rules/elementwise.rules:24)
     def sigmoid(x):
-        n_i = x.shape[0]
         _e0 = (0.5 * np.tanh(0.5 * x) + 0.5)
         y = _e0
         return y
 
     def sigmoid_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = (0.5 * np.tanh(0.5 * x) + 0.5)
         y = _e1
         dy = ZeroTangent()
@@ -401,7 +369,6 @@ def _define(np):
         return y, dy
 
     def sigmoid_rrule(x):
-        n_i = x.shape[0]
         _e4 = (0.5 * np.tanh(0.5 * x) + 0.5)
         y = _e4
         def sigmoid_pullback(dy):
@@ -417,14 +384,12 @@ def _define(np):
 
     # ---- softplus(x[i]) -> y[i]    (rules/elementwise.rules:25)
     def softplus(x):
-        n_i = x.shape[0]
         _e0 = np.logaddexp(0.0, x)
         y = _e0
         return y
 
     def softplus_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.logaddexp(0.0, x)
         y = _e1
         dy = ZeroTangent()
@@ -435,7 +400,6 @@ def _define(np):
         return y, dy
 
     def softplus_rrule(x):
-        n_i = x.shape[0]
         _e4 = np.logaddexp(0.0, x)
         y = _e4
         def softplus_pullback(dy):
@@ -451,14 +415,12 @@ def _define(np):
 
     # ---- relu(x[i]) -> y[i]    (rules/elementwise.rules:26)
     def relu(x):
-        n_i = x.shape[0]
         _e0 = np.maximum(x, 0.0)
         y = _e0
         return y
 
     def relu_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.maximum(x, 0.0)
         y = _e1
         dy = ZeroTangent()
@@ -469,7 +431,6 @@ def _define(np):
         return y, dy
 
     def relu_rrule(x):
-        n_i = x.shape[0]
         _e4 = np.maximum(x, 0.0)
         y = _e4
         def relu_pullback(dy):
@@ -485,14 +446,12 @@ def _define(np):
 
     # ---- erf(x[i]) -> y[i]    (rules/elementwise.rules:27)
     def erf(x):
-        n_i = x.shape[0]
         _e0 = np.erf(x)
         y = _e0
         return y
 
     def erf_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e1 = np.erf(x)
         y = _e1
         dy = ZeroTangent()
@@ -505,7 +464,6 @@ def _define(np):
         return y, dy
 
     def erf_rrule(x):
-        n_i = x.shape[0]
         _e6 = np.erf(x)
         y = _e6
         def erf_pullback(dy):
@@ -523,7 +481,6 @@ def _define(np):
 
     # ---- leaky_relu(x[i]) -> y[i]    (rules/elementwise.rules:30)
     def leaky_relu(x):
-        n_i = x.shape[0]
         _e0 = (0.01 * x)
         _e1 = np.where((x > 0), x, _e0)
         y = _e1
@@ -531,7 +488,6 @@ def _define(np):
 
     def leaky_relu_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e2 = (0.01 * x)
         _e3 = np.where((x > 0), x, _e2)
         y = _e3
@@ -543,7 +499,6 @@ def _define(np):
         return y, dy
 
     def leaky_relu_rrule(x):
-        n_i = x.shape[0]
         _e6 = (0.01 * x)
         _e7 = np.where((x > 0), x, _e6)
         y = _e7
@@ -560,7 +515,6 @@ def _define(np):
 
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
     def gelu(x):
-        n_i = x.shape[0]
         _e0 = (0.5 * 1.4142135623730951 * x)
         _e1 = np.erf(_e0)
         _e2 = (1 + _e1)
@@ -570,7 +524,6 @@ def _define(np):
 
     def gelu_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _e4 = (0.5 * 1.4142135623730951 * x)
         _e5 = np.erf(_e4)
         _e6 = (1 + _e5)
@@ -589,7 +542,6 @@ def _define(np):
         return y, dy
 
     def gelu_rrule(x):
-        n_i = x.shape[0]
         _e15 = (0.5 * 1.4142135623730951 * x)
         _e16 = np.erf(_e15)
         _e17 = (1 + _e16)
@@ -615,14 +567,12 @@ def _define(np):
 
     # ---- scale(x[i], s) -> y[i]    (rules/elementwise.rules:36)
     def scale(x, s):
-        n_i = x.shape[0]
         _e0 = (s * x)
         y = _e0
         return y
 
     def scale_frule(tangents, x, s):
         _, dx, ds = tangents
-        n_i = x.shape[0]
         _e1 = (s * x)
         y = _e1
         dy = ZeroTangent()
@@ -635,7 +585,6 @@ def _define(np):
         return y, dy
 
     def scale_rrule(x, s):
-        n_i = x.shape[0]
         _e4 = (s * x)
         y = _e4
         def scale_pullback(dy):
@@ -659,14 +608,12 @@ def _define(np):
 
     # ---- power(x[i], n: int) -> y[i]    (rules/elementwise.rules:37)
     def power(x, n):
-        n_i = x.shape[0]
         _e0 = x ** n
         y = _e0
         return y
 
     def power_frule(tangents, x, n):
         _, dx, dn = tangents
-        n_i = x.shape[0]
         _e1 = x ** n
         y = _e1
         dy = ZeroTangent()
@@ -676,7 +623,6 @@ def _define(np):
         return y, dy
 
     def power_rrule(x, n):
-        n_i = x.shape[0]
         _e3 = x ** n
         y = _e3
         def power_pullback(dy):
@@ -752,108 +698,126 @@ OPS = {'sin': {'signature': 'sin(x[i]) -> y[i]',
          'outputs': [{'name': 'y', 'indices': ['i']}],
          'equal_extents': [],
          'domains': {'x': 'real'},
+         'elementwise': True,
          'source': 'rules/elementwise.rules:13'},
  'asin': {'signature': 'asin(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'equal_extents': [],
           'domains': {'x': 'real'},
+          'elementwise': True,
           'source': 'rules/elementwise.rules:14'},
  'foo': {'signature': 'foo(x[i]) -> y[i]',
          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
          'outputs': [{'name': 'y', 'indices': ['i']}],
          'equal_extents': [],
          'domains': {'x': 'real'},
+         'elementwise': True,
          'source': 'rules/elementwise.rules:15'},
  'cos': {'signature': 'cos(x[i]) -> y[i]',
          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
          'outputs': [{'name': 'y', 'indices': ['i']}],
          'equal_extents': [],
          'domains': {'x': 'real'},
+         'elementwise': True,
          'source': 'rules/elementwise.rules:17'},
  'exp': {'signature': 'exp(x[i]) -> y[i]',
          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
          'outputs': [{'name': 'y', 'indices': ['i']}],
          'equal_extents': [],
          'domains': {'x': 'real'},
+         'elementwise': True,
          'source': 'rules/elementwise.rules:18'},
  'log': {'signature': 'log(x[i]) -> y[i]',
          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
          'outputs': [{'name': 'y', 'indices': ['i']}],
          'equal_extents': [],
          'domains': {'x': 'positive'},
+         'elementwise': True,
          'source': 'rules/elementwise.rules:19'},
  'log1p': {'signature': 'log1p(x[i]) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
            'equal_extents': [],
            'domains': {'x': 'real'},
+           'elementwise': True,
            'source': 'rules/elementwise.rules:20'},
  'expm1': {'signature': 'expm1(x[i]) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
            'equal_extents': [],
            'domains': {'x': 'real'},
+           'elementwise': True,
            'source': 'rules/elementwise.rules:21'},
  'sqrt': {'signature': 'sqrt(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'equal_extents': [],
           'domains': {'x': 'positive'},
+          'elementwise': True,
           'source': 'rules/elementwise.rules:22'},
  'tanh': {'signature': 'tanh(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'equal_extents': [],
           'domains': {'x': 'real'},
+          'elementwise': True,
           'source': 'rules/elementwise.rules:23'},
  'sigmoid': {'signature': 'sigmoid(x[i]) -> y[i]',
              'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
              'outputs': [{'name': 'y', 'indices': ['i']}],
              'equal_extents': [],
              'domains': {'x': 'real'},
+             'elementwise': True,
              'source': 'rules/elementwise.rules:24'},
  'softplus': {'signature': 'softplus(x[i]) -> y[i]',
               'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
               'outputs': [{'name': 'y', 'indices': ['i']}],
               'equal_extents': [],
               'domains': {'x': 'real'},
+              'elementwise': True,
               'source': 'rules/elementwise.rules:25'},
  'relu': {'signature': 'relu(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'equal_extents': [],
           'domains': {'x': 'real'},
+          'elementwise': True,
           'source': 'rules/elementwise.rules:26'},
  'erf': {'signature': 'erf(x[i]) -> y[i]',
          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
          'outputs': [{'name': 'y', 'indices': ['i']}],
          'equal_extents': [],
          'domains': {'x': 'real'},
+         'elementwise': True,
          'source': 'rules/elementwise.rules:27'},
  'leaky_relu': {'signature': 'leaky_relu(x[i]) -> y[i]',
                 'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                 'outputs': [{'name': 'y', 'indices': ['i']}],
                 'equal_extents': [],
                 'domains': {'x': 'real'},
+                'elementwise': True,
                 'source': 'rules/elementwise.rules:30'},
  'gelu': {'signature': 'gelu(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'equal_extents': [],
           'domains': {'x': 'real'},
+          'elementwise': True,
           'source': 'rules/elementwise.rules:33'},
  'scale': {'signature': 'scale(x[i], s) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}, {'name': 's', 'kind': 'scalar'}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
            'equal_extents': [],
            'domains': {'x': 'real', 's': 'real'},
+           'elementwise': True,
            'source': 'rules/elementwise.rules:36'},
  'power': {'signature': 'power(x[i], n: int) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}, {'name': 'n', 'kind': 'int'}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
            'equal_extents': [],
            'domains': {'x': 'real'},
+           'elementwise': True,
            'source': 'rules/elementwise.rules:37'}}
 
 globals().update(export_ops(__name__, OPS, _define))

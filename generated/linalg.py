@@ -18,18 +18,12 @@ def _define(np):
 
     # ---- matmul(A[i,k], B[k,j]) -> C[i,j]    (rules/linalg.rules:7)
     def matmul(A, B):
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_j = B.shape[1]
         _c0 = A @ B
         C = _c0
         return C
 
     def matmul_frule(tangents, A, B):
         _, dA, dB = tangents
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_j = B.shape[1]
         _c1 = A @ B
         C = _c1
         dC = ZeroTangent()
@@ -42,9 +36,6 @@ def _define(np):
         return C, dC
 
     def matmul_rrule(A, B):
-        n_i = A.shape[0]
-        n_k = A.shape[1]
-        n_j = B.shape[1]
         _c4 = A @ B
         C = _c4
         def matmul_pullback(dC):
@@ -67,16 +58,12 @@ def _define(np):
 
     # ---- matvec(A[i,j], x[j]) -> y[i]    (rules/linalg.rules:8)
     def matvec(A, x):
-        n_i = A.shape[0]
-        n_j = A.shape[1]
         _c0 = A @ x
         y = _c0
         return y
 
     def matvec_frule(tangents, A, x):
         _, dA, dx = tangents
-        n_i = A.shape[0]
-        n_j = A.shape[1]
         _c1 = A @ x
         y = _c1
         dy = ZeroTangent()
@@ -89,8 +76,6 @@ def _define(np):
         return y, dy
 
     def matvec_rrule(A, x):
-        n_i = A.shape[0]
-        n_j = A.shape[1]
         _c4 = A @ x
         y = _c4
         def matvec_pullback(dy):
@@ -113,7 +98,6 @@ def _define(np):
 
     # ---- dot(x[i], y[i]) -> s[]    (rules/linalg.rules:9)
     def dot(x, y):
-        n_i = x.shape[0]
         _e0 = (x * y)
         _c1 = np.sum(_e0, axis=0)
         s = _c1
@@ -121,7 +105,6 @@ def _define(np):
 
     def dot_frule(tangents, x, y):
         _, dx, dy = tangents
-        n_i = x.shape[0]
         _e2 = (x * y)
         _c3 = np.sum(_e2, axis=0)
         s = _c3
@@ -137,7 +120,6 @@ def _define(np):
         return s, ds
 
     def dot_rrule(x, y):
-        n_i = x.shape[0]
         _e8 = (x * y)
         _c9 = np.sum(_e8, axis=0)
         s = _c9
@@ -161,16 +143,12 @@ def _define(np):
 
     # ---- outer(x[i], y[j]) -> A[i,j]    (rules/linalg.rules:10)
     def outer(x, y):
-        n_i = x.shape[0]
-        n_j = y.shape[0]
         _e0 = ((x[:, None]) * y)
         A = _e0
         return A
 
     def outer_frule(tangents, x, y):
         _, dx, dy = tangents
-        n_i = x.shape[0]
-        n_j = y.shape[0]
         _e1 = ((x[:, None]) * y)
         A = _e1
         dA = ZeroTangent()
@@ -183,8 +161,6 @@ def _define(np):
         return A, dA
 
     def outer_rrule(x, y):
-        n_i = x.shape[0]
-        n_j = y.shape[0]
         _e4 = ((x[:, None]) * y)
         A = _e4
         def outer_pullback(dA):
@@ -207,15 +183,11 @@ def _define(np):
 
     # ---- transpose(A[i,j]) -> B[j,i]    (rules/linalg.rules:11)
     def transpose(A):
-        n_i = A.shape[0]
-        n_j = A.shape[1]
         B = np.transpose(A, (1, 0))
         return B
 
     def transpose_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
-        n_j = A.shape[1]
         B = np.transpose(A, (1, 0))
         dB = ZeroTangent()
         if not is_zero(dA):
@@ -223,8 +195,6 @@ def _define(np):
         return B, dB
 
     def transpose_rrule(A):
-        n_i = A.shape[0]
-        n_j = A.shape[1]
         B = np.transpose(A, (1, 0))
         def transpose_pullback(dB):
             if is_zero(dB):
@@ -237,7 +207,6 @@ def _define(np):
 
     # ---- trace(A[i,j]) -> t[]    (rules/linalg.rules:12)
     def trace(A):
-        n_i = A.shape[0]
         _g0 = np.einsum("aa->a", A)
         _c1 = np.sum(_g0, axis=0)
         t = _c1
@@ -245,7 +214,6 @@ def _define(np):
 
     def trace_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
         _g2 = np.einsum("aa->a", A)
         _c3 = np.sum(_g2, axis=0)
         t = _c3
@@ -274,8 +242,6 @@ def _define(np):
 
     # ---- bilinear(x[i], A[i,j], y[j]) -> s[]    (rules/linalg.rules:15)
     def bilinear(x, A, y):
-        n_i = x.shape[0]
-        n_j = A.shape[1]
         _c0 = np.transpose(A) @ x
         _c1 = y @ _c0
         s = _c1
@@ -283,8 +249,6 @@ def _define(np):
 
     def bilinear_frule(tangents, x, A, y):
         _, dx, dA, dy = tangents
-        n_i = x.shape[0]
-        n_j = A.shape[1]
         _c2 = np.transpose(A) @ x
         _c3 = y @ _c2
         s = _c3
@@ -304,8 +268,6 @@ def _define(np):
         return s, ds
 
     def bilinear_rrule(x, A, y):
-        n_i = x.shape[0]
-        n_j = A.shape[1]
         _c10 = np.transpose(A) @ x
         _c11 = y @ _c10
         s = _c11
@@ -335,7 +297,6 @@ def _define(np):
 
     # ---- quadratic(x[i], A[i,j]) -> s[]    (rules/linalg.rules:16)
     def quadratic(x, A):
-        n_i = x.shape[0]
         _c0 = np.transpose(A) @ x
         _c1 = x @ _c0
         s = _c1
@@ -343,7 +304,6 @@ def _define(np):
 
     def quadratic_frule(tangents, x, A):
         _, dx, dA = tangents
-        n_i = x.shape[0]
         _c2 = np.transpose(A) @ x
         _c3 = x @ _c2
         s = _c3
@@ -360,7 +320,6 @@ def _define(np):
         return s, ds
 
     def quadratic_rrule(x, A):
-        n_i = x.shape[0]
         _c9 = np.transpose(A) @ x
         _c10 = x @ _c9
         s = _c10
@@ -385,13 +344,11 @@ def _define(np):
 
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
     def inv(A):
-        n_i = A.shape[0]
         B = np.linalg.inv(A)
         return B
 
     def inv_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
         B = np.linalg.inv(A)
         dB = ZeroTangent()
         if not is_zero(dA):
@@ -401,7 +358,6 @@ def _define(np):
         return B, dB
 
     def inv_rrule(A):
-        n_i = A.shape[0]
         B = np.linalg.inv(A)
         def inv_pullback(dB):
             if is_zero(dB):
@@ -416,13 +372,11 @@ def _define(np):
 
     # ---- det(A[i,j]) -> d[]    (rules/linalg.rules:20)
     def det(A):
-        n_i = A.shape[0]
         d = np.linalg.det(A)
         return d
 
     def det_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
         d = np.linalg.det(A)
         _inv_A = np.linalg.inv(A)
         dd = ZeroTangent()
@@ -433,7 +387,6 @@ def _define(np):
         return d, dd
 
     def det_rrule(A):
-        n_i = A.shape[0]
         d = np.linalg.det(A)
         def det_pullback(dd):
             if is_zero(dd):
@@ -448,13 +401,11 @@ def _define(np):
 
     # ---- logdet(A[i,j]) -> d[]    (rules/linalg.rules:21)
     def logdet(A):
-        n_i = A.shape[0]
         d = np.linalg.slogdet(A)[1]
         return d
 
     def logdet_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
         d = np.linalg.slogdet(A)[1]
         _inv_A = np.linalg.inv(A)
         dd = ZeroTangent()
@@ -465,7 +416,6 @@ def _define(np):
         return d, dd
 
     def logdet_rrule(A):
-        n_i = A.shape[0]
         d = np.linalg.slogdet(A)[1]
         def logdet_pullback(dd):
             if is_zero(dd):
@@ -480,13 +430,11 @@ def _define(np):
 
     # ---- solve(A[i,j], b[j]) -> x[i]    (rules/linalg.rules:22)
     def solve(A, b):
-        n_i = A.shape[0]
         x = np.linalg.solve(A, b)
         return x
 
     def solve_frule(tangents, A, b):
         _, dA, db = tangents
-        n_i = A.shape[0]
         x = np.linalg.solve(A, b)
         _inv_A = np.linalg.inv(A)
         _dz368 = ZeroTangent()
@@ -502,7 +450,6 @@ def _define(np):
         return x, dx
 
     def solve_rrule(A, b):
-        n_i = A.shape[0]
         x = np.linalg.solve(A, b)
         def solve_pullback(dx):
             if is_zero(dx):
@@ -528,15 +475,11 @@ def _define(np):
 
     # ---- solve_matrix(A[i,j], B[j,k]) -> X[i,k]    (rules/linalg.rules:23)
     def solve_matrix(A, B):
-        n_i = A.shape[0]
-        n_k = B.shape[1]
         X = np.linalg.solve(A, B)
         return X
 
     def solve_matrix_frule(tangents, A, B):
         _, dA, dB = tangents
-        n_i = A.shape[0]
-        n_k = B.shape[1]
         X = np.linalg.solve(A, B)
         _inv_A = np.linalg.inv(A)
         _dz391 = ZeroTangent()
@@ -552,8 +495,6 @@ def _define(np):
         return X, dX
 
     def solve_matrix_rrule(A, B):
-        n_i = A.shape[0]
-        n_k = B.shape[1]
         X = np.linalg.solve(A, B)
         def solve_matrix_pullback(dX):
             if is_zero(dX):
@@ -579,7 +520,6 @@ def _define(np):
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
     def mahalanobis(x, S):
-        n_i = x.shape[0]
         _t0 = np.linalg.inv(S)
         _c0 = np.transpose(_t0) @ x
         _c1 = x @ _c0
@@ -588,7 +528,6 @@ def _define(np):
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
-        n_i = x.shape[0]
         _t0 = np.linalg.inv(S)
         _c2 = np.transpose(_t0) @ x
         _c3 = x @ _c2
@@ -611,7 +550,6 @@ def _define(np):
         return m, dm
 
     def mahalanobis_rrule(x, S):
-        n_i = x.shape[0]
         _t0 = np.linalg.inv(S)
         _c11 = np.transpose(_t0) @ x
         _c12 = x @ _c11

@@ -17,14 +17,12 @@ def _define(np):
 
     # ---- sum(x[i]) -> s[]    (rules/nn.rules:5)
     def sum(x):
-        n_i = x.shape[0]
         _c0 = np.sum(x, axis=0)
         s = _c0
         return s
 
     def sum_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _c1 = np.sum(x, axis=0)
         s = _c1
         ds = ZeroTangent()
@@ -84,7 +82,6 @@ def _define(np):
 
     # ---- logsumexp(x[i]) -> y[]    (rules/nn.rules:7)
     def logsumexp(x):
-        n_i = x.shape[0]
         _m0 = np.max(x, axis=0, keepdims=True)
         _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
         y = _e1
@@ -92,7 +89,6 @@ def _define(np):
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _m2 = np.max(x, axis=0, keepdims=True)
         _e3 = np.log(np.sum(np.exp(x - _m2))) + np.max(x)
         y = _e3
@@ -106,7 +102,6 @@ def _define(np):
         return y, dy
 
     def logsumexp_rrule(x):
-        n_i = x.shape[0]
         _m8 = np.max(x, axis=0, keepdims=True)
         _e9 = np.log(np.sum(np.exp(x - _m8))) + np.max(x)
         y = _e9
@@ -124,7 +119,6 @@ def _define(np):
 
     # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
     def softmax(x):
-        n_i = x.shape[0]
         _m0 = np.max(x, axis=0, keepdims=True)
         _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
         _e2 = (x - _e1)
@@ -135,7 +129,6 @@ def _define(np):
 
     def softmax_frule(tangents, x):
         _, dx = tangents
-        n_i = x.shape[0]
         _m5 = np.max(x, axis=0, keepdims=True)
         _e6 = np.log(np.sum(np.exp(x - _m5))) + np.max(x)
         _e7 = (x - _e6)
@@ -150,7 +143,6 @@ def _define(np):
         return y, dy
 
     def softmax_rrule(x):
-        n_i = x.shape[0]
         _m12 = np.max(x, axis=0, keepdims=True)
         _e13 = np.log(np.sum(np.exp(x - _m12))) + np.max(x)
         _e14 = (x - _e13)
@@ -170,7 +162,6 @@ def _define(np):
 
     # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:10)
     def log_softmax(x):
-        n_i = x.shape[0]
         _m0 = np.max(x, axis=0, keepdims=True)
         _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
         _e2 = (x - _e1)
@@ -193,7 +184,6 @@ def _define(np):
         return y, dy
 
     def log_softmax_rrule(x):
-        n_i = x.shape[0]
         _m9 = np.max(x, axis=0, keepdims=True)
         _e10 = np.log(np.sum(np.exp(x - _m9))) + np.max(x)
         _e11 = (x - _e10)
@@ -211,9 +201,6 @@ def _define(np):
 
     # ---- dense(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:13)
     def dense(W, x, c):
-        n_o = W.shape[0]
-        n_i = W.shape[1]
-        n_b = x.shape[0]
         _c0 = x @ np.transpose(W)
         _e1 = (_c0 + c)
         _e2 = np.tanh(_e1)
@@ -223,7 +210,6 @@ def _define(np):
     def dense_frule(tangents, W, x, c):
         _, dW, dx, dc = tangents
         n_o = W.shape[0]
-        n_i = W.shape[1]
         n_b = x.shape[0]
         _c3 = x @ np.transpose(W)
         _e4 = (_c3 + c)
@@ -245,9 +231,6 @@ def _define(np):
         return y, dy
 
     def dense_rrule(W, x, c):
-        n_o = W.shape[0]
-        n_i = W.shape[1]
-        n_b = x.shape[0]
         _c10 = x @ np.transpose(W)
         _e11 = (_c10 + c)
         _e12 = np.tanh(_e11)
@@ -281,9 +264,6 @@ def _define(np):
 
     # ---- linear(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:14)
     def linear(W, x, c):
-        n_o = W.shape[0]
-        n_i = W.shape[1]
-        n_b = x.shape[0]
         _c0 = x @ np.transpose(W)
         _e1 = (_c0 + c)
         y = _e1
@@ -292,7 +272,6 @@ def _define(np):
     def linear_frule(tangents, W, x, c):
         _, dW, dx, dc = tangents
         n_o = W.shape[0]
-        n_i = W.shape[1]
         n_b = x.shape[0]
         _c2 = x @ np.transpose(W)
         _e3 = (_c2 + c)
@@ -309,9 +288,6 @@ def _define(np):
         return y, dy
 
     def linear_rrule(W, x, c):
-        n_o = W.shape[0]
-        n_i = W.shape[1]
-        n_b = x.shape[0]
         _c6 = x @ np.transpose(W)
         _e7 = (_c6 + c)
         y = _e7
@@ -410,7 +386,6 @@ def _define(np):
     # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
     def cross_entropy(z, t):
         n_b = z.shape[0]
-        n_c = z.shape[1]
         _m0 = np.max(z, axis=1, keepdims=True)
         _e1 = np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1)
         _lse = _e1
@@ -424,7 +399,6 @@ def _define(np):
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
-        n_c = z.shape[1]
         _m6 = np.max(z, axis=1, keepdims=True)
         _e7 = np.log(np.sum(np.exp(z - _m6), axis=1)) + np.sum(_m6, axis=1)
         _lse = _e7
@@ -459,7 +433,6 @@ def _define(np):
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
-        n_c = z.shape[1]
         _m22 = np.max(z, axis=1, keepdims=True)
         _e23 = np.log(np.sum(np.exp(z - _m22), axis=1)) + np.sum(_m22, axis=1)
         _lse = _e23
