@@ -1,1 +1,18 @@
-"""Runtime: primitives registry, tangent types, reverse-mode tape, forward-mode duals, backends."""
+"""Runtime: primitives registry, tangent types, reverse-mode tape, forward-mode duals, backends.
+
+Importing it is cheap: NumPy only (SymPy and `derive` are imported lazily by `define`, on a cache miss).
+"""
+from runtime.tangents import NoTangent, Tangent, Thunk, ZeroTangent, add_tangents, is_zero, unthunk
+from runtime import tnp
+from runtime.tape import grad, value_and_grad, vjp
+from runtime.forward import jvp
+from runtime.registry import custom_rrule, frule, lookup, register_frule, register_rrule, rrule
+from runtime.rule_cache import define
+from runtime.testing import check_frule, check_rrule
+
+__all__ = [
+    "grad", "value_and_grad", "vjp", "jvp", "rrule", "frule",
+    "ZeroTangent", "NoTangent", "Thunk", "Tangent", "unthunk", "is_zero", "add_tangents",
+    "define", "register_rrule", "register_frule", "custom_rrule", "lookup",
+    "check_rrule", "check_frule", "tnp",
+]

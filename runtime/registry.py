@@ -1,0 +1,499 @@
+"""Registry of primitives: generated ops (from `generated/` and `define`) and user functions with rules.
+
+`export_ops` turns a generated module's `_define` and `OPS` into checked public functions that dispatch on
+argument type: plain NumPy -> the generated code directly; traced values -> recorded on the innermost trace;
+GPU arrays (`.gpudata`) -> runtime.cuda. `rrule` / `frule` are the generic entry points (ChainRules' names).
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from runtime import backend_numpy
+from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
+from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_trace
+
+_ZERO = ZeroTangent()
+_NO = NoTangent()
+_PLAIN = (np.ndarray, float, int, np.float64, np.float32)
+
+_OPS: dict = {}  # name and "module:name" -> Op
+_CUSTOM: dict = {}  # original python function -> CustomOp
+
+
+# --------------------------------------------------------------------------- argument checks
+def _signature_text(name, meta):
+    sig = meta.get("signature")
+    if sig:
+        return sig
+    def fmt(p):
+        idx = p.get("indices") or []
+        return p["name"] + (f"[{','.join(idx)}]" if idx else "")
+    ins = ", ".join(fmt(p) for p in meta["inputs"])
+    outs = ", ".join(fmt(p) for p in meta["outputs"])
+    return f"{name}({ins}) -> {outs}"
+
+
+def _make_checker(name, meta):
+    """A function args -> None raising ValueError that names the op, the index and both extents."""
+    specs = [(pos, p["name"], tuple(p.get("indices") or ()), p.get("kind", "tensor"))
+             for pos, p in enumerate(meta["inputs"])]
+    specs = [s for s in specs if s[3] != "int"]
+    equal = [tuple(g) for g in meta.get("equal_extents") or ()]
+    batch = set(meta.get("batch_indices") or ())
+    if meta.get("elementwise"):
+        return _make_elementwise_checker(name, specs)
+
+    def check(args, label=name):
+        ext = {}
+        for pos, argname, idx, kind in specs:
+            shp = shape_of(args[pos])
+            if len(shp) != len(idx):
+                optional = sum(1 for i in idx if i in batch)
+                if not (len(idx) - optional <= len(shp) <= len(idx)):
+                    what = "be a scalar" if not idx else f"have {len(idx)} ax{'is' if len(idx) == 1 else 'es'} [{', '.join(idx)}]"
+                    raise ValueError(f"{label}: {argname} must {what} but has shape {tuple(shp)}")
+            for ax, (letter, n) in enumerate(zip(idx, shp)):
+                prev = ext.get(letter)
+                if prev is None:
+                    ext[letter] = (n, argname, ax)
+                elif prev[0] != n:
+                    raise ValueError(f"{label}: index {letter} has extent {prev[0]} in {prev[1]} (axis {prev[2]}) "
+                                     f"but {n} in {argname} (axis {ax})")
+        for group in equal:
+            seen = [(i, ext[i]) for i in group if i in ext]
+            for i, e in seen[1:]:
+                i0, e0 = seen[0]
+                if e[0] != e0[0]:
+                    raise ValueError(f"{label}: indices {i0} and {i} must have equal extents, but {i0} has extent "
+                                     f"{e0[0]} in {e0[1]} (axis {e0[2]}) and {i} has extent {e[0]} in {e[1]} "
+                                     f"(axis {e[2]})")
+    return _compile_fast_check(name, specs, equal, batch, check)
+
+
+def _make_elementwise_checker(name, specs):
+    """OPS entry with "elementwise": true: tensors may have any shape, but all the same one; scalars are 0-d."""
+    tensors = [(pos, argname) for pos, argname, idx, kind in specs if idx]
+    scalars = [(pos, argname) for pos, argname, idx, kind in specs if not idx]
+
+    def check(args, label=name):
+        for pos, argname in scalars:
+            shp = shape_of(args[pos])
+            if shp != ():
+                raise ValueError(f"{label}: {argname} must be a scalar but has shape {tuple(shp)}")
+        if len(tensors) > 1:
+            p0, n0 = tensors[0]
+            s0 = shape_of(args[p0])
+            for pos, argname in tensors[1:]:
+                shp = shape_of(args[pos])
+                if shp != s0:
+                    raise ValueError(f"{label}: {argname} has shape {tuple(shp)} but {n0} has shape {tuple(s0)} "
+                                     f"(elementwise op: all tensor arguments have the same shape)")
+    return check
+
+
+def _compile_fast_check(name, specs, equal, batch, slow):
+    """The common case (all shapes fine) as one straight-line boolean test; anything odd goes to `slow`,
+    which either passes or raises the precise message."""
+    lines, conds, first = [], [], {}
+    for pos, _, idx, kind in specs:
+        if any(i in batch for i in idx):
+            return slow
+        default = "()" if not idx else "None"
+        lines.append(f"    s{pos} = getattr(args[{pos}], 'shape', {default})")
+        if idx:
+            conds.append(f"s{pos} is None or len(s{pos}) != {len(idx)}")
+        else:
+            conds.append(f"len(s{pos}) != 0")
+        for ax, letter in enumerate(idx):
+            here = f"s{pos}[{ax}]"
+            if letter in first:
+                conds.append(f"{here} != {first[letter]}")
+            else:
+                first[letter] = here
+    for group in equal:
+        refs = [first[i] for i in group if i in first]
+        conds += [f"{r} != {refs[0]}" for r in refs[1:]]
+    if not conds:
+        return slow
+    src = ("def check(args, label=_name):\n" + "\n".join(lines) + "\n    if (" + ") or (".join(conds)
+           + "):\n        _slow(args, label)\n")
+    namespace = {"_slow": slow, "_name": name}
+    exec(compile(src, f"<shape check for {name}>", "exec"), namespace)
+    return namespace["check"]
+
+
+def _arity_error(label, meta, sig, got):
+    names = ", ".join(p["name"] for p in meta["inputs"])
+    n = len(meta["inputs"])
+    return TypeError(f"{label}: expected {n} argument{'s' if n != 1 else ''} ({names}) but got {got}; "
+                     f"signature: {sig}")
+
+
+def _cuda_dispatch(module_name, opname, args):
+    try:
+        cuda = importlib.import_module("runtime.cuda")
+    except ImportError as exc:
+        raise RuntimeError(f"{opname}: got a GPU array (it has .gpudata) but runtime.cuda is unavailable: "
+                           f"{exc}") from exc
+    return cuda.dispatch(module_name, opname, args)
+
+
+def _kind_of(args):
+    """0: plain NumPy / Python numbers, 1: traced, 2: GPU array."""
+    kind = 0
+    for a in args:
+        if type(a) in _PLAIN:
+            continue
+        if isinstance(a, Traced):
+            return 1
+        if hasattr(a, "gpudata"):
+            kind = 2
+    return kind
+
+
+# --------------------------------------------------------------------------- generated ops
+class _ModuleImpls:
+    """The functions of one generated module, for the plain namespace (eager) and the traced one (lazy)."""
+
+    def __init__(self, module_name, define):
+        self.module_name = module_name
+        self.define = define
+        self.plain = define(backend_numpy)
+        self._traced = None
+
+    @property
+    def traced(self):
+        if self._traced is None:
+            from runtime import tnp
+            self._traced = self.define(tnp)
+        return self._traced
+
+
+class Op(Primitive):
+    """A generated (or `define`d) op: callable like its forward function, with `.frule` / `.rrule`."""
+
+    def __init__(self, module_name, name, meta, impls):
+        self.name = name
+        self.module_name = module_name
+        self.meta = meta
+        self.signature = _signature_text(name, meta)
+        self.source = meta.get("source", "")
+        self.inputs = meta["inputs"]
+        self.outputs = meta["outputs"]
+        self.n_in = len(meta["inputs"])
+        self.multi = len(meta["outputs"]) > 1
+        self._impls = impls
+        self.fun = impls.plain[name]
+        self._np_frule = impls.plain[name + "_frule"]
+        self._np_rrule = impls.plain[name + "_rrule"]
+        self.check = _make_checker(name, meta)
+        self.forward = self._make_forward()
+        self.frule = self._make_frule()
+        self.rrule = self._make_rrule()
+
+    def __call__(self, *args):
+        return self.forward(*args)
+
+    def __repr__(self):
+        return f"<op {self.signature} from {self.source or self.module_name}>"
+
+    def traced_impl(self, suffix=""):
+        return self._impls.traced[self.name + suffix]
+
+    # --- public, checked entry points -------------------------------------------------------------
+    def _make_forward(self):
+        n, check, impl, name, sig, meta, mod = self.n_in, self.check, self.fun, self.name, self.signature, self.meta, \
+            self.module_name
+        op = self
+
+        def forward(*args):
+            if len(args) != n:
+                raise _arity_error(name, meta, sig, len(args))
+            check(args)
+            kind = _kind_of(args)
+            if kind == 0:
+                return impl(*args)
+            if kind == 1:
+                return top_trace(args).apply(op, args, {})
+            return _cuda_dispatch(mod, name, args)
+
+        forward.__name__ = forward.__qualname__ = name
+        forward.__module__ = mod
+        forward.__doc__ = f"{sig}\n\nGenerated from {self.source}." if self.source else sig
+        forward.op = self
+        return forward
+
+    def _check_tangents(self, label, tangents, args):
+        if len(tangents) != self.n_in + 1:
+            raise TypeError(f"{label}: expected {self.n_in + 1} tangents (d_self, "
+                            f"{', '.join('d' + p['name'] for p in self.inputs)}) but got {len(tangents)}")
+        for p, t, a in zip(self.inputs, tangents[1:], args):
+            t = unthunk(t)
+            if is_zero(t) or p.get("kind") == "int":
+                continue
+            if shape_of(t) != shape_of(a):
+                raise ValueError(f"{label}: tangent d{p['name']} has shape {shape_of(t)} but {p['name']} has shape "
+                                 f"{shape_of(a)}")
+
+    def _make_frule(self):
+        n, check, name, sig, meta, mod = self.n_in, self.check, self.name, self.signature, self.meta, self.module_name
+        label = name + "_frule"
+        op = self
+
+        def frule(tangents, *args):
+            if len(args) != n:
+                raise _arity_error(label, meta, sig, len(args))
+            check(args, label)
+            op._check_tangents(label, tangents, args)
+            tangents = tuple(unthunk(t) for t in tangents)
+            kind = _kind_of(args + tangents)
+            if kind == 0:
+                return op._np_frule(tangents, *args)
+            if kind == 1:
+                return op.traced_impl("_frule")(tangents, *args)
+            return _cuda_dispatch(mod, label, (tangents,) + args)
+
+        frule.__name__ = frule.__qualname__ = label
+        frule.__module__ = mod
+        frule.op = self
+        return frule
+
+    def _make_rrule(self):
+        n, check, name, sig, meta, mod = self.n_in, self.check, self.name, self.signature, self.meta, self.module_name
+        label = name + "_rrule"
+        op = self
+
+        def rrule(*args):
+            if len(args) != n:
+                raise _arity_error(label, meta, sig, len(args))
+            check(args, label)
+            kind = _kind_of(args)
+            if kind == 0:
+                return op._np_rrule(*args)
+            if kind == 1:
+                return op.traced_impl("_rrule")(*args)
+            return _cuda_dispatch(mod, label, args)
+
+        rrule.__name__ = rrule.__qualname__ = label
+        rrule.__module__ = mod
+        rrule.op = self
+        return rrule
+
+    # --- the tracer's interface (args already checked by the public function) ----------------------
+    def rrule_impl(self, vals, kwargs, argnums):
+        nested = contains_traced(vals)  # traced at an outer level: the pullback must be traced too
+        ans, pullback = (self.traced_impl("_rrule") if nested else self._np_rrule)(*vals)
+
+        def pullback_for_trace(g):
+            if not nested and contains_traced(g):
+                # plain primals but a traced cotangent (it depends on an outer trace): use the traced rule
+                _, pb = self.traced_impl("_rrule")(*vals)
+                cots = pb(g)
+            else:
+                cots = pullback(g)
+            return [unthunk(cots[i + 1]) for i in argnums]
+
+        return ans, pullback_for_trace
+
+    def frule_impl(self, vals, tans, kwargs):
+        tangents = (_NO,) + tuple(_NO if p.get("kind") == "int" else t for p, t in zip(self.inputs, tans))
+        if contains_traced(vals) or contains_traced(tangents):
+            return self.traced_impl("_frule")(tangents, *vals)
+        return self._np_frule(tangents, *vals)
+
+
+def export_ops(module_name, OPS, define):
+    """Public functions `<op>`, `<op>_frule`, `<op>_rrule` for each op of a generated module; registers them."""
+    impls = _ModuleImpls(module_name, define)
+    public = {}
+    for name, meta in OPS.items():
+        op = Op(module_name, name, meta, impls)
+        _OPS[name] = op
+        _OPS[f"{module_name}:{name}"] = op
+        public[name] = op.forward
+        public[name + "_frule"] = op.frule
+        public[name + "_rrule"] = op.rrule
+    return public
+
+
+def lookup(opname):
+    """The op registered under `opname` ("matmul" or "generated.linalg:matmul")."""
+    try:
+        return _OPS[opname]
+    except KeyError:
+        import difflib
+        names = sorted(k for k in _OPS if ":" not in k)
+        close = difflib.get_close_matches(opname, names, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else (f"; known: {', '.join(names)}" if names else "")
+        raise KeyError(f"no op named {opname!r}{hint}") from None
+
+
+# --------------------------------------------------------------------------- user functions with rules
+class CustomOp(Primitive):
+    """A Python function with a hand-written rrule and/or frule (ChainRules conventions):
+
+    rrule(*args) -> (y, pullback), pullback(dy) -> (d_self, d_arg1, ...) (d_self may be omitted)
+    frule((d_self, d_arg1, ...), *args) -> (y, dy)
+
+    Where a rule is missing, or the arguments are traced at several levels (higher order) and the rule was
+    not declared `traceable` (written with runtime.tnp), differentiation goes through the function's body.
+    """
+
+    def __init__(self, fun, rrule=None, frule=None, traceable=False):
+        self.fun = fun
+        self.name = getattr(fun, "__name__", "custom")
+        self.user_rrule = rrule
+        self.user_frule = frule
+        self.traceable = traceable
+        self.__wrapped__ = fun
+        self.__name__ = self.name
+        self.__doc__ = getattr(fun, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        trace = top_trace(args)
+        if trace is None:
+            return self.fun(*args, **kwargs)
+        from runtime.forward import ForwardTrace
+        rule = self.user_frule if isinstance(trace, ForwardTrace) else self.user_rrule
+        if rule is None or (not self.traceable and _nested(args, trace)):
+            return self.fun(*args, **kwargs)
+        return trace.apply(self, args, kwargs)
+
+    def _pullback_tuple(self, cots, n):
+        cots = tuple(cots)
+        if len(cots) == n + 1:
+            return cots[1:]
+        if len(cots) == n:
+            return cots
+        raise ValueError(f"{self.name}: pullback returned {len(cots)} cotangents for {n} arguments")
+
+    def rrule_impl(self, vals, kwargs, argnums):
+        ans, pullback = self.user_rrule(*vals, **kwargs)
+        n = len(vals)
+
+        def pullback_for_trace(g):
+            if contains_traced(g) and not self.traceable:
+                from runtime.tape import vjp
+                _, back = vjp(lambda *xs: self.fun(*xs, **kwargs), *vals)
+                cots = back(g)
+            else:
+                cots = self._pullback_tuple(pullback(g), n)
+            return [unthunk(cots[i]) for i in argnums]
+
+        return ans, pullback_for_trace
+
+    def frule_impl(self, vals, tans, kwargs):
+        return self.user_frule((_NO,) + tuple(tans), *vals, **kwargs)
+
+
+def _nested(args, trace):
+    """True when some argument is traced by another (outer) trace too."""
+    for a in args:
+        if isinstance(a, Traced):
+            if a._trace is not trace or isinstance(a._value, Traced):
+                return True
+    return False
+
+
+def _custom(fn):
+    if isinstance(fn, CustomOp):
+        return fn
+    op = _CUSTOM.get(fn)
+    if op is None:
+        op = CustomOp(fn)
+        _CUSTOM[fn] = op
+    return op
+
+
+def register_rrule(fn, rrule, *, traceable=False):
+    """Give `fn` a hand-written rrule; returns the differentiable callable to use in place of `fn`."""
+    op = _custom(fn)
+    op.user_rrule = rrule
+    op.traceable = op.traceable or traceable
+    return op
+
+
+def register_frule(fn, frule, *, traceable=False):
+    """Give `fn` a hand-written frule; returns the differentiable callable to use in place of `fn`."""
+    op = _custom(fn)
+    op.user_frule = frule
+    op.traceable = op.traceable or traceable
+    return op
+
+
+def custom_rrule(rrule=None, *, frule=None, traceable=False):
+    """Decorator: `@custom_rrule(my_rrule)` (optionally `frule=`) makes the function a primitive with that rule."""
+    def wrap(fn):
+        op = _custom(fn)
+        if rrule is not None:
+            op.user_rrule = rrule
+        if frule is not None:
+            op.user_frule = frule
+        op.traceable = op.traceable or traceable
+        return op
+    return wrap
+
+
+# --------------------------------------------------------------------------- generic rrule / frule
+def _resolve(f):
+    if isinstance(f, str):
+        return lookup(f)
+    op = getattr(f, "op", None)
+    if isinstance(op, Op):
+        return op
+    if isinstance(f, (Op, CustomOp)):
+        return f
+    return _CUSTOM.get(f, f)
+
+
+def rrule(f, *args):
+    """(y, pullback) with pullback(dy) -> (d_self, d_args...); for generated ops, functions with a registered
+    rule, runtime.tnp primitives, and (by tracing) any other differentiable Python function."""
+    f = _resolve(f)
+    if isinstance(f, Op):
+        return f.rrule(*args)
+    if isinstance(f, CustomOp) and f.user_rrule is not None:
+        y, pb = f.user_rrule(*args)
+        return y, lambda dy: (_NO,) + tuple(f._pullback_tuple(pb(dy), len(args)))
+    if isinstance(f, Primitive) and not isinstance(f, CustomOp):
+        argnums = [i for i, a in enumerate(args) if _differentiable(a)]
+        y, pb = f.rrule_impl(list(args), {}, argnums)
+
+        def pullback(dy):
+            out = [_NO] * len(args)
+            if not is_zero(dy):
+                for i, c in zip(argnums, pb(dy)):
+                    out[i] = unthunk(c)
+            else:
+                for i in argnums:
+                    out[i] = _ZERO
+            return (_NO,) + tuple(out)
+        return y, pullback
+    from runtime.tape import vjp
+    fn = f.fun if isinstance(f, CustomOp) else f
+    y, back = vjp(fn, *args)
+    return y, lambda dy: (_NO,) + tuple(back(dy))
+
+
+def frule(tangents, f, *args):
+    """(y, dy) with tangents = (d_self, d_args...); same coverage as `rrule`."""
+    f = _resolve(f)
+    if isinstance(f, Op):
+        return f.frule(tangents, *args)
+    if len(tangents) != len(args) + 1:
+        raise TypeError(f"frule: expected {len(args) + 1} tangents (d_self first) but got {len(tangents)}")
+    if isinstance(f, CustomOp) and f.user_frule is not None:
+        return f.user_frule(tuple(tangents), *args)
+    if isinstance(f, Primitive) and not isinstance(f, CustomOp):
+        return f.frule_impl(list(args), [unthunk(t) for t in tangents[1:]], {})
+    from runtime.forward import jvp
+    fn = f.fun if isinstance(f, CustomOp) else f
+    tans = [np.zeros_like(a, dtype=float) if is_zero(unthunk(t)) else unthunk(t) for t, a in zip(tangents[1:], args)]
+    return jvp(fn, args, tans)
+
+
+def _differentiable(x):
+    from runtime.tape import _is_differentiable
+    return _is_differentiable(x)

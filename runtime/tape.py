@@ -1,0 +1,223 @@
+"""Reverse mode: a tape of nodes recorded by primitives, swept backwards in topological order.
+
+The sweep is iterative (a chain of 10^5 operations is fine), accumulates cotangents in a dict and drops each
+node's cotangent as soon as it has been pulled back. Public API: vjp, grad, value_and_grad.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import pytree
+from runtime.tangents import AbstractZero, NoTangent, ZeroTangent, add_tangents, is_zero, unthunk
+from runtime.tracer import Trace, Traced, getval, shape_of
+
+_ZERO = ZeroTangent()
+
+
+class Node:
+    """One recorded operation: `pullback(g)` returns one cotangent per entry of `parents`."""
+
+    __slots__ = ("pullback", "parents", "__weakref__")
+
+    def __init__(self, pullback, parents):
+        self.pullback = pullback
+        self.parents = parents
+
+
+class Box(Traced):
+    """A value traced by a reverse-mode trace."""
+
+    __slots__ = ("_node",)
+
+    def __init__(self, value, trace, node):
+        self._value = value
+        self._trace = trace
+        self._node = node
+
+
+def _select_pullback(k, n):
+    def pullback(g):
+        return ((_ZERO,) * k + (g,) + (_ZERO,) * (n - k - 1),)
+    return pullback
+
+
+class ReverseTrace(Trace):
+    __slots__ = ()
+
+    def apply(self, prim, args, kwargs):
+        vals = list(args)
+        argnums = []
+        parents = []
+        for i, a in enumerate(args):
+            if isinstance(a, Box) and a._trace is self:
+                vals[i] = a._value
+                argnums.append(i)
+                parents.append(a._node)
+        ans, pullback = prim.rrule_impl(vals, kwargs, argnums)
+        node = Node(pullback, tuple(parents))
+        if isinstance(ans, tuple):
+            n = len(ans)
+            boxes = [Box(v, self, Node(_select_pullback(k, n), (node,))) for k, v in enumerate(ans)]
+            return tuple(boxes) if type(ans) is tuple else type(ans)(*boxes)
+        return Box(ans, self, node)
+
+
+def _all_zero(g):
+    if isinstance(g, AbstractZero):
+        return True
+    if isinstance(g, tuple):
+        return all(_all_zero(x) for x in g)
+    return False
+
+
+def backward(seeds):
+    """Pull the cotangents `seeds` ({node: g}) back to the leaves; returns {leaf node: cotangent}."""
+    counts = {}
+    expanded = set()
+    stack = list(seeds)
+    while stack:
+        node = stack.pop()
+        if node in expanded:
+            continue
+        expanded.add(node)
+        for p in node.parents:
+            counts[p] = counts.get(p, 0) + 1
+            if p not in expanded:
+                stack.append(p)
+    del expanded
+    outgrads = dict(seeds)
+    ready = [n for n in seeds if counts.get(n, 0) == 0]
+    leaves = {}
+    while ready:
+        node = ready.pop()
+        g = outgrads.pop(node, _ZERO)
+        if node.pullback is None:
+            leaves[node] = g
+            continue
+        parents = node.parents
+        if _all_zero(g):
+            cots = (None,) * len(parents)
+        else:
+            cots = node.pullback(g)
+        del g
+        for p, c in zip(parents, cots):
+            if c is not None:
+                c = unthunk(c)
+                if not _all_zero(c):
+                    outgrads[p] = add_tangents(outgrads.get(p), c)
+            left = counts[p] - 1
+            counts[p] = left
+            if left == 0:
+                ready.append(p)
+    return leaves
+
+
+# --------------------------------------------------------------------------- user API
+def _is_differentiable(x):
+    v = getval(x)
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (float, complex)):
+        return True
+    dt = getattr(v, "dtype", None)
+    return dt is not None and dt.kind in "fc"
+
+
+def _box_tree(tree, trace):
+    """Box every differentiable leaf; returns (boxed tree, leaves, treedef, leaf nodes or None)."""
+    leaves, td = pytree.flatten(tree)
+    nodes = [Node(None, ()) if _is_differentiable(x) else None for x in leaves]
+    boxed = [x if n is None else Box(x, trace, n) for x, n in zip(leaves, nodes)]
+    return pytree.unflatten(td, boxed), leaves, td, nodes
+
+
+def _materialize(g, leaf, node):
+    """A cotangent for the user: arrays, zeros made explicit, NoTangent for non-differentiable leaves."""
+    if node is None:
+        return NoTangent()
+    g = unthunk(g)
+    if g is None or isinstance(g, AbstractZero):
+        v = getval(leaf)
+        return 0.0 if isinstance(v, float) else np.zeros_like(v)
+    if isinstance(leaf, float) and isinstance(g, np.ndarray) and g.ndim == 0:
+        return float(g)
+    return g
+
+
+def _unbox_output(y, trace):
+    """(plain output tree, [(position, node)] of traced output leaves)."""
+    leaves, td = pytree.flatten(y)
+    outs, nodes = [], []
+    for i, leaf in enumerate(leaves):
+        if isinstance(leaf, Box) and leaf._trace is trace:
+            outs.append(leaf._value)
+            nodes.append((i, leaf._node))
+        else:
+            outs.append(leaf)
+    return pytree.unflatten(td, outs), td, nodes
+
+
+def vjp(f, *primals):
+    """(y, vjp_fn): y = f(*primals); vjp_fn(dy) returns one cotangent per primal, in its structure."""
+    trace = ReverseTrace()
+    boxed = [_box_tree(p, trace) for p in primals]
+    y = f(*[b[0] for b in boxed])
+    y_plain, y_td, out_nodes = _unbox_output(y, trace)
+
+    def vjp_fn(dy):
+        dleaves, d_td = pytree.flatten(dy)
+        if len(dleaves) != y_td.num_leaves:
+            raise ValueError(f"vjp: cotangent has {len(dleaves)} leaves but the output has {y_td.num_leaves}")
+        seeds = {}
+        for i, node in out_nodes:
+            d = dleaves[i]
+            if not is_zero(d):
+                seeds[node] = add_tangents(seeds.get(node), d)
+        grads = backward(seeds) if seeds else {}
+        return tuple(pytree.unflatten(td, [_materialize(grads.get(n, _ZERO), x, n) for x, n in zip(leaves, nodes)])
+                     for _, leaves, td, nodes in boxed)
+
+    return y_plain, vjp_fn
+
+
+def value_and_grad(f, argnums=0):
+    """g(*args) -> (f(*args), gradient w.r.t. args[argnums]); f must return a scalar."""
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+
+    def value_and_grad_f(*args, **kwargs):
+        trace = ReverseTrace()
+        args = list(args)
+        boxed = {}
+        for i in nums:
+            args[i], leaves, td, nodes = _box_tree(args[i], trace)
+            boxed[i] = (leaves, td, nodes)
+        y = f(*args, **kwargs)
+        if isinstance(y, Box) and y._trace is trace:
+            value, node = y._value, y._node
+        else:
+            value, node = y, None
+        if shape_of(value) != ():
+            raise TypeError(f"grad: {getattr(f, '__name__', 'f')} must return a scalar, got shape {shape_of(value)}")
+        grads = {}
+        if node is not None:
+            dt = np.asarray(getval(value)).dtype
+            seed = np.ones((), dtype=dt if dt.kind in "fc" else np.float64)
+            grads = backward({node: seed})
+        results = tuple(pytree.unflatten(td, [_materialize(grads.get(n, _ZERO), x, n) for x, n in zip(leaves, nodes)])
+                        for leaves, td, nodes in (boxed[i] for i in nums))
+        return value, results[0] if single else results
+
+    value_and_grad_f.__name__ = f"value_and_grad({getattr(f, '__name__', 'f')})"
+    return value_and_grad_f
+
+
+def grad(f, argnums=0):
+    """The gradient of a scalar function, w.r.t. args[argnums] (an int or a tuple); composes: grad(grad(f))."""
+    vg = value_and_grad(f, argnums)
+
+    def grad_f(*args, **kwargs):
+        return vg(*args, **kwargs)[1]
+
+    grad_f.__name__ = f"grad({getattr(f, '__name__', 'f')})"
+    return grad_f
