@@ -201,6 +201,10 @@ class Lowerer:
             raise self.err(f"'{tgt.name}' is not a valid name", tgt)
 
         expr = self.convert(st.expr, frozenset())
+        t = self.tensors.get(tgt.name)
+        if t is not None and t.role == "input":
+            raise self.err(f"'{tgt.name}' is read on the right and cannot also be assigned; name the result "
+                           f"differently", tgt)
         if isinstance(expr, sp.Basic) and expr.is_Relational:
             raise self.err("a comparison is only allowed as the first argument of where()", st.expr)
         free = self.free_letters(expr)

@@ -98,11 +98,13 @@ def _dot(a, b):
     return float(fa @ fb)
 
 
-def _rel(a, b):
+def _rel(a, b, floor=1e-8):
+    """Relative error; `floor` keeps a derivative that is zero (a constant function) from dividing
+    finite-difference noise by nothing."""
     fa, fb = _flat(a), _flat(b)
     fa = np.zeros_like(fb) if fa is None else fa
     fb = np.zeros_like(fa) if fb is None else fb
-    scale = max(np.linalg.norm(fa), np.linalg.norm(fb), 1e-8)
+    scale = max(np.linalg.norm(fa), np.linalg.norm(fb), floor)
     return float(np.linalg.norm(fa - fb) / scale)
 
 
@@ -135,13 +137,17 @@ def check_op(name, fns, meta, seeds=(0, 1)) -> Check:
             grads = pb(ybar)
         chk.points += 1
         chk.primal_error = max(chk.primal_error, _rel(y1, y), _rel(y2, y))
-        chk.fd_error = max(chk.fd_error, _rel(ydot, fd))
+        ynorm = float(np.linalg.norm(_flat(y)))
+        chk.fd_error = max(chk.fd_error, _rel(ydot, fd, floor=1e-3 * (1.0 + ynorm)))
         grads = tuple(unthunk(g) for g in grads)
         if type(grads[0]).__name__ != "NoTangent":
             chk.problems.append("the pullback's first cotangent (for the function itself) must be NoTangent()")
         lhs = _dot(ybar, ydot)
         rhs = sum(_dot(g, t) for g, t in zip(grads[1:], xdot) if t is not None)
-        scale = max(abs(lhs), abs(rhs), 1e-8)
+        # the floor (a small multiple of |ȳ|·|ẋ|) lets a derivative that vanishes (a constant function)
+        # pass on rounding noise; a wrong pullback errs by O(|ȳ|·|J|·|ẋ|), far above it
+        xnorm = float(np.linalg.norm(np.concatenate([_flat(t) for t in xdot if t is not None] or [np.zeros(1)])))
+        scale = max(abs(lhs), abs(rhs), 1e-4 * float(np.linalg.norm(_flat(ybar))) * xnorm)
         chk.adjoint_error = max(chk.adjoint_error, abs(lhs - rhs) / scale)
     if chk.primal_error > 1e-12:
         chk.problems.append(f"frule/rrule primal differs from the forward function (rel. error {chk.primal_error:.2e})")
