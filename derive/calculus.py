@@ -457,6 +457,10 @@ def derive(prog: Program) -> Derivation:
     active = {v.name for v in prog.inputs if v.kind != "int"}
     inverses: dict = {}
 
+    for st in prog.stmts:
+        if st.prim == "inv" and len(prog.var(st.target).classes) == len(prog.var(st.args[0]).classes):
+            inverses.setdefault(st.args[0], st.target)     # reuse an inverse the rule computes anyway
+
     def aux_inverse(X):
         if X not in inverses:
             xv = prog.var(X)

@@ -21,7 +21,10 @@ def pretty_name(name: str, style="unicode") -> str:
         prefix, name = "d", base_name(name)
     if name.startswith("_inv_"):
         inner = pretty_name(name[5:] if not name[5:].startswith("t") else "_" + name[5:], style)
-        return prefix + (inner + "⁻¹" if style == "unicode" else inner + "^{-1}")
+        inv = inner + "⁻¹" if style == "unicode" else inner + "^{-1}"
+        if prefix:
+            return "d(" + inv + ")" if style == "unicode" else r"\mathrm{d}(" + inv + ")"
+        return inv
     if name.startswith("_z"):
         name = "z"
     elif name.startswith("_"):

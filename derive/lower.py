@@ -522,6 +522,11 @@ class Lowerer:
             self.mark_domain(ir.access(t.name, syms), "spd" if f == "logdet" else "wellcond")
             out_syms = syms if f == "inv" else batch
             r = self.new_temp(len(out_syms), node.pos)
+            if f == "inv" and t.role != "temp" and f"_inv_{t.name}" not in self.tensors:
+                # a readable name for displays: X⁻¹
+                self.tensors[f"_inv_{t.name}"] = self.tensors.pop(r.name)
+                self.order[self.order.index(r.name)] = f"_inv_{t.name}"
+                r.name = f"_inv_{t.name}"
             for k, s in enumerate(out_syms):
                 self.uf.union(s.ext, r.axis(k))
             r.assigned = r.read = True

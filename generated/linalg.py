@@ -520,59 +520,59 @@ def _define(np):
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
     def mahalanobis(x, S):
-        _t0 = np.linalg.inv(S)
-        _c0 = np.transpose(_t0) @ x
+        _inv_S = np.linalg.inv(S)
+        _c0 = np.transpose(_inv_S) @ x
         _c1 = x @ _c0
         m = _c1
         return m
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
-        _t0 = np.linalg.inv(S)
-        _c2 = np.transpose(_t0) @ x
+        _inv_S = np.linalg.inv(S)
+        _c2 = np.transpose(_inv_S) @ x
         _c3 = x @ _c2
         m = _c3
-        _dt0 = ZeroTangent()
+        _dinv_S = ZeroTangent()
         if not is_zero(dS):
-            _c4 = _t0 @ dS
-            _c5 = -(_c4 @ _t0)
-            _dt0 = _add(_dt0, _c5)
+            _c4 = _inv_S @ dS
+            _c5 = -(_c4 @ _inv_S)
+            _dinv_S = _add(_dinv_S, _c5)
         dm = ZeroTangent()
         if not is_zero(dx):
-            _e6 = (_t0 + np.transpose(_t0, (1, 0)))
+            _e6 = (_inv_S + np.transpose(_inv_S, (1, 0)))
             _c7 = np.transpose(_e6) @ dx
             _c8 = x @ _c7
             dm = _add(dm, _c8)
-        if not is_zero(_dt0):
-            _c9 = np.transpose(_dt0) @ x
+        if not is_zero(_dinv_S):
+            _c9 = np.transpose(_dinv_S) @ x
             _c10 = x @ _c9
             dm = _add(dm, _c10)
         return m, dm
 
     def mahalanobis_rrule(x, S):
-        _t0 = np.linalg.inv(S)
-        _c11 = np.transpose(_t0) @ x
+        _inv_S = np.linalg.inv(S)
+        _c11 = np.transpose(_inv_S) @ x
         _c12 = x @ _c11
         m = _c12
         def mahalanobis_pullback(dm):
             if is_zero(dm):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _dt0 = ZeroTangent()
+            _dinv_S = ZeroTangent()
             if not is_zero(dm):
                 _e13 = (dm * (x[:, None]) * x)
-                _dt0 = _add(_dt0, _e13)
+                _dinv_S = _add(_dinv_S, _e13)
             def _pb_x14():
                 dx = ZeroTangent()
                 if not is_zero(dm):
-                    _e15 = (_t0 + np.transpose(_t0, (1, 0)))
+                    _e15 = (_inv_S + np.transpose(_inv_S, (1, 0)))
                     _c16 = dm * (_e15 @ x)
                     dx = _add(dx, _c16)
                 return dx
             def _pb_S17():
                 dS = ZeroTangent()
-                if not is_zero(_dt0):
-                    _c18 = _t0 @ np.transpose(_dt0)
-                    _c19 = -(np.transpose(_t0) @ np.transpose(_c18))
+                if not is_zero(_dinv_S):
+                    _c18 = _inv_S @ np.transpose(_dinv_S)
+                    _c19 = -(np.transpose(_inv_S) @ np.transpose(_c18))
                     dS = _add(dS, _c19)
                 return dS
             return (NoTangent(), Thunk(_pb_x14), Thunk(_pb_S17))
