@@ -60,6 +60,29 @@ class RuleResult:
         """Each differentiable input's cotangent statement, and the intermediates' ones before it."""
         return [(s.target, s.indices, s.terms) for s in self.derivation.pullback]
 
+    def pullback_needs(self) -> dict:
+        """What the pullback keeps from the forward pass: inputs, outputs and intermediates it reads
+        (auxiliary values such as det's A⁻¹ are recomputed inside the pullback, from what is kept)."""
+        from . import ir as _ir
+        from .calculus import base_name
+
+        p = self.program
+        roles = {v.name: v.role for v in p.all_vars}
+        aux = {st.target: st.args for st in self.derivation.aux}
+        names = set()
+        for ls in self.derivation.pullback:
+            for t in ls.terms:
+                for a in _ir.accesses(t.coeff):
+                    n = _ir.acc_name(a)
+                    names |= set(aux[n]) if n in aux else ({n} if ":" not in n else set())
+        order = [v.name for v in p.inputs + p.outputs + p.temps]
+        out = {"inputs": [], "outputs": [], "intermediates": []}
+        for n in order:
+            if n in names:
+                key = {"input": "inputs", "output": "outputs"}.get(roles.get(n), "intermediates")
+                out[key].append(n)
+        return out
+
     def to_json(self) -> dict:
         p = self.program
         out = {
@@ -70,6 +93,7 @@ class RuleResult:
             "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
             "pushforward": display.program_json(self.derivation, "pushforward"),
             "pullback": display.program_json(self.derivation, "pullback"),
+            "pullback_needs": self.pullback_needs(),
             "verified": self.ok,
             "seconds": round(self.seconds, 4),
         }
@@ -100,9 +124,10 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
     results = []
     for r in rules:
         t0 = time.perf_counter()
-        prog = lower(r)
-        prog.source = f"{path}:{r.pos.line}"
+        _reset_counters()
         try:
+            prog = lower(r)
+            prog.source = f"{path}:{r.pos.line}"
             d = calculus.derive(prog)
             code = codegen.generate_op(d)
         except DeriveError:
@@ -115,6 +140,17 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
     if verify_rules:
         verify_results(results, path)
     return results
+
+
+def _reset_counters():
+    """Fresh-name counters restart for every rule, so its generated code never depends on what was
+    derived before it in the same process (deterministic output, valid cache entries)."""
+    import itertools
+
+    from . import calculus, ir
+
+    ir._fresh_counter = itertools.count()
+    calculus._counter = itertools.count()
 
 
 def verify_results(results, path="<string>"):

@@ -249,7 +249,7 @@ def canonical(t: Term) -> Term:
     return Term(c, tuple(sorted(new_sums, key=lambda s: s.name)), a)
 
 
-def simplify_terms(terms) -> list:
+def simplify_terms(terms, reserved=()) -> list:
     out = []
     for t in terms:
         for u in split_sums(contract_deltas(t)):
@@ -272,7 +272,7 @@ def simplify_terms(terms) -> list:
             continue
         atom, sums, rest = key
         res.append(Term(_tidy(n * rest), sums, atom))
-    return _rename_sums(merge_terms(res))
+    return _rename_sums(merge_terms(res), reserved)
 
 
 def merge_terms(terms):
@@ -324,11 +324,13 @@ def _tidy(c):
     return c
 
 
-def _rename_sums(terms):
-    """Give summed indices short readable names that clash with nothing free."""
+def _rename_sums(terms, reserved=()):
+    """Give summed indices short readable names that clash with nothing free in the term nor with the
+    statement's own indices (`reserved`): a sum never shares a name with an index of its statement."""
     out = []
     for t in terms:
         taken = {s.name for s in (set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx))) if s not in t.sums}
+        taken |= {s.name for s in reserved}
         ren = {}
         pool = iter(n for n in ["k", "l", "m", "n", "r", "s", "u", "v", "w"] + [f"k{q}" for q in range(2, 99)]
                     if n not in taken)
@@ -482,9 +484,9 @@ def derive(prog: Program) -> Derivation:
             dexpr = linearize(st.expr, active)
             lins = [LinStmt(tan(st.target), st.indices, dexpr)]
         for ls in lins:
-            ls.terms = simplify_terms(to_terms(_inner_sums_fresh(ls.terms)))
+            ls.terms = simplify_terms(to_terms(_inner_sums_fresh(ls.terms)), ls.indices)
             if not st.prim:
-                ls.terms = simplify_terms(through_output(ls.terms, st))
+                ls.terms = simplify_terms(through_output(ls.terms, st), ls.indices)
             active.add(base_name(ls.target))
             if base_name(ls.target).startswith("_z"):
                 d.tangent_temps.append(base_name(ls.target))
@@ -509,7 +511,7 @@ def relabel(ls, letters):
         ren2 = dict(zip(ls.indices, new_idx))
         terms.append(Term(c.xreplace(ren2), tuple(ren.values()), a.xreplace(ren2)))
     ls.indices = new_idx
-    ls.terms = _rename_sums(terms)
+    ls.terms = _rename_sums(terms, new_idx)
 
 
 def transpose_program(d: Derivation, prog: Program) -> list:
@@ -532,7 +534,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
         elif T in contrib:
             # materialize T's cotangent, then use it
             idx = ls.indices
-            pull.append(LinStmt(cot(T), idx, simplify_terms(_retarget(contrib.pop(T), idx))))
+            pull.append(LinStmt(cot(T), idx, simplify_terms(_retarget(contrib.pop(T), idx), idx)))
             ybar_name = cot(T)
         else:
             continue
@@ -556,7 +558,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             letters = [x for x in "ijklmnopqr"][:len(letters)]
         P = tuple(Idx(letter, c) for letter, c in zip(letters, v.classes))
         terms = contrib.get(v.name, [])
-        pull.append(LinStmt(cot(v.name), P, simplify_terms(_retarget(terms, P))))
+        pull.append(LinStmt(cot(v.name), P, simplify_terms(_retarget(terms, P), P)))
     return pull
 
 

@@ -74,7 +74,17 @@ class OpGen:
     def emitter(self, names, indent="        ", cache=None):
         em = Emitter(names, self.extent_code, indent, self.counter, cache)
         em.dtype_src = ", ".join(self.float_inputs) or None
+        em.inverse_of = self.inverse_of
         return em
+
+    @property
+    def inverse_of(self):
+        """Variables holding an unbatched inverse, and the matrix each inverts (solves replace them)."""
+        out = {}
+        for st in self.p.stmts + self.d.aux:
+            if st.prim == "inv" and self.p.var(st.args[0]).rank == 2:
+                out[self.names[st.target]] = self.names[st.args[0]]
+        return out
 
     def primal_names(self):
         return dict(self.names)
@@ -205,7 +215,7 @@ class OpGen:
             av = atom_var(atom)
             em.line(f"if not is_zero({av}):")
             sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
-            sub.dtype_src = em.dtype_src
+            sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
             sub.names = dict(em.names)
             sub.names[atom] = av
             sub.pref = tuple(ls.indices)
@@ -225,7 +235,7 @@ class OpGen:
         if common is not None:
             em.line(f"if not is_zero({tvar}):")
             sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
-            sub.dtype_src, sub.pref = em.dtype_src, tuple(ls.indices)
+            sub.dtype_src, sub.pref, sub.inverse_of = em.dtype_src, tuple(ls.indices), em.inverse_of
             code, axes = sub.emit(common)
             sub.line(f"{tvar} = {tvar} * {sub.align(code, axes, tuple(ls.indices))}")
             em.lines.extend(sub.lines)
@@ -336,7 +346,7 @@ class OpGen:
             if T in inputs and lazy:
                 fn = pb.tmp("pb_" + T)
                 sub = Emitter(pb.names, pb.extent_code, pb.indent + "    ", pb.counter, pb.cache)
-                sub.dtype_src = pb.dtype_src
+                sub.dtype_src, sub.inverse_of = pb.dtype_src, pb.inverse_of
                 self.emit_lin(sub, ls, tv, self.cot_atom_var)
                 pb.line(f"def {fn}():")
                 pb.lines.extend(sub.lines)
@@ -385,7 +395,10 @@ class OpGen:
         }
 
     def generate(self) -> OpCode:
-        fns = "\n".join(_drop_unused_extents(f) for f in (self.forward(), self.frule(), self.rrule()))
+        aux = [self.names[st.target] for st in self.d.aux] + [self.names[v.name] for v in self.p.temps
+                                                              if v.name in self.names]
+        fns = "\n".join(_drop_unused(_drop_unused_extents(f), aux)
+                        for f in (self.forward(), self.frule(), self.rrule()))
         n = self.p.name
         return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
 
@@ -407,6 +420,18 @@ def _drop_unused_extents(src):
             continue
         out.append(line)
     return "\n".join(out)
+
+
+def _drop_unused(src, names):
+    """Remove assignments to the given variables (auxiliary inverses) that no other line reads."""
+    import re
+
+    lines = src.split("\n")
+    for n in names:
+        uses = [k for k, l in enumerate(lines) if re.search(rf"\b{re.escape(n)}\b", l)]
+        if len(uses) == 1 and re.match(rf"\s+{re.escape(n)} = ", lines[uses[0]]):
+            del lines[uses[0]]
+    return "\n".join(lines)
 
 
 def _is_elementwise(p):

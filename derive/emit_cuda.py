@@ -174,6 +174,8 @@ def _is_multilinear_sum(e):
 # -----------------------------------------------------------------------------------------------------------
 # Pieces: what one kernel launch computes
 
+GEMM_MAX_DIMS = 3          # indices per group (rows, columns, reduced, batch) the generic tiled kernel takes
+
 
 @dataclass
 class Piece:
@@ -228,7 +230,7 @@ class Planner:
             name = f"{self.prefix}{next(self._count)}"
             self._registry[key] = name
             self.temps[name] = tuple(s.ext for s in order)
-            if any(self.is_linear(n) for n in read_names(expr)):
+            if any(self.linear(n) for n in read_names(expr)):
                 self.linear_temps.add(name)
             self.assign(name, tuple(order), [expr])
         return ir.access(name, tuple(order))
@@ -382,11 +384,19 @@ class Planner:
             a, b, sa, sb, rows, cols = b, a, sb, sa, cols, rows
         batch = [s for s in I if s in sa and s in sb]
         lone = [s for s in summed if not (s in sa and s in sb)]
-        if rows and cols and not lone:
+        if rows and cols and not lone and max(len(rows), len(cols), len(batch), len(summed)) <= GEMM_MAX_DIMS:
+            num, rest = outer.as_coeff_Mul()
+            if free_of(rest):
+                # the generic tiled kernel scales by a scalar only: an indexed factor is applied afterwards
+                return Piece("map", target, I, [outer * self.temp(IndexSum(a * b, summed), I)])
+            alpha = None
+            if rest != 1:
+                alpha = ir.acc_name(self.temp(rest, ()))
             # reduction order follows the operand whose fastest axis is reduced (coalesced tile loads)
             red = [s for s in (a.args if a.args[-1] in summed else b.args) if s in summed]
             return Piece("gemm", target, I, [(outer, a * b)], sums=tuple(red),
-                         gemm={"a": a, "b": b, "rows": rows, "cols": cols, "batch": batch, "red": red})
+                         gemm={"a": a, "b": b, "rows": rows, "cols": cols, "batch": batch, "red": red,
+                               "alpha": float(num), "alpha_buf": alpha})
         return Piece("reduce", target, I, [(outer, a * b)], sums=tuple(summed))
 
 

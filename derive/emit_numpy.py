@@ -60,6 +60,7 @@ class Emitter:
         self.cache = dict(cache or {})        # sympy expr -> (var, axes)
         self.dtype_src = None                 # a python expression with the working dtype
         self.pref = ()                        # preferred axis order (the output's)
+        self.inverse_of = {}                  # variable holding A⁻¹ -> variable holding A (unbatched)
 
     # -- utilities -------------------------------------------------------------------------------------------
     def line(self, s):
@@ -132,7 +133,10 @@ class Emitter:
         if e.is_Number or isinstance(e, sp.NumberSymbol):
             return _num.doprint(e), ()
         if e.is_number:      # a constant such as 2/sqrt(pi): a Python float keeps float32 arrays float32
-            return repr(float(e)), ()
+            try:
+                return repr(float(e)), ()
+            except (TypeError, ValueError):
+                pass             # e.g. relu(0): print it as a call
         if isinstance(e, Extent):
             return self.extent_code(e.args[0]), ()
         if ir.is_access(e):
@@ -367,8 +371,34 @@ class Emitter:
             code = f"np.sum({code}, axis={tuple(summed) if len(summed) > 1 else summed[0]})"
         return self.to_axes(code, tuple(kept), out_axes)
 
+    def _solve(self, inv, other, out_axes):
+        """A⁻¹·v or A⁻ᵀ·v through np.linalg.solve when A⁻¹ is a known inverse: no explicit inverse needed."""
+        (ci, xi), (cv, xv) = inv, other
+        if len(xi) != 2 or not 1 <= len(xv) <= 2:
+            return None
+        shared = [x for x in xi if x in xv and x not in out_axes]
+        if len(shared) != 1 or xi[0] == xi[1]:
+            return None
+        k = shared[0]
+        mat = self.inverse_of[ci]
+        if xi[1] == k:
+            row, A = xi[0], mat
+        else:
+            row, A = xi[1], f"np.transpose({mat})"
+        rest = tuple(x for x in xv if x != k)
+        v = cv if xv[0] == k else f"np.transpose({cv})"
+        code, axes = f"np.linalg.solve({A}, {v})", (row,) + rest
+        if set(axes) != set(out_axes):
+            return None
+        return self.to_axes(code, axes, tuple(out_axes))
+
     def _pair(self, a, b, out_axes):
         (ca, xa), (cb, xb) = a, b
+        for inv, other in ((a, b), (b, a)):
+            if inv[0] in self.inverse_of:
+                code = self._solve(inv, other, out_axes)
+                if code is not None:
+                    return code
         shared = [x for x in xa if x in xb and x not in out_axes]
         # plain matrix (and vector) products go to BLAS through `@`
         if len(shared) == 1 and len(xa) <= 2 and len(xb) <= 2 and len(set(xa) | set(xb)) == len(xa) + len(xb) - 1:

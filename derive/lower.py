@@ -201,6 +201,9 @@ class Lowerer:
             raise self.err(f"'{tgt.name}' is not a valid name", tgt)
 
         expr = self.convert(st.expr, frozenset())
+        if isinstance(expr, sp.Basic) and expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            raise self.err("this expression divides by zero (or is otherwise undefined) for every input",
+                           st.expr, 1)
         t = self.tensors.get(tgt.name)
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is read on the right and cannot also be assigned; name the result "
@@ -215,6 +218,9 @@ class Lowerer:
             for ix in tgt.indices:
                 if ix.name not in self.letters:
                     raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right", ix)
+                if self.letters[ix.name] not in free:
+                    raise self.err(f"index '{ix.name}' on the left is summed over on the right (a repeated "
+                                   f"index or sum() binds it); rename one of them", ix)
             syms = tuple(self.letters[ix] for ix in target_letters)
         extra = [s for s in free if s not in syms]
         if extra:
@@ -414,8 +420,19 @@ class Lowerer:
                 if not isinstance(n, A.Name):
                     raise self.err("sum's leading arguments must be index names: sum(k, expr)", n, 1)
             inner = bound | {n.name for n in idx_nodes}
-            syms = [self.index(n) for n in idx_nodes]
+            # the summed letters are new variables inside the sum, distinct from any same-named index outside
+            saved = {n.name: self.letters.get(n.name) for n in idx_nodes}
+            syms = []
+            for n in idx_nodes:
+                s = Idx(n.name, ("sum", self.stmt_no, n.pos.line, n.pos.col, n.name))
+                self.letters[n.name] = s
+                syms.append(s)
             body = self.scalar(node.args[-1], inner)
+            for name, old in saved.items():
+                if old is None:
+                    self.letters.pop(name, None)
+                else:
+                    self.letters[name] = old
             free = set(self.free_letters(body))
             for s in syms:
                 if s not in free:
@@ -435,7 +452,13 @@ class Lowerer:
         if f == "size":
             if len(node.args) != 1 or not isinstance(node.args[0], A.Name):
                 raise self.err("size takes one index name: size(i)", fpos, 4)
-            return Extent(self.index(node.args[0]))
+            name = node.args[0].name
+            fresh_here = name not in self.letters
+            s = self.index(node.args[0])
+            if fresh_here and ("hdr", name) in self.uf.parent:
+                # size(i) of an index the statement does not otherwise use: the header's index i
+                self.uf.union(s.ext, ("hdr", name))
+            return Extent(s)
         if f in ("max", "min"):
             if len(node.args) != 2:
                 raise self.err(f"{f} takes two arguments", fpos, len(f))
@@ -641,12 +664,17 @@ class Lowerer:
             for v in outputs:
                 v.role = "output"
         # every extent must be readable from an input's shape
+        if not inputs:
+            raise RuleError("the rule has no inputs, so there is nothing to differentiate", self.rule.pos,
+                            rule=self.name)
         input_classes = {c for v in inputs for c in v.classes}
         for st in self.stmts:
-            for s in st.indices:
+            syms = list(st.indices) + (sorted(st.expr.atoms(Idx), key=str) if st.expr is not None else [])
+            for s in syms:
                 if s.ext not in input_classes:
-                    raise RuleError(f"the extent of index '{s.name}' of '{st.target}' cannot be known from "
-                                    f"any input", self.rule.pos, rule=self.name)
+                    raise RuleError(f"the extent of index '{s.name}' (in the statement for '{st.target}') "
+                                    f"cannot be known from any input: no input tensor carries it",
+                                    self.rule.pos, rule=self.name, width=len(self.rule.name))
         eq = []
         for a, b in self.square_pairs:
             pair = sorted({cls_of(a), cls_of(b)})

@@ -186,15 +186,15 @@ def _define(np):
         _, dA, dy = tangents
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-        _dz97 = ZeroTangent()
+        _dz6 = ZeroTangent()
         if not is_zero(dA):
             _c0 = -np.einsum("abc,bc->ac", dA, x, optimize=True)
-            _dz97 = _add(_dz97, _c0)
+            _dz6 = _add(_dz6, _c0)
         if not is_zero(dy):
-            _dz97 = _add(_dz97, dy)
+            _dz6 = _add(_dz6, dy)
         dx = ZeroTangent()
-        if not is_zero(_dz97):
-            _c1 = np.einsum("abc,bc->ac", _inv_A, _dz97, optimize=True)
+        if not is_zero(_dz6):
+            _c1 = np.einsum("abc,bc->ac", _inv_A, _dz6, optimize=True)
             dx = _add(dx, _c1)
         return x, dx
 
@@ -204,20 +204,20 @@ def _define(np):
             if is_zero(dx):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-            _dz97 = ZeroTangent()
+            _dz6 = ZeroTangent()
             if not is_zero(dx):
                 _c2 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
-                _dz97 = _add(_dz97, _c2)
+                _dz6 = _add(_dz6, _c2)
             def _pb_A3():
                 dA = ZeroTangent()
-                if not is_zero(_dz97):
-                    _e4 = (-((_dz97[:, None]) * x))
+                if not is_zero(_dz6):
+                    _e4 = (-((_dz6[:, None]) * x))
                     dA = _add(dA, _e4)
                 return dA
             def _pb_y5():
                 dy = ZeroTangent()
-                if not is_zero(_dz97):
-                    dy = _add(dy, _dz97)
+                if not is_zero(_dz6):
+                    dy = _add(dy, _dz6)
                 return dy
             return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_y5))
         return x, batched_solve_pullback

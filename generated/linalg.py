@@ -352,8 +352,8 @@ def _define(np):
         B = np.linalg.inv(A)
         dB = ZeroTangent()
         if not is_zero(dA):
-            _c0 = B @ dA
-            _c1 = -(_c0 @ B)
+            _c0 = np.linalg.solve(A, dA)
+            _c1 = -np.transpose(np.linalg.solve(np.transpose(A), np.transpose(_c0)), (1, 0))
             dB = _add(dB, _c1)
         return B, dB
 
@@ -364,8 +364,8 @@ def _define(np):
                 return (NoTangent(), ZeroTangent())
             dA = ZeroTangent()
             if not is_zero(dB):
-                _c2 = B @ np.transpose(dB)
-                _c3 = -(np.transpose(B) @ np.transpose(_c2))
+                _c2 = np.linalg.solve(A, np.transpose(dB))
+                _c3 = -np.linalg.solve(np.transpose(A), np.transpose(_c2))
                 dA = _add(dA, _c3)
             return (NoTangent(), dA)
         return B, inv_pullback
@@ -436,16 +436,15 @@ def _define(np):
     def solve_frule(tangents, A, b):
         _, dA, db = tangents
         x = np.linalg.solve(A, b)
-        _inv_A = np.linalg.inv(A)
-        _dz368 = ZeroTangent()
+        _dz4 = ZeroTangent()
         if not is_zero(dA):
             _c0 = -(dA @ x)
-            _dz368 = _add(_dz368, _c0)
+            _dz4 = _add(_dz4, _c0)
         if not is_zero(db):
-            _dz368 = _add(_dz368, db)
+            _dz4 = _add(_dz4, db)
         dx = ZeroTangent()
-        if not is_zero(_dz368):
-            _c1 = _inv_A @ _dz368
+        if not is_zero(_dz4):
+            _c1 = np.linalg.solve(A, _dz4)
             dx = _add(dx, _c1)
         return x, dx
 
@@ -454,21 +453,20 @@ def _define(np):
         def solve_pullback(dx):
             if is_zero(dx):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _inv_A = np.linalg.inv(A)
-            _dz368 = ZeroTangent()
+            _dz4 = ZeroTangent()
             if not is_zero(dx):
-                _c2 = np.transpose(_inv_A) @ dx
-                _dz368 = _add(_dz368, _c2)
+                _c2 = np.linalg.solve(np.transpose(A), dx)
+                _dz4 = _add(_dz4, _c2)
             def _pb_A3():
                 dA = ZeroTangent()
-                if not is_zero(_dz368):
-                    _e4 = (-((_dz368[:, None]) * x))
+                if not is_zero(_dz4):
+                    _e4 = (-((_dz4[:, None]) * x))
                     dA = _add(dA, _e4)
                 return dA
             def _pb_b5():
                 db = ZeroTangent()
-                if not is_zero(_dz368):
-                    db = _add(db, _dz368)
+                if not is_zero(_dz4):
+                    db = _add(db, _dz4)
                 return db
             return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_b5))
         return x, solve_pullback
@@ -481,16 +479,15 @@ def _define(np):
     def solve_matrix_frule(tangents, A, B):
         _, dA, dB = tangents
         X = np.linalg.solve(A, B)
-        _inv_A = np.linalg.inv(A)
-        _dz391 = ZeroTangent()
+        _dz5 = ZeroTangent()
         if not is_zero(dA):
             _c0 = -(dA @ X)
-            _dz391 = _add(_dz391, _c0)
+            _dz5 = _add(_dz5, _c0)
         if not is_zero(dB):
-            _dz391 = _add(_dz391, dB)
+            _dz5 = _add(_dz5, dB)
         dX = ZeroTangent()
-        if not is_zero(_dz391):
-            _c1 = _inv_A @ _dz391
+        if not is_zero(_dz5):
+            _c1 = np.linalg.solve(A, _dz5)
             dX = _add(dX, _c1)
         return X, dX
 
@@ -499,29 +496,27 @@ def _define(np):
         def solve_matrix_pullback(dX):
             if is_zero(dX):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _inv_A = np.linalg.inv(A)
-            _dz391 = ZeroTangent()
+            _dz5 = ZeroTangent()
             if not is_zero(dX):
-                _c2 = np.transpose(_inv_A) @ dX
-                _dz391 = _add(_dz391, _c2)
+                _c2 = np.linalg.solve(np.transpose(A), dX)
+                _dz5 = _add(_dz5, _c2)
             def _pb_A3():
                 dA = ZeroTangent()
-                if not is_zero(_dz391):
-                    _c4 = -(_dz391 @ np.transpose(X))
+                if not is_zero(_dz5):
+                    _c4 = -(_dz5 @ np.transpose(X))
                     dA = _add(dA, _c4)
                 return dA
             def _pb_B5():
                 dB = ZeroTangent()
-                if not is_zero(_dz391):
-                    dB = _add(dB, _dz391)
+                if not is_zero(_dz5):
+                    dB = _add(dB, _dz5)
                 return dB
             return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_B5))
         return X, solve_matrix_pullback
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
     def mahalanobis(x, S):
-        _inv_S = np.linalg.inv(S)
-        _c0 = np.transpose(_inv_S) @ x
+        _c0 = np.linalg.solve(np.transpose(S), x)
         _c1 = x @ _c0
         m = _c1
         return m
@@ -529,13 +524,13 @@ def _define(np):
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
         _inv_S = np.linalg.inv(S)
-        _c2 = np.transpose(_inv_S) @ x
+        _c2 = np.linalg.solve(np.transpose(S), x)
         _c3 = x @ _c2
         m = _c3
         _dinv_S = ZeroTangent()
         if not is_zero(dS):
-            _c4 = _inv_S @ dS
-            _c5 = -(_c4 @ _inv_S)
+            _c4 = np.linalg.solve(S, dS)
+            _c5 = -np.transpose(np.linalg.solve(np.transpose(S), np.transpose(_c4)), (1, 0))
             _dinv_S = _add(_dinv_S, _c5)
         dm = ZeroTangent()
         if not is_zero(dx):
@@ -551,7 +546,7 @@ def _define(np):
 
     def mahalanobis_rrule(x, S):
         _inv_S = np.linalg.inv(S)
-        _c11 = np.transpose(_inv_S) @ x
+        _c11 = np.linalg.solve(np.transpose(S), x)
         _c12 = x @ _c11
         m = _c12
         def mahalanobis_pullback(dm):
@@ -571,8 +566,8 @@ def _define(np):
             def _pb_S17():
                 dS = ZeroTangent()
                 if not is_zero(_dinv_S):
-                    _c18 = _inv_S @ np.transpose(_dinv_S)
-                    _c19 = -(np.transpose(_inv_S) @ np.transpose(_c18))
+                    _c18 = np.linalg.solve(S, np.transpose(_dinv_S))
+                    _c19 = -np.linalg.solve(np.transpose(S), np.transpose(_c18))
                     dS = _add(dS, _c19)
                 return dS
             return (NoTangent(), Thunk(_pb_x14), Thunk(_pb_S17))
@@ -584,9 +579,8 @@ def _define(np):
         _d0 = np.eye(n_i, dtype=np.result_type(A))
         _e1 = (_d0 - A)
         _t0 = _e1
-        _M = np.linalg.inv(_t0)
         _e2 = (A + np.transpose(_d0, (1, 0)))
-        _c3 = _M @ _e2
+        _c3 = np.linalg.solve(_t0, _e2)
         Q = _c3
         return Q
 
@@ -596,9 +590,8 @@ def _define(np):
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         _e5 = (_d4 - A)
         _t0 = _e5
-        _M = np.linalg.inv(_t0)
         _e6 = (A + np.transpose(_d4, (1, 0)))
-        _c7 = _M @ _e6
+        _c7 = np.linalg.solve(_t0, _e6)
         Q = _c7
         _dt0 = ZeroTangent()
         if not is_zero(dA):
@@ -606,15 +599,15 @@ def _define(np):
             _dt0 = _add(_dt0, _e8)
         _dM = ZeroTangent()
         if not is_zero(_dt0):
-            _c9 = _M @ _dt0
-            _c10 = -(_c9 @ _M)
+            _c9 = np.linalg.solve(_t0, _dt0)
+            _c10 = -np.transpose(np.linalg.solve(np.transpose(_t0), np.transpose(_c9)), (1, 0))
             _dM = _add(_dM, _c10)
         dQ = ZeroTangent()
         if not is_zero(_dM):
             _c11 = _dM @ A
             dQ = _add(dQ, _c11 + _dM)
         if not is_zero(dA):
-            _c12 = _M @ dA
+            _c12 = np.linalg.solve(_t0, dA)
             dQ = _add(dQ, _c12)
         return Q, dQ
 
@@ -623,9 +616,8 @@ def _define(np):
         _d13 = np.eye(n_i, dtype=np.result_type(A))
         _e14 = (_d13 - A)
         _t0 = _e14
-        _M = np.linalg.inv(_t0)
         _e15 = (A + np.transpose(_d13, (1, 0)))
-        _c16 = _M @ _e15
+        _c16 = np.linalg.solve(_t0, _e15)
         Q = _c16
         def cayley_pullback(dQ):
             if is_zero(dQ):
@@ -636,12 +628,12 @@ def _define(np):
                 _dM = _add(_dM, _c17 + dQ)
             _dt0 = ZeroTangent()
             if not is_zero(_dM):
-                _c18 = _M @ np.transpose(_dM)
-                _c19 = -(np.transpose(_M) @ np.transpose(_c18))
+                _c18 = np.linalg.solve(_t0, np.transpose(_dM))
+                _c19 = -np.linalg.solve(np.transpose(_t0), np.transpose(_c18))
                 _dt0 = _add(_dt0, _c19)
             dA = ZeroTangent()
             if not is_zero(dQ):
-                _c20 = np.transpose(_M) @ dQ
+                _c20 = np.linalg.solve(np.transpose(_t0), dQ)
                 dA = _add(dA, _c20)
             if not is_zero(_dt0):
                 _e21 = (-_dt0)

@@ -1,0 +1,648 @@
+"""CUDA code generation: each op's forward, frule, rrule and pullback become kernels plus a launch plan.
+
+`generate_cuda(results, "rules/foo.rules")` returns {"foo.cu": kernels, "foo.json": plan}; the plan (buffers,
+steps, kernel parameters) is what runtime/cuda.py interprets. Layout lives in templates/cuda_*.j2.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+import sympy as sp
+
+from . import ir
+from .calculus import COT, GIVEN, TAN, base_name
+from .emit_cuda import Body, Piece, Planner, outer_accesses, read_names
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+FORMAT = 1
+BLOCK = 256
+LINEAR_PREFIXES = (TAN, COT, GIVEN)
+DTYPES = (("f32", "float"), ("f64", "double"))
+
+
+def _ident(s):
+    s = re.sub(r"[^0-9A-Za-z_]", "_", s)
+    s = re.sub(r"_+", "_", s).strip("_") or "x"
+    return s if not s[0].isdigit() else "x" + s
+
+
+def cname(buf: str) -> str:
+    """C parameter name of a buffer: d_/b_/g_ for (co)tangents, x_ for primal tensors, u_ for internal temps."""
+    for pre, c in ((TAN, "d_"), (COT, "b_"), (GIVEN, "g_")):
+        if buf.startswith(pre):
+            return c + _ident(base_name(buf))
+    return ("u_" if buf.startswith("_") else "x_") + _ident(buf)
+
+
+# -----------------------------------------------------------------------------------------------------------
+# One kernel: collects its parameters while its body is printed
+
+
+@dataclass
+class Kernel:
+    name: str
+    cls: str
+    outputs: list = field(default_factory=list)       # [(buffer, store?)] in order
+    reads: list = field(default_factory=list)
+    extents: list = field(default_factory=list)
+    lines: list = field(default_factory=list)          # the template's placeholders, by kind
+    fields: dict = field(default_factory=dict)
+    extra: list = field(default_factory=list)          # trailing parameters the class adds (C declarations)
+
+    def params(self, T):
+        out = []
+        for b in self.outputs:
+            out.append(f"{T}* __restrict__ {cname(b)}")
+            out.append(f"const int mode_{cname(b)}")
+        for b in self.reads:
+            out.append(f"const {T}* __restrict__ {cname(b)}")
+        for c in self.extents:
+            out.append(f"const long long n_{c}")
+        out += [p.replace("T*", f"{T}*") for p in self.extra]
+        return out
+
+    def args(self):
+        out = []
+        for b in self.outputs:
+            out += [cname(b), f"mode_{cname(b)}"]
+        out += [cname(b) for b in self.reads]
+        out += [f"n_{c}" for c in self.extents]
+        out += [p.split()[-1] for p in self.extra]
+        return out
+
+    def manifest_params(self):
+        out = []
+        for b in self.outputs:
+            out += [["buf", b], ["mode", b]]
+        out += [["buf", b] for b in self.reads]
+        out += [["ext", c] for c in self.extents]
+        return out
+
+
+class Ctx:
+    """What a Body asks of its kernel: how a tensor element, an extent or a fresh name is spelled."""
+
+    def __init__(self, gen, kernel):
+        self.gen = gen
+        self.k = kernel
+        self.counter = 0
+        self.local: dict = {}          # buffer -> (C variable, index variables it was computed at)
+        self.staged: dict = {}         # buffer -> (bit, smem pointer, K positions, K variables)
+        self.identity: tuple = ()      # index variables at which offset == flat element index `e`
+
+    def fresh(self, hint):
+        self.counter += 1
+        return f"{hint}{self.counter}"
+
+    def extent(self, cls):
+        if cls not in self.k.extents:
+            self.k.extents.append(cls)
+        return f"n_{cls}"
+
+    def read(self, buf):
+        if buf not in self.k.reads and buf not in self.k.outputs:
+            self.k.reads.append(buf)
+        return cname(buf)
+
+    def offset(self, buf, codes):
+        classes = self.gen.classes(buf)
+        assert len(classes) == len(codes), (buf, classes, codes)
+        if not codes:
+            return "0"
+        if self.identity and tuple(codes) == self.identity:
+            return "e"
+        out = codes[0]
+        for c, x in zip(classes[1:], codes[1:]):
+            out = f"{out} * {self.extent(c)} + {x}"
+        return out
+
+    def load(self, buf, off):
+        p = self.read(buf)
+        return f"tr_ld({p}, {off})" if self.gen.linear(buf) else f"{p}[{off}]"
+
+    def access(self, e, body):
+        buf = ir.acc_name(e)
+        codes = tuple(body.index(s) for s in e.args)
+        if buf in self.local and self.local[buf][1] == codes:
+            return self.local[buf][0]
+        st = self.staged.get(buf)
+        if st is not None:
+            bit, smem, kpos, kvars, tvar = st
+            if all(codes[p] == v for p, v in zip(kpos, kvars)):
+                rest = [(p, c) for p, c in enumerate(codes) if p not in kpos]
+                classes = self.gen.classes(buf)
+                soff = tvar
+                for p, c in rest:
+                    soff = f"{soff} * {self.extent(classes[p])} + {c}"
+                return f"((stage & {1 << bit}) ? {smem}[{soff}] : {self.load(buf, self.offset(buf, codes))})"
+        return self.load(buf, self.offset(buf, codes))
+
+
+def _decompose(flat, vars_, classes, ctx, indent):
+    """Lines splitting the flat C-order index `flat` into vars_ (one per class)."""
+    lines = []
+    if not vars_:
+        return lines
+    if len(vars_) == 1:
+        return [f"{indent}const long long {vars_[0]} = {flat};"]
+    rem = ctx.fresh("rem")
+    lines.append(f"{indent}long long {rem} = {flat};")
+    for k in range(len(vars_) - 1, 0, -1):
+        n = ctx.extent(classes[k])
+        lines.append(f"{indent}const long long {vars_[k]} = {rem} % {n}; {rem} /= {n};")
+    lines.append(f"{indent}const long long {vars_[0]} = {rem};")
+    return lines
+
+
+def _product(classes, ctx):
+    return " * ".join(ctx.extent(c) for c in classes) or "1LL"
+
+
+def _sum_code(codes):
+    if not codes:
+        return "T(0)"
+    return " + ".join(codes).replace("+ -", "- ")
+
+
+# -----------------------------------------------------------------------------------------------------------
+# One op
+
+
+class KernelSet:
+    """The module's kernels, rendered once each; a kernel identical to an earlier one (the rrule's forward pass
+    and the forward function, say) is not emitted twice — its step names the earlier kernel."""
+
+    def __init__(self, env):
+        self.macros = env.get_template("cuda_kernels.cu.j2").module
+        self.texts: list = []
+        self._by_text: dict = {}
+
+    def add(self, k: Kernel) -> str:
+        final = k.name
+        k.name = "@KERNEL@"
+        text = str(self.macros.kernel(k, DTYPES))
+        k.name = final
+        name = self._by_text.get(text)
+        if name is None:
+            name = self._by_text[text] = final
+            self.texts.append(text.replace("@KERNEL@", final).strip("\n"))
+        return name
+
+
+class OpCuda:
+    def __init__(self, result, prefix, kernels: KernelSet):
+        self.r = result
+        self.kernel_set = kernels
+        self.d = result.derivation
+        self.p = self.d.program
+        self.name = self.p.name
+        self.prefix = prefix
+        self._classes: dict = {}
+        for v in self.p.all_vars:
+            self._classes[v.name] = tuple(v.classes)
+        for v in self.p.inputs + self.p.outputs:
+            for pre in LINEAR_PREFIXES:
+                self._classes[pre + v.name] = tuple(v.classes)
+        for ls in self.d.pushforward + self.d.pullback:
+            self._classes[ls.target] = tuple(s.ext for s in ls.indices)
+        self.planner_temps: dict = {}
+        self.linear_temps: set = set()
+
+    def add(self, k):
+        return self.kernel_set.add(k)
+
+    # -- buffers -------------------------------------------------------------------------------------------
+    def classes(self, buf):
+        if buf in self._classes:
+            return self._classes[buf]
+        if buf in self.planner_temps:
+            return self.planner_temps[buf]
+        raise KeyError(f"{self.name}: unknown buffer {buf}")
+
+    def linear(self, buf):
+        return buf.startswith(LINEAR_PREFIXES) or buf in self.linear_temps
+
+    def needed_stmts(self, targets):
+        need = set(targets)
+        out = []
+        allst = self.p.stmts + self.d.aux
+        for st in reversed(allst):
+            if st.target in need:
+                out.append(st)
+                need |= set(st.args) if st.prim else {ir.acc_name(a) for a in ir.accesses(st.expr)}
+        order = {id(s): k for k, s in enumerate(allst)}
+        return sorted(out, key=lambda s: order[id(s)])
+
+    # -- programs ------------------------------------------------------------------------------------------
+    def programs(self):
+        p, d = self.p, self.d
+        outs = [v.name for v in p.outputs]
+        ins = [v.name for v in p.inputs]
+        diff_ins = [v.name for v in p.inputs if v.kind != "int"]
+        aux = {st.target for st in d.aux}
+        progs = {}
+        # forward
+        progs["forward"] = self.program("fwd", self.needed_stmts(outs), [], ins, outs)
+        # frule: primal + pushforward (terms whose tangent exists)
+        coef_reads = {ir.acc_name(a) for ls in d.pushforward for t in ls.terms for a in ir.accesses(t.coeff)}
+        computed = set(diff_ins)
+        lins = []
+        for ls in d.pushforward:
+            live = [t for t in ls.terms if base_name(ir.acc_name(t.atom)) in computed]
+            lins.append(type(ls)(ls.target, ls.indices, live))
+            computed.add(base_name(ls.target))
+        tan_outs = [TAN + o for o in outs]
+        progs["frule"] = self.program("jvp", self.needed_stmts(set(outs) | coef_reads), lins,
+                                      ins + [TAN + n for n in diff_ins], outs + tan_outs)
+        # pullback first (its reads decide what the rrule's forward pass keeps)
+        read_later = {ir.acc_name(t.atom) for ls in d.pullback for t in ls.terms}
+        cot_in = [GIVEN + o if GIVEN + o in read_later else COT + o for o in outs]
+        pb_reads = set()
+        for ls in d.pullback:
+            for t in ls.terms:
+                pb_reads |= {ir.acc_name(a) for a in ir.accesses(t.coeff)}
+        aux_needed = [st for st in d.aux if st.target in pb_reads]
+        pull_results = [COT + n for n in diff_ins]
+        pull = self.program("pb", aux_needed, list(d.pullback), None, pull_results)
+        saves = sorted(n for n in pull["reads"] if not self.linear(n))
+        pull["args"] = saves + cot_in
+        progs["rrule"] = self.program("rev", [st for st in self.needed_stmts(set(outs) | (pb_reads - aux))
+                                              if st.target not in aux], [], ins, outs, keep=saves)
+        missing = [n for n in saves if n not in progs["rrule"]["buffers"] and n not in ins]
+        if missing:
+            raise AssertionError(f"{self.name}: pullback needs {missing} which the forward pass does not keep")
+        progs["rrule"]["saves"] = saves
+        progs["pullback"] = pull
+        return progs
+
+    def program(self, tag, stmts, lins, args, results, keep=()):
+        planner = Planner(self.classes, self.linear)
+        self.planner_temps, self.linear_temps = planner.temps, planner.linear_temps
+        for st in stmts:
+            if st.prim:
+                planner.prim(st)
+            else:
+                planner.assign(st.target, st.indices, list(sp.Add.make_args(st.expr)))
+        for ls in lins:
+            terms = [ir.IndexSum(t.coeff * t.atom, t.sums) for t in ls.terms]
+            if terms:
+                planner.assign(ls.target, ls.indices, terms)
+        pieces = planner.pieces
+        keep = set(results) | set(keep)
+        groups = self.fuse(pieces)
+        # where each buffer is read: (group number, index variables) — decides what stays in registers
+        reads_by = {}
+        for g, grp in enumerate(groups):
+            for pc in grp:
+                for name in pc.reads():
+                    reads_by.setdefault(name, set()).add(g)
+        steps = []
+        written = []
+        for g, grp in enumerate(groups):
+            local_only = set()
+            if grp[0].kind == "map":
+                for pc in grp:
+                    if pc.target not in keep and reads_by.get(pc.target, set()) <= {g}:
+                        local_only.add(pc.target)
+            step = self.kernel_step(tag, len(steps), grp, local_only)
+            if step is None:
+                continue
+            steps.append(step)
+            for o in step["outputs"]:
+                if o["buf"] not in written:
+                    written.append(o["buf"])
+        buffers = {b: list(self.classes(b)) for b in written}
+        all_reads = []
+        for s in steps:
+            for r in s["reads"]:
+                if r not in written and r not in all_reads:
+                    all_reads.append(r)
+        return {"args": list(args) if args is not None else None, "results": list(results), "steps": steps,
+                "buffers": buffers, "reads": sorted(all_reads)}
+
+    # -- fusion --------------------------------------------------------------------------------------------
+    def fuse(self, pieces):
+        """Consecutive elementwise pieces over the same index space share one kernel (one pass over memory)."""
+        groups: list = []
+        for pc in pieces:
+            if pc.kind == "map" and groups and groups[-1][0].kind == "map" and self._fusable(groups[-1], pc):
+                groups[-1].append(pc)
+            else:
+                groups.append([pc])
+        return groups
+
+    def _fusable(self, grp, pc):
+        space = tuple(s.ext for s in grp[0].indices)
+        if tuple(s.ext for s in pc.indices) != space:
+            return False
+        writers = {q.target: q for q in grp}
+        if pc.target in writers:
+            return False
+        for t in pc.terms:
+            for a in outer_accesses(t):
+                w = writers.get(ir.acc_name(a))
+                if w is None:
+                    continue
+                if not w.single or tuple(a.args) != tuple(pc.indices):
+                    return False
+        return True
+
+    # -- kernels -------------------------------------------------------------------------------------------
+    def kname(self, tag, n, suffix=""):
+        return f"tr_{self.prefix}_{_ident(self.name)}_{tag}{n}{suffix}"
+
+    def atoms(self, pc, local_atoms):
+        if not self.linear(pc.target):
+            return None
+        out = []
+        for name in sorted(pc.reads()):
+            if not self.linear(name):
+                continue
+            for a in local_atoms.get(name, [name]):
+                if a not in out:
+                    out.append(a)
+        return out
+
+    def kernel_step(self, tag, n, grp, local_only):
+        kind = grp[0].kind
+        if kind == "map":
+            return self.map_step(self.kname(tag, n), grp, local_only)
+        pc = grp[0]
+        if kind == "reduce":
+            return self.reduce_step(self.kname(tag, n), pc)
+        if kind == "gemm":
+            # small or skinny shapes waste a 128x128 tile: the runtime then runs the plain reduction instead
+            step = self.gemm_step(pc)
+            alt = Piece("reduce", pc.target, pc.indices, pc.terms, sums=pc.sums)
+            step["fallback"] = self.reduce_step(self.kname(tag, n), alt, only_preferred=True)
+            return step
+        return self.prim_step(self.kname(tag, n), pc)
+
+    def map_step(self, name, grp, local_only):
+        k = Kernel(name, "map")
+        ctx = Ctx(self, k)
+        space = tuple(s.ext for s in grp[0].indices)
+        evars = tuple(f"e{j}" for j in range(len(space)))
+        ctx.identity = evars
+        decomp = _decompose("e", list(evars), space, ctx, "        ")
+        body_lines = []
+        outputs = []
+        local_atoms = {}
+        for pc in grp:
+            names = dict(zip(pc.indices, evars))
+            body = Body(ctx, names, "        ")
+            codes = body.values(pc.terms)
+            body_lines += body.lines
+            var = ctx.fresh("r")
+            body_lines.append(f"        const T {var} = {_sum_code(codes)};")
+            ctx.local[pc.target] = (var, evars)
+            if pc.target in local_only:
+                local_atoms[pc.target] = self.atoms(pc, local_atoms) or []
+                continue
+            k.outputs.append(pc.target)
+            body_lines.append(f"        tr_store({cname(pc.target)}, e, {var}, mode_{cname(pc.target)});")
+            outputs.append({"buf": pc.target, "atoms": self.atoms(pc, local_atoms)})
+        if not outputs:
+            return None
+        total = _product(space, ctx)
+        k.lines = {"decompose": decomp, "body": body_lines}
+        k.fields = {"total": total}
+        return {"class": "map", "kernel": self.add(k), "outputs": outputs, "params": k.manifest_params(),
+                "space": list(space), "reads": list(k.reads)}
+
+    def reduce_step(self, name, pc, only_preferred=False):
+        """Both variants: `rows` (a thread per output element, reduced-index tiles staged in shared memory)
+        and `warp` (a warp per output element, lanes stride over the reduced indices)."""
+        rows_cls = tuple(s.ext for s in pc.indices)
+        red_cls = tuple(s.ext for s in pc.sums)
+        outputs = [{"buf": pc.target, "atoms": self.atoms(pc, {})}]
+        step = {"class": "reduce", "outputs": outputs, "rows": list(rows_cls), "red": list(red_cls), "variants": {}}
+        # votes for the variant whose consecutive threads touch consecutive addresses
+        K, I = set(pc.sums), set(pc.indices)
+        votes = 0
+        for _, inner in pc.terms:
+            for a in outer_accesses(inner):
+                if a.args and (set(a.args) & I) and (set(a.args) & K):
+                    votes += 1 if a.args[-1] in K else -1
+        step["prefer"] = "warp" if votes > 0 else "rows"
+        for variant in ("rows", "warp"):
+            if only_preferred and variant != step["prefer"]:
+                continue
+            k = Kernel(f"{name}_{variant}", "reduce_" + variant)
+            ctx = Ctx(self, k)
+            rvars = [f"i{j}" for j in range(len(pc.indices))]
+            kvars = [f"q{j}" for j in range(len(pc.sums))]
+            names = dict(zip(pc.indices, rvars))
+            inner_names = dict(names)
+            inner_names.update(zip(pc.sums, kvars))
+            lines = {"decompose_row": _decompose("row", rvars, rows_cls, ctx, "    "),
+                     "decompose_k": _decompose("kk", kvars, red_cls, ctx, "            "),
+                     "stage": [], "smem": []}
+            stage = []
+            if variant == "rows":
+                stage = self._stage_plan(pc, ctx, kvars)
+                prev = "sh"
+                for bit, (buf, kpos, rest) in enumerate(stage):
+                    # slabs of the staged tensors (bits of `stage`) follow one another; unstaged ones take no room
+                    smem = f"s_{cname(buf)}"
+                    lines["smem"].append(f"    T* const {smem} = {prev};")
+                    prev = f"{smem} + ((stage & {1 << bit}) ? (long long)tile * ({_product(rest, ctx)}) : 0LL)"
+                    ctx.staged[buf] = (bit, smem, kpos, [kvars[pc.sums.index(s)] for s in
+                                                         self._kpos_syms(pc, buf, kpos)], "t")
+                    lines["stage"] += self._stage_load(buf, bit, smem, kpos, rest, pc, ctx, kvars)
+            accs = [f"acc{j}" for j in range(len(pc.terms))]
+            inner = Body(ctx, inner_names, "            ")
+            codes = inner.values([i for _, i in pc.terms])
+            lines["inner"] = inner.lines + [f"            {a} += {c};" for a, c in zip(accs, codes)]
+            ctx.staged = {}
+            epi = Body(ctx, names, "        ")
+            ocodes = epi.values([o for o, _ in pc.terms])
+            parts = [a if o == "T(1)" else f"{o} * {a}" for o, a in zip(ocodes, accs)]
+            lines["epilogue"] = epi.lines
+            k.outputs.append(pc.target)
+            k.lines = lines
+            k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"),
+                        "out": cname(pc.target)}
+            if variant == "rows":
+                k.extra = ["const long long nrows", "const long long nk", "const long long chunk",
+                           "const int tile", "const int stage"]
+                step["stage"] = [list(rest) for _, _, rest in stage]
+            else:
+                k.extra = ["const long long nrows", "const long long nk", "const long long chunk"]
+            step["variants"][variant] = {"kernel": self.add(k), "params": k.manifest_params()}
+        step["reads"] = sorted({p[1] for v in step["variants"].values() for p in v["params"] if p[0] == "buf"}
+                               - {pc.target})
+        return step
+
+    def _kpos_syms(self, pc, buf, kpos):
+        for _, inner in pc.terms:
+            for a in outer_accesses(inner):
+                if ir.acc_name(a) == buf:
+                    return [a.args[p] for p in kpos]
+        raise AssertionError
+
+    def _stage_plan(self, pc, ctx, kvars):
+        """Tensors read at reduced indices only (plus other small axes): (buffer, K positions, other classes)."""
+        K = set(pc.sums)
+        seen: dict = {}
+        bad = set()
+        for _, inner in pc.terms:
+            for a in outer_accesses(inner):
+                buf = ir.acc_name(a)
+                kpos = tuple(p for p, s in enumerate(a.args) if s in K)
+                ks = tuple(a.args[p] for p in kpos)
+                rest_ok = all(s not in K for p, s in enumerate(a.args) if p not in kpos)
+                if not kpos or not rest_ok or len(set(ks)) != len(ks) or (buf in seen and seen[buf] != (kpos, ks)):
+                    bad.add(buf)
+                    continue
+                seen[buf] = (kpos, ks)
+        plan = []
+        for buf in sorted(seen):
+            if buf in bad:
+                continue
+            kpos, ks = seen[buf]
+            classes = self.classes(buf)
+            # the slab is laid out t-major over the flattened K of this statement, so K must be covered
+            if set(ks) != K:
+                continue
+            rest = tuple(c for p, c in enumerate(classes) if p not in kpos)
+            plan.append((buf, kpos, rest))
+        return plan
+
+    def _stage_load(self, buf, bit, smem, kpos, rest, pc, ctx, kvars):
+        classes = self.classes(buf)
+        ks = self._kpos_syms(pc, buf, kpos)
+        per = _product(rest, ctx)
+        ind = "            "
+        lines = [f"        if (stage & {1 << bit}) {{",
+                 f"            const long long per = {per};",
+                 f"            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {{",
+                 f"{ind}    const long long kk = k0 + z / per;",
+                 f"{ind}    long long p = z % per;"]
+        kv = {s: f"z{j}" for j, s in enumerate(pc.sums)}
+        lines += _decompose("kk", [kv[s] for s in pc.sums], tuple(s.ext for s in pc.sums), ctx, ind + "    ")
+        codes = [None] * len(classes)
+        for p, s in zip(kpos, ks):
+            codes[p] = kv[s]
+        rpos = [p for p in range(len(classes)) if p not in kpos]
+        for j in range(len(rpos) - 1, -1, -1):
+            p = rpos[j]
+            v = f"w{p}"
+            if j == 0:
+                lines.append(f"{ind}    const long long {v} = p;")
+            else:
+                lines.append(f"{ind}    const long long {v} = p % {ctx.extent(classes[p])}; p /= {ctx.extent(classes[p])};")
+            codes[p] = v
+        saved, ctx.identity = ctx.identity, ()
+        lines.append(f"{ind}    {smem}[z] = {ctx.load(buf, ctx.offset(buf, codes))};")
+        ctx.identity = saved
+        lines += ["            }", "        }"]
+        return lines
+
+    def gemm_step(self, pc):
+        """A step of the generic tiled kernel (tr_gemm_*, in the helpers): only the strided view is described."""
+        g = pc.gemm
+        a, b = g["a"], g["b"]
+        A, B = ir.acc_name(a), ir.acc_name(b)
+
+        def pos(acc, s):
+            return list(acc.args).index(s) if s in acc.args else None
+
+        groups = {}
+        for key, syms in (("m", g["rows"]), ("n", g["cols"]), ("k", g["red"]), ("z", g["batch"])):
+            groups[key] = [[s.ext, pos(a, s), pos(b, s), pos(ir.access(pc.target, pc.indices), s)] for s in syms]
+        reads = sorted({A, B} | ({g["alpha_buf"]} if g["alpha_buf"] else set()))
+        return {"class": "gemm", "kernel": "tr_gemm", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
+                "a": A, "b": B, "alpha": g["alpha"], "alpha_buf": g["alpha_buf"],
+                "kfast_a": a.args[-1] in g["red"], "kfast_b": b.args[-1] in g["red"], "groups": groups,
+                "a_classes": list(self.classes(A)), "b_classes": list(self.classes(B)),
+                "c_classes": list(self.classes(pc.target)),
+                "reads": reads}
+
+    def prim_step(self, name, pc):
+        st = pc.stmt
+        k = Kernel(name, "prim")
+        ctx = Ctx(self, k)
+        X = st.args[0]
+        xcl = self.classes(X)
+        n = ctx.extent(xcl[0])
+        batch = xcl[2:]
+        fields = {"op": st.prim, "A": ctx.read(X), "out": cname(st.target), "n": n}
+        rhs = None
+        if st.prim == "solve":
+            Bn = st.args[1]
+            fields["B"] = ctx.read(Bn)
+            bcl = self.classes(Bn)
+            if len(bcl) == 2 + len(batch):
+                rhs = bcl[1]
+        fields["NB"] = _product(batch, ctx)
+        fields["R"] = ctx.extent(rhs) if rhs else "1LL"
+        k.outputs.append(st.target)
+        k.fields = fields
+        k.extra = ["T* __restrict__ ws"]
+        width = {"inv": "2n", "det": "n", "logdet": "n", "solve": "n+r"}[st.prim]
+        return {"class": "prim", "kernel": self.add(k), "op": st.prim, "outputs": [{"buf": st.target, "atoms": None}],
+                "params": k.manifest_params(), "n": xcl[0], "batch": list(batch), "rhs": rhs, "width": width,
+                "reads": list(k.reads)}
+
+
+# -----------------------------------------------------------------------------------------------------------
+# The module
+
+
+def _env():
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
+                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+
+def stem_of(source_label: str) -> str:
+    return _ident(Path(source_label).stem)
+
+
+def generate_op(result, prefix, kernels: KernelSet):
+    """The manifest entry of one derived rule (its kernels go into `kernels`)."""
+    op = OpCuda(result, prefix, kernels)
+    progs = op.programs()
+    p = op.p
+    entry = {
+        "signature": p.signature,
+        "source": p.source,
+        "inputs": [{"name": v.name, "kind": v.kind, "classes": list(v.classes)} for v in p.inputs],
+        "outputs": [{"name": v.name, "classes": list(v.classes)} for v in p.outputs],
+        "extents": {},
+        "programs": progs,
+    }
+    for v in p.inputs:
+        for a, c in enumerate(v.classes):
+            entry["extents"].setdefault(c, [v.name, a])
+    return entry
+
+
+def generate_cuda(results, source_label, command="derive-rules") -> dict:
+    """{"<stem>.cu": kernel source, "<stem>.json": launch plan} for the rules derived from source_label.
+
+    Deterministic: the same results give byte-identical text. A rule whose body has no CUDA spelling is left
+    out and listed with its reason under "unsupported" in the plan (runtime.cuda raises for it).
+    """
+    stem = stem_of(source_label)
+    env = _env()
+    kernels = KernelSet(env)
+    ops, unsupported = {}, {}
+    for r in results:
+        mark = len(kernels.texts), dict(kernels._by_text)
+        try:
+            ops[r.name] = generate_op(r, stem, kernels)
+        except NotImplementedError as exc:
+            del kernels.texts[mark[0]:]
+            kernels._by_text = mark[1]
+            unsupported[r.name] = str(exc)
+    cu = env.get_template("cuda_module.cu.j2").render(source=source_label, command=command,
+                                                      kernels=kernels.texts, ops=list(ops))
+    manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cu": f"{stem}.cu",
+                "block": BLOCK, "ops": ops, "unsupported": unsupported}
+    text = json.dumps(manifest, indent=1, sort_keys=False) + "\n"
+    return {f"{stem}.cu": cu, f"{stem}.json": text}

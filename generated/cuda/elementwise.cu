@@ -1,0 +1,1267 @@
+// @generated from rules/elementwise.rules by `derive-rules` -- do not edit by hand.
+// Kernels for sin, asin, foo, cos, exp, log, log1p, expm1, sqrt, tanh, sigmoid, softplus, relu, erf, leaky_relu, gelu, scale, power: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// entry point. The launch plan (buffers, steps, parameters) is the .json file beside this one; runtime/cuda.py
+// runs it. Arrays are C-contiguous with axes in the order of the tensor's indices.
+
+// ---- helpers shared by every generated kernel (templates/cuda_helpers.cuh.j2) -----------------------------
+#define TR_BLOCK 256
+#define TR_BM 128
+#define TR_BN 128
+#define TR_BK 8
+#define TR_LDS (TR_BM + 4)
+
+template <typename T> __device__ __forceinline__ T tr_sq(T x) { return x * x; }
+template <typename T> __device__ __forceinline__ T tr_sigmoid(T x) { return T(0.5) * tanh(T(0.5) * x) + T(0.5); }
+template <typename T> __device__ __forceinline__ T tr_softplus(T x) { return (x > T(0) ? x : T(0)) + log1p(exp(-fabs(x))); }
+template <typename T> __device__ __forceinline__ T tr_relu(T x) { return x > T(0) ? x : T(0); }
+template <typename T> __device__ __forceinline__ T tr_step(T x) { return x > T(0) ? T(1) : T(0); }
+template <typename T> __device__ __forceinline__ T tr_sign(T x) { return T((x > T(0)) - (x < T(0))); }
+__device__ __forceinline__ long long tr_min(long long a, long long b) { return a < b ? a : b; }
+
+// a tangent or cotangent that is zero is passed as a null pointer: it reads as zero and is never written
+template <typename T> __device__ __forceinline__ T tr_ld(const T* p, long long i) { return p ? p[i] : T(0); }
+
+// mode 0: store, 1: accumulate, 2: accumulate atomically (the reduction is split across blocks)
+template <typename T> __device__ __forceinline__ void tr_store(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    if (mode == 0) p[i] = v;
+    else if (mode == 1) p[i] += v;
+    else atomicAdd(p + i, v);
+}
+
+template <typename T> __device__ __forceinline__ T tr_warp_sum(T v) {
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    return v;
+}
+
+// ---- batched small-matrix primitives: one block per matrix, the work matrix W (n x ld) in shared memory ----
+// (or in a global workspace when it does not fit); all threads of the block take part in every step
+
+template <typename T> __device__ __forceinline__ int tr_pivot(const T* W, int n, int ld, int c) {
+    int p = c;
+    T best = fabs(W[(long long)c * ld + c]);
+    for (int r = c + 1; r < n; ++r) {
+        const T v = fabs(W[(long long)r * ld + c]);
+        if (v > best) { best = v; p = r; }
+    }
+    return p;
+}
+
+template <typename T> __device__ void tr_swap_rows(T* W, int ld, int a, int b, int from) {
+    if (a == b) return;
+    for (int j = from + threadIdx.x; j < ld; j += blockDim.x) {
+        const T t = W[(long long)a * ld + j];
+        W[(long long)a * ld + j] = W[(long long)b * ld + j];
+        W[(long long)b * ld + j] = t;
+    }
+}
+
+// Gauss-Jordan with partial pivoting on [A | R]: leaves A^-1 R in the columns n..ld-1
+template <typename T> __device__ void tr_gauss_jordan(T* W, T* f, int n, int ld) {
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, ld, c);
+        tr_swap_rows(W, ld, p, c, 0);
+        __syncthreads();
+        const T piv = W[(long long)c * ld + c];
+        for (int r = threadIdx.x; r < n; r += blockDim.x) f[r] = W[(long long)r * ld + c];
+        __syncthreads();
+        for (int j = threadIdx.x; j < ld; j += blockDim.x) W[(long long)c * ld + j] /= piv;
+        __syncthreads();
+        for (long long q = threadIdx.x; q < (long long)n * ld; q += blockDim.x) {
+            const int r = (int)(q / ld);
+            if (r != c) W[q] -= f[r] * W[(long long)c * ld + q % ld];
+        }
+    }
+    __syncthreads();
+}
+
+// LU with partial pivoting in place: det and log|det| (the same value in every thread)
+template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* logabs) {
+    T s = T(1), l = T(0), d = T(1);
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, n, c);
+        tr_swap_rows(W, n, p, c, c);
+        if (p != c) s = -s;
+        __syncthreads();
+        const T piv = W[(long long)c * n + c];
+        for (int r = c + 1 + threadIdx.x; r < n; r += blockDim.x) f[r] = W[(long long)r * n + c] / piv;
+        __syncthreads();
+        const int m = n - c - 1;
+        for (long long q = threadIdx.x; q < (long long)m * m; q += blockDim.x) {
+            const int r = c + 1 + (int)(q / m), j = c + 1 + (int)(q % m);
+            W[(long long)r * n + j] -= f[r] * W[(long long)c * n + j];
+        }
+        d *= piv;
+        l += log(fabs(piv));
+    }
+    __syncthreads();
+    *det = s * d;
+    *logabs = l;
+}
+
+// ---- the generic tiled contraction -------------------------------------------------------------------------
+// C[m,n,z] (mode)= alpha * Σ_k A[m,k,z] B[k,n,z] over a flat (M rows, N columns, K reduced, NB batch) view of
+// strided tensors: each of the four index groups has up to three axes (extents e*, per-operand strides), so no
+// operand is ever copied or transposed. 128x128 tiles, 8x8 outputs per thread, 256 threads.
+
+// offset of flat index f over axes (e0, e1, e2) with strides (s0, s1, s2); e0 is implied
+__device__ __forceinline__ long long tr_off3(long long f, long long e1, long long e2, long long s0, long long s1,
+                                             long long s2) {
+    if (e1 == 1 && e2 == 1) return f * s0;
+    const long long d2 = f % e2;
+    f /= e2;
+    const long long d1 = f % e1;
+    f /= e1;
+    return f * s0 + d1 * s1 + d2 * s2;
+}
+
+template <typename T>
+__device__ __forceinline__ void tr_gemm_body(
+        const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, const int mode,
+        const T* __restrict__ alpha_p, const T alpha_c, const long long M, const long long N, const long long K,
+        const long long NB, const int kfast_a, const int kfast_b,
+        const long long em1, const long long em2, const long long am0, const long long am1, const long long am2,
+        const long long cm0, const long long cm1, const long long cm2,
+        const long long en1, const long long en2, const long long bn0, const long long bn1, const long long bn2,
+        const long long cn0, const long long cn1, const long long cn2,
+        const long long ek1, const long long ek2, const long long ak0, const long long ak1, const long long ak2,
+        const long long bk0, const long long bk1, const long long bk2,
+        const long long ez1, const long long ez2, const long long az0, const long long az1, const long long az2,
+        const long long bz0, const long long bz1, const long long bz2, const long long cz0, const long long cz1,
+        const long long cz2) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const As = reinterpret_cast<T*>(tr_smem);   // [TR_BK][TR_LDS], m fastest
+    T* const Bs = As + TR_BK * TR_LDS;              // [TR_BK][TR_LDS], n fastest
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const long long m0 = blockIdx.y * (long long)TR_BM, n0 = blockIdx.x * (long long)TR_BN;
+    const T alpha = alpha_p ? alpha_c * alpha_p[0] : alpha_c;
+    // this thread's four elements of each tile load: consecutive threads walk the operand's fastest axis
+    int a_ml[4], a_kl[4], b_nl[4], b_kl[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        const int z = tid + TR_BLOCK * q;
+        if (kfast_a) { a_kl[q] = z % TR_BK; a_ml[q] = z / TR_BK; } else { a_ml[q] = z % TR_BM; a_kl[q] = z / TR_BM; }
+        if (kfast_b) { b_kl[q] = z % TR_BK; b_nl[q] = z / TR_BK; } else { b_nl[q] = z % TR_BN; b_kl[q] = z / TR_BN; }
+    }
+    for (long long bz = blockIdx.z; bz < NB; bz += gridDim.z) {
+        long long a_off[4], b_off[4];
+        bool a_ok[4], b_ok[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const long long m = m0 + a_ml[q], n = n0 + b_nl[q];
+            a_ok[q] = m < M;
+            b_ok[q] = n < N;
+            a_off[q] = a_ok[q] ? tr_off3(m, em1, em2, am0, am1, am2) + tr_off3(bz, ez1, ez2, az0, az1, az2) : 0;
+            b_off[q] = b_ok[q] ? tr_off3(n, en1, en2, bn0, bn1, bn2) + tr_off3(bz, ez1, ez2, bz0, bz1, bz2) : 0;
+        }
+        T acc[8][8];
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c) acc[r][c] = T(0);
+        for (long long k0 = 0; k0 < K; k0 += TR_BK) {
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                long long kk = k0 + a_kl[q];
+                As[a_kl[q] * TR_LDS + a_ml[q]] =
+                    a_ok[q] && kk < K ? A[a_off[q] + tr_off3(kk, ek1, ek2, ak0, ak1, ak2)] : T(0);
+                kk = k0 + b_kl[q];
+                Bs[b_kl[q] * TR_LDS + b_nl[q]] =
+                    b_ok[q] && kk < K ? B[b_off[q] + tr_off3(kk, ek1, ek2, bk0, bk1, bk2)] : T(0);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int kq = 0; kq < TR_BK; ++kq) {
+                T ar[8], br[8];
+#pragma unroll
+                for (int r = 0; r < 8; ++r) ar[r] = As[kq * TR_LDS + ty + 16 * r];
+#pragma unroll
+                for (int c = 0; c < 8; ++c) br[c] = Bs[kq * TR_LDS + tx + 16 * c];
+#pragma unroll
+                for (int r = 0; r < 8; ++r)
+#pragma unroll
+                    for (int c = 0; c < 8; ++c) acc[r][c] += ar[r] * br[c];
+            }
+            __syncthreads();
+        }
+        const long long c_z = tr_off3(bz, ez1, ez2, cz0, cz1, cz2);
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const long long m = m0 + ty + 16 * r;
+            if (m >= M) continue;
+            const long long c_m = tr_off3(m, em1, em2, cm0, cm1, cm2) + c_z;
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+                const long long n = n0 + tx + 16 * c;
+                if (n < N) tr_store(C, c_m + tr_off3(n, en1, en2, cn0, cn1, cn2), alpha * acc[r][c], mode);
+            }
+        }
+    }
+}
+
+#define TR_GEMM_PARAMS(T) const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, const int mode, \
+    const T* __restrict__ alpha_p, const T alpha_c, const long long M, const long long N, const long long K, \
+    const long long NB, const int kfast_a, const int kfast_b, const long long em1, const long long em2, \
+    const long long am0, const long long am1, const long long am2, const long long cm0, const long long cm1, \
+    const long long cm2, const long long en1, const long long en2, const long long bn0, const long long bn1, \
+    const long long bn2, const long long cn0, const long long cn1, const long long cn2, const long long ek1, \
+    const long long ek2, const long long ak0, const long long ak1, const long long ak2, const long long bk0, \
+    const long long bk1, const long long bk2, const long long ez1, const long long ez2, const long long az0, \
+    const long long az1, const long long az2, const long long bz0, const long long bz1, const long long bz2, \
+    const long long cz0, const long long cz1, const long long cz2
+#define TR_GEMM_ARGS A, B, C, mode, alpha_p, alpha_c, M, N, K, NB, kfast_a, kfast_b, em1, em2, am0, am1, am2, \
+    cm0, cm1, cm2, en1, en2, bn0, bn1, bn2, cn0, cn1, cn2, ek1, ek2, ak0, ak1, ak2, bk0, bk1, bk2, ez1, ez2, az0, \
+    az1, az2, bz0, bz1, bz2, cz0, cz1, cz2
+
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f32(TR_GEMM_PARAMS(float)) {
+    tr_gemm_body<float>(TR_GEMM_ARGS);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f64(TR_GEMM_PARAMS(double)) {
+    tr_gemm_body<double>(TR_GEMM_ARGS);
+}
+
+// tr_elementwise_sin_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sin_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = sin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sin_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sin_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sin_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sin_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_sin_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sin_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = sin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*cos(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sin_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_sin_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sin_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_sin_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_sin_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sin_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*cos(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sin_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sin_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sin_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sin_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_asin_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_asin_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = asin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_asin_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_asin_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_asin_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_asin_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_asin_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_asin_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = asin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)/sqrt(T(1) - tr_sq(x_x[e]));
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_asin_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_asin_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_asin_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_asin_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_asin_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_asin_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)/sqrt(T(1) - tr_sq(x_x[e]));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_asin_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_asin_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_asin_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_asin_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_foo_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_foo_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = asin(sin(x_x[e]) + T(0.2));
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_foo_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_foo_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_foo_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_foo_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_foo_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_foo_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = asin(sin(x_x[e]) + T(0.2));
+        tr_store(x_y, e, r1, mode_x_y);
+        const T v2 = x_x[e];
+        const T r3 = tr_ld(d_x, e)*cos(v2)/sqrt(T(1) - T(0.04)*tr_sq(T(5)*sin(v2) + T(1)));
+        tr_store(d_y, e, r3, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_foo_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_foo_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_foo_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_foo_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_foo_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_foo_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = x_x[e];
+        const T r2 = tr_ld(b_y, e)*cos(v1)/sqrt(T(1) - T(0.04)*tr_sq(T(5)*sin(v1) + T(1)));
+        tr_store(b_x, e, r2, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_foo_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_foo_pb0_body<float>(b_x, mode_b_x, x_x, b_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_foo_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_foo_pb0_body<double>(b_x, mode_b_x, x_x, b_y, n_i);
+}
+
+// tr_elementwise_cos_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_cos_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = cos(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_cos_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_cos_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_cos_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_cos_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_cos_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_cos_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = cos(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = -tr_ld(d_x, e)*sin(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_cos_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_cos_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_cos_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_cos_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_cos_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_cos_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = -tr_ld(b_y, e)*sin(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_cos_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_cos_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_cos_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_cos_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_exp_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_exp_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = exp(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_exp_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_exp_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_exp_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_exp_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_exp_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_exp_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = exp(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*r1;
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_exp_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_exp_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_exp_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_exp_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_exp_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_exp_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*x_y[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_exp_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i) {
+    tr_elementwise_exp_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_exp_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i) {
+    tr_elementwise_exp_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i);
+}
+
+// tr_elementwise_log_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_log_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = log(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_log_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_log_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = log(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)/x_x[e];
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_log_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_log_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_log_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_log_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)/x_x[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_log1p_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_log1p_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = log1p(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log1p_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log1p_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log1p_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log1p_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_log1p_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_log1p_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = log1p(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)/(x_x[e] + T(1));
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log1p_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_log1p_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log1p_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_log1p_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_log1p_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_log1p_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)/(x_x[e] + T(1));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log1p_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log1p_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_log1p_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_log1p_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_expm1_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_expm1_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = expm1(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_expm1_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_expm1_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_expm1_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_expm1_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_expm1_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_expm1_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = expm1(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*exp(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_expm1_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_expm1_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_expm1_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_expm1_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_expm1_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_expm1_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*exp(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_expm1_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_expm1_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_expm1_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_expm1_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_sqrt_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sqrt_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = sqrt(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sqrt_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sqrt_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_sqrt_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sqrt_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = sqrt(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = (T(0.5))*tr_ld(d_x, e)/r1;
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_sqrt_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_sqrt_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_sqrt_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = (T(0.5))*tr_ld(b_y, e)/x_y[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i) {
+    tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i) {
+    tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i);
+}
+
+// tr_elementwise_tanh_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_tanh_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tanh(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_tanh_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_tanh_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_tanh_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_tanh_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_tanh_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_tanh_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tanh(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = (T(1) - tr_sq(r1))*tr_ld(d_x, e);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_tanh_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_tanh_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_tanh_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_tanh_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_tanh_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_tanh_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = (T(1) - tr_sq(x_y[e]))*tr_ld(b_y, e);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_tanh_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_tanh_pb0_body<float>(b_x, mode_b_x, x_y, b_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_tanh_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_tanh_pb0_body<double>(b_x, mode_b_x, x_y, b_y, n_i);
+}
+
+// tr_elementwise_sigmoid_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sigmoid_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_sigmoid(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sigmoid_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sigmoid_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sigmoid_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_sigmoid_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_sigmoid_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sigmoid_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_sigmoid(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T v2 = r1;
+        const T r3 = v2*(T(1) - v2)*tr_ld(d_x, e);
+        tr_store(d_y, e, r3, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sigmoid_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_sigmoid_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sigmoid_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_sigmoid_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_sigmoid_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_sigmoid_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = x_y[e];
+        const T r2 = v1*(T(1) - v1)*tr_ld(b_y, e);
+        tr_store(b_x, e, r2, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sigmoid_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_sigmoid_pb0_body<float>(b_x, mode_b_x, x_y, b_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sigmoid_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_sigmoid_pb0_body<double>(b_x, mode_b_x, x_y, b_y, n_i);
+}
+
+// tr_elementwise_softplus_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_softplus_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_softplus(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_softplus_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_softplus_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_softplus_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_softplus_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_softplus_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_softplus_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_softplus(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*tr_sigmoid(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_softplus_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_softplus_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_softplus_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_softplus_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_softplus_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_softplus_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*tr_sigmoid(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_softplus_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_softplus_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_softplus_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_softplus_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_relu_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_relu_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_relu(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_relu_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_relu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_relu_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_relu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_relu_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_relu_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_relu(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*tr_step(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_relu_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_relu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_relu_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_relu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_relu_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_relu_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*tr_step(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_relu_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_relu_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_relu_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_relu_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_erf_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_erf_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = erf(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_erf_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_erf_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_erf_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_erf_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_erf_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_erf_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = erf(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = T(2)*tr_ld(d_x, e)*exp(-tr_sq(x_x[e]))/sqrt(T(3.141592653589793));
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_erf_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_erf_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_erf_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_erf_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_erf_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_erf_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = T(2)*tr_ld(b_y, e)*exp(-tr_sq(x_x[e]))/sqrt(T(3.141592653589793));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_erf_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_erf_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_erf_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_erf_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_leaky_relu_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_leaky_relu_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = x_x[e];
+        const T r2 = (((v1 > T(0))) ? (v1) : ((T(0.01))*v1));
+        tr_store(x_y, e, r2, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_leaky_relu_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_leaky_relu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_leaky_relu_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_leaky_relu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_leaky_relu_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_leaky_relu_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = x_x[e];
+        const T r2 = (((v1 > T(0))) ? (v1) : ((T(0.01))*v1));
+        tr_store(x_y, e, r2, mode_x_y);
+        const T r3 = tr_ld(d_x, e)*(((x_x[e] > T(0))) ? (T(1)) : (T(0.01)));
+        tr_store(d_y, e, r3, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_leaky_relu_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_leaky_relu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_leaky_relu_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_leaky_relu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_leaky_relu_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_leaky_relu_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*(((x_x[e] > T(0))) ? (T(1)) : (T(0.01)));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_leaky_relu_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_leaky_relu_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_leaky_relu_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_leaky_relu_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+}
+
+// tr_elementwise_gelu_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_gelu_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = (T(0.5))*x_x[e];
+        const T r2 = v1*(erf(sqrt(T(2))*v1) + T(1));
+        tr_store(x_y, e, r2, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_gelu_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_gelu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_gelu_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_gelu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i);
+}
+
+// tr_elementwise_gelu_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_gelu_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = (T(0.5))*x_x[e];
+        const T r2 = v1*(erf(sqrt(T(2))*v1) + T(1));
+        tr_store(x_y, e, r2, mode_x_y);
+        const T v3 = x_x[e];
+        const T v4 = (T(0.5))*sqrt(T(2))*v3;
+        const T r5 = (v4*exp(-T(0.5)*tr_sq(v3))/sqrt(T(3.141592653589793)) + (T(0.5))*erf(v4) + T(0.5))*tr_ld(d_x, e);
+        tr_store(d_y, e, r5, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_gelu_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_gelu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_gelu_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_gelu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i);
+}
+
+// tr_elementwise_gelu_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_gelu_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T v1 = x_x[e];
+        const T v2 = (T(0.5))*sqrt(T(2))*v1;
+        const T r3 = (v2*exp(-T(0.5)*tr_sq(v1))/sqrt(T(3.141592653589793)) + (T(0.5))*erf(v2) + T(0.5))*tr_ld(b_y, e);
+        tr_store(b_x, e, r3, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_gelu_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_gelu_pb0_body<float>(b_x, mode_b_x, x_x, b_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_gelu_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_i) {
+    tr_elementwise_gelu_pb0_body<double>(b_x, mode_b_x, x_x, b_y, n_i);
+}
+
+// tr_elementwise_scale_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_scale_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_s, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = x_s[0]*x_x[e];
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_s, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_scale_fwd0_body<float>(x_y, mode_x_y, x_s, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_s, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_scale_fwd0_body<double>(x_y, mode_x_y, x_s, x_x, n_i);
+}
+
+// tr_elementwise_scale_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_scale_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_s, const T* __restrict__ x_x, const T* __restrict__ d_s, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = x_s[0]*x_x[e];
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_s, 0)*x_x[e] + tr_ld(d_x, e)*x_s[0];
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_s, const float* __restrict__ x_x, const float* __restrict__ d_s, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_scale_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_s, x_x, d_s, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_s, const double* __restrict__ x_x, const double* __restrict__ d_s, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_scale_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_s, x_x, d_s, d_x, n_i);
+}
+
+// tr_elementwise_scale_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_scale_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_s, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*x_s[0];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_s, const long long n_i) {
+    tr_elementwise_scale_pb0_body<float>(b_x, mode_b_x, b_y, x_s, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_s, const long long n_i) {
+    tr_elementwise_scale_pb0_body<double>(b_x, mode_b_x, b_y, x_s, n_i);
+}
+
+// tr_elementwise_scale_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_scale_pb1_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    T* const s_x_x = s_b_y + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_b_y[z] = tr_ld(b_y, z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))*((stage & 2) ? s_x_x[t] : x_x[q0]);
+        }
+    }
+    if (active) {
+        tr_store(b_s, row, acc0, mode_b_s);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_elementwise_scale_pb1_rows_body<float>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_elementwise_scale_pb1_rows_body<double>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk, tile, stage);
+}
+
+// tr_elementwise_scale_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_scale_pb1_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
+    const int lane = threadIdx.x & 31;
+    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_y, q0)*x_x[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_s, row, acc0, mode_b_s);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
+    tr_elementwise_scale_pb1_warp_body<float>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
+    tr_elementwise_scale_pb1_warp_body<double>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk);
+}
+
+// tr_elementwise_power_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_power_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_n, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = pow(x_x[e], x_n[0]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_power_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_n, const long long n_i) {
+    tr_elementwise_power_fwd0_body<float>(x_y, mode_x_y, x_x, x_n, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_power_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_n, const long long n_i) {
+    tr_elementwise_power_fwd0_body<double>(x_y, mode_x_y, x_x, x_n, n_i);
+}
+
+// tr_elementwise_power_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_power_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ x_n, const T* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = pow(x_x[e], x_n[0]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*x_n[0]*r1/x_x[e];
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_power_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ x_n, const float* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_power_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, x_n, d_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_power_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ x_n, const double* __restrict__ d_x, const long long n_i) {
+    tr_elementwise_power_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, x_n, d_x, n_i);
+}
+
+// tr_elementwise_power_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_elementwise_power_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_n, const T* __restrict__ x_y, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e)*x_n[0]*x_y[e]/x_x[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_power_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_n, const float* __restrict__ x_y, const float* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_power_pb0_body<float>(b_x, mode_b_x, b_y, x_n, x_y, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_power_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_n, const double* __restrict__ x_y, const double* __restrict__ x_x, const long long n_i) {
+    tr_elementwise_power_pb0_body<double>(b_x, mode_b_x, b_y, x_n, x_y, x_x, n_i);
+}
