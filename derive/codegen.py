@@ -105,11 +105,13 @@ class OpGen:
         if st.prim:
             em.line(f"{tgt} = {self.prim_code(st)}")
             return
-        if _needs_chunks(st.expr, st.indices):
-            self.emit_chunked(em, tgt, st.expr, st.indices)
+        expr = _expand_sums(st.expr)
+        ci, big = _chunk_index(expr, st.indices)
+        if ci is not None:
+            self.emit_chunked(em, tgt, expr, st.indices, ci, big)
             return
         em.pref = tuple(st.indices)
-        code, axes = em.emit(st.expr)
+        code, axes = em.emit(expr)
         em.line(f"{tgt} = {em.to_axes(code, axes, st.indices)}")
 
     def prim_code(self, st):
@@ -141,39 +143,36 @@ class OpGen:
             return f"np.transpose({sol}, {back})"
         raise NotImplementedError(st.prim)
 
-    def emit_chunked(self, em: Emitter, tgt, expr, indices):
-        """T[i,...] = expr evaluated over slices of i, so the largest intermediate stays bounded."""
-        ci = indices[0]
+    def emit_chunked(self, em: Emitter, tgt, expr, indices, ci, big):
+        """T[indices] = expr evaluated over slices of index ci, so the largest intermediate stays bounded:
+        slices are concatenated when ci is an index of the result, and added when ci is summed."""
         local = Idx("_ci", ci.ext)
         body_expr = expr.xreplace({ci: local})
-        sliced = {}
-        for a in ir.accesses(body_expr):
-            if local in a.args:
-                key = (ir.acc_name(a), tuple(k for k, s in enumerate(a.args) if s == local))
-                sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
-        # rename accesses that carry the chunk index to sliced arrays
+        sliced: dict = {}
         rep = {}
         for a in ir.accesses(body_expr):
             if local in a.args:
                 key = (ir.acc_name(a), tuple(k for k, s in enumerate(a.args) if s == local))
+                sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
                 rep[a] = ir.access(sliced[key], a.args)
         body_expr = body_expr.xreplace(rep)
         fn = em.tmp("chunk")
         params = list(sliced.values())
         names = dict(em.names)
-        for (n, _), p in sliced.items():
+        for p in params:
             names[p] = p
         sub = Emitter(names, lambda s: "_m" if s == local else self.extent_code(s), em.indent + "    ",
                       self.counter)
-        sub.dtype_src = em.dtype_src
+        sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+        concat = ci in indices
+        out_idx = tuple(local if s == ci else s for s in indices)
+        sub.pref = out_idx
         code, axes = sub.emit(body_expr)
-        out_idx = (local,) + tuple(indices[1:])
         sub.line(f"return {sub.to_axes(code, axes, out_idx)}")
         em.line(f"def {fn}(_m, {', '.join(params)}):")
         em.lines.extend(sub.lines)
-        # how many rows of the chunk index fit the budget
-        big = _largest_axes(body_expr, local)
-        per_row = " * ".join(self.extent_code(s) for s in big if s != local) or "1"
+        # how many slices of the chunk index fit the budget
+        per_row = " * ".join(self.extent_code(s) for s in big if s != ci) or "1"
         n = self.extent_code(ci)
         step = em.tmp("step")
         em.line(f"{step} = max(1, {CHUNK_ELEMENTS} // max(1, {per_row}))")
@@ -181,20 +180,24 @@ class OpGen:
         def args_for(lo, hi):
             out = []
             for (name, positions), p in sliced.items():
-                src = em.names[name]
-                key = []
-                for k in range(max(positions) + 1):
-                    key.append(f"{lo}:{hi}" if k in positions else ":")
-                out.append(f"{src}[{', '.join(key)}]")
+                key = [f"{lo}:{hi}" if k in positions else ":" for k in range(max(positions) + 1)]
+                out.append(f"{em.names[name]}[{', '.join(key)}]")
             return out
 
+        whole = ", ".join(a.split("[")[0] if all(k == ":" for k in a[a.index("[") + 1:-1].split(", ")) else a
+                          for a in args_for("", ""))
         em.line(f"if {step} >= {n}:")
-        em.line(f"    {tgt} = {fn}({n}, {', '.join(args_for('', ''))})".replace("[:]", "").replace("[:, :]", "")
-                .replace("[:, :, :]", ""))
+        em.line(f"    {tgt} = {fn}({n}, {whole})")
         em.line("else:")
         s = em.tmp("s")
-        em.line(f"    {tgt} = np.concatenate([{fn}(min({step}, {n} - {s}), "
-                f"{', '.join(args_for(s, f'{s} + {step}'))}) for {s} in range(0, {n}, {step})], axis=0)")
+        part = f"{fn}(min({step}, {n} - {s}), {', '.join(args_for(s, f'{s} + {step}'))})"
+        if concat:
+            em.line(f"    {tgt} = np.concatenate([{part} for {s} in range(0, {n}, {step})], "
+                    f"axis={indices.index(ci)})")
+        else:
+            em.line(f"    {tgt} = 0.0")
+            em.line(f"    for {s} in range(0, {n}, {step}):")
+            em.line(f"        {tgt} = {tgt} + {part}")
 
     def emit_lin(self, em: Emitter, ls, tvar, atom_var, zero_ok=True):
         """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing).
@@ -220,15 +223,22 @@ class OpGen:
             sub.names[atom] = av
             sub.pref = tuple(ls.indices)
             parts = []
+            chunked: dict = {}
             for t in terms:
-                e = IndexSum(t.coeff * t.atom, list(t.sums))
-                if _needs_chunks(e, ls.indices):
-                    v = sub.tmp("p")
-                    self.emit_chunked(sub, v, e, ls.indices)
-                    parts.append(v)
+                e = _expand_sums(IndexSum(t.coeff * t.atom, list(t.sums)))
+                ci, big = _chunk_index(e, ls.indices)
+                if ci is not None:
+                    # terms sliced along the same index share one pass (and their subexpressions)
+                    chunked.setdefault(ci, [big, []])[1].append(e)
+                    if len(big) > len(chunked[ci][0]):
+                        chunked[ci][0] = big
                     continue
                 code, axes = sub.emit(e)
                 parts.append(sub.to_axes(code, axes, ls.indices))
+            for ci, (big, es) in chunked.items():
+                v = sub.tmp("p")
+                self.emit_chunked(sub, v, sp.Add(*es), ls.indices, ci, big)
+                parts.append(v)
             total = " + ".join(parts).replace("+ -", "- ")
             sub.line(f"{tvar} = _add({tvar}, {total})")
             em.lines.extend(sub.lines)
@@ -502,42 +512,79 @@ def _divide(c, f):
     return sp.Mul(*rest)
 
 
-def _largest_axes(e, must=None):
-    """The index set of the largest intermediate the emitter would build for e (an estimate)."""
-    best: tuple = ()
+def _intermediates(e):
+    """Index sets of the intermediates the emitter would build for e (functions, sums, powers)."""
+    found: list = []
 
-    def walk(x, bound):
-        nonlocal best
+    def walk(x):
         if isinstance(x, IndexSum):
-            inner = walk(x.body, bound | set(x.indices))
+            inner = walk(x.body)
             return tuple(s for s in inner if s not in x.indices)
         if ir.is_access(x):
             return tuple(dict.fromkeys(x.args))
         if not x.args:
             return ()
-        if isinstance(x, sp.Mul):
-            parts = [walk(a, bound) for a in x.args]
-            return _union(parts)
-        parts = [walk(a, bound) for a in x.args]
-        ax = _union(parts)
-        if isinstance(x, (sp.Function, sp.Add, sp.Pow)) and len(ax) > len(best):
-            best = ax
+        ax = _union([walk(a) for a in x.args])
+        if isinstance(x, (sp.Function, sp.Add, sp.Pow)):
+            found.append(ax)
         return ax
 
-    top = walk(e, frozenset())
-    return best if len(best) > len(top) else top
+    top = walk(e)
+    return found, top
 
 
-def _needs_chunks(e, out_indices):
-    """An intermediate over more indices than any array it is built from (the kernel sum's N×M×D
-    differences) would dwarf the inputs: evaluate the statement in slices of its first index."""
-    if not out_indices:
-        return False
-    big = _largest_axes(e)
-    if len(big) <= len(out_indices) or out_indices[0] not in big or len(big) < 2:
-        return False
-    covered = any(set(big) <= set(a.args) for a in ir.accesses(e))
-    return not covered
+def _expand_sums(e):
+    """Σ_d (x[i,d] - y[j,d])² -> Σ_d x[i,d]² + Σ_d y[j,d]² - 2·Σ_d x[i,d]·y[j,d] when every piece has fewer
+    indices than the summand: no N×M×D intermediate, and the cross term is a matrix product."""
+    if isinstance(e, IndexSum):
+        body = _expand_sums(e.body)
+        ks = list(e.indices)
+        if not body.has(sp.Function) or not any(isinstance(x, sp.Function) and not ir.is_access(x)
+                                                 for x in sp.preorder_traversal(body)):
+            ex = sp.expand(body, deep=False, power_exp=False, power_base=False, log=False)
+            idx = set(ir.free_indices(body, body.atoms(Idx)))
+            def cheap(p):      # fewer indices than the summand, or a plain product a contraction evaluates
+                if len(set(ir.free_indices(p, p.atoms(Idx)))) < len(idx):
+                    return True
+                return all(f.is_number or ir.is_access(f) for f in _factors(p))
+
+            if isinstance(ex, sp.Add) and all(cheap(p) for p in ex.args):
+                out = []
+                for p in ex.args:
+                    pf = set(ir.free_indices(p, p.atoms(Idx)))
+                    term = IndexSum(p, [k for k in ks if k in pf])
+                    for k in ks:
+                        if k not in pf:
+                            term = term * Extent(k)
+                    out.append(term)
+                return sp.Add(*out)
+        return IndexSum(body, ks)
+    if not e.args or ir.is_access(e) or not e.has(IndexSum):
+        return e
+    return e.func(*[_expand_sums(a) for a in e.args])
+
+
+def _chunk_index(e, out_indices):
+    """The index to slice e along when some intermediate spans more indices than any array it is built
+    from and than the result (the kernel sum's N×M matrix); None when e is cheap enough whole."""
+    found, _ = _intermediates(e)
+    arrays = [set(a.args) for a in ir.accesses(e)]
+    big_sets = [ax for ax in found if len(ax) >= 2 and not set(ax) <= set(out_indices)
+                and not any(set(ax) <= arr for arr in arrays)]
+    if not big_sets:
+        return None, ()
+    big = max(big_sets, key=len)
+    for s in out_indices:
+        if s in big:
+            return s, big
+    top = set(e.indices) if isinstance(e, IndexSum) else set()
+    if isinstance(e, sp.Add):
+        tops = [set(a.indices) if isinstance(a, IndexSum) else set() for a in e.args]
+        top = set.intersection(*tops) if tops else set()
+    for s in big:
+        if s in top:
+            return s, big
+    return None, ()
 
 
 def generate_op(d: Derivation) -> OpCode:

@@ -309,37 +309,40 @@ def _define(np):
         s = _c3
         ds = ZeroTangent()
         if not is_zero(dx):
-            _e4 = (A + np.transpose(A, (1, 0)))
-            _c5 = np.transpose(_e4) @ dx
-            _c6 = x @ _c5
-            ds = _add(ds, _c6)
+            _c4 = np.transpose(A) @ dx
+            _c5 = x @ _c4
+            _c6 = A @ dx
+            _c7 = x @ _c6
+            _e8 = (_c5 + _c7)
+            ds = _add(ds, _e8)
         if not is_zero(dA):
-            _c7 = np.transpose(dA) @ x
-            _c8 = x @ _c7
-            ds = _add(ds, _c8)
+            _c9 = np.transpose(dA) @ x
+            _c10 = x @ _c9
+            ds = _add(ds, _c10)
         return s, ds
 
     def quadratic_rrule(x, A):
-        _c9 = np.transpose(A) @ x
-        _c10 = x @ _c9
-        s = _c10
+        _c11 = np.transpose(A) @ x
+        _c12 = x @ _c11
+        s = _c12
         def quadratic_pullback(ds):
             if is_zero(ds):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            def _pb_x11():
+            def _pb_x13():
                 dx = ZeroTangent()
                 if not is_zero(ds):
-                    _e12 = (A + np.transpose(A, (1, 0)))
-                    _c13 = ds * (_e12 @ x)
-                    dx = _add(dx, _c13)
+                    _c14 = ds * (A @ x)
+                    _c15 = ds * (np.transpose(A) @ x)
+                    _e16 = (_c14 + _c15)
+                    dx = _add(dx, _e16)
                 return dx
-            def _pb_A14():
+            def _pb_A17():
                 dA = ZeroTangent()
                 if not is_zero(ds):
-                    _e15 = (ds * (x[:, None]) * x)
-                    dA = _add(dA, _e15)
+                    _e18 = (ds * (x[:, None]) * x)
+                    dA = _add(dA, _e18)
                 return dA
-            return (NoTangent(), Thunk(_pb_x11), Thunk(_pb_A14))
+            return (NoTangent(), Thunk(_pb_x13), Thunk(_pb_A17))
         return s, quadratic_pullback
 
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
@@ -523,7 +526,6 @@ def _define(np):
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
-        _inv_S = np.linalg.inv(S)
         _c2 = np.linalg.solve(np.transpose(S), x)
         _c3 = x @ _c2
         m = _c3
@@ -534,43 +536,45 @@ def _define(np):
             _dinv_S = _add(_dinv_S, _c5)
         dm = ZeroTangent()
         if not is_zero(dx):
-            _e6 = (_inv_S + np.transpose(_inv_S, (1, 0)))
-            _c7 = np.transpose(_e6) @ dx
-            _c8 = x @ _c7
-            dm = _add(dm, _c8)
+            _c6 = np.linalg.solve(np.transpose(S), dx)
+            _c7 = x @ _c6
+            _c8 = np.linalg.solve(S, dx)
+            _c9 = x @ _c8
+            _e10 = (_c7 + _c9)
+            dm = _add(dm, _e10)
         if not is_zero(_dinv_S):
-            _c9 = np.transpose(_dinv_S) @ x
-            _c10 = x @ _c9
-            dm = _add(dm, _c10)
+            _c11 = np.transpose(_dinv_S) @ x
+            _c12 = x @ _c11
+            dm = _add(dm, _c12)
         return m, dm
 
     def mahalanobis_rrule(x, S):
-        _inv_S = np.linalg.inv(S)
-        _c11 = np.linalg.solve(np.transpose(S), x)
-        _c12 = x @ _c11
-        m = _c12
+        _c13 = np.linalg.solve(np.transpose(S), x)
+        _c14 = x @ _c13
+        m = _c14
         def mahalanobis_pullback(dm):
             if is_zero(dm):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             _dinv_S = ZeroTangent()
             if not is_zero(dm):
-                _e13 = (dm * (x[:, None]) * x)
-                _dinv_S = _add(_dinv_S, _e13)
-            def _pb_x14():
+                _e15 = (dm * (x[:, None]) * x)
+                _dinv_S = _add(_dinv_S, _e15)
+            def _pb_x16():
                 dx = ZeroTangent()
                 if not is_zero(dm):
-                    _e15 = (_inv_S + np.transpose(_inv_S, (1, 0)))
-                    _c16 = dm * (_e15 @ x)
-                    dx = _add(dx, _c16)
+                    _c17 = dm * np.linalg.solve(S, x)
+                    _c18 = dm * np.linalg.solve(np.transpose(S), x)
+                    _e19 = (_c17 + _c18)
+                    dx = _add(dx, _e19)
                 return dx
-            def _pb_S17():
+            def _pb_S20():
                 dS = ZeroTangent()
                 if not is_zero(_dinv_S):
-                    _c18 = np.linalg.solve(S, np.transpose(_dinv_S))
-                    _c19 = -np.linalg.solve(np.transpose(S), np.transpose(_c18))
-                    dS = _add(dS, _c19)
+                    _c21 = np.linalg.solve(S, np.transpose(_dinv_S))
+                    _c22 = -np.linalg.solve(np.transpose(S), np.transpose(_c21))
+                    dS = _add(dS, _c22)
                 return dS
-            return (NoTangent(), Thunk(_pb_x14), Thunk(_pb_S17))
+            return (NoTangent(), Thunk(_pb_x16), Thunk(_pb_S20))
         return m, mahalanobis_pullback
 
     # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)

@@ -337,19 +337,19 @@ def _define(np):
         L = _e7
         dL = ZeroTangent()
         if not is_zero(dt):
-            _e8 = (2 * t)
-            _e9 = (2 * p)
-            _e10 = (_e8 - _e9)
-            _e11 = (_e10 * dt)
-            _c12 = np.sum(_e11, axis=(0, 1))
-            dL = _add(dL, _c12)
+            _e8 = (dt * p)
+            _c9 = -2 * np.sum(_e8, axis=(0, 1))
+            _e10 = (dt * t)
+            _c11 = 2 * np.sum(_e10, axis=(0, 1))
+            _e12 = (_c9 + _c11)
+            dL = _add(dL, _e12)
         if not is_zero(dp):
-            _e13 = (2 * p)
-            _e14 = (2 * t)
-            _e15 = (_e13 - _e14)
-            _e16 = (_e15 * dp)
-            _c17 = np.sum(_e16, axis=(0, 1))
-            dL = _add(dL, _c17)
+            _e13 = (dp * t)
+            _c14 = -2 * np.sum(_e13, axis=(0, 1))
+            _e15 = (dp * p)
+            _c16 = 2 * np.sum(_e15, axis=(0, 1))
+            _e17 = (_c14 + _c16)
+            dL = _add(dL, _e17)
         if not is_zero(dL):
             _e18 = (1 / n_b / n_o)
             dL = dL * _e18
@@ -389,356 +389,352 @@ def _define(np):
         _m0 = np.max(z, axis=1, keepdims=True)
         _e1 = np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1)
         _lse = _e1
-        _e2 = (z - (_lse[:, None]))
-        _e3 = (_e2 * t)
-        _c4 = np.sum(_e3, axis=(0, 1))
-        _e5 = (-(1 / n_b * _c4))
-        L = _e5
+        _e2 = (t * z)
+        _c3 = np.sum(_e2, axis=(0, 1))
+        _c4 = -np.einsum("a,ab->", _lse, t, optimize=True)
+        _e5 = (_c3 + _c4)
+        _e6 = (-(1 / n_b * _e5))
+        L = _e6
         return L
 
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
-        _m6 = np.max(z, axis=1, keepdims=True)
-        _e7 = np.log(np.sum(np.exp(z - _m6), axis=1)) + np.sum(_m6, axis=1)
-        _lse = _e7
-        _e8 = (z - (_lse[:, None]))
-        _e9 = (_e8 * t)
+        _m7 = np.max(z, axis=1, keepdims=True)
+        _e8 = np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1)
+        _lse = _e8
+        _e9 = (t * z)
         _c10 = np.sum(_e9, axis=(0, 1))
-        _e11 = (-(1 / n_b * _c10))
-        L = _e11
+        _c11 = -np.einsum("a,ab->", _lse, t, optimize=True)
+        _e12 = (_c10 + _c11)
+        _e13 = (-(1 / n_b * _e12))
+        L = _e13
         _dlse = ZeroTangent()
         if not is_zero(dz):
-            _e12 = np.exp(_e8)
-            _e13 = (dz * _e12)
-            _c14 = np.sum(_e13, axis=1)
-            _dlse = _add(_dlse, _c14)
+            _e14 = (z - (_lse[:, None]))
+            _e15 = np.exp(_e14)
+            _e16 = (dz * _e15)
+            _c17 = np.sum(_e16, axis=1)
+            _dlse = _add(_dlse, _c17)
         dL = ZeroTangent()
         if not is_zero(_dlse):
-            _c15 = np.einsum("a,ab->", _dlse, t, optimize=True)
-            dL = _add(dL, _c15)
+            _c18 = np.einsum("a,ab->", _dlse, t, optimize=True)
+            dL = _add(dL, _c18)
         if not is_zero(dz):
-            _e16 = (dz * t)
-            _c17 = -np.sum(_e16, axis=(0, 1))
-            dL = _add(dL, _c17)
-        if not is_zero(dt):
-            _e18 = (_lse[:, None] - z)
-            _e19 = (_e18 * dt)
-            _c20 = np.sum(_e19, axis=(0, 1))
+            _e19 = (dz * t)
+            _c20 = -np.sum(_e19, axis=(0, 1))
             dL = _add(dL, _c20)
+        if not is_zero(dt):
+            _c21 = np.einsum("ab,a->", dt, _lse, optimize=True)
+            _e22 = (dt * z)
+            _c23 = -np.sum(_e22, axis=(0, 1))
+            _e24 = (_c21 + _c23)
+            dL = _add(dL, _e24)
         if not is_zero(dL):
-            _e21 = (1 / n_b)
-            dL = dL * _e21
+            _e25 = (1 / n_b)
+            dL = dL * _e25
         return L, dL
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
-        _m22 = np.max(z, axis=1, keepdims=True)
-        _e23 = np.log(np.sum(np.exp(z - _m22), axis=1)) + np.sum(_m22, axis=1)
-        _lse = _e23
-        _e24 = (z - (_lse[:, None]))
-        _e25 = (_e24 * t)
-        _c26 = np.sum(_e25, axis=(0, 1))
-        _e27 = (-(1 / n_b * _c26))
-        L = _e27
+        _m26 = np.max(z, axis=1, keepdims=True)
+        _e27 = np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1)
+        _lse = _e27
+        _e28 = (t * z)
+        _c29 = np.sum(_e28, axis=(0, 1))
+        _c30 = -np.einsum("a,ab->", _lse, t, optimize=True)
+        _e31 = (_c29 + _c30)
+        _e32 = (-(1 / n_b * _e31))
+        L = _e32
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             _dlse = ZeroTangent()
             if not is_zero(dL):
-                _e28 = (1 / n_b * dL)
-                _c29 = _e28 * np.sum(t, axis=1)
-                _dlse = _add(_dlse, _c29)
-            def _pb_z30():
+                _e33 = (1 / n_b * dL)
+                _c34 = _e33 * np.sum(t, axis=1)
+                _dlse = _add(_dlse, _c34)
+            def _pb_z35():
                 dz = ZeroTangent()
                 if not is_zero(dL):
-                    _e31 = (-(1 / n_b * dL * t))
-                    dz = _add(dz, _e31)
+                    _e36 = (-(1 / n_b * dL * t))
+                    dz = _add(dz, _e36)
                 if not is_zero(_dlse):
-                    _e32 = (z - (_lse[:, None]))
-                    _e33 = np.exp(_e32)
-                    _e34 = ((_dlse[:, None]) * _e33)
-                    dz = _add(dz, _e34)
+                    _e37 = (z - (_lse[:, None]))
+                    _e38 = np.exp(_e37)
+                    _e39 = ((_dlse[:, None]) * _e38)
+                    dz = _add(dz, _e39)
                 return dz
-            def _pb_t35():
+            def _pb_t40():
                 dt = ZeroTangent()
                 if not is_zero(dL):
-                    _e36 = (_lse[:, None] - z)
-                    _e37 = (1 / n_b * _e36 * dL)
-                    dt = _add(dt, _e37)
+                    _e41 = (_lse[:, None] - z)
+                    _e42 = (1 / n_b * _e41 * dL)
+                    dt = _add(dt, _e42)
                 return dt
-            return (NoTangent(), Thunk(_pb_z30), Thunk(_pb_t35))
+            return (NoTangent(), Thunk(_pb_z35), Thunk(_pb_t40))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
     def gaussian_kernel_sum(x, y, b, s):
         n_i = x.shape[0]
-        n_d = x.shape[1]
         n_j = y.shape[0]
         def _chunk0(_m, _s0_x):
-            _e1 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-            _e2 = (_e1 * _e1)
-            _c3 = np.sum(_e2, axis=1)
-            _e4 = (-(1 / s * _c3))
-            _e5 = np.exp(_e4)
-            _c6 = b @ np.transpose(_e5)
-            return _c6
-        _step7 = max(1, 4194304 // max(1, n_j * n_d))
-        if _step7 >= n_i:
+            _e1 = (_s0_x * _s0_x)
+            _c2 = np.sum(_e1, axis=1)
+            _e3 = (y * y)
+            _c4 = np.sum(_e3, axis=1)
+            _c5 = -2 * (_s0_x @ np.transpose(y))
+            _e6 = (_c2[:, None] + _c4 + _c5)
+            _e7 = (-(1 / s * _e6))
+            _e8 = np.exp(_e7)
+            _c9 = b @ np.transpose(_e8)
+            return _c9
+        _step10 = max(1, 4194304 // max(1, n_j))
+        if _step10 >= n_i:
             out = _chunk0(n_i, x)
         else:
-            out = np.concatenate([_chunk0(min(_step7, n_i - _s8), x[_s8:_s8 + _step7]) for _s8 in range(0, n_i, _step7)], axis=0)
+            out = np.concatenate([_chunk0(min(_step10, n_i - _s11), x[_s11:_s11 + _step10]) for _s11 in range(0, n_i, _step10)], axis=0)
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy, db, ds = tangents
         n_i = x.shape[0]
-        n_d = x.shape[1]
         n_j = y.shape[0]
-        def _chunk9(_m, _s0_x):
-            _e10 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-            _e11 = (_e10 * _e10)
-            _c12 = np.sum(_e11, axis=1)
-            _e13 = (-(1 / s * _c12))
-            _e14 = np.exp(_e13)
-            _c15 = b @ np.transpose(_e14)
-            return _c15
-        _step16 = max(1, 4194304 // max(1, n_j * n_d))
-        if _step16 >= n_i:
-            out = _chunk9(n_i, x)
+        def _chunk12(_m, _s0_x):
+            _e13 = (_s0_x * _s0_x)
+            _c14 = np.sum(_e13, axis=1)
+            _e15 = (y * y)
+            _c16 = np.sum(_e15, axis=1)
+            _c17 = -2 * (_s0_x @ np.transpose(y))
+            _e18 = (_c14[:, None] + _c16 + _c17)
+            _e19 = (-(1 / s * _e18))
+            _e20 = np.exp(_e19)
+            _c21 = b @ np.transpose(_e20)
+            return _c21
+        _step22 = max(1, 4194304 // max(1, n_j))
+        if _step22 >= n_i:
+            out = _chunk12(n_i, x)
         else:
-            out = np.concatenate([_chunk9(min(_step16, n_i - _s17), x[_s17:_s17 + _step16]) for _s17 in range(0, n_i, _step16)], axis=0)
+            out = np.concatenate([_chunk12(min(_step22, n_i - _s23), x[_s23:_s23 + _step22]) for _s23 in range(0, n_i, _step22)], axis=0)
         dout = ZeroTangent()
         if not is_zero(db):
-            def _chunk19(_m, _s0_x):
-                _e20 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-                _e21 = (_e20 * _e20)
-                _c22 = np.sum(_e21, axis=1)
-                _e23 = (-(1 / s * _c22))
-                _e24 = np.exp(_e23)
-                _c25 = db @ np.transpose(_e24)
-                return _c25
-            _step26 = max(1, 4194304 // max(1, n_j * n_d))
-            if _step26 >= n_i:
-                _p18 = _chunk19(n_i, x)
+            def _chunk25(_m, _s0_x):
+                _e26 = (_s0_x * _s0_x)
+                _c27 = np.sum(_e26, axis=1)
+                _e28 = (y * y)
+                _c29 = np.sum(_e28, axis=1)
+                _c30 = -2 * (_s0_x @ np.transpose(y))
+                _e31 = (_c27[:, None] + _c29 + _c30)
+                _e32 = (-(1 / s * _e31))
+                _e33 = np.exp(_e32)
+                _c34 = db @ np.transpose(_e33)
+                return _c34
+            _step35 = max(1, 4194304 // max(1, n_j))
+            if _step35 >= n_i:
+                _p24 = _chunk25(n_i, x)
             else:
-                _p18 = np.concatenate([_chunk19(min(_step26, n_i - _s27), x[_s27:_s27 + _step26]) for _s27 in range(0, n_i, _step26)], axis=0)
-            dout = _add(dout, _p18)
+                _p24 = np.concatenate([_chunk25(min(_step35, n_i - _s36), x[_s36:_s36 + _step35]) for _s36 in range(0, n_i, _step35)], axis=0)
+            dout = _add(dout, _p24)
         if not is_zero(dy):
-            def _chunk29(_m, _s0_x):
-                _e30 = (1 / s)
-                _e31 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-                _e32 = (_e31 * _e31)
-                _c33 = np.sum(_e32, axis=1)
-                _e34 = (-(1 / s * _c33))
-                _e35 = np.exp(_e34)
-                _c36 = _s0_x @ np.transpose(dy)
-                _c37 = np.einsum("ab,ab->ab", _e35, _c36)
-                _c38 = 2 * (_e30 * (b @ np.transpose(_c37)))
-                return _c38
-            _step39 = max(1, 4194304 // max(1, n_j * n_d))
-            if _step39 >= n_i:
-                _p28 = _chunk29(n_i, x)
+            def _chunk38(_m, _s0_x):
+                _e39 = (1 / s)
+                _e40 = (dy * y)
+                _e41 = (_s0_x * _s0_x)
+                _c42 = np.sum(_e41, axis=1)
+                _e43 = (y * y)
+                _c44 = np.sum(_e43, axis=1)
+                _c45 = -2 * (_s0_x @ np.transpose(y))
+                _e46 = (_c42[:, None] + _c44 + _c45)
+                _e47 = (-(1 / s * _e46))
+                _e48 = np.exp(_e47)
+                _c49 = np.einsum("a,ab->a", b, _e40)
+                _c50 = -2 * (_e39 * (_e48 @ _c49))
+                _c51 = _s0_x @ np.transpose(dy)
+                _c52 = np.einsum("ab,ab->ab", _e48, _c51)
+                _c53 = 2 * (_e39 * (b @ np.transpose(_c52)))
+                _e54 = (_c50 + _c53)
+                return _e54
+            _step55 = max(1, 4194304 // max(1, n_j))
+            if _step55 >= n_i:
+                _p37 = _chunk38(n_i, x)
             else:
-                _p28 = np.concatenate([_chunk29(min(_step39, n_i - _s40), x[_s40:_s40 + _step39]) for _s40 in range(0, n_i, _step39)], axis=0)
-            def _chunk42(_m, _s0_x):
-                _e43 = (1 / s)
-                _e44 = (dy * y)
-                _e45 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-                _e46 = (_e45 * _e45)
-                _c47 = np.sum(_e46, axis=1)
-                _e48 = (-(1 / s * _c47))
-                _e49 = np.exp(_e48)
-                _c50 = np.einsum("a,ab->a", b, _e44)
-                _c51 = -2 * (_e43 * (_e49 @ _c50))
-                return _c51
-            _step52 = max(1, 4194304 // max(1, n_j * n_d))
-            if _step52 >= n_i:
-                _p41 = _chunk42(n_i, x)
-            else:
-                _p41 = np.concatenate([_chunk42(min(_step52, n_i - _s53), x[_s53:_s53 + _step52]) for _s53 in range(0, n_i, _step52)], axis=0)
-            dout = _add(dout, _p28 + _p41)
+                _p37 = np.concatenate([_chunk38(min(_step55, n_i - _s56), x[_s56:_s56 + _step55]) for _s56 in range(0, n_i, _step55)], axis=0)
+            dout = _add(dout, _p37)
         if not is_zero(dx):
-            def _chunk55(_m, _s0_d_x, _s1_x):
-                _e56 = (1 / s)
-                _e57 = (_s1_x[:, :, None] - np.transpose(y, (1, 0)))
-                _e58 = (_e57 * _e57)
-                _c59 = np.sum(_e58, axis=1)
-                _e60 = (-(1 / s * _c59))
-                _e61 = np.exp(_e60)
-                _c62 = _s0_d_x @ np.transpose(y)
-                _c63 = np.einsum("ab,ab->ab", _e61, _c62)
-                _c64 = 2 * (_e56 * (b @ np.transpose(_c63)))
-                return _c64
-            _step65 = max(1, 4194304 // max(1, n_j * n_d))
-            if _step65 >= n_i:
-                _p54 = _chunk55(n_i, dx, x)
+            def _chunk58(_m, _s0_d_x, _s1_x):
+                _e59 = (1 / s)
+                _e60 = (_s0_d_x * _s1_x)
+                _e61 = (_s1_x * _s1_x)
+                _c62 = np.sum(_e61, axis=1)
+                _e63 = (y * y)
+                _c64 = np.sum(_e63, axis=1)
+                _c65 = -2 * (_s1_x @ np.transpose(y))
+                _e66 = (_c62[:, None] + _c64 + _c65)
+                _e67 = (-(1 / s * _e66))
+                _e68 = np.exp(_e67)
+                _c69 = b @ np.transpose(_e68)
+                _c70 = -2 * (_e59 * np.einsum("ab,a->a", _e60, _c69))
+                _c71 = _s0_d_x @ np.transpose(y)
+                _c72 = np.einsum("ab,ab->ab", _e68, _c71)
+                _c73 = 2 * (_e59 * (b @ np.transpose(_c72)))
+                _e74 = (_c70 + _c73)
+                return _e74
+            _step75 = max(1, 4194304 // max(1, n_j))
+            if _step75 >= n_i:
+                _p57 = _chunk58(n_i, dx, x)
             else:
-                _p54 = np.concatenate([_chunk55(min(_step65, n_i - _s66), dx[_s66:_s66 + _step65], x[_s66:_s66 + _step65]) for _s66 in range(0, n_i, _step65)], axis=0)
-            def _chunk68(_m, _s0_d_x, _s1_x):
-                _e69 = (1 / s)
-                _e70 = (_s0_d_x * _s1_x)
-                _e71 = (_s1_x[:, :, None] - np.transpose(y, (1, 0)))
-                _e72 = (_e71 * _e71)
-                _c73 = np.sum(_e72, axis=1)
-                _e74 = (-(1 / s * _c73))
-                _e75 = np.exp(_e74)
-                _c76 = b @ np.transpose(_e75)
-                _c77 = -2 * (_e69 * np.einsum("ab,a->a", _e70, _c76))
-                return _c77
-            _step78 = max(1, 4194304 // max(1, n_j * n_d))
-            if _step78 >= n_i:
-                _p67 = _chunk68(n_i, dx, x)
-            else:
-                _p67 = np.concatenate([_chunk68(min(_step78, n_i - _s79), dx[_s79:_s79 + _step78], x[_s79:_s79 + _step78]) for _s79 in range(0, n_i, _step78)], axis=0)
-            dout = _add(dout, _p54 + _p67)
+                _p57 = np.concatenate([_chunk58(min(_step75, n_i - _s76), dx[_s76:_s76 + _step75], x[_s76:_s76 + _step75]) for _s76 in range(0, n_i, _step75)], axis=0)
+            dout = _add(dout, _p57)
         if not is_zero(ds):
-            def _chunk81(_m, _s0_x):
-                _e82 = s ** -2
-                _e83 = (_e82 * ds)
-                _e84 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-                _e85 = (_e84 * _e84)
-                _c86 = np.sum(_e85, axis=1)
-                _e87 = (-(1 / s * _c86))
+            def _chunk78(_m, _s0_x):
+                _e79 = s ** -2
+                _e80 = (_e79 * ds)
+                _e81 = (_s0_x * _s0_x)
+                _c82 = np.sum(_e81, axis=1)
+                _e83 = (y * y)
+                _c84 = np.sum(_e83, axis=1)
+                _c85 = -2 * (_s0_x @ np.transpose(y))
+                _e86 = (_c82[:, None] + _c84 + _c85)
+                _e87 = (-(1 / s * _e86))
                 _e88 = np.exp(_e87)
-                _e89 = (_c86 * _e88)
-                _c90 = _e83 * (_e89 @ b)
+                _e89 = (_e86 * _e88)
+                _c90 = _e80 * (_e89 @ b)
                 return _c90
-            _step91 = max(1, 4194304 // max(1, n_j * n_d))
+            _step91 = max(1, 4194304 // max(1, n_j))
             if _step91 >= n_i:
-                _p80 = _chunk81(n_i, x)
+                _p77 = _chunk78(n_i, x)
             else:
-                _p80 = np.concatenate([_chunk81(min(_step91, n_i - _s92), x[_s92:_s92 + _step91]) for _s92 in range(0, n_i, _step91)], axis=0)
-            dout = _add(dout, _p80)
+                _p77 = np.concatenate([_chunk78(min(_step91, n_i - _s92), x[_s92:_s92 + _step91]) for _s92 in range(0, n_i, _step91)], axis=0)
+            dout = _add(dout, _p77)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_i = x.shape[0]
-        n_d = x.shape[1]
         n_j = y.shape[0]
         def _chunk93(_m, _s0_x):
-            _e94 = (_s0_x[:, :, None] - np.transpose(y, (1, 0)))
-            _e95 = (_e94 * _e94)
-            _c96 = np.sum(_e95, axis=1)
-            _e97 = (-(1 / s * _c96))
-            _e98 = np.exp(_e97)
-            _c99 = b @ np.transpose(_e98)
-            return _c99
-        _step100 = max(1, 4194304 // max(1, n_j * n_d))
-        if _step100 >= n_i:
+            _e94 = (_s0_x * _s0_x)
+            _c95 = np.sum(_e94, axis=1)
+            _e96 = (y * y)
+            _c97 = np.sum(_e96, axis=1)
+            _c98 = -2 * (_s0_x @ np.transpose(y))
+            _e99 = (_c95[:, None] + _c97 + _c98)
+            _e100 = (-(1 / s * _e99))
+            _e101 = np.exp(_e100)
+            _c102 = b @ np.transpose(_e101)
+            return _c102
+        _step103 = max(1, 4194304 // max(1, n_j))
+        if _step103 >= n_i:
             out = _chunk93(n_i, x)
         else:
-            out = np.concatenate([_chunk93(min(_step100, n_i - _s101), x[_s101:_s101 + _step100]) for _s101 in range(0, n_i, _step100)], axis=0)
+            out = np.concatenate([_chunk93(min(_step103, n_i - _s104), x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
-            def _pb_x102():
+            def _pb_x105():
                 dx = ZeroTangent()
                 if not is_zero(dout):
-                    def _chunk104(_m, _s0_b_out, _s1_x):
-                        _e105 = (1 / s)
-                        _e106 = (_s1_x[:, :, None] - np.transpose(y, (1, 0)))
-                        _e107 = (_e106 * _e106)
-                        _c108 = np.sum(_e107, axis=1)
-                        _e109 = (-(1 / s * _c108))
-                        _e110 = np.exp(_e109)
-                        _c111 = np.einsum("a,ba->ab", b, _e110)
-                        _c112 = np.transpose(y) @ _c111
-                        _c113 = 2 * (_e105 * np.einsum("a,ba->ab", _s0_b_out, _c112))
-                        return _c113
-                    _step114 = max(1, 4194304 // max(1, n_j * n_d))
-                    if _step114 >= n_i:
-                        _p103 = _chunk104(n_i, dout, x)
+                    def _chunk107(_m, _s0_b_out, _s1_x):
+                        _e108 = (1 / s)
+                        _e109 = (_s1_x * _s1_x)
+                        _c110 = np.sum(_e109, axis=1)
+                        _e111 = (y * y)
+                        _c112 = np.sum(_e111, axis=1)
+                        _c113 = -2 * (_s1_x @ np.transpose(y))
+                        _e114 = (_c110[:, None] + _c112 + _c113)
+                        _e115 = (-(1 / s * _e114))
+                        _e116 = np.exp(_e115)
+                        _c117 = b @ np.transpose(_e116)
+                        _c118 = np.einsum("a,a->a", _s0_b_out, _c117)
+                        _c119 = -2 * (_e108 * np.einsum("ab,a->ab", _s1_x, _c118))
+                        _c120 = np.einsum("a,ba->ab", b, _e116)
+                        _c121 = np.transpose(y) @ _c120
+                        _c122 = 2 * (_e108 * np.einsum("a,ba->ab", _s0_b_out, _c121))
+                        _e123 = (_c119 + _c122)
+                        return _e123
+                    _step124 = max(1, 4194304 // max(1, n_j))
+                    if _step124 >= n_i:
+                        _p106 = _chunk107(n_i, dout, x)
                     else:
-                        _p103 = np.concatenate([_chunk104(min(_step114, n_i - _s115), dout[_s115:_s115 + _step114], x[_s115:_s115 + _step114]) for _s115 in range(0, n_i, _step114)], axis=0)
-                    def _chunk117(_m, _s0_b_out, _s1_x):
-                        _e118 = (1 / s)
-                        _e119 = (_s1_x[:, :, None] - np.transpose(y, (1, 0)))
-                        _e120 = (_e119 * _e119)
-                        _c121 = np.sum(_e120, axis=1)
-                        _e122 = (-(1 / s * _c121))
-                        _e123 = np.exp(_e122)
-                        _c124 = b @ np.transpose(_e123)
-                        _c125 = np.einsum("a,a->a", _s0_b_out, _c124)
-                        _c126 = -2 * (_e118 * np.einsum("ab,a->ab", _s1_x, _c125))
-                        return _c126
-                    _step127 = max(1, 4194304 // max(1, n_j * n_d))
-                    if _step127 >= n_i:
-                        _p116 = _chunk117(n_i, dout, x)
-                    else:
-                        _p116 = np.concatenate([_chunk117(min(_step127, n_i - _s128), dout[_s128:_s128 + _step127], x[_s128:_s128 + _step127]) for _s128 in range(0, n_i, _step127)], axis=0)
-                    dx = _add(dx, _p103 + _p116)
+                        _p106 = np.concatenate([_chunk107(min(_step124, n_i - _s125), dout[_s125:_s125 + _step124], x[_s125:_s125 + _step124]) for _s125 in range(0, n_i, _step124)], axis=0)
+                    dx = _add(dx, _p106)
                 return dx
-            def _pb_y129():
+            def _pb_y126():
                 dy = ZeroTangent()
                 if not is_zero(dout):
-                    def _chunk131(_m, _s0_b, _s1_y):
-                        _e132 = (1 / s)
-                        _e133 = (x[:, :, None] - np.transpose(_s1_y, (1, 0)))
-                        _e134 = (_e133 * _e133)
-                        _c135 = np.sum(_e134, axis=1)
-                        _e136 = (-(1 / s * _c135))
+                    def _chunk128(_m, _s0_b, _s1_y):
+                        _e129 = (1 / s)
+                        _e130 = (_s1_y * _s1_y)
+                        _c131 = np.sum(_e130, axis=1)
+                        _e132 = (x * x)
+                        _c133 = np.sum(_e132, axis=1)
+                        _c134 = -2 * (_s1_y @ np.transpose(x))
+                        _e135 = (_c131[:, None] + _c133 + _c134)
+                        _e136 = (-(1 / s * _e135))
                         _e137 = np.exp(_e136)
-                        _c138 = np.einsum("a,ab->ab", dout, _e137)
-                        _c139 = np.transpose(x) @ _c138
-                        _c140 = 2 * (_e132 * np.einsum("a,ba->ab", _s0_b, _c139))
-                        return _c140
-                    _step141 = max(1, 4194304 // max(1, n_d * n_i))
-                    if _step141 >= n_j:
-                        _p130 = _chunk131(n_j, b, y)
+                        _c138 = dout @ np.transpose(_e137)
+                        _c139 = np.einsum("a,a->a", _s0_b, _c138)
+                        _c140 = -2 * (_e129 * np.einsum("ab,a->ab", _s1_y, _c139))
+                        _c141 = np.einsum("a,ba->ab", dout, _e137)
+                        _c142 = np.transpose(x) @ _c141
+                        _c143 = 2 * (_e129 * np.einsum("a,ba->ab", _s0_b, _c142))
+                        _e144 = (_c140 + _c143)
+                        return _e144
+                    _step145 = max(1, 4194304 // max(1, n_i))
+                    if _step145 >= n_j:
+                        _p127 = _chunk128(n_j, b, y)
                     else:
-                        _p130 = np.concatenate([_chunk131(min(_step141, n_j - _s142), b[_s142:_s142 + _step141], y[_s142:_s142 + _step141]) for _s142 in range(0, n_j, _step141)], axis=0)
-                    def _chunk144(_m, _s0_b, _s1_y):
-                        _e145 = (1 / s)
-                        _e146 = (x[:, :, None] - np.transpose(_s1_y, (1, 0)))
-                        _e147 = (_e146 * _e146)
-                        _c148 = np.sum(_e147, axis=1)
-                        _e149 = (-(1 / s * _c148))
-                        _e150 = np.exp(_e149)
-                        _c151 = dout @ _e150
-                        _c152 = np.einsum("a,a->a", _s0_b, _c151)
-                        _c153 = -2 * (_e145 * np.einsum("ab,a->ab", _s1_y, _c152))
-                        return _c153
-                    _step154 = max(1, 4194304 // max(1, n_d * n_i))
-                    if _step154 >= n_j:
-                        _p143 = _chunk144(n_j, b, y)
-                    else:
-                        _p143 = np.concatenate([_chunk144(min(_step154, n_j - _s155), b[_s155:_s155 + _step154], y[_s155:_s155 + _step154]) for _s155 in range(0, n_j, _step154)], axis=0)
-                    dy = _add(dy, _p130 + _p143)
+                        _p127 = np.concatenate([_chunk128(min(_step145, n_j - _s146), b[_s146:_s146 + _step145], y[_s146:_s146 + _step145]) for _s146 in range(0, n_j, _step145)], axis=0)
+                    dy = _add(dy, _p127)
                 return dy
-            def _pb_b156():
+            def _pb_b147():
                 db = ZeroTangent()
                 if not is_zero(dout):
-                    def _chunk158(_m, _s0_y):
-                        _e159 = (x[:, :, None] - np.transpose(_s0_y, (1, 0)))
-                        _e160 = (_e159 * _e159)
-                        _c161 = np.sum(_e160, axis=1)
-                        _e162 = (-(1 / s * _c161))
-                        _e163 = np.exp(_e162)
-                        _c164 = dout @ _e163
-                        return _c164
-                    _step165 = max(1, 4194304 // max(1, n_d * n_i))
-                    if _step165 >= n_j:
-                        _p157 = _chunk158(n_j, y)
+                    def _chunk149(_m, _s0_y):
+                        _e150 = (_s0_y * _s0_y)
+                        _c151 = np.sum(_e150, axis=1)
+                        _e152 = (x * x)
+                        _c153 = np.sum(_e152, axis=1)
+                        _c154 = -2 * (_s0_y @ np.transpose(x))
+                        _e155 = (_c151[:, None] + _c153 + _c154)
+                        _e156 = (-(1 / s * _e155))
+                        _e157 = np.exp(_e156)
+                        _c158 = dout @ np.transpose(_e157)
+                        return _c158
+                    _step159 = max(1, 4194304 // max(1, n_i))
+                    if _step159 >= n_j:
+                        _p148 = _chunk149(n_j, y)
                     else:
-                        _p157 = np.concatenate([_chunk158(min(_step165, n_j - _s166), y[_s166:_s166 + _step165]) for _s166 in range(0, n_j, _step165)], axis=0)
-                    db = _add(db, _p157)
+                        _p148 = np.concatenate([_chunk149(min(_step159, n_j - _s160), y[_s160:_s160 + _step159]) for _s160 in range(0, n_j, _step159)], axis=0)
+                    db = _add(db, _p148)
                 return db
-            def _pb_s167():
+            def _pb_s161():
                 ds = ZeroTangent()
                 if not is_zero(dout):
-                    _e168 = s ** -2
-                    _e169 = (x[:, :, None] - np.transpose(y, (1, 0)))
-                    _e170 = (_e169 * _e169)
-                    _c171 = np.sum(_e170, axis=1)
-                    _e172 = (-(1 / s * _c171))
-                    _e173 = np.exp(_e172)
-                    _e174 = (_c171 * _e173)
-                    _c175 = _e174 @ b
-                    _c176 = _e168 * (dout @ _c175)
-                    ds = _add(ds, _c176)
+                    def _chunk163(_m, _s0_x, _s1_b_out):
+                        _e164 = s ** -2
+                        _e165 = (_s0_x * _s0_x)
+                        _c166 = np.sum(_e165, axis=1)
+                        _e167 = (y * y)
+                        _c168 = np.sum(_e167, axis=1)
+                        _c169 = -2 * (_s0_x @ np.transpose(y))
+                        _e170 = (_c166[:, None] + _c168 + _c169)
+                        _e171 = (-(1 / s * _e170))
+                        _e172 = np.exp(_e171)
+                        _e173 = (_e170 * _e172)
+                        _c174 = np.transpose(_e173) @ _s1_b_out
+                        _c175 = _e164 * (b @ _c174)
+                        return _c175
+                    _step176 = max(1, 4194304 // max(1, n_j))
+                    if _step176 >= n_i:
+                        _p162 = _chunk163(n_i, x, dout)
+                    else:
+                        _p162 = 0.0
+                        for _s177 in range(0, n_i, _step176):
+                            _p162 = _p162 + _chunk163(min(_step176, n_i - _s177), x[_s177:_s177 + _step176], dout[_s177:_s177 + _step176])
+                    ds = _add(ds, _p162)
                 return ds
-            return (NoTangent(), Thunk(_pb_x102), Thunk(_pb_y129), Thunk(_pb_b156), Thunk(_pb_s167))
+            return (NoTangent(), Thunk(_pb_x105), Thunk(_pb_y126), Thunk(_pb_b147), Thunk(_pb_s161))
         return out, gaussian_kernel_sum_pullback
 
     return {

@@ -1,0 +1,265 @@
+"""Runtime benchmarks against PyTorch (CPU, eager), JAX (CPU, jit) and HIPS autograd, side by side in one run.
+
+    python benchmarks/bench_runtime.py            # all three workloads
+    python benchmarks/bench_runtime.py --quick    # smaller sizes, for a smoke run
+    python benchmarks/bench_runtime.py --markdown # also print the table for RESULTS.md
+
+Workloads: (1) tape overhead per op on tiny arrays (a chain of 200 elementwise ops, value and gradient);
+(2) value_and_grad of a 3-layer MLP (width 512, batch 256, float32) and its cheap-gradient ratio;
+(3) the Gaussian kernel sum's gradient at N = M = 20 000, D = 3 (float64), time and peak memory, each
+framework in its own process (peak RSS via getrusage). Frameworks that are not installed are skipped
+with a note; install them with `pip install -e ".[bench]"`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def median_time(fn, repeat=7, warmup=2):
+    for _ in range(warmup):
+        fn()
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return float(np.median(ts))
+
+
+def have(mod):
+    try:
+        __import__(mod)
+        return True
+    except Exception:
+        return False
+
+
+# -- 1. per-op overhead -----------------------------------------------------------------------------------
+
+
+def overhead(n_ops=200):
+    x0 = np.linspace(0.1, 0.3, 3)
+    out = {}
+    import runtime
+    import generated
+
+    def ours_f(x):
+        for _ in range(n_ops):
+            x = generated.tanh(x)
+        return generated.sum(x)
+
+    vg = runtime.value_and_grad(ours_f)
+    out["tensor-rules"] = median_time(lambda: vg(x0)) / n_ops
+    if have("torch"):
+        import torch
+
+        torch.set_num_threads(2)
+
+        def torch_f():
+            x = torch.tensor(x0, requires_grad=True)
+            y = x
+            for _ in range(n_ops):
+                y = torch.tanh(y)
+            s = y.sum()
+            s.backward()
+            return s.item(), x.grad
+
+        out["pytorch"] = median_time(torch_f) / n_ops
+    if have("autograd"):
+        import autograd
+        import autograd.numpy as anp
+
+        def ag_f(x):
+            for _ in range(n_ops):
+                x = anp.tanh(x)
+            return anp.sum(x)
+
+        g = autograd.value_and_grad(ag_f)
+        out["autograd"] = median_time(lambda: g(x0)) / n_ops
+    return out
+
+
+# -- 2. MLP ------------------------------------------------------------------------------------------------
+
+
+def mlp(width=512, batch=256, dtype=np.float32):
+    rng = np.random.default_rng(0)
+    sizes = [width, width, width, width]
+    params = {f"W{k}": (rng.standard_normal((sizes[k + 1], sizes[k])) / np.sqrt(sizes[k])).astype(dtype)
+              for k in range(3)}
+    params.update({f"c{k}": np.zeros(sizes[k + 1], dtype) for k in range(3)})
+    x = rng.standard_normal((batch, width)).astype(dtype)
+    t = rng.standard_normal((batch, width)).astype(dtype)
+    res = {}
+    import runtime
+    import generated
+
+    def loss(p):
+        h = generated.dense(p["W0"], x, p["c0"])
+        h = generated.dense(p["W1"], h, p["c1"])
+        y = generated.linear(p["W2"], h, p["c2"])
+        return generated.mse(y, t)
+
+    vg = runtime.value_and_grad(loss)
+    fwd = median_time(lambda: loss(params))
+    both = median_time(lambda: vg(params))
+    res["tensor-rules"] = {"value_and_grad": both, "forward": fwd}
+    if have("torch"):
+        import torch
+
+        torch.set_num_threads(2)
+        tp = {k: torch.tensor(v, requires_grad=True) for k, v in params.items()}
+        tx, tt = torch.tensor(x), torch.tensor(t)
+
+        def tloss():
+            h = torch.tanh(tx @ tp["W0"].T + tp["c0"])
+            h = torch.tanh(h @ tp["W1"].T + tp["c1"])
+            y = h @ tp["W2"].T + tp["c2"]
+            return ((y - tt) ** 2).mean()
+
+        def tvg():
+            for v in tp.values():
+                v.grad = None
+            L = tloss()
+            L.backward()
+            return L
+
+        with torch.no_grad():
+            tf = median_time(tloss)
+        res["pytorch"] = {"value_and_grad": median_time(tvg), "forward": tf}
+    if have("autograd"):
+        import autograd
+        import autograd.numpy as anp
+
+        def aloss(p):
+            h = anp.tanh(x @ p["W0"].T + p["c0"])
+            h = anp.tanh(h @ p["W1"].T + p["c1"])
+            y = h @ p["W2"].T + p["c2"]
+            return anp.mean((y - t) ** 2)
+
+        ag = autograd.value_and_grad(aloss)
+        res["autograd"] = {"value_and_grad": median_time(lambda: ag(params)), "forward": median_time(lambda: aloss(params))}
+    if have("jax"):
+        import jax
+        import jax.numpy as jnp
+
+        jp = {k: jnp.asarray(v) for k, v in params.items()}
+        jx, jt = jnp.asarray(x), jnp.asarray(t)
+
+        def jloss(p):
+            h = jnp.tanh(jx @ p["W0"].T + p["c0"])
+            h = jnp.tanh(h @ p["W1"].T + p["c1"])
+            y = h @ p["W2"].T + p["c2"]
+            return jnp.mean((y - jt) ** 2)
+
+        jvg = jax.jit(jax.value_and_grad(jloss))
+        jf = jax.jit(jloss)
+        res["jax-jit"] = {"value_and_grad": median_time(lambda: jax.block_until_ready(jvg(jp))),
+                          "forward": median_time(lambda: jax.block_until_ready(jf(jp)))}
+    return res
+
+
+# -- 3. kernel sum gradient, one process per framework --------------------------------------------------------
+
+KERNEL_CHILD = r"""
+import json, resource, sys, time
+import numpy as np
+which, n = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(0)
+x, y, b = rng.standard_normal((n, 3)), rng.standard_normal((n, 3)), rng.standard_normal(n)
+s = 2.0
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.perf_counter()
+if which == "tensor-rules":
+    import runtime, generated
+    f = lambda x, y, b: generated.sum(generated.gaussian_kernel_sum(x, y, b, s))
+    val, g = runtime.value_and_grad(f, argnums=(0, 1, 2))(x, y, b)
+    val = float(val)
+elif which == "pytorch":
+    import torch
+    torch.set_num_threads(2)
+    tx, ty, tb = (torch.tensor(v, requires_grad=True) for v in (x, y, b))
+    d2 = (tx * tx).sum(1)[:, None] + (ty * ty).sum(1)[None, :] - 2 * tx @ ty.T
+    out = (torch.exp(-d2 / s) @ tb).sum()
+    out.backward()
+    val = float(out)
+elif which == "autograd":
+    import autograd, autograd.numpy as anp
+    def f(x, y, b):
+        d2 = anp.sum(x * x, 1)[:, None] + anp.sum(y * y, 1)[None, :] - 2 * x @ y.T
+        return anp.sum(anp.exp(-d2 / s) @ b)
+    val, g = autograd.value_and_grad(lambda p: f(*p))((x, y, b))
+    val = float(val)
+dt = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": dt, "peak_rss_mb": peak / 1024, "value": val}))
+"""
+
+
+def kernel(n):
+    out = {}
+    for which, mod in (("tensor-rules", None), ("pytorch", "torch"), ("autograd", "autograd")):
+        if mod and not have(mod):
+            out[which] = {"skipped": f"{mod} not installed"}
+            continue
+        try:
+            p = subprocess.run([sys.executable, "-c", KERNEL_CHILD, which, str(n)], capture_output=True,
+                               text=True, timeout=1200, cwd=ROOT)
+            out[which] = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else \
+                {"failed": (p.stderr.strip().splitlines() or ["?"])[-1][:120]}
+        except subprocess.TimeoutExpired:
+            out[which] = {"failed": "timed out after 1200 s"}
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args(argv)
+    n_kernel = 5000 if args.quick else 20000
+    print("== per-op tape overhead (tiny arrays), microseconds per op")
+    ov = overhead()
+    for k, v in ov.items():
+        print(f"  {k:14s} {v * 1e6:8.1f} us")
+    print("== 3-layer MLP, width 512, batch 256, float32 (median seconds)")
+    m = mlp()
+    for k, v in m.items():
+        print(f"  {k:14s} value_and_grad {v['value_and_grad'] * 1e3:8.2f} ms   forward {v['forward'] * 1e3:7.2f} ms"
+              f"   ratio {v['value_and_grad'] / v['forward']:.2f}")
+    ours = m["tensor-rules"]["value_and_grad"]
+    for k in ("pytorch", "autograd", "jax-jit"):
+        if k in m:
+            print(f"  tensor-rules / {k}: {ours / m[k]['value_and_grad']:.2f}")
+    print(f"== Gaussian kernel sum gradient, N = M = {n_kernel}, D = 3, float64")
+    kr = kernel(n_kernel)
+    for k, v in kr.items():
+        if "seconds" in v:
+            print(f"  {k:14s} {v['seconds']:8.2f} s   peak RSS {v['peak_rss_mb']:8.0f} MB   value {v['value']:.6g}")
+        else:
+            print(f"  {k:14s} {v}")
+    if args.markdown:
+        print("\n| workload | tensor-rules | pytorch | autograd | jax-jit |\n|---|---|---|---|---|")
+        print("| per-op overhead (µs) | " + " | ".join(f"{ov[k] * 1e6:.1f}" if k in ov else "–"
+                                                 for k in ("tensor-rules", "pytorch", "autograd")) + " | – |")
+        print("| MLP value_and_grad (ms) | " + " | ".join(
+            f"{m[k]['value_and_grad'] * 1e3:.1f}" if k in m else "–" for k in ("tensor-rules", "pytorch", "autograd", "jax-jit")) + " |")
+        print("| MLP value_and_grad / forward | " + " | ".join(
+            f"{m[k]['value_and_grad'] / m[k]['forward']:.2f}" if k in m else "–"
+            for k in ("tensor-rules", "pytorch", "autograd", "jax-jit")) + " |")
+        print(f"| kernel gradient N={n_kernel} (s / peak MB) | " + " | ".join(
+            f"{kr[k]['seconds']:.1f} / {kr[k]['peak_rss_mb']:.0f}" if "seconds" in kr.get(k, {}) else "–"
+            for k in ("tensor-rules", "pytorch", "autograd")) + " | – |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,422 @@
+"""CUDA code generation (derive/codegen_cuda.py, derive/emit_cuda.py) and its runtime (runtime/cuda.py).
+
+(a) every .cu in generated/cuda/ and the .cu of representative rules compile with nvcc, float32 and float64;
+(b) every op's kernels agree with its NumPy code — on a GPU when there is one, and always on the CPU emulation
+    of tests/codegen/cuda_emu.py, which runs the same kernels and launch plans on threads;
+(c) generation is deterministic; (d) statements are classified as designed.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from derive import api, codegen_cuda, verify
+from derive.emit_cuda import CudaPrinter
+from runtime import backend_numpy
+from runtime import cuda as rc
+from runtime.tangents import ZeroTangent, is_zero, unthunk
+
+import cuda_emu  # tests/codegen/cuda_emu.py (pytest puts this directory on sys.path)
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERATED = ROOT / "generated" / "cuda"
+NVCC = shutil.which("nvcc") or next((p for p in ("/usr/local/bin/nvcc", "/usr/local/cuda/bin/nvcc")
+                                     if os.path.exists(p)), None)
+LABEL = "tests/codegen/representative.rules"
+
+# One rule per kernel class and index structure, plus the shapes that stress them (batch axes, several
+# reduced indices, multi-statement programs, scalar parameters).
+REPRESENTATIVE = textwrap.dedent("""\
+    matmul(A[i,k], B[k,j]) -> C[i,j] = A[i,k] * B[k,j]
+    dense(W[o,i], x[b,i], c[o]) -> y[b,o] = tanh(W[o,i] * x[b,i] + c[o])
+    mlp(W[o,i], x[b,i], c[o], V[p,o]) -> z[b,p] = V[p,o] * tanh(W[o,i] * x[b,i] + c[o])
+    gk(x[i,d], y[j,d], b[j], s) -> out[i] = sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2) / s) * b[j])
+    binv(A[i,j,b]) -> B[i,j,b] = inv(A[i,j,b])
+    bmm(A[i,k,b], B[k,j]) -> C[i,j,b] = A[i,k,b] * B[k,j]
+    bmm2(A[i,k,b], B[k,j,b]) -> C[i,j,b] = A[i,k,b] * B[k,j,b]
+    softmax(x[i]) -> y[i] = exp(x[i]) / sum(j, exp(x[j]))
+    logsumexp(x[i]) -> y[] = log(sum(i, exp(x[i])))
+    total(x[i]) -> s[] = sum(i, x[i])
+    colsum(A[k,o]) -> c[o] = sum(k, A[k,o])
+    matvec(A[i,j], x[j]) -> y[i] = A[i,j] * x[j]
+    quad(x[i], A[i,j]) -> s[] = x[i] * A[i,j] * x[j]
+    bsolve(A[i,j,b], y[j,k,b]) -> x[i,k,b] = solve(A[i,j,b], y[j,k,b])
+    bdet(A[i,j,b]) -> d[b] = det(A[i,j,b])
+    chain(x[i], y[i], s) -> z[i]:
+        t[i] = sigmoid(x[i]) * y[i] + s
+        z[i] = exp(t[i]) * t[i]
+    triple(A[i,j]) -> y[i] = sum(j, sum(k, A[i,j] * A[j,k] * A[k,i]))
+""")
+
+# small extents exercise fallbacks and edge cases; large ones (not multiples of any tile) the tiled paths
+SMALL = {c: n for c, n in zip("ijkbodpc", (5, 6, 4, 3, 7, 3, 2, 5))}
+LARGE = {c: n for c, n in zip("ijkbodpc", (131, 67, 70, 3, 75, 3, 66, 33))}
+LARGE_OPS = {"matmul", "dense", "mlp", "gk", "bmm", "bmm2", "softmax", "total", "colsum", "matvec", "quad",
+             "linear", "mse", "cross_entropy", "gaussian_kernel_sum", "batched_matmul", "outer", "sum"}
+
+
+# ------------------------------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def representative():
+    results = api.derive_text(REPRESENTATIVE, LABEL)
+    bad = [r.name for r in results if not r.ok]
+    assert not bad, f"representative rules failed verification: {bad}"
+    return results
+
+
+@pytest.fixture(scope="module")
+def rep_files(representative):
+    return codegen_cuda.generate_cuda(representative, LABEL)
+
+
+def _shipped():
+    return sorted(GENERATED.glob("*.cu")) if GENERATED.is_dir() else []
+
+
+def _sources(rep_files):
+    out = {p.name: p.read_text() for p in _shipped()}
+    out["representative.cu"] = rep_files["representative.cu"]
+    return out
+
+
+_POOL = cf.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
+
+
+def _nvcc_ptx(source):
+    with tempfile.TemporaryDirectory() as d:
+        cu, ptx = Path(d) / "k.cu", Path(d) / "k.ptx"
+        cu.write_text(source)
+        res = subprocess.run([NVCC, "-ptx", "-arch=sm_90", "-o", str(ptx), str(cu)], capture_output=True, text=True)
+        return res.returncode, res.stderr, ptx.read_text() if ptx.exists() else ""
+
+
+@pytest.fixture(scope="module")
+def compiled(rep_files):
+    """nvcc and (for the emulation) g++ jobs for every source, started together so they overlap."""
+    srcs = _sources(rep_files)
+    jobs = {}
+    if NVCC:
+        jobs.update({("nvcc", k): _POOL.submit(_nvcc_ptx, v) for k, v in srcs.items()})
+    if cuda_emu.available()[0]:
+        jobs.update({("emu", k): _POOL.submit(cuda_emu.build, v) for k, v in srcs.items()})
+    return srcs, jobs
+
+
+# ------------------------------------------------------------------------------------------------- (a) nvcc
+def _cu_ids():
+    return [p.name for p in _shipped()] + ["representative.cu"]
+
+
+@pytest.mark.parametrize("name", _cu_ids())
+def test_nvcc_compiles(name, compiled, rep_files):
+    if not NVCC:
+        pytest.skip("nvcc not found on PATH, /usr/local/bin or /usr/local/cuda/bin: the compile check needs it")
+    srcs, jobs = compiled
+    rc_, err, ptx = jobs[("nvcc", name)].result()
+    assert rc_ == 0, f"nvcc failed on {name}:\n{err[-4000:]}"
+    assert "error" not in err.lower(), err[-4000:]
+    # every kernel a launch plan names exists, in float32 and float64
+    manifest = json.loads(rep_files["representative.json"] if name == "representative.cu"
+                          else (GENERATED / name).with_suffix(".json").read_text())
+    entries = set(re.findall(r"\.entry (\w+)\(", ptx))
+    for kernel in _plan_kernels(manifest):
+        for sfx in ("_f32", "_f64"):
+            assert kernel + sfx in entries, f"{name}: kernel {kernel}{sfx} is named by the plan but not compiled"
+
+
+def _plan_kernels(manifest):
+    out = set()
+
+    def step_kernels(s):
+        if "kernel" in s:
+            out.add(s["kernel"])
+        for v in s.get("variants", {}).values():
+            out.add(v["kernel"])
+        if "fallback" in s:
+            step_kernels(s["fallback"])
+
+    for op in manifest["ops"].values():
+        for prog in op["programs"].values():
+            for s in prog["steps"]:
+                step_kernels(s)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- (b) kernels
+def _cases():
+    cases = []
+    for p in _shipped():
+        js = p.with_suffix(".json")
+        if js.exists():
+            for op in json.loads(js.read_text())["ops"]:
+                cases.append((p.stem, op))
+    ops = re.findall(r"^(\w+)\(", REPRESENTATIVE, re.M)
+    cases += [("representative", op) for op in ops]
+    return cases
+
+
+@pytest.fixture(scope="module")
+def references(representative):
+    """name of a source -> (the NumPy functions of its ops, their OPS metadata)."""
+    out = {}
+    src = api.render_module(representative, LABEL, export=False)
+    ns: dict = {}
+    exec(compile(src, "<representative>", "exec"), ns)
+    out["representative"] = (ns["_define"](backend_numpy), ns["OPS"])
+    for p in _shipped():
+        try:
+            mod = importlib.import_module(f"generated.{p.stem}")
+        except ImportError:
+            continue
+        out[p.stem] = (mod._define(backend_numpy), mod.OPS)
+    return out
+
+
+def _module(source_name, rep_files):
+    if source_name == "representative":
+        return rc._Module(source_name, rep_files["representative.cu"], json.loads(rep_files["representative.json"]))
+    p = GENERATED / f"{source_name}.cu"
+    return rc._Module(f"generated.{source_name}", p.read_text(), json.loads(p.with_suffix(".json").read_text()))
+
+
+@pytest.fixture(params=["gpu", "emu"])
+def device(request, compiled):
+    if request.param == "gpu":
+        ok, why = rc.available()
+        if not ok:
+            pytest.skip(f"no GPU run: {why}")
+        return rc.device(), LARGE
+    ok, why = cuda_emu.available()
+    if not ok:
+        pytest.skip(f"no CPU emulation: {why}")
+    return cuda_emu.EmuDevice(sm_count=2), None
+
+
+def _host(x):
+    if x is None or is_zero(x):
+        return x
+    return np.asarray(x.get() if hasattr(x, "get") else x, dtype=np.float64)
+
+
+def _close(got, want, dtype, what):
+    want = unthunk(want)
+    if is_zero(want) or want is None:
+        assert got is None or is_zero(got), f"{what}: expected a zero tangent, got {got!r}"
+        return
+    got, want = _host(got), np.asarray(want, dtype=np.float64)
+    assert got is not None and not is_zero(got), f"{what}: got a zero tangent, expected values"
+    assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
+    rtol = 2e-3 if dtype == np.float32 else 1e-9
+    scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale, err_msg=what)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("source,op", _cases(), ids=[f"{s}:{o}" for s, o in _cases()])
+def test_kernels_match_numpy(source, op, dtype, device, references, rep_files, compiled):
+    dev, sizes = device
+    if source not in references:
+        pytest.skip(f"no NumPy module for {source}")
+    fns, OPS = references[source]
+    meta = OPS[op]
+    if sizes is None:                           # the emulation: large extents only where they are cheap
+        sizes = LARGE if op in LARGE_OPS else SMALL
+    letters = {l: sizes.get(l, 4) for inp in meta["inputs"] for l in inp.get("indices", [])}
+    mod = _module(source, rep_files)
+    rng = np.random.default_rng(sum(map(ord, op)))
+    args64 = verify.sample_inputs(meta, rng, letters)
+    if meta.get("elementwise"):
+        args64 = [a.reshape(2, -1) if isinstance(a, np.ndarray) and a.size % 2 == 0 else a for a in args64]
+    args = [a.astype(dtype) if isinstance(a, np.ndarray) else a for a in args64]
+    dargs = [dev.asarray(a, dtype) if isinstance(a, np.ndarray) else a for a in args]
+
+    y = rc.call(mod, op, "forward", dargs, dev)
+    _check_outputs(y, fns[op](*args64), dtype, f"{op} forward")
+
+    tans64 = [ZeroTangent()] + [rng.standard_normal(np.shape(a)) if isinstance(a, np.ndarray) else
+                                (float(rng.standard_normal()) if inp["kind"] == "scalar" else ZeroTangent())
+                                for a, inp in zip(args64, meta["inputs"])]
+    if len(tans64) > 2:
+        tans64[1] = ZeroTangent()               # a zero tangent among live ones
+    tans = [dev.asarray(t.astype(dtype), dtype) if isinstance(t, np.ndarray) else t for t in tans64]
+    y2, dy = rc.call(mod, op, "frule", (tuple(tans),) + tuple(dargs), dev)
+    y2n, dyn = fns[op + "_frule"](tuple(tans64), *args64)
+    _check_outputs(y2, y2n, dtype, f"{op} frule primal")
+    _check_outputs(dy, dyn, dtype, f"{op} frule tangent")
+
+    y3, pullback = rc.call(mod, op, "rrule", dargs, dev)
+    y3n, pullback_n = fns[op + "_rrule"](*args64)
+    _check_outputs(y3, y3n, dtype, f"{op} rrule primal")
+    multi = isinstance(y3n, tuple)
+    ybar64 = tuple(rng.standard_normal(np.shape(v)) for v in y3n) if multi else rng.standard_normal(np.shape(y3n))
+    ybar = tuple(dev.asarray(v.astype(dtype), dtype) for v in ybar64) if multi else dev.asarray(
+        ybar64.astype(dtype), dtype)
+    cots, cots_n = pullback(ybar), pullback_n(ybar64)
+    assert len(cots) == len(cots_n)
+    for k, (c, cn) in enumerate(zip(cots[1:], cots_n[1:])):
+        _close(c, cn, dtype, f"{op} pullback, cotangent of argument {k}")
+
+
+def _check_outputs(got, want, dtype, what):
+    if isinstance(want, tuple):
+        for k, (g, w) in enumerate(zip(got, want)):
+            _close(g, w, dtype, f"{what} [{k}]")
+    else:
+        _close(got, want, dtype, what)
+
+
+# ------------------------------------------------------------------------------------------------- (c) determinism
+def test_generation_is_deterministic(representative, rep_files):
+    again = codegen_cuda.generate_cuda(api.derive_text(REPRESENTATIVE, LABEL, verify_rules=False), LABEL)
+    assert again == rep_files
+    cu = rep_files["representative.cu"]
+    assert cu.startswith(f"// @generated from {LABEL} by `derive-rules`")
+    manifest = json.loads(rep_files["representative.json"])
+    assert manifest["generated_from"] == LABEL and manifest["command"] == "derive-rules"
+    assert set(rep_files) == {"representative.cu", "representative.json"}
+
+
+def test_kernel_names_are_unique_c_identifiers(rep_files):
+    cu = rep_files["representative.cu"]
+    names = re.findall(r'extern "C" __global__ void __launch_bounds__\(TR_BLOCK\) (\w+)\(', cu)
+    assert len(names) == len(set(names))
+    assert all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) and "__" not in n for n in names)
+    assert {n[:-4] for n in names} >= _plan_kernels(json.loads(rep_files["representative.json"]))
+
+
+# ------------------------------------------------------------------------------------------------- (d) classes
+def _steps(rep_files, op, prog):
+    return json.loads(rep_files["representative.json"])["ops"][op]["programs"][prog]["steps"]
+
+
+def _classes(rep_files, op, prog):
+    return [s["class"] for s in _steps(rep_files, op, prog)]
+
+
+def test_contractions_are_tiled(rep_files):
+    assert _classes(rep_files, "matmul", "forward") == ["gemm"]
+    assert _classes(rep_files, "matmul", "pullback") == ["gemm", "gemm"]
+    # a batch axis on one operand only is a row axis of the flat view; the shared operand's pullback reduces it
+    (fwd,) = _steps(rep_files, "bmm", "forward")
+    assert [d[0] for d in fwd["groups"]["m"] + fwd["groups"]["n"]] in (["i", "b", "j"], ["j", "i", "b"])
+    pb = _steps(rep_files, "bmm", "pullback")
+    assert any(s["class"] == "gemm" and [d[0] for d in s["groups"]["k"]] == ["i", "b"] for s in pb)
+    assert _steps(rep_files, "bmm2", "forward")[0]["groups"]["z"][0][0] == "b"
+
+
+def test_nonlinear_layer_is_contraction_then_elementwise(rep_files):
+    assert _classes(rep_files, "dense", "forward") == ["gemm", "map"]
+    # the bias cotangent is a column sum; the others are contractions of (1 - y²)·ȳ
+    assert _classes(rep_files, "dense", "pullback") == ["map", "gemm", "gemm", "reduce"]
+    # the hidden layer is computed once per program and never recomputed inside a reduction
+    for prog in ("forward", "pullback"):
+        for s in _steps(rep_files, "mlp", prog):
+            if s["class"] == "reduce":
+                assert len(s["red"]) == 1, s
+
+
+def test_kernel_sum_is_map_reduce_without_the_matrix(rep_files):
+    (fwd,) = _steps(rep_files, "gk", "forward")
+    assert fwd["class"] == "reduce" and fwd["prefer"] == "rows"
+    assert fwd["rows"] == ["i"] and fwd["red"] == ["j"]
+    assert sorted(map(tuple, fwd["stage"])) == [(), ("d",)]           # b[j] and y[j, :] staged per tile
+    manifest = json.loads(rep_files["representative.json"])["ops"]["gk"]
+    for prog in manifest["programs"].values():
+        for buf, classes in prog["buffers"].items():
+            assert not {"i", "j"} <= set(classes), f"{buf} materializes the N×M kernel matrix"
+
+
+def test_elementwise_chain_is_one_kernel_per_direction(rep_files):
+    for prog in ("forward", "frule", "rrule", "pullback"):
+        assert _classes(rep_files, "chain", prog) == ["map"], prog
+    (st,) = _steps(rep_files, "chain", "forward")
+    assert [o["buf"] for o in st["outputs"]] == ["z"]                 # t stays in registers
+
+
+def test_reductions_hoist_invariants(rep_files):
+    # softmax: Σ exp is reduced once to a scalar, then one elementwise pass
+    assert _classes(rep_files, "softmax", "forward") == ["reduce", "map"]
+    assert _steps(rep_files, "softmax", "forward")[0]["rows"] == []
+    assert _classes(rep_files, "softmax", "pullback") == ["reduce", "map"]
+    assert _classes(rep_files, "logsumexp", "pullback") == ["reduce", "map"]
+
+
+def test_matrix_primitives_are_batched_kernels(rep_files):
+    (s,) = _steps(rep_files, "binv", "forward")
+    assert (s["class"], s["op"], s["batch"]) == ("prim", "inv", ["b"])
+    (s,) = _steps(rep_files, "bsolve", "forward")
+    assert (s["op"], s["rhs"], s["batch"]) == ("solve", "k", ["b"])
+    assert _steps(rep_files, "bdet", "forward")[0]["op"] == "det"
+
+
+def test_unclassifiable_statement_falls_back_to_a_plain_reduction(rep_files):
+    steps = _steps(rep_files, "triple", "forward")
+    assert steps and all(s["class"] in ("reduce", "gemm", "map") for s in steps)
+
+
+def test_warp_variant_preferred_when_reduced_axis_is_contiguous(rep_files):
+    (s,) = _steps(rep_files, "matvec", "forward")
+    assert s["class"] == "reduce" and s["prefer"] == "warp"
+    (s,) = _steps(rep_files, "colsum", "forward")
+    assert s["prefer"] == "rows"
+
+
+class _Ctx:
+    def index(self, s):
+        return s.name
+
+    def extent(self, c):
+        return f"n_{c}"
+
+    def access(self, e):
+        return f"{e.func.__name__}[...]"
+
+
+def test_printer_keeps_float32_float32():
+    import sympy as sp
+    from derive import ir
+    x, y = sp.symbols("x y", real=True)
+    p = CudaPrinter(_Ctx())
+    assert p.doprint(x ** 2) == "tr_sq(x)"
+    assert p.doprint(1 / sp.sqrt(x)) == "rsqrt(x)"
+    assert p.doprint(sp.Rational(1, 3) * x) == "T(0.3333333333333333)*x"
+    assert p.doprint(ir.where(x > 0, x, y / 10)) == "((x > T(0)) ? (x) : (T(0.1)*y))"
+    assert p.doprint(ir.sigmoid(x)) == "tr_sigmoid(x)"
+    assert p.doprint(sp.Abs(x) + sp.pi) == "fabs(x) + T(3.141592653589793)"
+
+
+def test_no_double_literals_in_kernels(rep_files):
+    body = rep_files["representative.cu"].split("// ---- the generic tiled contraction")[1]
+    # every floating literal is wrapped as T(...), so float32 kernels never compute in double
+    bare = re.findall(r"(?<![\w(])\d+\.\d+(?![\w)])", body)
+    assert not bare, bare[:5]
+
+
+# ------------------------------------------------------------------------------------------------- runtime
+def test_unavailable_backend_says_why():
+    ok, why = rc.available()
+    if ok:
+        pytest.skip("a GPU is available here")
+    assert why
+    with pytest.raises(RuntimeError, match="unavailable"):
+        rc.dispatch("generated.linalg", "matmul", "forward", (object(), object()))
+    with pytest.raises(RuntimeError, match="unavailable"):
+        rc.dispatch("generated.linalg", "matmul_rrule", (object(), object()))
+
+
+def test_cubin_cache_key():
+    k = rc.cache_key("src", "sm_90")
+    assert k == rc.cache_key("src", "sm_90") and len(k) == 64
+    assert k != rc.cache_key("src", "sm_80") and k != rc.cache_key("src2", "sm_90")
+    assert k != rc.cache_key("src", "sm_90", ("-O2",))
