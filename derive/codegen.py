@@ -39,6 +39,7 @@ def _pyname(name, taken):
 class OpGen:
     def __init__(self, d: Derivation):
         self.d = d
+        self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
         self.counter = itertools.count()
         taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "tangents"}
@@ -74,15 +75,16 @@ class OpGen:
     def emitter(self, names, indent="        ", cache=None):
         em = Emitter(names, self.extent_code, indent, self.counter, cache)
         em.dtype_src = ", ".join(self.float_inputs) or None
-        em.inverse_of = self.inverse_of
+        em.inverse_of = self.inverse_of(self.keep)
         return em
 
-    @property
-    def inverse_of(self):
-        """Variables holding an unbatched inverse, and the matrix each inverts (solves replace them)."""
+    def inverse_of(self, keep=frozenset()):
+        """Variables holding an unbatched inverse, and the matrix each inverts: contractions with them
+        become solves, so the inverse need never be formed. Inverses in `keep` (outputs, or values the
+        function computes anyway) are used as they are: a product with a known inverse is cheaper."""
         out = {}
         for st in self.p.stmts + self.d.aux:
-            if st.prim == "inv" and self.p.var(st.args[0]).rank == 2:
+            if st.prim == "inv" and self.p.var(st.args[0]).rank == 2 and st.target not in keep:
                 out[self.names[st.target]] = self.names[st.args[0]]
         return out
 
@@ -199,32 +201,42 @@ class OpGen:
             em.line(f"    for {s} in range(0, {n}, {step}):")
             em.line(f"        {tgt} = {tgt} + {part}")
 
-    def emit_lin(self, em: Emitter, ls, tvar, atom_var, zero_ok=True):
-        """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing).
+    def emit_lin(self, em: Emitter, ls, tvar, atom_var, nonzero=frozenset()):
+        """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing);
+        atoms in `nonzero` need no guard. Returns True when target is surely an array afterwards.
 
         A factor every term shares over the target's own indices (tanh's 1 - y²) is applied once, to the
         sum, rather than to each term."""
         common = _common_factor(ls.terms, ls.indices)
         terms = ls.terms
         if common is not None:
-            terms = [type(t)(sp.cancel(t.coeff / common) if False else _divide(t.coeff, common), t.sums, t.atom)
-                     for t in ls.terms]
+            terms = [type(t)(_divide(t.coeff, common), t.sums, t.atom) for t in ls.terms]
         by_atom: dict = {}
         for t in terms:
             by_atom.setdefault(ir.acc_name(t.atom), []).append(t)
+        # unguarded groups first: their subexpressions are computed unconditionally and can be shared
+        order = sorted(by_atom, key=lambda a: atom_var(a) not in nonzero)
         em.pref = tuple(ls.indices)
-        em.line(f"{tvar} = ZeroTangent()")
-        for atom, terms in by_atom.items():
+        state = "unset"            # unset -> zero (ZeroTangent assigned) / array (surely assigned)
+        for atom in order:
+            terms_a = by_atom[atom]
             av = atom_var(atom)
-            em.line(f"if not is_zero({av}):")
-            sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
-            sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+            guarded = av not in nonzero
+            if guarded:
+                if state == "unset":
+                    em.line(f"{tvar} = ZeroTangent()")
+                    state = "zero"
+                em.line(f"if not is_zero({av}):")
+                sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
+                sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+            else:
+                sub = em
             sub.names = dict(em.names)
             sub.names[atom] = av
             sub.pref = tuple(ls.indices)
             parts = []
             chunked: dict = {}
-            for t in terms:
+            for t in terms_a:
                 e = _expand_sums(IndexSum(t.coeff * t.atom, list(t.sums)))
                 ci, big = _chunk_index(e, ls.indices)
                 if ci is not None:
@@ -240,19 +252,33 @@ class OpGen:
                 self.emit_chunked(sub, v, sp.Add(*es), ls.indices, ci, big)
                 parts.append(v)
             total = " + ".join(parts).replace("+ -", "- ")
-            sub.line(f"{tvar} = _add({tvar}, {total})")
-            em.lines.extend(sub.lines)
+            if state == "unset":
+                sub.line(f"{tvar} = {total}")
+                state = "array"
+            else:
+                sub.line(f"{tvar} = _add({tvar}, {total})")
+            if guarded:
+                em.lines.extend(sub.lines)
+        if state == "unset":
+            em.line(f"{tvar} = ZeroTangent()")
         if common is not None:
-            em.line(f"if not is_zero({tvar}):")
-            sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
-            sub.dtype_src, sub.pref, sub.inverse_of = em.dtype_src, tuple(ls.indices), em.inverse_of
+            if state != "array":
+                em.line(f"if not is_zero({tvar}):")
+                sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
+                sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+            else:
+                sub = em
+            sub.pref = tuple(ls.indices)
             code, axes = sub.emit(common)
             sub.line(f"{tvar} = {tvar} * {sub.align(code, axes, tuple(ls.indices))}")
-            em.lines.extend(sub.lines)
+            if sub is not em:
+                em.lines.extend(sub.lines)
+        return state == "array"
 
     # -- the three functions ---------------------------------------------------------------------------------
     def forward(self):
         p = self.p
+        self.keep = {v.name for v in p.outputs}
         args = ", ".join(self.names[v.name] for v in p.inputs)
         em = self.emitter(self.names)
         em.indent = "        "
@@ -265,6 +291,8 @@ class OpGen:
 
     def frule(self):
         p, d = self.p, self.d
+        self.keep = {v.name for v in p.outputs} | {ir.acc_name(a) for ls in d.pushforward for t in ls.terms
+                                                   for a in ir.accesses(t.coeff)}
         args = ", ".join(self.names[v.name] for v in p.inputs)
         em = self.emitter(self.names)
         tans = ", ".join(["_"] + [self.tan_names[v.name] for v in p.inputs])
@@ -304,6 +332,9 @@ class OpGen:
 
     def rrule(self):
         p, d = self.p, self.d
+        aux = {st.target for st in d.aux}
+        self.keep = {v.name for v in p.outputs} | {ir.acc_name(a) for ls in d.pullback for t in ls.terms
+                                                   for a in ir.accesses(t.coeff) if ir.acc_name(a) not in aux}
         args = ", ".join(self.names[v.name] for v in p.inputs)
         em = self.emitter(self.names)
         self.extents(em)
@@ -337,6 +368,8 @@ class OpGen:
         inputs = {v.name for v in p.inputs}
         diff_inputs = [v for v in p.inputs if v.kind != "int"]
         lazy = len(diff_inputs) > 1
+        # a single output's cotangent is an array past the early return; so is what it surely feeds
+        nonzero = {self.cot_arg(outs[0].name)} if len(outs) == 1 else set()
         if lazy and len(outs) == 1:
             # subexpressions several inputs' cotangents share are computed once, before the thunks
             ybar = self.cot_arg(outs[0].name)
@@ -357,13 +390,14 @@ class OpGen:
                 fn = pb.tmp("pb_" + T)
                 sub = Emitter(pb.names, pb.extent_code, pb.indent + "    ", pb.counter, pb.cache)
                 sub.dtype_src, sub.inverse_of = pb.dtype_src, pb.inverse_of
-                self.emit_lin(sub, ls, tv, self.cot_atom_var)
+                self.emit_lin(sub, ls, tv, self.cot_atom_var, nonzero)
                 pb.line(f"def {fn}():")
                 pb.lines.extend(sub.lines)
                 pb.line(f"    return {tv}")
                 results[T] = f"Thunk({fn})"
             else:
-                self.emit_lin(pb, ls, tv, self.cot_atom_var)
+                if self.emit_lin(pb, ls, tv, self.cot_atom_var, nonzero):
+                    nonzero.add(tv)
                 results[T] = tv
         ret = ["NoTangent()"] + ["NoTangent()" if v.kind == "int" else results.get(v.name, "ZeroTangent()")
                                  for v in p.inputs]

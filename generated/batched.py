@@ -42,16 +42,12 @@ def _define(np):
             if is_zero(dC):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_A5():
-                dA = ZeroTangent()
-                if not is_zero(dC):
-                    _c6 = np.einsum("ab,cbd->cad", B, dC, optimize=True)
-                    dA = _add(dA, _c6)
+                _c6 = np.einsum("ab,cbd->cad", B, dC, optimize=True)
+                dA = _c6
                 return dA
             def _pb_B7():
-                dB = ZeroTangent()
-                if not is_zero(dC):
-                    _c8 = np.einsum("abc,adc->bd", A, dC, optimize=True)
-                    dB = _add(dB, _c8)
+                _c8 = np.einsum("abc,adc->bd", A, dC, optimize=True)
+                dB = _c8
                 return dB
             return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
         return C, batched_matmul_pullback
@@ -82,16 +78,12 @@ def _define(np):
             if is_zero(dC):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_A5():
-                dA = ZeroTangent()
-                if not is_zero(dC):
-                    _c6 = np.einsum("abc,dbc->dac", B, dC, optimize=True)
-                    dA = _add(dA, _c6)
+                _c6 = np.einsum("abc,dbc->dac", B, dC, optimize=True)
+                dA = _c6
                 return dA
             def _pb_B7():
-                dB = ZeroTangent()
-                if not is_zero(dC):
-                    _c8 = np.einsum("abc,adc->bdc", A, dC, optimize=True)
-                    dB = _add(dB, _c8)
+                _c8 = np.einsum("abc,adc->bdc", A, dC, optimize=True)
+                dB = _c8
                 return dB
             return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
         return C, bmm_pullback
@@ -114,9 +106,7 @@ def _define(np):
         def batched_transpose_pullback(dB):
             if is_zero(dB):
                 return (NoTangent(), ZeroTangent())
-            dA = ZeroTangent()
-            if not is_zero(dB):
-                dA = _add(dA, np.transpose(dB, (1, 0, 2)))
+            dA = np.transpose(dB, (1, 0, 2))
             return (NoTangent(), dA)
         return B, batched_transpose_pullback
 
@@ -140,11 +130,9 @@ def _define(np):
         def batched_inv_pullback(dB):
             if is_zero(dB):
                 return (NoTangent(), ZeroTangent())
-            dA = ZeroTangent()
-            if not is_zero(dB):
-                _c2 = np.einsum("abc,dbc->acd", B, dB, optimize=True)
-                _c3 = -np.einsum("abc,dca->bdc", B, _c2, optimize=True)
-                dA = _add(dA, _c3)
+            _c2 = np.einsum("abc,dbc->acd", B, dB, optimize=True)
+            _c3 = -np.einsum("abc,dca->bdc", B, _c2, optimize=True)
+            dA = _c3
             return (NoTangent(), dA)
         return B, batched_inv_pullback
 
@@ -170,10 +158,8 @@ def _define(np):
             if is_zero(dd):
                 return (NoTangent(), ZeroTangent())
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-            dA = ZeroTangent()
-            if not is_zero(dd):
-                _e2 = (np.transpose(_inv_A, (1, 0, 2)) * dd)
-                dA = _add(dA, _e2)
+            _e2 = (np.transpose(_inv_A, (1, 0, 2)) * dd)
+            dA = _e2
             return (NoTangent(), dA)
         return d, batched_logdet_pullback
 
@@ -204,20 +190,14 @@ def _define(np):
             if is_zero(dx):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-            _dz6 = ZeroTangent()
-            if not is_zero(dx):
-                _c2 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
-                _dz6 = _add(_dz6, _c2)
+            _c2 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
+            _dz6 = _c2
             def _pb_A3():
-                dA = ZeroTangent()
-                if not is_zero(_dz6):
-                    _e4 = (-((_dz6[:, None]) * x))
-                    dA = _add(dA, _e4)
+                _e4 = (-((_dz6[:, None]) * x))
+                dA = _e4
                 return dA
             def _pb_y5():
-                dy = ZeroTangent()
-                if not is_zero(_dz6):
-                    dy = _add(dy, _dz6)
+                dy = _dz6
                 return dy
             return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_y5))
         return x, batched_solve_pullback
@@ -274,22 +254,15 @@ def _define(np):
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (NoTangent(), ZeroTangent())
-            _dM = ZeroTangent()
-            if not is_zero(dQ):
-                _c17 = np.einsum("abc,dbc->dac", A, dQ, optimize=True)
-                _dM = _add(_dM, _c17 + dQ)
-            _dt0 = ZeroTangent()
-            if not is_zero(_dM):
-                _c18 = np.einsum("abc,dbc->acd", _M, _dM, optimize=True)
-                _c19 = -np.einsum("abc,dca->bdc", _M, _c18, optimize=True)
-                _dt0 = _add(_dt0, _c19)
-            dA = ZeroTangent()
-            if not is_zero(dQ):
-                _c20 = np.einsum("abc,adc->bdc", _M, dQ, optimize=True)
-                dA = _add(dA, _c20)
-            if not is_zero(_dt0):
-                _e21 = (-_dt0)
-                dA = _add(dA, _e21)
+            _c17 = np.einsum("abc,dbc->dac", A, dQ, optimize=True)
+            _dM = _c17 + dQ
+            _c18 = np.einsum("abc,dbc->acd", _M, _dM, optimize=True)
+            _c19 = -np.einsum("abc,dca->bdc", _M, _c18, optimize=True)
+            _dt0 = _c19
+            _c20 = np.einsum("abc,adc->bdc", _M, dQ, optimize=True)
+            dA = _c20
+            _e21 = (-_dt0)
+            dA = _add(dA, _e21)
             return (NoTangent(), dA)
         return Q, batched_cayley_pullback
 

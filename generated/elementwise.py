@@ -45,11 +45,9 @@ def _define(np):
         def sin_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = np.cos(x)
-                _e6 = (dy * _e5)
-                dx = _add(dx, _e6)
+            _e5 = np.cos(x)
+            _e6 = (dy * _e5)
+            dx = _e6
             return (NoTangent(), dx)
         return y, sin_pullback
 
@@ -78,13 +76,11 @@ def _define(np):
         def asin_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e7 = (x * x)
-                _e8 = (1 - _e7)
-                _e9 = (1 / np.sqrt(_e8))
-                _e10 = (_e9 * dy)
-                dx = _add(dx, _e10)
+            _e7 = (x * x)
+            _e8 = (1 - _e7)
+            _e9 = (1 / np.sqrt(_e8))
+            _e10 = (_e9 * dy)
+            dx = _e10
             return (NoTangent(), dx)
         return y, asin_pullback
 
@@ -123,18 +119,16 @@ def _define(np):
         def foo_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e17 = np.sin(x)
-                _e18 = (5 * _e17)
-                _e19 = (1 + _e18)
-                _e20 = (_e19 * _e19)
-                _e21 = (0.04 * _e20)
-                _e22 = (1 - _e21)
-                _e23 = (1 / np.sqrt(_e22))
-                _e24 = np.cos(x)
-                _e25 = (_e23 * dy * _e24)
-                dx = _add(dx, _e25)
+            _e17 = np.sin(x)
+            _e18 = (5 * _e17)
+            _e19 = (1 + _e18)
+            _e20 = (_e19 * _e19)
+            _e21 = (0.04 * _e20)
+            _e22 = (1 - _e21)
+            _e23 = (1 / np.sqrt(_e22))
+            _e24 = np.cos(x)
+            _e25 = (_e23 * dy * _e24)
+            dx = _e25
             return (NoTangent(), dx)
         return y, foo_pullback
 
@@ -161,11 +155,9 @@ def _define(np):
         def cos_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = np.sin(x)
-                _e6 = (-(dy * _e5))
-                dx = _add(dx, _e6)
+            _e5 = np.sin(x)
+            _e6 = (-(dy * _e5))
+            dx = _e6
             return (NoTangent(), dx)
         return y, cos_pullback
 
@@ -191,10 +183,8 @@ def _define(np):
         def exp_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e4 = (dy * y)
-                dx = _add(dx, _e4)
+            _e4 = (dy * y)
+            dx = _e4
             return (NoTangent(), dx)
         return y, exp_pullback
 
@@ -220,10 +210,8 @@ def _define(np):
         def log_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e4 = (1 / x * dy)
-                dx = _add(dx, _e4)
+            _e4 = (1 / x * dy)
+            dx = _e4
             return (NoTangent(), dx)
         return y, log_pullback
 
@@ -250,11 +238,9 @@ def _define(np):
         def log1p_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = (1 + x)
-                _e6 = (1 / _e5 * dy)
-                dx = _add(dx, _e6)
+            _e5 = (1 + x)
+            _e6 = (1 / _e5 * dy)
+            dx = _e6
             return (NoTangent(), dx)
         return y, log1p_pullback
 
@@ -281,11 +267,9 @@ def _define(np):
         def expm1_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = np.exp(x)
-                _e6 = (dy * _e5)
-                dx = _add(dx, _e6)
+            _e5 = np.exp(x)
+            _e6 = (dy * _e5)
+            dx = _e6
             return (NoTangent(), dx)
         return y, expm1_pullback
 
@@ -311,10 +295,8 @@ def _define(np):
         def sqrt_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e4 = (0.5 * 1 / y * dy)
-                dx = _add(dx, _e4)
+            _e4 = (0.5 * 1 / y * dy)
+            dx = _e4
             return (NoTangent(), dx)
         return y, sqrt_pullback
 
@@ -342,12 +324,10 @@ def _define(np):
         def tanh_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e6 = (y * y)
-                _e7 = (1 - _e6)
-                _e8 = (_e7 * dy)
-                dx = _add(dx, _e8)
+            _e6 = (y * y)
+            _e7 = (1 - _e6)
+            _e8 = (_e7 * dy)
+            dx = _e8
             return (NoTangent(), dx)
         return y, tanh_pullback
 
@@ -374,11 +354,9 @@ def _define(np):
         def sigmoid_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = (1 - y)
-                _e6 = (_e5 * dy * y)
-                dx = _add(dx, _e6)
+            _e5 = (1 - y)
+            _e6 = (_e5 * dy * y)
+            dx = _e6
             return (NoTangent(), dx)
         return y, sigmoid_pullback
 
@@ -405,11 +383,9 @@ def _define(np):
         def softplus_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = (0.5 * np.tanh(0.5 * x) + 0.5)
-                _e6 = (dy * _e5)
-                dx = _add(dx, _e6)
+            _e5 = (0.5 * np.tanh(0.5 * x) + 0.5)
+            _e6 = (dy * _e5)
+            dx = _e6
             return (NoTangent(), dx)
         return y, softplus_pullback
 
@@ -436,11 +412,9 @@ def _define(np):
         def relu_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e5 = np.heaviside(x, 0.0)
-                _e6 = (dy * _e5)
-                dx = _add(dx, _e6)
+            _e5 = np.heaviside(x, 0.0)
+            _e6 = (dy * _e5)
+            dx = _e6
             return (NoTangent(), dx)
         return y, relu_pullback
 
@@ -469,13 +443,11 @@ def _define(np):
         def erf_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e7 = (x * x)
-                _e8 = (-_e7)
-                _e9 = np.exp(_e8)
-                _e10 = (2 * 0.5641895835477563 * dy * _e9)
-                dx = _add(dx, _e10)
+            _e7 = (x * x)
+            _e8 = (-_e7)
+            _e9 = np.exp(_e8)
+            _e10 = (2 * 0.5641895835477563 * dy * _e9)
+            dx = _e10
             return (NoTangent(), dx)
         return y, erf_pullback
 
@@ -505,11 +477,9 @@ def _define(np):
         def leaky_relu_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e8 = np.asarray(np.where((x > 0), 1, 0.01), dtype=np.result_type(x))
-                _e9 = (dy * _e8)
-                dx = _add(dx, _e9)
+            _e8 = np.asarray(np.where((x > 0), 1, 0.01), dtype=np.result_type(x))
+            _e9 = (dy * _e8)
+            dx = _e9
             return (NoTangent(), dx)
         return y, leaky_relu_pullback
 
@@ -550,18 +520,16 @@ def _define(np):
         def gelu_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e19 = (0.5 * 1.4142135623730951 * x)
-                _e20 = np.erf(_e19)
-                _e21 = (0.5 * _e20)
-                _e22 = (x * x)
-                _e23 = (-0.5 * _e22)
-                _e24 = np.exp(_e23)
-                _e25 = (0.5 * 1.4142135623730951 * 0.5641895835477563 * _e24 * x)
-                _e26 = (0.5 + _e21 + _e25)
-                _e27 = (_e26 * dy)
-                dx = _add(dx, _e27)
+            _e19 = (0.5 * 1.4142135623730951 * x)
+            _e20 = np.erf(_e19)
+            _e21 = (0.5 * _e20)
+            _e22 = (x * x)
+            _e23 = (-0.5 * _e22)
+            _e24 = np.exp(_e23)
+            _e25 = (0.5 * 1.4142135623730951 * 0.5641895835477563 * _e24 * x)
+            _e26 = (0.5 + _e21 + _e25)
+            _e27 = (_e26 * dy)
+            dx = _e27
             return (NoTangent(), dx)
         return y, gelu_pullback
 
@@ -591,17 +559,13 @@ def _define(np):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_x5():
-                dx = ZeroTangent()
-                if not is_zero(dy):
-                    _e6 = (dy * s)
-                    dx = _add(dx, _e6)
+                _e6 = (dy * s)
+                dx = _e6
                 return dx
             def _pb_s7():
-                ds = ZeroTangent()
-                if not is_zero(dy):
-                    _e8 = (dy * x)
-                    _c9 = np.sum(_e8, axis=0)
-                    ds = _add(ds, _c9)
+                _e8 = (dy * x)
+                _c9 = np.sum(_e8, axis=0)
+                ds = _c9
                 return ds
             return (NoTangent(), Thunk(_pb_x5), Thunk(_pb_s7))
         return y, scale_pullback
@@ -628,10 +592,8 @@ def _define(np):
         def power_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent(), NoTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e4 = (1 / x * dy * n * y)
-                dx = _add(dx, _e4)
+            _e4 = (1 / x * dy * n * y)
+            dx = _e4
             return (NoTangent(), dx, NoTangent())
         return y, power_pullback
 

@@ -42,16 +42,12 @@ def _define(np):
             if is_zero(dC):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_A5():
-                dA = ZeroTangent()
-                if not is_zero(dC):
-                    _c6 = dC @ np.transpose(B)
-                    dA = _add(dA, _c6)
+                _c6 = dC @ np.transpose(B)
+                dA = _c6
                 return dA
             def _pb_B7():
-                dB = ZeroTangent()
-                if not is_zero(dC):
-                    _c8 = np.transpose(A) @ dC
-                    dB = _add(dB, _c8)
+                _c8 = np.transpose(A) @ dC
+                dB = _c8
                 return dB
             return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
         return C, matmul_pullback
@@ -82,16 +78,12 @@ def _define(np):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_A5():
-                dA = ZeroTangent()
-                if not is_zero(dy):
-                    _e6 = ((dy[:, None]) * x)
-                    dA = _add(dA, _e6)
+                _e6 = ((dy[:, None]) * x)
+                dA = _e6
                 return dA
             def _pb_x7():
-                dx = ZeroTangent()
-                if not is_zero(dy):
-                    _c8 = np.transpose(A) @ dy
-                    dx = _add(dx, _c8)
+                _c8 = np.transpose(A) @ dy
+                dx = _c8
                 return dx
             return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_x7))
         return y, matvec_pullback
@@ -127,16 +119,12 @@ def _define(np):
             if is_zero(ds):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_x10():
-                dx = ZeroTangent()
-                if not is_zero(ds):
-                    _e11 = (ds * y)
-                    dx = _add(dx, _e11)
+                _e11 = (ds * y)
+                dx = _e11
                 return dx
             def _pb_y12():
-                dy = ZeroTangent()
-                if not is_zero(ds):
-                    _e13 = (ds * x)
-                    dy = _add(dy, _e13)
+                _e13 = (ds * x)
+                dy = _e13
                 return dy
             return (NoTangent(), Thunk(_pb_x10), Thunk(_pb_y12))
         return s, dot_pullback
@@ -167,16 +155,12 @@ def _define(np):
             if is_zero(dA):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_x5():
-                dx = ZeroTangent()
-                if not is_zero(dA):
-                    _c6 = dA @ y
-                    dx = _add(dx, _c6)
+                _c6 = dA @ y
+                dx = _c6
                 return dx
             def _pb_y7():
-                dy = ZeroTangent()
-                if not is_zero(dA):
-                    _c8 = np.transpose(dA) @ x
-                    dy = _add(dy, _c8)
+                _c8 = np.transpose(dA) @ x
+                dy = _c8
                 return dy
             return (NoTangent(), Thunk(_pb_x5), Thunk(_pb_y7))
         return A, outer_pullback
@@ -199,9 +183,7 @@ def _define(np):
         def transpose_pullback(dB):
             if is_zero(dB):
                 return (NoTangent(), ZeroTangent())
-            dA = ZeroTangent()
-            if not is_zero(dB):
-                dA = _add(dA, np.transpose(dB, (1, 0)))
+            dA = np.transpose(dB, (1, 0))
             return (NoTangent(), dA)
         return B, transpose_pullback
 
@@ -232,11 +214,9 @@ def _define(np):
         def trace_pullback(dt):
             if is_zero(dt):
                 return (NoTangent(), ZeroTangent())
-            dA = ZeroTangent()
-            if not is_zero(dt):
-                _d8 = np.eye(n_i, dtype=np.result_type(A))
-                _e9 = (_d8 * dt)
-                dA = _add(dA, _e9)
+            _d8 = np.eye(n_i, dtype=np.result_type(A))
+            _e9 = (_d8 * dt)
+            dA = _e9
             return (NoTangent(), dA)
         return t, trace_pullback
 
@@ -275,22 +255,16 @@ def _define(np):
             if is_zero(ds):
                 return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
             def _pb_x12():
-                dx = ZeroTangent()
-                if not is_zero(ds):
-                    _c13 = ds * (A @ y)
-                    dx = _add(dx, _c13)
+                _c13 = ds * (A @ y)
+                dx = _c13
                 return dx
             def _pb_A14():
-                dA = ZeroTangent()
-                if not is_zero(ds):
-                    _e15 = (ds * (x[:, None]) * y)
-                    dA = _add(dA, _e15)
+                _e15 = (ds * (x[:, None]) * y)
+                dA = _e15
                 return dA
             def _pb_y16():
-                dy = ZeroTangent()
-                if not is_zero(ds):
-                    _c17 = ds * (np.transpose(A) @ x)
-                    dy = _add(dy, _c17)
+                _c17 = ds * (np.transpose(A) @ x)
+                dy = _c17
                 return dy
             return (NoTangent(), Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
         return s, bilinear_pullback
@@ -329,18 +303,14 @@ def _define(np):
             if is_zero(ds):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_x13():
-                dx = ZeroTangent()
-                if not is_zero(ds):
-                    _c14 = ds * (A @ x)
-                    _c15 = ds * (np.transpose(A) @ x)
-                    _e16 = (_c14 + _c15)
-                    dx = _add(dx, _e16)
+                _c14 = ds * (A @ x)
+                _c15 = ds * (np.transpose(A) @ x)
+                _e16 = (_c14 + _c15)
+                dx = _e16
                 return dx
             def _pb_A17():
-                dA = ZeroTangent()
-                if not is_zero(ds):
-                    _e18 = (ds * (x[:, None]) * x)
-                    dA = _add(dA, _e18)
+                _e18 = (ds * (x[:, None]) * x)
+                dA = _e18
                 return dA
             return (NoTangent(), Thunk(_pb_x13), Thunk(_pb_A17))
         return s, quadratic_pullback
@@ -355,8 +325,8 @@ def _define(np):
         B = np.linalg.inv(A)
         dB = ZeroTangent()
         if not is_zero(dA):
-            _c0 = np.linalg.solve(A, dA)
-            _c1 = -np.transpose(np.linalg.solve(np.transpose(A), np.transpose(_c0)), (1, 0))
+            _c0 = B @ dA
+            _c1 = -(_c0 @ B)
             dB = _add(dB, _c1)
         return B, dB
 
@@ -365,11 +335,9 @@ def _define(np):
         def inv_pullback(dB):
             if is_zero(dB):
                 return (NoTangent(), ZeroTangent())
-            dA = ZeroTangent()
-            if not is_zero(dB):
-                _c2 = np.linalg.solve(A, np.transpose(dB))
-                _c3 = -np.linalg.solve(np.transpose(A), np.transpose(_c2))
-                dA = _add(dA, _c3)
+            _c2 = B @ np.transpose(dB)
+            _c3 = -(np.transpose(B) @ np.transpose(_c2))
+            dA = _c3
             return (NoTangent(), dA)
         return B, inv_pullback
 
@@ -395,10 +363,8 @@ def _define(np):
             if is_zero(dd):
                 return (NoTangent(), ZeroTangent())
             _inv_A = np.linalg.inv(A)
-            dA = ZeroTangent()
-            if not is_zero(dd):
-                _e2 = (np.transpose(_inv_A, (1, 0)) * dd * d)
-                dA = _add(dA, _e2)
+            _e2 = (np.transpose(_inv_A, (1, 0)) * dd * d)
+            dA = _e2
             return (NoTangent(), dA)
         return d, det_pullback
 
@@ -424,10 +390,8 @@ def _define(np):
             if is_zero(dd):
                 return (NoTangent(), ZeroTangent())
             _inv_A = np.linalg.inv(A)
-            dA = ZeroTangent()
-            if not is_zero(dd):
-                _e2 = (np.transpose(_inv_A, (1, 0)) * dd)
-                dA = _add(dA, _e2)
+            _e2 = (np.transpose(_inv_A, (1, 0)) * dd)
+            dA = _e2
             return (NoTangent(), dA)
         return d, logdet_pullback
 
@@ -439,6 +403,7 @@ def _define(np):
     def solve_frule(tangents, A, b):
         _, dA, db = tangents
         x = np.linalg.solve(A, b)
+        _inv_A = np.linalg.inv(A)
         _dz4 = ZeroTangent()
         if not is_zero(dA):
             _c0 = -(dA @ x)
@@ -447,7 +412,7 @@ def _define(np):
             _dz4 = _add(_dz4, db)
         dx = ZeroTangent()
         if not is_zero(_dz4):
-            _c1 = np.linalg.solve(A, _dz4)
+            _c1 = _inv_A @ _dz4
             dx = _add(dx, _c1)
         return x, dx
 
@@ -456,20 +421,14 @@ def _define(np):
         def solve_pullback(dx):
             if is_zero(dx):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _dz4 = ZeroTangent()
-            if not is_zero(dx):
-                _c2 = np.linalg.solve(np.transpose(A), dx)
-                _dz4 = _add(_dz4, _c2)
+            _c2 = np.linalg.solve(np.transpose(A), dx)
+            _dz4 = _c2
             def _pb_A3():
-                dA = ZeroTangent()
-                if not is_zero(_dz4):
-                    _e4 = (-((_dz4[:, None]) * x))
-                    dA = _add(dA, _e4)
+                _e4 = (-((_dz4[:, None]) * x))
+                dA = _e4
                 return dA
             def _pb_b5():
-                db = ZeroTangent()
-                if not is_zero(_dz4):
-                    db = _add(db, _dz4)
+                db = _dz4
                 return db
             return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_b5))
         return x, solve_pullback
@@ -482,6 +441,7 @@ def _define(np):
     def solve_matrix_frule(tangents, A, B):
         _, dA, dB = tangents
         X = np.linalg.solve(A, B)
+        _inv_A = np.linalg.inv(A)
         _dz5 = ZeroTangent()
         if not is_zero(dA):
             _c0 = -(dA @ X)
@@ -490,7 +450,7 @@ def _define(np):
             _dz5 = _add(_dz5, dB)
         dX = ZeroTangent()
         if not is_zero(_dz5):
-            _c1 = np.linalg.solve(A, _dz5)
+            _c1 = _inv_A @ _dz5
             dX = _add(dX, _c1)
         return X, dX
 
@@ -499,20 +459,14 @@ def _define(np):
         def solve_matrix_pullback(dX):
             if is_zero(dX):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _dz5 = ZeroTangent()
-            if not is_zero(dX):
-                _c2 = np.linalg.solve(np.transpose(A), dX)
-                _dz5 = _add(_dz5, _c2)
+            _c2 = np.linalg.solve(np.transpose(A), dX)
+            _dz5 = _c2
             def _pb_A3():
-                dA = ZeroTangent()
-                if not is_zero(_dz5):
-                    _c4 = -(_dz5 @ np.transpose(X))
-                    dA = _add(dA, _c4)
+                _c4 = -(_dz5 @ np.transpose(X))
+                dA = _c4
                 return dA
             def _pb_B5():
-                dB = ZeroTangent()
-                if not is_zero(_dz5):
-                    dB = _add(dB, _dz5)
+                dB = _dz5
                 return dB
             return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_B5))
         return X, solve_matrix_pullback
@@ -526,19 +480,20 @@ def _define(np):
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
-        _c2 = np.linalg.solve(np.transpose(S), x)
+        _inv_S = np.linalg.inv(S)
+        _c2 = np.transpose(_inv_S) @ x
         _c3 = x @ _c2
         m = _c3
         _dinv_S = ZeroTangent()
         if not is_zero(dS):
-            _c4 = np.linalg.solve(S, dS)
-            _c5 = -np.transpose(np.linalg.solve(np.transpose(S), np.transpose(_c4)), (1, 0))
+            _c4 = _inv_S @ dS
+            _c5 = -(_c4 @ _inv_S)
             _dinv_S = _add(_dinv_S, _c5)
         dm = ZeroTangent()
         if not is_zero(dx):
-            _c6 = np.linalg.solve(np.transpose(S), dx)
+            _c6 = np.transpose(_inv_S) @ dx
             _c7 = x @ _c6
-            _c8 = np.linalg.solve(S, dx)
+            _c8 = _inv_S @ dx
             _c9 = x @ _c8
             _e10 = (_c7 + _c9)
             dm = _add(dm, _e10)
@@ -549,30 +504,25 @@ def _define(np):
         return m, dm
 
     def mahalanobis_rrule(x, S):
-        _c13 = np.linalg.solve(np.transpose(S), x)
+        _inv_S = np.linalg.inv(S)
+        _c13 = np.transpose(_inv_S) @ x
         _c14 = x @ _c13
         m = _c14
         def mahalanobis_pullback(dm):
             if is_zero(dm):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _dinv_S = ZeroTangent()
-            if not is_zero(dm):
-                _e15 = (dm * (x[:, None]) * x)
-                _dinv_S = _add(_dinv_S, _e15)
+            _e15 = (dm * (x[:, None]) * x)
+            _dinv_S = _e15
             def _pb_x16():
-                dx = ZeroTangent()
-                if not is_zero(dm):
-                    _c17 = dm * np.linalg.solve(S, x)
-                    _c18 = dm * np.linalg.solve(np.transpose(S), x)
-                    _e19 = (_c17 + _c18)
-                    dx = _add(dx, _e19)
+                _c17 = dm * (_inv_S @ x)
+                _c18 = dm * (np.transpose(_inv_S) @ x)
+                _e19 = (_c17 + _c18)
+                dx = _e19
                 return dx
             def _pb_S20():
-                dS = ZeroTangent()
-                if not is_zero(_dinv_S):
-                    _c21 = np.linalg.solve(S, np.transpose(_dinv_S))
-                    _c22 = -np.linalg.solve(np.transpose(S), np.transpose(_c21))
-                    dS = _add(dS, _c22)
+                _c21 = _inv_S @ np.transpose(_dinv_S)
+                _c22 = -(np.transpose(_inv_S) @ np.transpose(_c21))
+                dS = _c22
                 return dS
             return (NoTangent(), Thunk(_pb_x16), Thunk(_pb_S20))
         return m, mahalanobis_pullback
@@ -594,8 +544,9 @@ def _define(np):
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         _e5 = (_d4 - A)
         _t0 = _e5
+        _M = np.linalg.inv(_t0)
         _e6 = (A + np.transpose(_d4, (1, 0)))
-        _c7 = np.linalg.solve(_t0, _e6)
+        _c7 = _M @ _e6
         Q = _c7
         _dt0 = ZeroTangent()
         if not is_zero(dA):
@@ -603,15 +554,15 @@ def _define(np):
             _dt0 = _add(_dt0, _e8)
         _dM = ZeroTangent()
         if not is_zero(_dt0):
-            _c9 = np.linalg.solve(_t0, _dt0)
-            _c10 = -np.transpose(np.linalg.solve(np.transpose(_t0), np.transpose(_c9)), (1, 0))
+            _c9 = _M @ _dt0
+            _c10 = -(_c9 @ _M)
             _dM = _add(_dM, _c10)
         dQ = ZeroTangent()
         if not is_zero(_dM):
             _c11 = _dM @ A
             dQ = _add(dQ, _c11 + _dM)
         if not is_zero(dA):
-            _c12 = np.linalg.solve(_t0, dA)
+            _c12 = _M @ dA
             dQ = _add(dQ, _c12)
         return Q, dQ
 
@@ -620,28 +571,22 @@ def _define(np):
         _d13 = np.eye(n_i, dtype=np.result_type(A))
         _e14 = (_d13 - A)
         _t0 = _e14
+        _M = np.linalg.inv(_t0)
         _e15 = (A + np.transpose(_d13, (1, 0)))
-        _c16 = np.linalg.solve(_t0, _e15)
+        _c16 = _M @ _e15
         Q = _c16
         def cayley_pullback(dQ):
             if is_zero(dQ):
                 return (NoTangent(), ZeroTangent())
-            _dM = ZeroTangent()
-            if not is_zero(dQ):
-                _c17 = dQ @ np.transpose(A)
-                _dM = _add(_dM, _c17 + dQ)
-            _dt0 = ZeroTangent()
-            if not is_zero(_dM):
-                _c18 = np.linalg.solve(_t0, np.transpose(_dM))
-                _c19 = -np.linalg.solve(np.transpose(_t0), np.transpose(_c18))
-                _dt0 = _add(_dt0, _c19)
-            dA = ZeroTangent()
-            if not is_zero(dQ):
-                _c20 = np.linalg.solve(np.transpose(_t0), dQ)
-                dA = _add(dA, _c20)
-            if not is_zero(_dt0):
-                _e21 = (-_dt0)
-                dA = _add(dA, _e21)
+            _c17 = dQ @ np.transpose(A)
+            _dM = _c17 + dQ
+            _c18 = _M @ np.transpose(_dM)
+            _c19 = -(np.transpose(_M) @ np.transpose(_c18))
+            _dt0 = _c19
+            _c20 = np.transpose(_M) @ dQ
+            dA = _c20
+            _e21 = (-_dt0)
+            dA = _add(dA, _e21)
             return (NoTangent(), dA)
         return Q, cayley_pullback
 

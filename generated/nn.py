@@ -38,9 +38,7 @@ def _define(np):
         def sum_pullback(ds):
             if is_zero(ds):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(ds):
-                dx = _add(dx, np.broadcast_to(ds, (n_i, )))
+            dx = np.broadcast_to(ds, (n_i, ))
             return (NoTangent(), dx)
         return s, sum_pullback
 
@@ -73,10 +71,8 @@ def _define(np):
         def mean_pullback(dm):
             if is_zero(dm):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dm):
-                _e8 = (1 / n_i * dm)
-                dx = _add(dx, np.broadcast_to(_e8, (n_i, )))
+            _e8 = (1 / n_i * dm)
+            dx = np.broadcast_to(_e8, (n_i, ))
             return (NoTangent(), dx)
         return m, mean_pullback
 
@@ -108,12 +104,10 @@ def _define(np):
         def logsumexp_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e10 = (x - y)
-                _e11 = np.exp(_e10)
-                _e12 = (dy * _e11)
-                dx = _add(dx, _e12)
+            _e10 = (x - y)
+            _e11 = np.exp(_e10)
+            _e12 = (dy * _e11)
+            dx = _e12
             return (NoTangent(), dx)
         return y, logsumexp_pullback
 
@@ -152,11 +146,9 @@ def _define(np):
         def softmax_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e17 = (dy * y)
-                _c18 = -np.einsum("a,b->b", _e17, y)
-                dx = _add(dx, _e17 + _c18)
+            _e17 = (dy * y)
+            _c18 = -np.einsum("a,b->b", _e17, y)
+            dx = _e17 + _c18
             return (NoTangent(), dx)
         return y, softmax_pullback
 
@@ -191,11 +183,9 @@ def _define(np):
         def log_softmax_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            dx = ZeroTangent()
-            if not is_zero(dy):
-                _e12 = np.exp(y)
-                _c13 = -np.einsum("a,b->b", dy, _e12)
-                dx = _add(dx, _c13 + dy)
+            _e12 = np.exp(y)
+            _c13 = -np.einsum("a,b->b", dy, _e12)
+            dx = _c13 + dy
             return (NoTangent(), dx)
         return y, log_softmax_pullback
 
@@ -242,22 +232,16 @@ def _define(np):
             _e14 = (1 - _e13)
             _e15 = (_e14 * dy)
             def _pb_W16():
-                dW = ZeroTangent()
-                if not is_zero(dy):
-                    _c17 = np.transpose(_e15) @ x
-                    dW = _add(dW, _c17)
+                _c17 = np.transpose(_e15) @ x
+                dW = _c17
                 return dW
             def _pb_x18():
-                dx = ZeroTangent()
-                if not is_zero(dy):
-                    _c19 = _e15 @ W
-                    dx = _add(dx, _c19)
+                _c19 = _e15 @ W
+                dx = _c19
                 return dx
             def _pb_c20():
-                dc = ZeroTangent()
-                if not is_zero(dy):
-                    _c21 = np.sum(_e15, axis=0)
-                    dc = _add(dc, _c21)
+                _c21 = np.sum(_e15, axis=0)
+                dc = _c21
                 return dc
             return (NoTangent(), Thunk(_pb_W16), Thunk(_pb_x18), Thunk(_pb_c20))
         return y, dense_pullback
@@ -295,22 +279,16 @@ def _define(np):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
             def _pb_W8():
-                dW = ZeroTangent()
-                if not is_zero(dy):
-                    _c9 = np.transpose(dy) @ x
-                    dW = _add(dW, _c9)
+                _c9 = np.transpose(dy) @ x
+                dW = _c9
                 return dW
             def _pb_x10():
-                dx = ZeroTangent()
-                if not is_zero(dy):
-                    _c11 = dy @ W
-                    dx = _add(dx, _c11)
+                _c11 = dy @ W
+                dx = _c11
                 return dx
             def _pb_c12():
-                dc = ZeroTangent()
-                if not is_zero(dy):
-                    _c13 = np.sum(dy, axis=0)
-                    dc = _add(dc, _c13)
+                _c13 = np.sum(dy, axis=0)
+                dc = _c13
                 return dc
             return (NoTangent(), Thunk(_pb_W8), Thunk(_pb_x10), Thunk(_pb_c12))
         return y, linear_pullback
@@ -367,18 +345,14 @@ def _define(np):
             if is_zero(dL):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_p23():
-                dp = ZeroTangent()
-                if not is_zero(dL):
-                    _e24 = (p - t)
-                    _e25 = (2 * 1 / n_b / n_o * _e24 * dL)
-                    dp = _add(dp, _e25)
+                _e24 = (p - t)
+                _e25 = (2 * 1 / n_b / n_o * _e24 * dL)
+                dp = _e25
                 return dp
             def _pb_t26():
-                dt = ZeroTangent()
-                if not is_zero(dL):
-                    _e27 = (t - p)
-                    _e28 = (2 * 1 / n_b / n_o * _e27 * dL)
-                    dt = _add(dt, _e28)
+                _e27 = (t - p)
+                _e28 = (2 * 1 / n_b / n_o * _e27 * dL)
+                dt = _e28
                 return dt
             return (NoTangent(), Thunk(_pb_p23), Thunk(_pb_t26))
         return L, mse_pullback
@@ -449,28 +423,21 @@ def _define(np):
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
-            _dlse = ZeroTangent()
-            if not is_zero(dL):
-                _e33 = (1 / n_b * dL)
-                _c34 = _e33 * np.sum(t, axis=1)
-                _dlse = _add(_dlse, _c34)
+            _e33 = (1 / n_b * dL)
+            _c34 = _e33 * np.sum(t, axis=1)
+            _dlse = _c34
             def _pb_z35():
-                dz = ZeroTangent()
-                if not is_zero(dL):
-                    _e36 = (-(1 / n_b * dL * t))
-                    dz = _add(dz, _e36)
-                if not is_zero(_dlse):
-                    _e37 = (z - (_lse[:, None]))
-                    _e38 = np.exp(_e37)
-                    _e39 = ((_dlse[:, None]) * _e38)
-                    dz = _add(dz, _e39)
+                _e36 = (-(1 / n_b * dL * t))
+                dz = _e36
+                _e37 = (z - (_lse[:, None]))
+                _e38 = np.exp(_e37)
+                _e39 = ((_dlse[:, None]) * _e38)
+                dz = _add(dz, _e39)
                 return dz
             def _pb_t40():
-                dt = ZeroTangent()
-                if not is_zero(dL):
-                    _e41 = (_lse[:, None] - z)
-                    _e42 = (1 / n_b * _e41 * dL)
-                    dt = _add(dt, _e42)
+                _e41 = (_lse[:, None] - z)
+                _e42 = (1 / n_b * _e41 * dL)
+                dt = _e42
                 return dt
             return (NoTangent(), Thunk(_pb_z35), Thunk(_pb_t40))
         return L, cross_entropy_pullback
@@ -632,107 +599,99 @@ def _define(np):
             if is_zero(dout):
                 return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
             def _pb_x105():
-                dx = ZeroTangent()
-                if not is_zero(dout):
-                    def _chunk107(_m, _s0_b_out, _s1_x):
-                        _e108 = (1 / s)
-                        _e109 = (_s1_x * _s1_x)
-                        _c110 = np.sum(_e109, axis=1)
-                        _e111 = (y * y)
-                        _c112 = np.sum(_e111, axis=1)
-                        _c113 = -2 * (_s1_x @ np.transpose(y))
-                        _e114 = (_c110[:, None] + _c112 + _c113)
-                        _e115 = (-(1 / s * _e114))
-                        _e116 = np.exp(_e115)
-                        _c117 = b @ np.transpose(_e116)
-                        _c118 = np.einsum("a,a->a", _s0_b_out, _c117)
-                        _c119 = -2 * (_e108 * np.einsum("ab,a->ab", _s1_x, _c118))
-                        _c120 = np.einsum("a,ba->ab", b, _e116)
-                        _c121 = np.transpose(y) @ _c120
-                        _c122 = 2 * (_e108 * np.einsum("a,ba->ab", _s0_b_out, _c121))
-                        _e123 = (_c119 + _c122)
-                        return _e123
-                    _step124 = max(1, 4194304 // max(1, n_j))
-                    if _step124 >= n_i:
-                        _p106 = _chunk107(n_i, dout, x)
-                    else:
-                        _p106 = np.concatenate([_chunk107(min(_step124, n_i - _s125), dout[_s125:_s125 + _step124], x[_s125:_s125 + _step124]) for _s125 in range(0, n_i, _step124)], axis=0)
-                    dx = _add(dx, _p106)
+                def _chunk107(_m, _s0_b_out, _s1_x):
+                    _e108 = (1 / s)
+                    _e109 = (_s1_x * _s1_x)
+                    _c110 = np.sum(_e109, axis=1)
+                    _e111 = (y * y)
+                    _c112 = np.sum(_e111, axis=1)
+                    _c113 = -2 * (_s1_x @ np.transpose(y))
+                    _e114 = (_c110[:, None] + _c112 + _c113)
+                    _e115 = (-(1 / s * _e114))
+                    _e116 = np.exp(_e115)
+                    _c117 = b @ np.transpose(_e116)
+                    _c118 = np.einsum("a,a->a", _s0_b_out, _c117)
+                    _c119 = -2 * (_e108 * np.einsum("ab,a->ab", _s1_x, _c118))
+                    _c120 = np.einsum("a,ba->ab", b, _e116)
+                    _c121 = np.transpose(y) @ _c120
+                    _c122 = 2 * (_e108 * np.einsum("a,ba->ab", _s0_b_out, _c121))
+                    _e123 = (_c119 + _c122)
+                    return _e123
+                _step124 = max(1, 4194304 // max(1, n_j))
+                if _step124 >= n_i:
+                    _p106 = _chunk107(n_i, dout, x)
+                else:
+                    _p106 = np.concatenate([_chunk107(min(_step124, n_i - _s125), dout[_s125:_s125 + _step124], x[_s125:_s125 + _step124]) for _s125 in range(0, n_i, _step124)], axis=0)
+                dx = _p106
                 return dx
             def _pb_y126():
-                dy = ZeroTangent()
-                if not is_zero(dout):
-                    def _chunk128(_m, _s0_b, _s1_y):
-                        _e129 = (1 / s)
-                        _e130 = (_s1_y * _s1_y)
-                        _c131 = np.sum(_e130, axis=1)
-                        _e132 = (x * x)
-                        _c133 = np.sum(_e132, axis=1)
-                        _c134 = -2 * (_s1_y @ np.transpose(x))
-                        _e135 = (_c131[:, None] + _c133 + _c134)
-                        _e136 = (-(1 / s * _e135))
-                        _e137 = np.exp(_e136)
-                        _c138 = dout @ np.transpose(_e137)
-                        _c139 = np.einsum("a,a->a", _s0_b, _c138)
-                        _c140 = -2 * (_e129 * np.einsum("ab,a->ab", _s1_y, _c139))
-                        _c141 = np.einsum("a,ba->ab", dout, _e137)
-                        _c142 = np.transpose(x) @ _c141
-                        _c143 = 2 * (_e129 * np.einsum("a,ba->ab", _s0_b, _c142))
-                        _e144 = (_c140 + _c143)
-                        return _e144
-                    _step145 = max(1, 4194304 // max(1, n_i))
-                    if _step145 >= n_j:
-                        _p127 = _chunk128(n_j, b, y)
-                    else:
-                        _p127 = np.concatenate([_chunk128(min(_step145, n_j - _s146), b[_s146:_s146 + _step145], y[_s146:_s146 + _step145]) for _s146 in range(0, n_j, _step145)], axis=0)
-                    dy = _add(dy, _p127)
+                def _chunk128(_m, _s0_b, _s1_y):
+                    _e129 = (1 / s)
+                    _e130 = (_s1_y * _s1_y)
+                    _c131 = np.sum(_e130, axis=1)
+                    _e132 = (x * x)
+                    _c133 = np.sum(_e132, axis=1)
+                    _c134 = -2 * (_s1_y @ np.transpose(x))
+                    _e135 = (_c131[:, None] + _c133 + _c134)
+                    _e136 = (-(1 / s * _e135))
+                    _e137 = np.exp(_e136)
+                    _c138 = dout @ np.transpose(_e137)
+                    _c139 = np.einsum("a,a->a", _s0_b, _c138)
+                    _c140 = -2 * (_e129 * np.einsum("ab,a->ab", _s1_y, _c139))
+                    _c141 = np.einsum("a,ba->ab", dout, _e137)
+                    _c142 = np.transpose(x) @ _c141
+                    _c143 = 2 * (_e129 * np.einsum("a,ba->ab", _s0_b, _c142))
+                    _e144 = (_c140 + _c143)
+                    return _e144
+                _step145 = max(1, 4194304 // max(1, n_i))
+                if _step145 >= n_j:
+                    _p127 = _chunk128(n_j, b, y)
+                else:
+                    _p127 = np.concatenate([_chunk128(min(_step145, n_j - _s146), b[_s146:_s146 + _step145], y[_s146:_s146 + _step145]) for _s146 in range(0, n_j, _step145)], axis=0)
+                dy = _p127
                 return dy
             def _pb_b147():
-                db = ZeroTangent()
-                if not is_zero(dout):
-                    def _chunk149(_m, _s0_y):
-                        _e150 = (_s0_y * _s0_y)
-                        _c151 = np.sum(_e150, axis=1)
-                        _e152 = (x * x)
-                        _c153 = np.sum(_e152, axis=1)
-                        _c154 = -2 * (_s0_y @ np.transpose(x))
-                        _e155 = (_c151[:, None] + _c153 + _c154)
-                        _e156 = (-(1 / s * _e155))
-                        _e157 = np.exp(_e156)
-                        _c158 = dout @ np.transpose(_e157)
-                        return _c158
-                    _step159 = max(1, 4194304 // max(1, n_i))
-                    if _step159 >= n_j:
-                        _p148 = _chunk149(n_j, y)
-                    else:
-                        _p148 = np.concatenate([_chunk149(min(_step159, n_j - _s160), y[_s160:_s160 + _step159]) for _s160 in range(0, n_j, _step159)], axis=0)
-                    db = _add(db, _p148)
+                def _chunk149(_m, _s0_y):
+                    _e150 = (_s0_y * _s0_y)
+                    _c151 = np.sum(_e150, axis=1)
+                    _e152 = (x * x)
+                    _c153 = np.sum(_e152, axis=1)
+                    _c154 = -2 * (_s0_y @ np.transpose(x))
+                    _e155 = (_c151[:, None] + _c153 + _c154)
+                    _e156 = (-(1 / s * _e155))
+                    _e157 = np.exp(_e156)
+                    _c158 = dout @ np.transpose(_e157)
+                    return _c158
+                _step159 = max(1, 4194304 // max(1, n_i))
+                if _step159 >= n_j:
+                    _p148 = _chunk149(n_j, y)
+                else:
+                    _p148 = np.concatenate([_chunk149(min(_step159, n_j - _s160), y[_s160:_s160 + _step159]) for _s160 in range(0, n_j, _step159)], axis=0)
+                db = _p148
                 return db
             def _pb_s161():
-                ds = ZeroTangent()
-                if not is_zero(dout):
-                    def _chunk163(_m, _s0_x, _s1_b_out):
-                        _e164 = s ** -2
-                        _e165 = (_s0_x * _s0_x)
-                        _c166 = np.sum(_e165, axis=1)
-                        _e167 = (y * y)
-                        _c168 = np.sum(_e167, axis=1)
-                        _c169 = -2 * (_s0_x @ np.transpose(y))
-                        _e170 = (_c166[:, None] + _c168 + _c169)
-                        _e171 = (-(1 / s * _e170))
-                        _e172 = np.exp(_e171)
-                        _e173 = (_e170 * _e172)
-                        _c174 = np.transpose(_e173) @ _s1_b_out
-                        _c175 = _e164 * (b @ _c174)
-                        return _c175
-                    _step176 = max(1, 4194304 // max(1, n_j))
-                    if _step176 >= n_i:
-                        _p162 = _chunk163(n_i, x, dout)
-                    else:
-                        _p162 = 0.0
-                        for _s177 in range(0, n_i, _step176):
-                            _p162 = _p162 + _chunk163(min(_step176, n_i - _s177), x[_s177:_s177 + _step176], dout[_s177:_s177 + _step176])
-                    ds = _add(ds, _p162)
+                def _chunk163(_m, _s0_x, _s1_b_out):
+                    _e164 = s ** -2
+                    _e165 = (_s0_x * _s0_x)
+                    _c166 = np.sum(_e165, axis=1)
+                    _e167 = (y * y)
+                    _c168 = np.sum(_e167, axis=1)
+                    _c169 = -2 * (_s0_x @ np.transpose(y))
+                    _e170 = (_c166[:, None] + _c168 + _c169)
+                    _e171 = (-(1 / s * _e170))
+                    _e172 = np.exp(_e171)
+                    _e173 = (_e170 * _e172)
+                    _c174 = np.transpose(_e173) @ _s1_b_out
+                    _c175 = _e164 * (b @ _c174)
+                    return _c175
+                _step176 = max(1, 4194304 // max(1, n_j))
+                if _step176 >= n_i:
+                    _p162 = _chunk163(n_i, x, dout)
+                else:
+                    _p162 = 0.0
+                    for _s177 in range(0, n_i, _step176):
+                        _p162 = _p162 + _chunk163(min(_step176, n_i - _s177), x[_s177:_s177 + _step176], dout[_s177:_s177 + _step176])
+                ds = _p162
                 return ds
             return (NoTangent(), Thunk(_pb_x105), Thunk(_pb_y126), Thunk(_pb_b147), Thunk(_pb_s161))
         return out, gaussian_kernel_sum_pullback
