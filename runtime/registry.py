@@ -11,7 +11,7 @@ import importlib
 import numpy as np
 
 from runtime import backend_numpy
-from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
+from runtime.tangents import Thunk, NoTangent, ZeroTangent, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_trace
 
 _ZERO = ZeroTangent()
@@ -293,7 +293,7 @@ class Op(Primitive):
                 cots = pb(g)
             else:
                 cots = pullback(g)
-            return [unthunk(cots[i + 1]) for i in argnums]
+            return [unthunk(cots[i + 1]) if type(cots[i + 1]) is Thunk else cots[i + 1] for i in argnums]
 
         return ans, pullback_for_trace
 

@@ -63,6 +63,8 @@ class ReverseTrace(Trace):
 
 
 def _all_zero(g):
+    if type(g) is np.ndarray:
+        return False
     if isinstance(g, AbstractZero):
         return True
     if isinstance(g, tuple):
@@ -102,9 +104,11 @@ def backward(seeds):
         del g
         for p, c in zip(parents, cots):
             if c is not None:
-                c = unthunk(c)
+                if type(c) is not np.ndarray:
+                    c = unthunk(c)
                 if not _all_zero(c):
-                    outgrads[p] = add_tangents(outgrads.get(p), c)
+                    prev = outgrads.get(p)
+                    outgrads[p] = c if prev is None else add_tangents(prev, c)
             left = counts[p] - 1
             counts[p] = left
             if left == 0:

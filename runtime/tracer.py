@@ -123,6 +123,15 @@ def dtype_of(x):
     return numpy.asarray(x).dtype
 
 
+def _plain_types():
+    import numpy
+
+    return frozenset({numpy.ndarray, float, int, bool, numpy.float64, numpy.float32, type(None)})
+
+
+_PLAIN = _plain_types()
+
+
 def top_trace(args):
     """The innermost trace among `args` (or None when nothing is traced)."""
     top = None
@@ -133,10 +142,15 @@ def top_trace(args):
 
 
 def contains_traced(x) -> bool:
+    t = type(x)
+    if t in _PLAIN:           # the common case on the hot path: no isinstance chain
+        return False
     if isinstance(x, Traced):
         return True
-    if isinstance(x, (tuple, list)):
-        return any(contains_traced(v) for v in x)
+    if t is tuple or t is list or isinstance(x, (tuple, list)):
+        for v in x:
+            if type(v) not in _PLAIN and contains_traced(v):
+                return True
     return False
 
 

@@ -1,0 +1,556 @@
+"""GPU execution of generated ops: generated/cuda/<module>.cu compiled through PyCUDA, its launch plan run on GPUArrays.
+
+Compiled cubins are cached on disk by sha256(source, arch, options). PyCUDA is imported lazily; without it (or
+without a GPU) `available()` says why and every entry point raises RuntimeError with that reason.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
+
+CACHE_VERSION = "1"
+GENERATED = Path(__file__).resolve().parent.parent / "generated" / "cuda"
+OPTIONS = ("-O3",)
+BLOCK = 256
+SMEM_BUDGET = 48 * 1024           # bytes of dynamic shared memory a launch may ask for without opting in
+GEMM_MIN = 64                     # below this many rows or columns a contraction runs as a plain reduction
+
+_MODULES: dict = {}               # module name -> _Module
+_REGISTERED: dict = {}            # module name -> {"cu": text, "json": text} (rules generated at run time)
+_DEVICE = None
+
+
+# --------------------------------------------------------------------------------------------------- availability
+def available():
+    """(True, "") when PyCUDA, a GPU and nvcc are usable here, else (False, the reason)."""
+    try:
+        import pycuda.driver as drv
+    except Exception as exc:  # ImportError, or a broken install
+        return False, f"PyCUDA is not importable ({type(exc).__name__}: {exc})"
+    try:
+        drv.init()
+        if drv.Device.count() == 0:
+            return False, "PyCUDA found no CUDA device"
+    except Exception as exc:
+        return False, f"the CUDA driver is unusable ({type(exc).__name__}: {exc})"
+    if not _nvcc():
+        return False, "nvcc (needed to compile the kernels) is not on PATH"
+    return True, ""
+
+
+def _nvcc():
+    import shutil
+    return shutil.which("nvcc")
+
+
+def _require():
+    ok, why = available()
+    if not ok:
+        raise RuntimeError(f"CUDA backend unavailable: {why}")
+
+
+# --------------------------------------------------------------------------------------------------- compile cache
+def cache_dir() -> Path:
+    root = os.environ.get("TENSOR_RULES_CACHE")
+    return (Path(root) / "cuda") if root else Path.home() / ".cache" / "tensor-rules" / "cuda"
+
+
+def cache_key(source: str, arch: str, options=OPTIONS) -> str:
+    h = hashlib.sha256()
+    for part in (CACHE_VERSION, arch, " ".join(options), source):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def compile_cubin(source: str, arch: str, options=OPTIONS) -> bytes:
+    """The cubin for `source` (from the disk cache, else compiled by PyCUDA's nvcc driver and cached)."""
+    path = cache_dir() / f"{cache_key(source, arch, options)}.cubin"
+    if path.exists():
+        return path.read_bytes()
+    from pycuda.compiler import compile as nvcc_compile
+
+    cubin = nvcc_compile(source, no_extern_c=True, arch=arch, options=list(options), cache_dir=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(cubin)
+    os.replace(tmp, path)
+    return cubin
+
+
+# --------------------------------------------------------------------------------------------------- devices
+class PyCudaDevice:
+    """Arrays are pycuda GPUArrays; kernels come from one compiled module per source text."""
+
+    def __init__(self):
+        import pycuda.driver as drv
+        from pycuda import gpuarray
+
+        if drv.Context.get_current() is None:
+            import pycuda.autoinit  # noqa: F401  (creates and cleans up a context on device 0)
+        self.drv, self.gpuarray = drv, gpuarray
+        dev = drv.Context.get_device()
+        major, minor = dev.compute_capability()
+        self.arch = f"sm_{major}{minor}"
+        self.sm_count = dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
+        self._modules: dict = {}
+
+    # arrays
+    def is_array(self, x):
+        return hasattr(x, "gpudata")
+
+    def empty(self, shape, dtype):
+        return self.gpuarray.empty(tuple(shape), dtype)
+
+    def zeros(self, shape, dtype):
+        return self.gpuarray.zeros(tuple(shape), dtype)
+
+    def fill_zero(self, a):
+        a.fill(0)
+
+    def asarray(self, x, dtype):
+        if self.is_array(x):
+            if x.dtype != dtype:
+                x = x.astype(dtype)
+            if not x.flags.c_contiguous:
+                raise ValueError("CUDA ops need C-contiguous GPU arrays")
+            return x
+        return self.gpuarray.to_gpu(np.ascontiguousarray(np.asarray(x, dtype=dtype)))
+
+    def to_host_scalar(self, a):
+        return float(a.get())
+
+    def pointer(self, a):
+        if a is None or a.size == 0:
+            return np.intp(0)
+        return a.gpudata
+
+    # kernels
+    def load(self, source):
+        mod = self._modules.get(source)
+        if mod is None:
+            mod = self._modules[source] = self.drv.module_from_buffer(compile_cubin(source, self.arch))
+        return _PyCudaKernels(mod)
+
+
+class _PyCudaKernels:
+    def __init__(self, mod):
+        self.mod = mod
+        self._fns: dict = {}
+
+    def launch(self, name, grid, block, smem, args):
+        fn = self._fns.get(name)
+        if fn is None:
+            fn = self._fns[name] = self.mod.get_function(name)
+        vals = []
+        for kind, v in args:
+            if kind == "p":
+                vals.append(v)
+            elif kind == "i32":
+                vals.append(np.int32(v))
+            elif kind == "i64":
+                vals.append(np.int64(v))
+            else:                              # "f32" / "f64"
+                vals.append(np.float32(v) if kind == "f32" else np.float64(v))
+        fn(*vals, block=tuple(block), grid=tuple(grid), shared=int(smem))
+
+
+def device():
+    global _DEVICE
+    if _DEVICE is None:
+        _require()
+        _DEVICE = PyCudaDevice()
+    return _DEVICE
+
+
+# --------------------------------------------------------------------------------------------------- modules
+def register(module_name: str, files: dict):
+    """Use these generated files (as returned by derive.codegen_cuda.generate_cuda) for `module_name`."""
+    cu = next(v for k, v in files.items() if k.endswith(".cu"))
+    js = next(v for k, v in files.items() if k.endswith(".json"))
+    _REGISTERED[module_name] = {"cu": cu, "json": js}
+    _MODULES.pop(module_name, None)
+
+
+def _files_for(module_name):
+    if module_name in _REGISTERED:
+        f = _REGISTERED[module_name]
+        return f["cu"], json.loads(f["json"])
+    stem = module_name.rsplit(".", 1)[-1]
+    cu, js = GENERATED / f"{stem}.cu", GENERATED / f"{stem}.json"
+    if not cu.exists() or not js.exists():
+        raise RuntimeError(f"no CUDA kernels for module {module_name!r}: expected {cu} and {js} "
+                           f"(run derive-rules on its rule file)")
+    return cu.read_text(), json.loads(js.read_text())
+
+
+class _Module:
+    """One generated module: its manifest and, per device, its compiled kernels."""
+
+    def __init__(self, name, source, manifest):
+        self.name, self.source, self.manifest = name, source, manifest
+        self._kernels: dict = {}
+
+    def kernels(self, dev):
+        k = self._kernels.get(id(dev))
+        if k is None:
+            k = self._kernels[id(dev)] = dev.load(self.source)
+        return k
+
+    def op(self, opname):
+        ops = self.manifest["ops"]
+        if opname not in ops:
+            why = self.manifest.get("unsupported", {}).get(opname)
+            if why:
+                raise RuntimeError(f"{opname}: no CUDA kernels were generated ({why})")
+            raise RuntimeError(f"{opname}: module {self.name!r} has no CUDA op of that name")
+        return ops[opname]
+
+
+def load_module(module_name) -> _Module:
+    mod = _MODULES.get(module_name)
+    if mod is None:
+        source, manifest = _files_for(module_name)
+        mod = _MODULES[module_name] = _Module(module_name, source, manifest)
+    return mod
+
+
+_SUFFIXES = {"_frule": "frule", "_rrule": "rrule"}
+
+
+def dispatch(module_name, op_name, kind, args=None):
+    """Run op `op_name` of a generated module on GPU arrays. kind: "forward" (the op), "frule" (args are
+    (tangents, *primals)) or "rrule" (returns (y, pullback), pullback giving GPU arrays). The registry's
+    three-argument form dispatch(module, "<op>_frule", args) is accepted too."""
+    if args is None:
+        args, kind = kind, "forward"
+        for sfx, k in _SUFFIXES.items():
+            if op_name.endswith(sfx):
+                op_name, kind = op_name[: -len(sfx)], k
+    ok, why = available()
+    if not ok:
+        raise RuntimeError(f"{op_name}: got GPU arrays but the CUDA backend is unavailable: {why}")
+    return call(load_module(module_name), op_name, kind, args, device())
+
+
+# --------------------------------------------------------------------------------------------------- the ops
+def call(mod: _Module, op_name, kind, args, dev):
+    entry = mod.op(op_name)
+    if kind == "forward":
+        return _forward(mod, op_name, entry, args, dev)
+    if kind == "frule":
+        return _frule(mod, op_name, entry, args, dev)
+    if kind == "rrule":
+        return _rrule(mod, op_name, entry, args, dev)
+    raise ValueError(f"{op_name}: unknown kind {kind!r} (forward, frule or rrule)")
+
+
+def _dtype(op_name, args, dev):
+    dts = {np.dtype(a.dtype) for a in args if dev.is_array(a) or isinstance(a, np.ndarray)}
+    dts = {d for d in dts if d.kind == "f"}
+    if len(dts) > 1:
+        raise TypeError(f"{op_name}: mixed dtypes {sorted(map(str, dts))}; pass float32 or float64 arrays throughout")
+    dt = dts.pop() if dts else np.dtype(np.float64)
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise TypeError(f"{op_name}: CUDA kernels exist for float32 and float64, not {dt}")
+    return dt
+
+
+def _bind_inputs(entry, args, dtype, dev, op_name):
+    if len(args) != len(entry["inputs"]):
+        raise TypeError(f"{op_name}: expected {len(entry['inputs'])} arguments, got {len(args)}")
+    env = {}
+    shape = None
+    for spec, a in zip(entry["inputs"], args):
+        a = dev.asarray(a, dtype)
+        if entry.get("elementwise") and spec["kind"] == "tensor":
+            shape = a.shape if shape is None else shape
+            a = a.reshape(-1)
+        env[spec["name"]] = a
+    sizes = {}
+    for cls, (name, axis) in entry["extents"].items():
+        sizes[cls] = int(env[name].shape[axis])
+    return env, sizes, shape
+
+
+def _shaped(a, shape):
+    """An elementwise op's result (or cotangent) in the shape of its arguments."""
+    if shape is None or a is None or is_zero(a):
+        return a
+    return a.reshape(shape)
+
+
+def _forward(mod, op_name, entry, args, dev):
+    dtype = _dtype(op_name, args, dev)
+    env, sizes, shape = _bind_inputs(entry, args, dtype, dev, op_name)
+    prog = entry["programs"]["forward"]
+    bufs = Runner(mod, dev, dtype, sizes).run(prog, env)
+    ys = [_shaped(bufs[n], shape) for n in prog["results"]]
+    return ys[0] if len(ys) == 1 else tuple(ys)
+
+
+def _frule(mod, op_name, entry, args, dev):
+    tangents, primals = args[0], args[1:]
+    if len(tangents) != len(primals) + 1:
+        raise TypeError(f"{op_name}_frule: expected {len(primals) + 1} tangents (d_self first), got {len(tangents)}")
+    dtype = _dtype(op_name, list(primals) + [unthunk(t) for t in tangents[1:]], dev)
+    env, sizes, shape = _bind_inputs(entry, primals, dtype, dev, op_name)
+    for spec, t in zip(entry["inputs"], tangents[1:]):
+        t = unthunk(t)
+        if spec["kind"] == "int" or is_zero(t):
+            continue
+        t = dev.asarray(t, dtype)
+        env["d:" + spec["name"]] = t.reshape(-1) if shape is not None and spec["kind"] == "tensor" else t
+    prog = entry["programs"]["frule"]
+    bufs = Runner(mod, dev, dtype, sizes).run(prog, env)
+    outs = [o["name"] for o in entry["outputs"]]
+    ys = [_shaped(bufs[n], shape) for n in outs]
+    dys = [_shaped(bufs["d:" + n], shape) if bufs.get("d:" + n) is not None else ZeroTangent() for n in outs]
+    if len(outs) == 1:
+        return ys[0], dys[0]
+    return tuple(ys), tuple(dys)
+
+
+def _rrule(mod, op_name, entry, args, dev):
+    dtype = _dtype(op_name, args, dev)
+    env, sizes, shape = _bind_inputs(entry, args, dtype, dev, op_name)
+    fwd, pull = entry["programs"]["rrule"], entry["programs"]["pullback"]
+    bufs = Runner(mod, dev, dtype, sizes).run(fwd, env)
+    saved = {n: bufs[n] for n in fwd.get("saves", [])}
+    outs = [o["name"] for o in entry["outputs"]]
+    ys = [_shaped(bufs[n], shape) for n in outs]
+    was_array = [dev.is_array(a) for a in args]
+    del bufs
+
+    def pullback(dy):
+        dys = [dy] if len(outs) == 1 else list(dy)
+        if len(dys) != len(outs):
+            raise ValueError(f"{op_name}_pullback: expected {len(outs)} cotangents, got {len(dys)}")
+        dys = [unthunk(g) for g in dys]
+        zeros = tuple(NoTangent() if s["kind"] == "int" else ZeroTangent() for s in entry["inputs"])
+        if all(is_zero(g) for g in dys):
+            return (NoTangent(),) + zeros
+        penv = dict(saved)
+        for name, g, arg in zip(outs, dys, pull["args"][len(pull["args"]) - len(outs):]):
+            if not is_zero(g):
+                g = dev.asarray(g, dtype)
+                penv[arg] = g.reshape(-1) if shape is not None else g
+        res = Runner(mod, dev, dtype, sizes).run(pull, penv)
+        out = [NoTangent()]
+        for spec, arr in zip(entry["inputs"], was_array):
+            if spec["kind"] == "int":
+                out.append(NoTangent())
+                continue
+            g = res.get("b:" + spec["name"])
+            if g is None:
+                out.append(ZeroTangent())
+            elif spec["kind"] == "scalar" and not arr:
+                out.append(dev.to_host_scalar(g))
+            else:
+                out.append(_shaped(g, shape) if spec["kind"] == "tensor" else g)
+        return tuple(out)
+
+    return (ys[0] if len(ys) == 1 else tuple(ys)), pullback
+
+
+# --------------------------------------------------------------------------------------------------- the launch plan
+class Runner:
+    """Runs one program of a manifest: buffers by name, None standing for a zero (co)tangent."""
+
+    def __init__(self, mod, dev, dtype, sizes):
+        self.mod, self.dev, self.dtype, self.sizes = mod, dev, np.dtype(dtype), sizes
+        self.sfx = "_f32" if self.dtype == np.float32 else "_f64"
+        self.tkind = self.sfx[1:]
+        self.kernels = mod.kernels(dev)
+
+    def size(self, classes):
+        return math.prod(self.sizes[c] for c in classes)
+
+    def shape(self, buf):
+        return tuple(self.sizes[c] for c in self.prog["buffers"][buf])
+
+    def run(self, prog, env):
+        self.prog = prog
+        self.bufs = {k: v for k, v in env.items() if v is not None}
+        self.init = set(self.bufs)
+        for step in prog["steps"]:
+            getattr(self, "step_" + step["class"])(step)
+        return self.bufs
+
+    # -- shared --------------------------------------------------------------------------------------------
+    def outputs(self, step):
+        """{buffer: mode-to-be} for the outputs this step must compute (a zero one is skipped)."""
+        live = {}
+        for o in step["outputs"]:
+            atoms = o["atoms"]
+            if atoms is not None and not any(self.bufs.get(a) is not None for a in atoms):
+                continue
+            b = o["buf"]
+            if b not in self.bufs:
+                self.bufs[b] = self.dev.empty(self.shape(b), self.dtype)
+            live[b] = 1 if b in self.init else 0
+        return live
+
+    def param_buffers(self, params, live):
+        """Pointers for the step's buffers: written ones only when live, read ones when present (else null)."""
+        written = {name for kind, name in params if kind == "mode"}
+        out = []
+        for kind, name in params:
+            if kind == "buf":
+                if name in written:
+                    out.append(("p", self.dev.pointer(self.bufs[name]) if name in live else self.dev.pointer(None)))
+                else:
+                    out.append(("p", self.dev.pointer(self.bufs.get(name))))
+            elif kind == "mode":
+                out.append(("i32", live.get(name, 0)))
+            elif kind == "ext":
+                out.append(("i64", self.sizes[name]))
+            else:
+                raise ValueError(f"unknown parameter kind {kind!r}")
+        return out
+
+    def launch(self, kernel, grid, smem, args, block=BLOCK):
+        self.kernels.launch(kernel + self.sfx, grid, (block, 1, 1), smem, args)
+
+    # -- classes -------------------------------------------------------------------------------------------
+    def step_map(self, step):
+        live = self.outputs(step)
+        if not live:
+            return
+        total = self.size(step["space"])
+        if total:
+            blocks = max(1, min(-(-total // BLOCK), 32 * self.dev.sm_count))
+            self.launch(step["kernel"], (blocks, 1, 1), 0, self.param_buffers(step["params"], live))
+        self.init |= set(live)
+
+    def step_reduce(self, step, live=None):
+        live = self.outputs(step) if live is None else live
+        if not live:
+            return
+        (buf,) = live
+        nrows, nk = self.size(step["rows"]), self.size(step["red"])
+        if nrows == 0:
+            self.init.add(buf)
+            return
+        variants = step["variants"]
+        v = step["prefer"] if step["prefer"] in variants else next(iter(variants))
+        if len(variants) == 2:
+            if nrows < BLOCK:
+                v = "warp"
+            elif nk < 32:
+                v = "rows"
+        sm = self.dev.sm_count
+        item = self.dtype.itemsize
+        extra = []
+        if v == "rows":
+            blocks = -(-nrows // BLOCK)
+            tile, mask = self.stage_plan(step.get("stage", []), item)
+            per = sum(self.size(c) for b, c in enumerate(step.get("stage", [])) if mask >> b & 1)
+            smem = tile * per * item
+            nsplit = 1
+            if blocks < 2 * sm and nk > 4 * tile:
+                nsplit = min(-(-2 * sm // blocks), -(-nk // (2 * tile)), 65535)
+            chunk = -(-nk // nsplit)
+            chunk = -(-chunk // tile) * tile
+            nsplit = max(1, -(-nk // chunk)) if nk else 1
+            grid = (blocks, nsplit, 1)
+            extra = [("i64", nrows), ("i64", nk), ("i64", max(chunk, 1)), ("i32", tile), ("i32", mask)]
+        else:
+            warps = BLOCK // 32
+            # few rows and a long reduction: all warps of a block share a row, and blocks split the reduction
+            wpr = warps if nrows * 32 < 4 * sm * BLOCK and nk > 32 * warps else 1
+            blocks = -(-nrows // (warps // wpr))
+            smem = 0
+            nsplit = 1
+            if blocks < 2 * sm and nk > 32 * wpr * 8:
+                nsplit = min(-(-4 * sm // blocks), -(-nk // (32 * wpr * 8)), 65535)
+            chunk = max(1, -(-nk // nsplit))
+            nsplit = max(1, -(-nk // chunk)) if nk else 1
+            grid = (blocks, nsplit, 1)
+            extra = [("i64", nrows), ("i64", nk), ("i64", chunk), ("i32", wpr)]
+            nsplit *= wpr          # partial sums from several warps: accumulate atomically
+        modes = dict(live)
+        if nsplit > 1:
+            if modes[buf] == 0:
+                self.dev.fill_zero(self.bufs[buf])
+            modes[buf] = 2
+        args = self.param_buffers(variants[v]["params"], modes)
+        self.launch(variants[v]["kernel"], grid, smem, args + extra)
+        self.init.add(buf)
+
+    def stage_plan(self, stage, item):
+        """(tile, bit mask) of the tensors staged in shared memory: the largest tile that fits the budget."""
+        per = [self.size(c) for c in stage]
+        budget = SMEM_BUDGET // item
+        order = sorted(range(len(per)), key=lambda b: (per[b], b))
+        for tile in (BLOCK, 128, 64, 32):
+            mask, used = 0, 0
+            for b in order:
+                if (used + per[b]) * tile <= budget:
+                    mask |= 1 << b
+                    used += per[b]
+            if mask == (1 << len(per)) - 1 or tile == 32:
+                return tile, mask
+        return BLOCK, 0
+
+    def step_gemm(self, step):
+        M, N, K, NB = (self.size([d[0] for d in step["groups"][g]]) for g in "mnkz")
+        if min(M, N) < GEMM_MIN:
+            return self.step_reduce(step["fallback"])
+        live = self.outputs(step)
+        if not live:
+            return
+        (buf,) = live
+        if M and N and NB:
+            A, B = step["a"], step["b"]
+            classes = {"a": step["a_classes"], "b": step["b_classes"], "c": step["c_classes"]}
+            slot = {"a": 1, "b": 2, "c": 3}
+            desc = []
+            for g, roles in (("m", "ac"), ("n", "bc"), ("k", "ab"), ("z", "abc")):
+                dims = step["groups"][g]
+                ext = [self.sizes[d[0]] for d in dims] + [1] * (3 - len(dims))
+                desc += [("i64", ext[1]), ("i64", ext[2])]
+                for role in roles:
+                    strides = []
+                    for d in dims:
+                        p = d[slot[role]]
+                        strides.append(0 if p is None else math.prod(self.sizes[c] for c in classes[role][p + 1:]))
+                    desc += [("i64", x) for x in strides + [0] * (3 - len(strides))]
+            alpha_buf = step["alpha_buf"]
+            args = [("p", self.dev.pointer(self.bufs[A])), ("p", self.dev.pointer(self.bufs[B])),
+                    ("p", self.dev.pointer(self.bufs[buf])), ("i32", live[buf]),
+                    ("p", self.dev.pointer(self.bufs.get(alpha_buf) if alpha_buf else None)),
+                    (self.tkind, step["alpha"]), ("i64", M), ("i64", N), ("i64", K), ("i64", NB),
+                    ("i32", int(step["kfast_a"])), ("i32", int(step["kfast_b"]))] + desc
+            grid = (-(-N // 128), -(-M // 128), min(NB, 65535))
+            self.launch(step["kernel"], grid, 2 * 8 * 132 * self.dtype.itemsize, args)
+        self.init.add(buf)
+
+    def step_prim(self, step):
+        live = self.outputs(step)
+        (buf,) = live
+        n = self.sizes[step["n"]]
+        NB = self.size(step["batch"])
+        R = self.sizes[step["rhs"]] if step["rhs"] else 1
+        ld = {"2n": 2 * n, "n": n, "n+r": n + R}[step["width"]]
+        per = n * ld + n
+        item = self.dtype.itemsize
+        if NB:
+            ws = None
+            smem = per * item
+            if smem > SMEM_BUDGET:
+                ws = self.dev.empty((NB * per,), self.dtype)
+                smem = 0
+            block = 32 if n <= 8 else 64 if n <= 16 else 128 if n <= 32 else 256
+            args = self.param_buffers(step["params"], live) + [("p", self.dev.pointer(ws))]
+            self.launch(step["kernel"], (NB, 1, 1), smem, args, block=block)
+        self.init.add(buf)
