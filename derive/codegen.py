@@ -227,8 +227,7 @@ class OpGen:
                     em.line(f"{tvar} = ZeroTangent()")
                     state = "zero"
                 em.line(f"if not is_zero({av}):")
-                sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
-                sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+                sub = em.nested()
             else:
                 sub = em
             sub.names = dict(em.names)
@@ -264,8 +263,7 @@ class OpGen:
         if common is not None:
             if state != "array":
                 em.line(f"if not is_zero({tvar}):")
-                sub = Emitter(em.names, em.extent_code, em.indent + "    ", em.counter, em.cache)
-                sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+                sub = em.nested()
             else:
                 sub = em
             sub.pref = tuple(ls.indices)
@@ -388,8 +386,7 @@ class OpGen:
                 continue
             if T in inputs and lazy:
                 fn = pb.tmp("pb_" + T)
-                sub = Emitter(pb.names, pb.extent_code, pb.indent + "    ", pb.counter, pb.cache)
-                sub.dtype_src, sub.inverse_of = pb.dtype_src, pb.inverse_of
+                sub = pb.nested()
                 self.emit_lin(sub, ls, tv, self.cot_atom_var, nonzero)
                 pb.line(f"def {fn}():")
                 pb.lines.extend(sub.lines)

@@ -63,6 +63,13 @@ class Emitter:
         self.inverse_of = {}                  # variable holding A⁻¹ -> variable holding A (unbatched)
 
     # -- utilities -------------------------------------------------------------------------------------------
+    def nested(self):
+        """An emitter for a block one level deeper (a guarded `if`, a thunk): it sees this one's shared
+        subexpressions, and what it computes stays inside the block."""
+        sub = Emitter(dict(self.names), self.extent_code, self.indent + "    ", self.counter, self.cache)
+        sub.dtype_src, sub.inverse_of, sub.pref = self.dtype_src, self.inverse_of, self.pref
+        return sub
+
     def line(self, s):
         self.lines.append(self.indent + s)
 
