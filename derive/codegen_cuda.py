@@ -15,7 +15,7 @@ import sympy as sp
 
 from . import ir
 from .calculus import COT, GIVEN, TAN, base_name
-from .emit_cuda import Body, Piece, Planner, outer_accesses, read_names
+from .emit_cuda import Body, Piece, Planner, outer_accesses
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 FORMAT = 1
@@ -32,9 +32,10 @@ def _ident(s):
 
 def cname(buf: str) -> str:
     """C parameter name of a buffer: d_/b_/g_ for (co)tangents, x_ for primal tensors, u_ for internal temps."""
-    for pre, c in ((TAN, "d_"), (COT, "b_"), (GIVEN, "g_")):
+    for pre, c in ((TAN, "d"), (COT, "b"), (GIVEN, "g")):
         if buf.startswith(pre):
-            return c + _ident(base_name(buf))
+            base = base_name(buf)
+            return c + ("u_" if base.startswith("_") else "_") + _ident(base)
     return ("u_" if buf.startswith("_") else "x_") + _ident(buf)
 
 
@@ -46,11 +47,11 @@ def cname(buf: str) -> str:
 class Kernel:
     name: str
     cls: str
-    outputs: list = field(default_factory=list)       # [(buffer, store?)] in order
-    reads: list = field(default_factory=list)
-    extents: list = field(default_factory=list)
-    lines: list = field(default_factory=list)          # the template's placeholders, by kind
-    fields: dict = field(default_factory=dict)
+    outputs: list = field(default_factory=list)       # buffers written, in order
+    reads: list = field(default_factory=list)          # buffers read
+    extents: list = field(default_factory=list)        # extent classes used
+    lines: dict = field(default_factory=dict)          # the template's placeholders: lists of code lines
+    fields: dict = field(default_factory=dict)         # ... and single values
     extra: list = field(default_factory=list)          # trailing parameters the class adds (C declarations)
 
     def params(self, T):
@@ -91,7 +92,7 @@ class Ctx:
         self.k = kernel
         self.counter = 0
         self.local: dict = {}          # buffer -> (C variable, index variables it was computed at)
-        self.staged: dict = {}         # buffer -> (bit, smem pointer, K positions, K variables)
+        self.staged: dict = {}         # buffer -> (bit, smem pointer, K positions, K variables, tile variable)
         self.identity: tuple = ()      # index variables at which offset == flat element index `e`
 
     def fresh(self, hint):
@@ -115,10 +116,7 @@ class Ctx:
             return "0"
         if self.identity and tuple(codes) == self.identity:
             return "e"
-        out = codes[0]
-        for c, x in zip(classes[1:], codes[1:]):
-            out = f"{out} * {self.extent(c)} + {x}"
-        return out
+        return _horner(codes, [self.extent(c) for c in classes])
 
     def load(self, buf, off):
         p = self.read(buf)
@@ -135,11 +133,17 @@ class Ctx:
             if all(codes[p] == v for p, v in zip(kpos, kvars)):
                 rest = [(p, c) for p, c in enumerate(codes) if p not in kpos]
                 classes = self.gen.classes(buf)
-                soff = tvar
-                for p, c in rest:
-                    soff = f"{soff} * {self.extent(classes[p])} + {c}"
+                soff = _horner([tvar] + [c for _, c in rest], [None] + [self.extent(classes[p]) for p, _ in rest])
                 return f"((stage & {1 << bit}) ? {smem}[{soff}] : {self.load(buf, self.offset(buf, codes))})"
         return self.load(buf, self.offset(buf, codes))
+
+
+def _horner(codes, extents):
+    """C-order offset of index values `codes` in axes of sizes `extents` (the first extent is not needed)."""
+    out = codes[0]
+    for n, x in zip(extents[1:], codes[1:]):
+        out = f"{out if '+' not in out else '(' + out + ')'} * {n} + {x}"
+    return out
 
 
 def _decompose(flat, vars_, classes, ctx, indent):
@@ -280,7 +284,7 @@ class OpCuda:
         return progs
 
     def program(self, tag, stmts, lins, args, results, keep=()):
-        planner = Planner(self.classes, self.linear)
+        planner = Planner(self.linear)
         self.planner_temps, self.linear_temps = planner.temps, planner.linear_temps
         for st in stmts:
             if st.prim:
@@ -294,7 +298,7 @@ class OpCuda:
         pieces = planner.pieces
         keep = set(results) | set(keep)
         groups = self.fuse(pieces)
-        # where each buffer is read: (group number, index variables) — decides what stays in registers
+        # the kernels (groups) reading each buffer: a temp read only where it is computed stays in registers
         reads_by = {}
         for g, grp in enumerate(groups):
             for pc in grp:
@@ -306,7 +310,8 @@ class OpCuda:
             local_only = set()
             if grp[0].kind == "map":
                 for pc in grp:
-                    if pc.target not in keep and reads_by.get(pc.target, set()) <= {g}:
+                    # a target other kernels add to (pc.single false) must reach memory
+                    if pc.single and pc.target not in keep and reads_by.get(pc.target, set()) <= {g}:
                         local_only.add(pc.target)
             step = self.kernel_step(tag, len(steps), grp, local_only)
             if step is None:
@@ -472,7 +477,7 @@ class OpCuda:
                            "const int tile", "const int stage"]
                 step["stage"] = [list(rest) for _, _, rest in stage]
             else:
-                k.extra = ["const long long nrows", "const long long nk", "const long long chunk"]
+                k.extra = ["const long long nrows", "const long long nk", "const long long chunk", "const int wpr"]
             step["variants"][variant] = {"kernel": self.add(k), "params": k.manifest_params()}
         step["reads"] = sorted({p[1] for v in step["variants"].values() for p in v["params"] if p[0] == "buf"}
                                - {pc.target})
@@ -614,6 +619,8 @@ def generate_op(result, prefix, kernels: KernelSet):
         "inputs": [{"name": v.name, "kind": v.kind, "classes": list(v.classes)} for v in p.inputs],
         "outputs": [{"name": v.name, "classes": list(v.classes)} for v in p.outputs],
         "extents": {},
+        # an elementwise op takes arrays of any shape: the runtime runs it on their flat views
+        "elementwise": bool(getattr(getattr(result, "code", None), "meta", {}).get("elementwise", False)),
         "programs": progs,
     }
     for v in p.inputs:

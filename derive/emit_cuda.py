@@ -38,6 +38,11 @@ class CudaPrinter(C99CodePrinter):
         super().__init__(settings or {})
         self.ctx = ctx
 
+    def parenthesize(self, item, level, strict=False):
+        if getattr(item, "is_Number", False):      # printed as T(...), an atom
+            return self._print(item)
+        return super().parenthesize(item, level, strict)
+
     def _print_Integer(self, e):
         return f"T({int(e)})"
 
@@ -103,7 +108,7 @@ class CudaPrinter(C99CodePrinter):
         name = type(e).__name__
         if name == "where":
             c, a, b = (self._print(x) for x in e.args)
-            return f"(({c}) ? ({a}) : ({b}))"
+            return f"({c} ? ({a}) : ({b}))"          # a condition prints parenthesized or as a name
         fn = KNOWN_FUNCTIONS.get(name)
         if fn is None:
             raise NotImplementedError(f"no CUDA spelling for {name}")
@@ -193,7 +198,7 @@ class Piece:
     terms: list = field(default_factory=list)      # map: [expr]; reduce/gemm: [(outer, inner)]
     sums: tuple = ()
     stmt: object = None                             # prim: the ir.Stmt
-    gemm: dict | None = None                        # gemm: {'a','b','rows','cols','batch','red'}
+    gemm: dict | None = None                        # gemm: a, b, rows, cols, batch, red, alpha, alpha_buf
     single: bool = True                             # the target's only piece (so fusing readers may use it)
 
     def reads(self) -> set:
@@ -209,9 +214,8 @@ class Piece:
 class Planner:
     """Plans a sequence of statements into Pieces, naming intermediates `_c<n>` (shared when equal)."""
 
-    def __init__(self, classes_of, is_linear, prefix="_c"):
-        self.classes_of = classes_of          # name -> classes (for existing buffers)
-        self.is_linear = is_linear            # name -> bool
+    def __init__(self, is_linear, prefix="_c"):
+        self.is_linear = is_linear            # name -> bool: a (co)tangent, read as zero when absent
         self.pieces: list[Piece] = []
         self.temps: dict = {}                 # new temp name -> classes
         self.linear_temps: set = set()
@@ -334,10 +338,10 @@ class Planner:
             if len(fs) == 1 and _is_plain_access(fs[0]):
                 ops.append(fs[0])
                 continue
-            # materializing is safe only when an existing tensor already spans the group's indices
-            spans = any(set(a.args) >= g for f in fs for a in outer_accesses(f) if not isinstance(f, IndexSum))
-            if not spans or (g & K and g - K and _has_function(e) and not _has_sum(e)
-                             and not any(ir.is_access(f) and set(f.args) == g for f in fs)):
+            # a factor coupling output and reduced indices is materialized only when an existing tensor
+            # already spans them (never a kernel matrix built from vectors: that stays a map-reduce)
+            spans = any(set(a.args) >= g for a in outer_accesses(e))
+            if g & K and g - K and not spans:
                 return None
             ops.append(self.temp(e, _ordered(g, (), e)))
         # an index summed in one operand only is summed there first
@@ -390,8 +394,9 @@ class Planner:
                 # the generic tiled kernel scales by a scalar only: an indexed factor is applied afterwards
                 return Piece("map", target, I, [outer * self.temp(IndexSum(a * b, summed), I)])
             alpha = None
-            if rest != 1:
-                alpha = ir.acc_name(self.temp(rest, ()))
+            if rest != 1:                               # a scalar tensor, or one computed on the device first
+                acc = rest if ir.is_access(rest) else self.temp(rest, ())
+                alpha, outer = ir.acc_name(acc), num * acc
             # reduction order follows the operand whose fastest axis is reduced (coalesced tile loads)
             red = [s for s in (a.args if a.args[-1] in summed else b.args) if s in summed]
             return Piece("gemm", target, I, [(outer, a * b)], sums=tuple(red),
@@ -431,7 +436,7 @@ def _order_sums(K, items):
     for _, inner, _ in items:
         for a in outer_accesses(inner):
             if a.args and a.args[-1] in K:
-                first = [s for s in a.args if s in K]
+                first = list(dict.fromkeys(s for s in a.args if s in K))
                 return tuple([s for s in K if s not in first] + first)
     return tuple(K)
 

@@ -131,8 +131,8 @@ class PyCudaDevice:
 
     def pointer(self, a):
         if a is None or a.size == 0:
-            return np.intp(0)
-        return a.gpudata
+            return np.uintp(0)
+        return np.uintp(int(a.gpudata))      # a DeviceAllocation, or an int for a view
 
     # kernels
     def load(self, source):

@@ -61,6 +61,7 @@ template <typename T> __device__ void tr_gauss_jordan(T* W, T* f, int n, int ld)
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();  // every thread has read column c before any row moves
         tr_swap_rows(W, ld, p, c, 0);
         __syncthreads();
         const T piv = W[(long long)c * ld + c];
@@ -82,6 +83,7 @@ template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* lo
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, n, c);
+        __syncthreads();
         tr_swap_rows(W, n, p, c, c);
         if (p != c) s = -s;
         __syncthreads();
@@ -250,7 +252,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_A[z] = x_A[w0 * n_k + z0 * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -268,7 +270,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_i + i0 * n_b + i2] : x_A[i0 * n_k + q0 * n_b + i2])*((stage & 2) ? s_x_B[t * n_j + i1] : x_B[q0 * n_j + i1]);
+            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_x_B[t * n_j + i1] : x_B[q0 * n_j + i1]);
         }
     }
     if (active) {
@@ -310,7 +312,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp1_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_A[z] = x_A[w0 * n_k + z0 * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -328,7 +330,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp1_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_i + i0 * n_b + i2] : x_A[i0 * n_k + q0 * n_b + i2])*((stage & 2) ? s_d_B[t * n_j + i1] : tr_ld(d_B, q0 * n_j + i1));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_d_B[t * n_j + i1] : tr_ld(d_B, q0 * n_j + i1));
         }
     }
     if (active) {
@@ -344,7 +346,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul
 
 // tr_batched_batched_matmul_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
@@ -380,7 +382,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, w0 * n_k + z0 * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (w0 * n_k + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -388,18 +390,18 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_j + i1] : x_B[q0 * n_j + i1])*((stage & 2) ? s_d_A[t * n_i + i0 * n_b + i2] : tr_ld(d_A, i0 * n_k + q0 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_B[t * n_j + i1] : x_B[q0 * n_j + i1])*((stage & 2) ? s_d_A[(t * n_i + i0) * n_b + i2] : tr_ld(d_A, (i0 * n_k + q0) * n_b + i2));
         }
     }
     if (active) {
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_matmul_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -440,7 +442,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_pb0_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_b_C[z] = tr_ld(b_C, w0 * n_j + z0 * n_b + w2);
+                s_b_C[z] = tr_ld(b_C, (w0 * n_j + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -448,7 +450,7 @@ __device__ __forceinline__ void tr_batched_batched_matmul_pb0_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_k + i1] : x_B[i1 * n_j + q0])*((stage & 2) ? s_b_C[t * n_i + i0 * n_b + i2] : tr_ld(b_C, i0 * n_j + q0 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_B[t * n_k + i1] : x_B[i1 * n_j + q0])*((stage & 2) ? s_b_C[(t * n_i + i0) * n_b + i2] : tr_ld(b_C, (i0 * n_j + q0) * n_b + i2));
         }
     }
     if (active) {
@@ -462,11 +464,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul
     tr_batched_batched_matmul_pb0_rows_body<double>(b_A, mode_b_A, x_B, b_C, n_b, n_k, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_matmul_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_batched_batched_matmul_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_pb1_warp_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_batched_batched_matmul_pb1_warp_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_j; rem1 /= n_j;
@@ -474,22 +477,22 @@ __device__ __forceinline__ void tr_batched_batched_matmul_pb1_warp_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem2 = kk;
             const long long q1 = rem2 % n_b; rem2 /= n_b;
             const long long q0 = rem2;
-            acc0 += x_A[q0 * n_k + i0 * n_b + q1]*tr_ld(b_C, q0 * n_j + i1 * n_b + q1);
+            acc0 += x_A[(q0 * n_k + i0) * n_b + q1]*tr_ld(b_C, (q0 * n_j + i1) * n_b + q1);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(b_B, row, acc0, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_warp_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_matmul_pb1_warp_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_b, n_k, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_warp_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_matmul_pb1_warp_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_b, n_i, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_warp_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_matmul_pb1_warp_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_b, n_k, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_warp_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_matmul_pb1_warp_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_b, n_i, n_k, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_bmm_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -520,7 +523,7 @@ __device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_A[z] = x_A[w0 * n_k + z0 * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -531,7 +534,7 @@ __device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_B[z] = x_B[z0 * n_j + w1 * n_b + w2];
+                s_x_B[z] = x_B[(z0 * n_j + w1) * n_b + w2];
             }
         }
         if (stage) __syncthreads();
@@ -539,7 +542,7 @@ __device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_i + i0 * n_b + i2] : x_A[i0 * n_k + q0 * n_b + i2])*((stage & 2) ? s_x_B[t * n_j + i1 * n_b + i2] : x_B[q0 * n_j + i1 * n_b + i2]);
+            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_x_B[(t * n_j + i1) * n_b + i2] : x_B[(q0 * n_j + i1) * n_b + i2]);
         }
     }
     if (active) {
@@ -581,7 +584,7 @@ __device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_A[z] = x_A[w0 * n_k + z0 * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -592,7 +595,7 @@ __device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_d_B[z] = tr_ld(d_B, z0 * n_j + w1 * n_b + w2);
+                s_d_B[z] = tr_ld(d_B, (z0 * n_j + w1) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -600,7 +603,7 @@ __device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_i + i0 * n_b + i2] : x_A[i0 * n_k + q0 * n_b + i2])*((stage & 2) ? s_d_B[t * n_j + i1 * n_b + i2] : tr_ld(d_B, q0 * n_j + i1 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_d_B[(t * n_j + i1) * n_b + i2] : tr_ld(d_B, (q0 * n_j + i1) * n_b + i2));
         }
     }
     if (active) {
@@ -616,7 +619,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp1_rows_
 
 // tr_batched_bmm_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
@@ -642,7 +645,7 @@ __device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_B[z] = x_B[z0 * n_j + w1 * n_b + w2];
+                s_x_B[z] = x_B[(z0 * n_j + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -653,7 +656,7 @@ __device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, w0 * n_k + z0 * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (w0 * n_k + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -661,18 +664,18 @@ __device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_j + i1 * n_b + i2] : x_B[q0 * n_j + i1 * n_b + i2])*((stage & 2) ? s_d_A[t * n_i + i0 * n_b + i2] : tr_ld(d_A, i0 * n_k + q0 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_j + i1) * n_b + i2] : x_B[(q0 * n_j + i1) * n_b + i2])*((stage & 2) ? s_d_A[(t * n_i + i0) * n_b + i2] : tr_ld(d_A, (i0 * n_k + q0) * n_b + i2));
         }
     }
     if (active) {
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_bmm_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -703,7 +706,7 @@ __device__ __forceinline__ void tr_batched_bmm_pb0_rows_body(T* __restrict__ b_A
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_B[z] = x_B[w0 * n_j + z0 * n_b + w2];
+                s_x_B[z] = x_B[(w0 * n_j + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -714,7 +717,7 @@ __device__ __forceinline__ void tr_batched_bmm_pb0_rows_body(T* __restrict__ b_A
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_b_C[z] = tr_ld(b_C, w0 * n_j + z0 * n_b + w2);
+                s_b_C[z] = tr_ld(b_C, (w0 * n_j + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -722,7 +725,7 @@ __device__ __forceinline__ void tr_batched_bmm_pb0_rows_body(T* __restrict__ b_A
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_k + i1 * n_b + i2] : x_B[i1 * n_j + q0 * n_b + i2])*((stage & 2) ? s_b_C[t * n_i + i0 * n_b + i2] : tr_ld(b_C, i0 * n_j + q0 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_k + i1) * n_b + i2] : x_B[(i1 * n_j + q0) * n_b + i2])*((stage & 2) ? s_b_C[(t * n_i + i0) * n_b + i2] : tr_ld(b_C, (i0 * n_j + q0) * n_b + i2));
         }
     }
     if (active) {
@@ -738,7 +741,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb0_rows_f
 
 // tr_batched_bmm_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -764,7 +767,7 @@ __device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_A[z] = x_A[z0 * n_k + w1 * n_b + w2];
+                s_x_A[z] = x_A[(z0 * n_k + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -775,7 +778,7 @@ __device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_b_C[z] = tr_ld(b_C, z0 * n_j + w1 * n_b + w2);
+                s_b_C[z] = tr_ld(b_C, (z0 * n_j + w1) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -783,18 +786,18 @@ __device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_k + i0 * n_b + i2] : x_A[q0 * n_k + i0 * n_b + i2])*((stage & 2) ? s_b_C[t * n_j + i1 * n_b + i2] : tr_ld(b_C, q0 * n_j + i1 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_k + i0) * n_b + i2] : x_A[(q0 * n_k + i0) * n_b + i2])*((stage & 2) ? s_b_C[(t * n_j + i1) * n_b + i2] : tr_ld(b_C, (q0 * n_j + i1) * n_b + i2));
         }
     }
     if (active) {
         tr_store(b_B, row, acc0, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_b, n_j, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_b, n_j, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_transpose_fwd0: elementwise, grid-stride over the flat index e
@@ -806,7 +809,7 @@ __device__ __forceinline__ void tr_batched_batched_transpose_fwd0_body(T* __rest
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = x_A[e1 * n_j + e0 * n_b + e2];
+        const T r2 = x_A[(e1 * n_j + e0) * n_b + e2];
         tr_store(x_B, e, r2, mode_x_B);
     }
 }
@@ -826,9 +829,9 @@ __device__ __forceinline__ void tr_batched_batched_transpose_jvp0_body(T* __rest
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = x_A[e1 * n_j + e0 * n_b + e2];
+        const T r2 = x_A[(e1 * n_j + e0) * n_b + e2];
         tr_store(x_B, e, r2, mode_x_B);
-        const T r3 = tr_ld(d_A, e1 * n_j + e0 * n_b + e2);
+        const T r3 = tr_ld(d_A, (e1 * n_j + e0) * n_b + e2);
         tr_store(d_B, e, r3, mode_d_B);
     }
 }
@@ -848,7 +851,7 @@ __device__ __forceinline__ void tr_batched_batched_transpose_pb0_body(T* __restr
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = tr_ld(b_B, e1 * n_i + e0 * n_b + e2);
+        const T r2 = tr_ld(b_B, (e1 * n_i + e0) * n_b + e2);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
@@ -917,7 +920,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp1_rows_body(T* __restr
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_B[z] = x_B[w0 * n_i + z0 * n_b + w2];
+                s_x_B[z] = x_B[(w0 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -928,7 +931,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp1_rows_body(T* __restr
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_d_A[z] = tr_ld(d_A, z0 * n_i + w1 * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (z0 * n_i + w1) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -936,7 +939,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp1_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_i + i0 * n_b + i1] : x_B[i0 * n_i + q0 * n_b + i1])*((stage & 2) ? s_d_A[t * n_i + i2 * n_b + i1] : tr_ld(d_A, q0 * n_i + i2 * n_b + i1));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i0) * n_b + i1] : x_B[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_d_A[(t * n_i + i2) * n_b + i1] : tr_ld(d_A, (q0 * n_i + i2) * n_b + i1));
         }
     }
     if (active) {
@@ -978,7 +981,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restr
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_B[z] = x_B[z0 * n_i + w1 * n_b + w2];
+                s_x_B[z] = x_B[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -989,7 +992,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restr
                 const long long z0 = kk;
                 const long long w1 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, w0 * n_b + w1 * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_b + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -997,7 +1000,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_i + i1 * n_b + i2] : x_B[q0 * n_i + i1 * n_b + i2])*((stage & 2) ? s_u_c0[t * n_i + i0 * n_b + i2] : tr_ld(u_c0, i0 * n_b + i2 * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i1) * n_b + i2] : x_B[(q0 * n_i + i1) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i0) * n_b + i2] : tr_ld(u_c0, (i0 * n_b + i2) * n_i + q0));
         }
     }
     if (active) {
@@ -1039,7 +1042,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb0_rows_body(T* __restri
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_B[z] = x_B[w0 * n_i + z0 * n_b + w2];
+                s_x_B[z] = x_B[(w0 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1050,7 +1053,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb0_rows_body(T* __restri
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_b_B[z] = tr_ld(b_B, w0 * n_i + z0 * n_b + w2);
+                s_b_B[z] = tr_ld(b_B, (w0 * n_i + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -1058,7 +1061,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb0_rows_body(T* __restri
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_i + i0 * n_b + i1] : x_B[i0 * n_i + q0 * n_b + i1])*((stage & 2) ? s_b_B[t * n_i + i2 * n_b + i1] : tr_ld(b_B, i2 * n_i + q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i0) * n_b + i1] : x_B[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_b_B[(t * n_i + i2) * n_b + i1] : tr_ld(b_B, (i2 * n_i + q0) * n_b + i1));
         }
     }
     if (active) {
@@ -1100,7 +1103,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restri
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_B[z] = x_B[z0 * n_i + w1 * n_b + w2];
+                s_x_B[z] = x_B[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1111,7 +1114,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restri
                 const long long z0 = kk;
                 const long long w1 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, w0 * n_b + w1 * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_b + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -1119,7 +1122,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restri
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_i + i0 * n_b + i2] : x_B[q0 * n_i + i0 * n_b + i2])*((stage & 2) ? s_u_c0[t * n_i + i1 * n_b + i2] : tr_ld(u_c0, i1 * n_b + i2 * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i0) * n_b + i2] : x_B[(q0 * n_i + i0) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i1) * n_b + i2] : tr_ld(u_c0, (i1 * n_b + i2) * n_i + q0));
         }
     }
     if (active) {
@@ -1215,7 +1218,7 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_rows_body(T* __re
                 const long long z1 = rem2 % n_i; rem2 /= n_i;
                 const long long z0 = rem2;
                 const long long w2 = p;
-                s_u_inv_A[z] = u_inv_A[z1 * n_i + z0 * n_b + w2];
+                s_u_inv_A[z] = u_inv_A[(z1 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1227,7 +1230,7 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_rows_body(T* __re
                 const long long z1 = rem3 % n_i; rem3 /= n_i;
                 const long long z0 = rem3;
                 const long long w2 = p;
-                s_d_A[z] = tr_ld(d_A, z0 * n_i + z1 * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (z0 * n_i + z1) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -1237,7 +1240,7 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_rows_body(T* __re
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_b + i0] : u_inv_A[q1 * n_i + q0 * n_b + i0])*((stage & 2) ? s_d_A[t * n_b + i0] : tr_ld(d_A, q0 * n_i + q1 * n_b + i0));
+            acc0 += ((stage & 1) ? s_u_inv_A[t * n_b + i0] : u_inv_A[(q1 * n_i + q0) * n_b + i0])*((stage & 2) ? s_d_A[t * n_b + i0] : tr_ld(d_A, (q0 * n_i + q1) * n_b + i0));
         }
     }
     if (active) {
@@ -1251,32 +1254,33 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet
     tr_batched_batched_logdet_jvp2_rows_body<double>(d_d, mode_d_d, u_inv_A, d_A, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_logdet_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_batched_batched_logdet_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_logdet_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_batched_batched_logdet_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
-            acc0 += u_inv_A[q1 * n_i + q0 * n_b + i0]*tr_ld(d_A, q0 * n_i + q1 * n_b + i0);
+            acc0 += u_inv_A[(q1 * n_i + q0) * n_b + i0]*tr_ld(d_A, (q0 * n_i + q1) * n_b + i0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_d, row, acc0, mode_d_d);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_logdet_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, n_i, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_logdet_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_logdet_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, n_i, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_logdet_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_logdet_pb1: elementwise, grid-stride over the flat index e
@@ -1288,7 +1292,7 @@ __device__ __forceinline__ void tr_batched_batched_logdet_pb1_body(T* __restrict
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = u_inv_A[e1 * n_i + e0 * n_b + e2]*tr_ld(b_d, e2);
+        const T r2 = u_inv_A[(e1 * n_i + e0) * n_b + e2]*tr_ld(b_d, e2);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
@@ -1334,26 +1338,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_
 
 // tr_batched_batched_solve_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp2_body(T* __restrict__ d_z6, const int mode_d_z6, const T* __restrict__ d_y, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp2_body(T* __restrict__ du_z6, const int mode_du_z6, const T* __restrict__ d_y, const long long n_b, const long long n_i) {
     const long long total = n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_b; rem1 /= n_b;
         const long long e0 = rem1;
         const T r2 = tr_ld(d_y, e);
-        tr_store(d_z6, e, r2, mode_d_z6);
+        tr_store(du_z6, e, r2, mode_du_z6);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f32(float* __restrict__ d_z6, const int mode_d_z6, const float* __restrict__ d_y, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_jvp2_body<float>(d_z6, mode_d_z6, d_y, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f32(float* __restrict__ du_z6, const int mode_du_z6, const float* __restrict__ d_y, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_jvp2_body<float>(du_z6, mode_du_z6, d_y, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f64(double* __restrict__ d_z6, const int mode_d_z6, const double* __restrict__ d_y, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_jvp2_body<double>(d_z6, mode_d_z6, d_y, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f64(double* __restrict__ du_z6, const int mode_du_z6, const double* __restrict__ d_y, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_jvp2_body<double>(du_z6, mode_du_z6, d_y, n_b, n_i);
 }
 
 // tr_batched_batched_solve_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __restrict__ d_z6, const int mode_d_z6, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __restrict__ du_z6, const int mode_du_z6, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_A = sh;
@@ -1378,7 +1382,7 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, w0 * n_i + z0 * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + z0) * n_b + w2);
             }
         }
         if (stage & 2) {
@@ -1396,25 +1400,26 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_d_A[t * n_i + i0 * n_b + i1] : tr_ld(d_A, i0 * n_i + q0 * n_b + i1))*((stage & 2) ? s_x_x[t * n_b + i1] : x_x[q0 * n_b + i1]);
+            acc0 += ((stage & 1) ? s_d_A[(t * n_i + i0) * n_b + i1] : tr_ld(d_A, (i0 * n_i + q0) * n_b + i1))*((stage & 2) ? s_x_x[t * n_b + i1] : x_x[q0 * n_b + i1]);
         }
     }
     if (active) {
-        tr_store(d_z6, row, -acc0, mode_d_z6);
+        tr_store(du_z6, row, -acc0, mode_du_z6);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f32(float* __restrict__ d_z6, const int mode_d_z6, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp3_rows_body<float>(d_z6, mode_d_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f32(float* __restrict__ du_z6, const int mode_du_z6, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp3_rows_body<float>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f64(double* __restrict__ d_z6, const int mode_d_z6, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp3_rows_body<double>(d_z6, mode_d_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f64(double* __restrict__ du_z6, const int mode_du_z6, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp3_rows_body<double>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_solve_jvp3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_batched_batched_solve_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __restrict__ d_z6, const int mode_d_z6, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __restrict__ du_z6, const int mode_du_z6, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_b; rem1 /= n_b;
@@ -1422,29 +1427,29 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += tr_ld(d_A, i0 * n_i + q0 * n_b + i1)*x_x[q0 * n_b + i1];
+            acc0 += tr_ld(d_A, (i0 * n_i + q0) * n_b + i1)*x_x[q0 * n_b + i1];
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(d_z6, row, -acc0, mode_d_z6);
+        tr_store(du_z6, row, -acc0, mode_du_z6);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f32(float* __restrict__ d_z6, const int mode_d_z6, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_solve_jvp3_warp_body<float>(d_z6, mode_d_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f32(float* __restrict__ du_z6, const int mode_du_z6, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp3_warp_body<float>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f64(double* __restrict__ d_z6, const int mode_d_z6, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_solve_jvp3_warp_body<double>(d_z6, mode_d_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f64(double* __restrict__ du_z6, const int mode_du_z6, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp3_warp_body<double>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ d_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_d_z6 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_du_z6 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -1465,7 +1470,7 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_u_inv_A[z] = u_inv_A[w0 * n_i + z0 * n_b + w2];
+                s_u_inv_A[z] = u_inv_A[(w0 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1475,7 +1480,7 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w1 = p;
-                s_d_z6[z] = tr_ld(d_z6, z0 * n_b + w1);
+                s_du_z6[z] = tr_ld(du_z6, z0 * n_b + w1);
             }
         }
         if (stage) __syncthreads();
@@ -1483,25 +1488,26 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0 * n_b + i1] : u_inv_A[i0 * n_i + q0 * n_b + i1])*((stage & 2) ? s_d_z6[t * n_b + i1] : tr_ld(d_z6, q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_i + i0) * n_b + i1] : u_inv_A[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_du_z6[t * n_b + i1] : tr_ld(du_z6, q0 * n_b + i1));
         }
     }
     if (active) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ d_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, d_z6, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ d_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, d_z6, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_solve_jvp4_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_batched_batched_solve_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ d_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_b; rem1 /= n_b;
@@ -1509,25 +1515,25 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[i0 * n_i + q0 * n_b + i1]*tr_ld(d_z6, q0 * n_b + i1);
+            acc0 += u_inv_A[(i0 * n_i + q0) * n_b + i1]*tr_ld(du_z6, q0 * n_b + i1);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ d_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, d_z6, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ d_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, d_z6, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __restrict__ b_z6, const int mode_b_z6, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __restrict__ bu_z6, const int mode_bu_z6, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
@@ -1552,7 +1558,7 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __rest
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_u_inv_A[z] = u_inv_A[z0 * n_i + w1 * n_b + w2];
+                s_u_inv_A[z] = u_inv_A[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1570,25 +1576,26 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __rest
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0 * n_b + i1] : u_inv_A[q0 * n_i + i0 * n_b + i1])*((stage & 2) ? s_b_x[t * n_b + i1] : tr_ld(b_x, q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_i + i0) * n_b + i1] : u_inv_A[(q0 * n_i + i0) * n_b + i1])*((stage & 2) ? s_b_x[t * n_b + i1] : tr_ld(b_x, q0 * n_b + i1));
         }
     }
     if (active) {
-        tr_store(b_z6, row, acc0, mode_b_z6);
+        tr_store(bu_z6, row, acc0, mode_bu_z6);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f32(float* __restrict__ b_z6, const int mode_b_z6, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_pb1_rows_body<float>(b_z6, mode_b_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f32(float* __restrict__ bu_z6, const int mode_bu_z6, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_pb1_rows_body<float>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f64(double* __restrict__ b_z6, const int mode_b_z6, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_pb1_rows_body<double>(b_z6, mode_b_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f64(double* __restrict__ bu_z6, const int mode_bu_z6, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_pb1_rows_body<double>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_solve_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_batched_batched_solve_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __restrict__ b_z6, const int mode_b_z6, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __restrict__ bu_z6, const int mode_bu_z6, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_b; rem1 /= n_b;
@@ -1596,59 +1603,59 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __rest
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[q0 * n_i + i0 * n_b + i1]*tr_ld(b_x, q0 * n_b + i1);
+            acc0 += u_inv_A[(q0 * n_i + i0) * n_b + i1]*tr_ld(b_x, q0 * n_b + i1);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(b_z6, row, acc0, mode_b_z6);
+        tr_store(bu_z6, row, acc0, mode_bu_z6);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f32(float* __restrict__ b_z6, const int mode_b_z6, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_solve_pb1_warp_body<float>(b_z6, mode_b_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f32(float* __restrict__ bu_z6, const int mode_bu_z6, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_pb1_warp_body<float>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f64(double* __restrict__ b_z6, const int mode_b_z6, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_solve_pb1_warp_body<double>(b_z6, mode_b_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f64(double* __restrict__ bu_z6, const int mode_bu_z6, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_pb1_warp_body<double>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_z6, const T* __restrict__ x_x, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z6, const T* __restrict__ x_x, const long long n_b, const long long n_i) {
     const long long total = n_i * n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(b_z6, e0 * n_b + e2)*x_x[e1 * n_b + e2];
+        const T r2 = -tr_ld(bu_z6, e0 * n_b + e2)*x_x[e1 * n_b + e2];
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_z6, const float* __restrict__ x_x, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb2_body<float>(b_A, mode_b_A, b_z6, x_x, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z6, const float* __restrict__ x_x, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb2_body<float>(b_A, mode_b_A, bu_z6, x_x, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_z6, const double* __restrict__ x_x, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb2_body<double>(b_A, mode_b_A, b_z6, x_x, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z6, const double* __restrict__ x_x, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb2_body<double>(b_A, mode_b_A, bu_z6, x_x, n_b, n_i);
 }
 
 // tr_batched_batched_solve_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb3_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_z6, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb3_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ bu_z6, const long long n_b, const long long n_i) {
     const long long total = n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_b; rem1 /= n_b;
         const long long e0 = rem1;
-        const T r2 = tr_ld(b_z6, e);
+        const T r2 = tr_ld(bu_z6, e);
         tr_store(b_y, e, r2, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_z6, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb3_body<float>(b_y, mode_b_y, b_z6, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ bu_z6, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb3_body<float>(b_y, mode_b_y, bu_z6, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_z6, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb3_body<double>(b_y, mode_b_y, b_z6, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ bu_z6, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb3_body<double>(b_y, mode_b_y, bu_z6, n_b, n_i);
 }
 
 // tr_batched_batched_cayley_fwd0: elementwise, grid-stride over the flat index e
@@ -1701,180 +1708,29 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
     tr_batched_batched_cayley_fwd1_body<double>(x_M, mode_x_M, u_t0, n_i, n_b, ws);
 }
 
-// tr_batched_batched_cayley_fwd2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_A, const T* __restrict__ x_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_A = sh;
-    T* const s_x_M = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_A[z] = x_A[z0 * n_i + w1 * n_b + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_x_M[z] = x_M[w0 * n_i + z0 * n_b + w2];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += (((stage & 1) ? s_x_A[t * n_i + i1 * n_b + i2] : x_A[q0 * n_i + i1 * n_b + i2]) + (i1 == q0 ? T(1) : T(0)))*((stage & 2) ? s_x_M[t * n_i + i0 * n_b + i2] : x_M[i0 * n_i + q0 * n_b + i2]);
-        }
-    }
-    if (active) {
-        tr_store(x_Q, row, acc0, mode_x_Q);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_A, const float* __restrict__ x_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_fwd2_rows_body<float>(x_Q, mode_x_Q, x_A, x_M, n_b, n_i, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_A, const double* __restrict__ x_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_fwd2_rows_body<double>(x_Q, mode_x_Q, x_A, x_M, n_b, n_i, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_cayley_fwd2_warp: reduction, one warp per output element; lanes stride over the reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_warp_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_A, const T* __restrict__ x_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
-    if (row >= nrows) return;  // whole warps leave together
-    long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
-            const long long q0 = kk;
-            acc0 += (x_A[q0 * n_i + i1 * n_b + i2] + (i1 == q0 ? T(1) : T(0)))*x_M[i0 * n_i + q0 * n_b + i2];
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(x_Q, row, acc0, mode_x_Q);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_warp_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_A, const float* __restrict__ x_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_cayley_fwd2_warp_body<float>(x_Q, mode_x_Q, x_A, x_M, n_b, n_i, nrows, nk, chunk);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_warp_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_A, const double* __restrict__ x_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_batched_batched_cayley_fwd2_warp_body<double>(x_Q, mode_x_Q, x_A, x_M, n_b, n_i, nrows, nk, chunk);
-}
-
-// tr_batched_batched_cayley_jvp3: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp3_body(T* __restrict__ d_t0, const int mode_d_t0, const T* __restrict__ d_A, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const long long n_b, const long long n_i) {
     const long long total = n_i * n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(d_A, e);
-        tr_store(d_t0, e, r2, mode_d_t0);
+        const T r2 = x_A[e] + (e1 == e0 ? T(1) : T(0));
+        tr_store(u_c0, e, r2, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp3_f32(float* __restrict__ d_t0, const int mode_d_t0, const float* __restrict__ d_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp3_body<float>(d_t0, mode_d_t0, d_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_fwd2_body<float>(u_c0, mode_u_c0, x_A, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp3_f64(double* __restrict__ d_t0, const int mode_d_t0, const double* __restrict__ d_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp3_body<double>(d_t0, mode_d_t0, d_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_fwd2_body<double>(u_c0, mode_u_c0, x_A, n_b, n_i);
 }
 
-// tr_batched_batched_cayley_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ d_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_M = sh;
-    T* const s_d_t0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_x_M[z] = x_M[w0 * n_i + z0 * n_b + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_d_t0[z] = tr_ld(d_t0, z0 * n_i + w1 * n_b + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0 * n_b + i1] : x_M[i0 * n_i + q0 * n_b + i1])*((stage & 2) ? s_d_t0[t * n_i + i2 * n_b + i1] : tr_ld(d_t0, q0 * n_i + i2 * n_b + i1));
-        }
-    }
-    if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ d_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp4_rows_body<float>(u_c0, mode_u_c0, x_M, d_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ d_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp4_rows_body<double>(u_c0, mode_u_c0, x_M, d_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd3_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -1899,8 +1755,150 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
+                const long long w0 = p;
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i * n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_M[z] = x_M[z0 * n_i + w1 * n_b + w2];
+                s_u_c0[z] = u_c0[(z0 * n_i + w1) * n_b + w2];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(i0 * n_i + q0) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i1) * n_b + i2] : u_c0[(q0 * n_i + i1) * n_b + i2]);
+        }
+    }
+    if (active) {
+        tr_store(x_Q, row, acc0, mode_x_Q);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_fwd3_rows_body<float>(x_Q, mode_x_Q, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_fwd3_rows_body<double>(x_Q, mode_x_Q, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_batched_batched_cayley_jvp4: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restrict__ du_t0, const int mode_du_t0, const T* __restrict__ d_A, const long long n_b, const long long n_i) {
+    const long long total = n_i * n_i * n_b;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T r2 = -tr_ld(d_A, e);
+        tr_store(du_t0, e, r2, mode_du_t0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f32(float* __restrict__ du_t0, const int mode_du_t0, const float* __restrict__ d_A, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_jvp4_body<float>(du_t0, mode_du_t0, d_A, n_b, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f64(double* __restrict__ du_t0, const int mode_du_t0, const double* __restrict__ d_A, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_jvp4_body<double>(du_t0, mode_du_t0, d_A, n_b, n_i);
+}
+
+// tr_batched_batched_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_M = sh;
+    T* const s_du_t0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
+    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i * n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w2 = p % n_b; p /= n_b;
+                const long long w0 = p;
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i * n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p;
+                s_du_t0[z] = tr_ld(du_t0, (z0 * n_i + w1) * n_b + w2);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i1] : x_M[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_du_t0[(t * n_i + i2) * n_b + i1] : tr_ld(du_t0, (q0 * n_i + i2) * n_b + i1));
+        }
+    }
+    if (active) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+
+// tr_batched_batched_cayley_jvp6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_M = sh;
+    T* const s_u_c1 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i * n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p;
+                s_x_M[z] = x_M[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1911,7 +1909,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w1 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, w0 * n_b + w1 * n_i + z0);
+                s_u_c1[z] = tr_ld(u_c1, (w0 * n_b + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -1919,23 +1917,23 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i1 * n_b + i2] : x_M[q0 * n_i + i1 * n_b + i2])*((stage & 2) ? s_u_c0[t * n_i + i0 * n_b + i2] : tr_ld(u_c0, i0 * n_b + i2 * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i1) * n_b + i2] : x_M[(q0 * n_i + i1) * n_b + i2])*((stage & 2) ? s_u_c1[(t * n_i + i0) * n_b + i2] : tr_ld(u_c1, (i0 * n_b + i2) * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_M, row, -acc0, mode_d_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<float>(d_M, mode_d_M, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp6_rows_body<float>(d_M, mode_d_M, x_M, u_c1, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<double>(d_M, mode_d_M, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp6_rows_body<double>(d_M, mode_d_M, x_M, u_c1, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_cayley_jvp6: elementwise, grid-stride over the flat index e
+// tr_batched_batched_cayley_jvp7: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp6_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp7_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_b, const long long n_i) {
     const long long total = n_i * n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
@@ -1946,16 +1944,16 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp6_body(T* __restric
         tr_store(d_Q, e, r2, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp6_body<float>(d_Q, mode_d_Q, d_M, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_jvp7_body<float>(d_Q, mode_d_Q, d_M, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp6_body<double>(d_Q, mode_d_Q, d_M, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_jvp7_body<double>(d_Q, mode_d_Q, d_M, n_b, n_i);
 }
 
-// tr_batched_batched_cayley_jvp7_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_jvp8_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp7_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -1981,7 +1979,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp7_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_A[z] = x_A[z0 * n_i + w1 * n_b + w2];
+                s_x_A[z] = x_A[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -1992,7 +1990,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp7_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_d_M[z] = tr_ld(d_M, w0 * n_i + z0 * n_b + w2);
+                s_d_M[z] = tr_ld(d_M, (w0 * n_i + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2000,23 +1998,23 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp7_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_i + i1 * n_b + i2] : x_A[q0 * n_i + i1 * n_b + i2])*((stage & 2) ? s_d_M[t * n_i + i0 * n_b + i2] : tr_ld(d_M, i0 * n_i + q0 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i1) * n_b + i2] : x_A[(q0 * n_i + i1) * n_b + i2])*((stage & 2) ? s_d_M[(t * n_i + i0) * n_b + i2] : tr_ld(d_M, (i0 * n_i + q0) * n_b + i2));
         }
     }
     if (active) {
         tr_store(d_Q, row, acc0, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp7_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp7_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_cayley_jvp8_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp9_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -2042,7 +2040,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_M[z] = x_M[w0 * n_i + z0 * n_b + w2];
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -2053,7 +2051,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_d_A[z] = tr_ld(d_A, z0 * n_i + w1 * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (z0 * n_i + w1) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2061,18 +2059,18 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0 * n_b + i2] : x_M[i0 * n_i + q0 * n_b + i2])*((stage & 2) ? s_d_A[t * n_i + i1 * n_b + i2] : tr_ld(d_A, q0 * n_i + i1 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(i0 * n_i + q0) * n_b + i2])*((stage & 2) ? s_d_A[(t * n_i + i1) * n_b + i2] : tr_ld(d_A, (q0 * n_i + i1) * n_b + i2));
         }
     }
     if (active) {
         tr_store(d_Q, row, acc0, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp9_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp9_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_pb0: elementwise, grid-stride over the flat index e
@@ -2123,7 +2121,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb1_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_A[z] = x_A[w0 * n_i + z0 * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -2134,7 +2132,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb1_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_b_Q[z] = tr_ld(b_Q, w0 * n_i + z0 * n_b + w2);
+                s_b_Q[z] = tr_ld(b_Q, (w0 * n_i + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2142,7 +2140,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb1_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[t * n_i + i1 * n_b + i2] : x_A[i1 * n_i + q0 * n_b + i2])*((stage & 2) ? s_b_Q[t * n_i + i0 * n_b + i2] : tr_ld(b_Q, i0 * n_i + q0 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i1) * n_b + i2] : x_A[(i1 * n_i + q0) * n_b + i2])*((stage & 2) ? s_b_Q[(t * n_i + i0) * n_b + i2] : tr_ld(b_Q, (i0 * n_i + q0) * n_b + i2));
         }
     }
     if (active) {
@@ -2184,7 +2182,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb2_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_x_M[z] = x_M[w0 * n_i + z0 * n_b + w2];
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -2195,7 +2193,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb2_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_b_M[z] = tr_ld(b_M, w0 * n_i + z0 * n_b + w2);
+                s_b_M[z] = tr_ld(b_M, (w0 * n_i + z0) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2203,7 +2201,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb2_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0 * n_b + i1] : x_M[i0 * n_i + q0 * n_b + i1])*((stage & 2) ? s_b_M[t * n_i + i2 * n_b + i1] : tr_ld(b_M, i2 * n_i + q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i1] : x_M[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_b_M[(t * n_i + i2) * n_b + i1] : tr_ld(b_M, (i2 * n_i + q0) * n_b + i1));
         }
     }
     if (active) {
@@ -2219,7 +2217,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
 
 // tr_batched_batched_cayley_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ b_t0, const int mode_b_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ bu_t0, const int mode_bu_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -2245,7 +2243,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_M[z] = x_M[z0 * n_i + w1 * n_b + w2];
+                s_x_M[z] = x_M[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -2256,7 +2254,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w1 = p % n_b; p /= n_b;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, w0 * n_b + w1 * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_b + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2264,38 +2262,38 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0 * n_b + i2] : x_M[q0 * n_i + i0 * n_b + i2])*((stage & 2) ? s_u_c0[t * n_i + i1 * n_b + i2] : tr_ld(u_c0, i1 * n_b + i2 * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(q0 * n_i + i0) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i1) * n_b + i2] : tr_ld(u_c0, (i1 * n_b + i2) * n_i + q0));
         }
     }
     if (active) {
-        tr_store(b_t0, row, -acc0, mode_b_t0);
+        tr_store(bu_t0, row, -acc0, mode_bu_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ b_t0, const int mode_b_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<float>(b_t0, mode_b_t0, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ bu_t0, const int mode_bu_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb3_rows_body<float>(bu_t0, mode_bu_t0, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ b_t0, const int mode_b_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<double>(b_t0, mode_b_t0, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ bu_t0, const int mode_bu_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb3_rows_body<double>(bu_t0, mode_bu_t0, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_pb4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_t0, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_t0, const long long n_b, const long long n_i) {
     const long long total = n_i * n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(b_t0, e);
+        const T r2 = -tr_ld(bu_t0, e);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_t0, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, b_t0, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_t0, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, bu_t0, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_t0, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, b_t0, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_t0, const long long n_b, const long long n_i) {
+    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, bu_t0, n_b, n_i);
 }
 
 // tr_batched_batched_cayley_pb5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2326,7 +2324,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_x_M[z] = x_M[z0 * n_i + w1 * n_b + w2];
+                s_x_M[z] = x_M[(z0 * n_i + w1) * n_b + w2];
             }
         }
         if (stage & 2) {
@@ -2337,7 +2335,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __res
                 const long long z0 = kk;
                 const long long w2 = p % n_b; p /= n_b;
                 const long long w1 = p;
-                s_b_Q[z] = tr_ld(b_Q, z0 * n_i + w1 * n_b + w2);
+                s_b_Q[z] = tr_ld(b_Q, (z0 * n_i + w1) * n_b + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2345,7 +2343,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0 * n_b + i2] : x_M[q0 * n_i + i0 * n_b + i2])*((stage & 2) ? s_b_Q[t * n_i + i1 * n_b + i2] : tr_ld(b_Q, q0 * n_i + i1 * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(q0 * n_i + i0) * n_b + i2])*((stage & 2) ? s_b_Q[(t * n_i + i1) * n_b + i2] : tr_ld(b_Q, (q0 * n_i + i1) * n_b + i2));
         }
     }
     if (active) {

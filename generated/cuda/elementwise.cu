@@ -61,6 +61,7 @@ template <typename T> __device__ void tr_gauss_jordan(T* W, T* f, int n, int ld)
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();  // every thread has read column c before any row moves
         tr_swap_rows(W, ld, p, c, 0);
         __syncthreads();
         const T piv = W[(long long)c * ld + c];
@@ -82,6 +83,7 @@ template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* lo
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, n, c);
+        __syncthreads();
         tr_swap_rows(W, n, p, c, c);
         if (p != c) s = -s;
         __syncthreads();
@@ -673,7 +675,7 @@ __device__ __forceinline__ void tr_elementwise_sqrt_jvp0_body(T* __restrict__ x_
         const long long e0 = e;
         const T r1 = sqrt(x_x[e]);
         tr_store(x_y, e, r1, mode_x_y);
-        const T r2 = (T(0.5))*tr_ld(d_x, e)/r1;
+        const T r2 = T(0.5)*tr_ld(d_x, e)/r1;
         tr_store(d_y, e, r2, mode_d_y);
     }
 }
@@ -690,7 +692,7 @@ __device__ __forceinline__ void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = (T(0.5))*tr_ld(b_y, e)/x_y[e];
+        const T r1 = T(0.5)*tr_ld(b_y, e)/x_y[e];
         tr_store(b_x, e, r1, mode_b_x);
     }
 }
@@ -975,7 +977,7 @@ __device__ __forceinline__ void tr_elementwise_leaky_relu_fwd0_body(T* __restric
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T v1 = x_x[e];
-        const T r2 = (((v1 > T(0))) ? (v1) : ((T(0.01))*v1));
+        const T r2 = ((v1 > T(0)) ? (v1) : (T(0.01)*v1));
         tr_store(x_y, e, r2, mode_x_y);
     }
 }
@@ -993,9 +995,9 @@ __device__ __forceinline__ void tr_elementwise_leaky_relu_jvp0_body(T* __restric
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T v1 = x_x[e];
-        const T r2 = (((v1 > T(0))) ? (v1) : ((T(0.01))*v1));
+        const T r2 = ((v1 > T(0)) ? (v1) : (T(0.01)*v1));
         tr_store(x_y, e, r2, mode_x_y);
-        const T r3 = tr_ld(d_x, e)*(((x_x[e] > T(0))) ? (T(1)) : (T(0.01)));
+        const T r3 = tr_ld(d_x, e)*((x_x[e] > T(0)) ? (T(1)) : (T(0.01)));
         tr_store(d_y, e, r3, mode_d_y);
     }
 }
@@ -1012,7 +1014,7 @@ __device__ __forceinline__ void tr_elementwise_leaky_relu_pb0_body(T* __restrict
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = tr_ld(b_y, e)*(((x_x[e] > T(0))) ? (T(1)) : (T(0.01)));
+        const T r1 = tr_ld(b_y, e)*((x_x[e] > T(0)) ? (T(1)) : (T(0.01)));
         tr_store(b_x, e, r1, mode_b_x);
     }
 }
@@ -1029,7 +1031,7 @@ __device__ __forceinline__ void tr_elementwise_gelu_fwd0_body(T* __restrict__ x_
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T v1 = (T(0.5))*x_x[e];
+        const T v1 = T(0.5)*x_x[e];
         const T r2 = v1*(erf(sqrt(T(2))*v1) + T(1));
         tr_store(x_y, e, r2, mode_x_y);
     }
@@ -1047,12 +1049,12 @@ __device__ __forceinline__ void tr_elementwise_gelu_jvp0_body(T* __restrict__ x_
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T v1 = (T(0.5))*x_x[e];
+        const T v1 = T(0.5)*x_x[e];
         const T r2 = v1*(erf(sqrt(T(2))*v1) + T(1));
         tr_store(x_y, e, r2, mode_x_y);
         const T v3 = x_x[e];
-        const T v4 = (T(0.5))*sqrt(T(2))*v3;
-        const T r5 = (v4*exp(-T(0.5)*tr_sq(v3))/sqrt(T(3.141592653589793)) + (T(0.5))*erf(v4) + T(0.5))*tr_ld(d_x, e);
+        const T v4 = T(0.5)*sqrt(T(2))*v3;
+        const T r5 = (v4*exp(-T(0.5)*tr_sq(v3))/sqrt(T(3.141592653589793)) + T(0.5)*erf(v4) + T(0.5))*tr_ld(d_x, e);
         tr_store(d_y, e, r5, mode_d_y);
     }
 }
@@ -1070,8 +1072,8 @@ __device__ __forceinline__ void tr_elementwise_gelu_pb0_body(T* __restrict__ b_x
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T v1 = x_x[e];
-        const T v2 = (T(0.5))*sqrt(T(2))*v1;
-        const T r3 = (v2*exp(-T(0.5)*tr_sq(v1))/sqrt(T(3.141592653589793)) + (T(0.5))*erf(v2) + T(0.5))*tr_ld(b_y, e);
+        const T v2 = T(0.5)*sqrt(T(2))*v1;
+        const T r3 = (v2*exp(-T(0.5)*tr_sq(v1))/sqrt(T(3.141592653589793)) + T(0.5)*erf(v2) + T(0.5))*tr_ld(b_y, e);
         tr_store(b_x, e, r3, mode_b_x);
     }
 }
@@ -1137,7 +1139,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb0_
 
 // tr_elementwise_scale_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_elementwise_scale_pb1_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_elementwise_scale_pb1_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_y = sh;
@@ -1181,23 +1183,24 @@ __device__ __forceinline__ void tr_elementwise_scale_pb1_rows_body(T* __restrict
         tr_store(b_s, row, acc0, mode_b_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_elementwise_scale_pb1_rows_body<float>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_elementwise_scale_pb1_rows_body<float>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_elementwise_scale_pb1_rows_body<double>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_elementwise_scale_pb1_rows_body<double>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_elementwise_scale_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_elementwise_scale_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_elementwise_scale_pb1_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_elementwise_scale_pb1_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(b_y, q0)*x_x[q0];
     }
@@ -1206,11 +1209,11 @@ __device__ __forceinline__ void tr_elementwise_scale_pb1_warp_body(T* __restrict
         tr_store(b_s, row, acc0, mode_b_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_elementwise_scale_pb1_warp_body<float>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_elementwise_scale_pb1_warp_body<float>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_elementwise_scale_pb1_warp_body<double>(b_s, mode_b_s, b_y, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_scale_pb1_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_elementwise_scale_pb1_warp_body<double>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_elementwise_power_fwd0: elementwise, grid-stride over the flat index e

@@ -61,6 +61,7 @@ template <typename T> __device__ void tr_gauss_jordan(T* W, T* f, int n, int ld)
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();  // every thread has read column c before any row moves
         tr_swap_rows(W, ld, p, c, 0);
         __syncthreads();
         const T piv = W[(long long)c * ld + c];
@@ -82,6 +83,7 @@ template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* lo
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, n, c);
+        __syncthreads();
         tr_swap_rows(W, n, p, c, c);
         if (p != c) s = -s;
         __syncthreads();
@@ -340,7 +342,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_jvp1_row
 
 // tr_linalg_matmul_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matmul_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_matmul_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
@@ -389,18 +391,19 @@ __device__ __forceinline__ void tr_linalg_matmul_jvp2_rows_body(T* __restrict__ 
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_matmul_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_matmul_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_matmul_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_matmul_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_matmul_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_matmul_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matmul_pb0_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ b_C, const long long n_k, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_matmul_pb0_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ b_C, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_k; rem1 /= n_k;
@@ -408,7 +411,7 @@ __device__ __forceinline__ void tr_linalg_matmul_pb0_warp_body(T* __restrict__ b
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_B[i1 * n_j + q0]*tr_ld(b_C, i0 * n_j + q0);
     }
@@ -417,16 +420,16 @@ __device__ __forceinline__ void tr_linalg_matmul_pb0_warp_body(T* __restrict__ b
         tr_store(b_A, row, acc0, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb0_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ b_C, const long long n_k, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matmul_pb0_warp_body<float>(b_A, mode_b_A, x_B, b_C, n_k, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb0_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ b_C, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matmul_pb0_warp_body<float>(b_A, mode_b_A, x_B, b_C, n_k, n_j, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb0_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ b_C, const long long n_k, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matmul_pb0_warp_body<double>(b_A, mode_b_A, x_B, b_C, n_k, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb0_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ b_C, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matmul_pb0_warp_body<double>(b_A, mode_b_A, x_B, b_C, n_k, n_j, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_matmul_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matmul_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_matmul_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -475,11 +478,11 @@ __device__ __forceinline__ void tr_linalg_matmul_pb1_rows_body(T* __restrict__ b
         tr_store(b_B, row, acc0, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_matmul_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_matmul_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_matmul_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matmul_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_matmul_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_matvec_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -537,17 +540,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_fwd0_row
     tr_linalg_matvec_fwd0_rows_body<double>(x_y, mode_x_y, x_A, x_x, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_matvec_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_matvec_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matvec_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_A, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_matvec_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_A, const T* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_A[i0 * n_j + q0]*x_x[q0];
     }
@@ -556,11 +560,11 @@ __device__ __forceinline__ void tr_linalg_matvec_fwd0_warp_body(T* __restrict__ 
         tr_store(x_y, row, acc0, mode_x_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_A, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matvec_fwd0_warp_body<float>(x_y, mode_x_y, x_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_A, const float* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matvec_fwd0_warp_body<float>(x_y, mode_x_y, x_A, x_x, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_A, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matvec_fwd0_warp_body<double>(x_y, mode_x_y, x_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_A, const double* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matvec_fwd0_warp_body<double>(x_y, mode_x_y, x_A, x_x, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_matvec_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -641,18 +645,19 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_jvp1_row
     tr_linalg_matvec_jvp1_rows_body<double>(d_y, mode_d_y, x_A, d_A, d_x, x_x, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_matvec_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_matvec_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matvec_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_A, const T* __restrict__ d_x, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_matvec_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_A, const T* __restrict__ d_x, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_A[i0 * n_j + q0]*tr_ld(d_x, q0);
             acc1 += tr_ld(d_A, i0 * n_j + q0)*x_x[q0];
@@ -663,11 +668,11 @@ __device__ __forceinline__ void tr_linalg_matvec_jvp1_warp_body(T* __restrict__ 
         tr_store(d_y, row, acc0 + acc1, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_A, const float* __restrict__ d_x, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matvec_jvp1_warp_body<float>(d_y, mode_d_y, x_A, d_x, d_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_A, const float* __restrict__ d_x, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matvec_jvp1_warp_body<float>(d_y, mode_d_y, x_A, d_x, d_A, x_x, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_A, const double* __restrict__ d_x, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matvec_jvp1_warp_body<double>(d_y, mode_d_y, x_A, d_x, d_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_A, const double* __restrict__ d_x, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matvec_jvp1_warp_body<double>(d_y, mode_d_y, x_A, d_x, d_A, x_x, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_matvec_pb0: elementwise, grid-stride over the flat index e
@@ -691,7 +696,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb0_f64(
 
 // tr_linalg_matvec_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matvec_pb1_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ b_y, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_matvec_pb1_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ b_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -737,24 +742,25 @@ __device__ __forceinline__ void tr_linalg_matvec_pb1_rows_body(T* __restrict__ b
         tr_store(b_x, row, acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ b_y, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_matvec_pb1_rows_body<float>(b_x, mode_b_x, x_A, b_y, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ b_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_matvec_pb1_rows_body<float>(b_x, mode_b_x, x_A, b_y, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ b_y, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_matvec_pb1_rows_body<double>(b_x, mode_b_x, x_A, b_y, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ b_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_matvec_pb1_rows_body<double>(b_x, mode_b_x, x_A, b_y, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_matvec_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_matvec_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_matvec_pb1_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ b_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_matvec_pb1_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ b_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_A[q0 * n_j + i0]*tr_ld(b_y, q0);
     }
@@ -763,16 +769,16 @@ __device__ __forceinline__ void tr_linalg_matvec_pb1_warp_body(T* __restrict__ b
         tr_store(b_x, row, acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ b_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matvec_pb1_warp_body<float>(b_x, mode_b_x, x_A, b_y, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ b_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matvec_pb1_warp_body<float>(b_x, mode_b_x, x_A, b_y, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ b_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_matvec_pb1_warp_body<double>(b_x, mode_b_x, x_A, b_y, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_matvec_pb1_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ b_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_matvec_pb1_warp_body<double>(b_x, mode_b_x, x_A, b_y, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_dot_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_dot_fwd0_rows_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_dot_fwd0_rows_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_x = sh;
@@ -816,23 +822,24 @@ __device__ __forceinline__ void tr_linalg_dot_fwd0_rows_body(T* __restrict__ x_s
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_rows_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_dot_fwd0_rows_body<float>(x_s, mode_x_s, x_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_rows_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_dot_fwd0_rows_body<float>(x_s, mode_x_s, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_rows_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_dot_fwd0_rows_body<double>(x_s, mode_x_s, x_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_rows_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_dot_fwd0_rows_body<double>(x_s, mode_x_s, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_dot_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_dot_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_dot_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_dot_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_x[q0]*x_y[q0];
     }
@@ -841,16 +848,16 @@ __device__ __forceinline__ void tr_linalg_dot_fwd0_warp_body(T* __restrict__ x_s
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_dot_fwd0_warp_body<float>(x_s, mode_x_s, x_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_dot_fwd0_warp_body<float>(x_s, mode_x_s, x_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_dot_fwd0_warp_body<double>(x_s, mode_x_s, x_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_dot_fwd0_warp_body<double>(x_s, mode_x_s, x_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_dot_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_dot_jvp1_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const T* __restrict__ d_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_dot_jvp1_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const T* __restrict__ d_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -916,24 +923,25 @@ __device__ __forceinline__ void tr_linalg_dot_jvp1_rows_body(T* __restrict__ d_s
         tr_store(d_s, row, acc0 + acc1, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const float* __restrict__ d_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_dot_jvp1_rows_body<float>(d_s, mode_d_s, d_x, d_y, x_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const float* __restrict__ d_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_dot_jvp1_rows_body<float>(d_s, mode_d_s, d_x, d_y, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const double* __restrict__ d_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_dot_jvp1_rows_body<double>(d_s, mode_d_s, d_x, d_y, x_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const double* __restrict__ d_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_dot_jvp1_rows_body<double>(d_s, mode_d_s, d_x, d_y, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_dot_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_dot_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_dot_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const T* __restrict__ x_y, const T* __restrict__ d_y, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_dot_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const T* __restrict__ x_y, const T* __restrict__ d_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_x, q0)*x_y[q0];
             acc1 += tr_ld(d_y, q0)*x_x[q0];
@@ -944,11 +952,11 @@ __device__ __forceinline__ void tr_linalg_dot_jvp1_warp_body(T* __restrict__ d_s
         tr_store(d_s, row, acc0 + acc1, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const float* __restrict__ x_y, const float* __restrict__ d_y, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_dot_jvp1_warp_body<float>(d_s, mode_d_s, d_x, x_y, d_y, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const float* __restrict__ x_y, const float* __restrict__ d_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_dot_jvp1_warp_body<float>(d_s, mode_d_s, d_x, x_y, d_y, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const double* __restrict__ x_y, const double* __restrict__ d_y, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_dot_jvp1_warp_body<double>(d_s, mode_d_s, d_x, x_y, d_y, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_dot_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const double* __restrict__ x_y, const double* __restrict__ d_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_dot_jvp1_warp_body<double>(d_s, mode_d_s, d_x, x_y, d_y, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_dot_pb0: elementwise, grid-stride over the flat index e
@@ -1065,17 +1073,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb0_rows_
     tr_linalg_outer_pb0_rows_body<double>(b_x, mode_b_x, b_A, x_y, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_outer_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_outer_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_outer_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_A, const T* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_outer_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_A, const T* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(b_A, i0 * n_j + q0)*x_y[q0];
     }
@@ -1084,16 +1093,16 @@ __device__ __forceinline__ void tr_linalg_outer_pb0_warp_body(T* __restrict__ b_
         tr_store(b_x, row, acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_A, const float* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_outer_pb0_warp_body<float>(b_x, mode_b_x, b_A, x_y, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_A, const float* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_outer_pb0_warp_body<float>(b_x, mode_b_x, b_A, x_y, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_A, const double* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_outer_pb0_warp_body<double>(b_x, mode_b_x, b_A, x_y, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_A, const double* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_outer_pb0_warp_body<double>(b_x, mode_b_x, b_A, x_y, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_outer_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_outer_pb1_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_A, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_outer_pb1_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_A, const T* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_A = sh;
@@ -1139,24 +1148,25 @@ __device__ __forceinline__ void tr_linalg_outer_pb1_rows_body(T* __restrict__ b_
         tr_store(b_y, row, acc0, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_A, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_outer_pb1_rows_body<float>(b_y, mode_b_y, b_A, x_x, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_A, const float* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_outer_pb1_rows_body<float>(b_y, mode_b_y, b_A, x_x, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_A, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_outer_pb1_rows_body<double>(b_y, mode_b_y, b_A, x_x, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_A, const double* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_outer_pb1_rows_body<double>(b_y, mode_b_y, b_A, x_x, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_outer_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_outer_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_outer_pb1_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_A, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_outer_pb1_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_A, const T* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(b_A, q0 * n_j + i0)*x_x[q0];
     }
@@ -1165,11 +1175,11 @@ __device__ __forceinline__ void tr_linalg_outer_pb1_warp_body(T* __restrict__ b_
         tr_store(b_y, row, acc0, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_A, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_outer_pb1_warp_body<float>(b_y, mode_b_y, b_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_A, const float* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_outer_pb1_warp_body<float>(b_y, mode_b_y, b_A, x_x, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_A, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_outer_pb1_warp_body<double>(b_y, mode_b_y, b_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_outer_pb1_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_A, const double* __restrict__ x_x, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_outer_pb1_warp_body<double>(b_y, mode_b_y, b_A, x_x, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_transpose_fwd0: elementwise, grid-stride over the flat index e
@@ -1249,10 +1259,8 @@ __device__ __forceinline__ void tr_linalg_trace_fwd0_rows_body(T* __restrict__ x
         if (!active) continue;
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
-            long long rem1 = kk;
-            const long long q1 = rem1 % n_i; rem1 /= n_i;
-            const long long q0 = rem1;
-            acc0 += x_A[q1 * n_i + q1];
+            const long long q0 = kk;
+            acc0 += x_A[q0 * n_i + q0];
         }
     }
     if (active) {
@@ -1266,31 +1274,30 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_fwd0_rows
     tr_linalg_trace_fwd0_rows_body<double>(x_t, mode_x_t, x_A, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_trace_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_trace_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_trace_fwd0_warp_body(T* __restrict__ x_t, const int mode_x_t, const T* __restrict__ x_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_trace_fwd0_warp_body(T* __restrict__ x_t, const int mode_x_t, const T* __restrict__ x_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
-            long long rem1 = kk;
-            const long long q1 = rem1 % n_i; rem1 /= n_i;
-            const long long q0 = rem1;
-            acc0 += x_A[q1 * n_i + q1];
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_A[q0 * n_i + q0];
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(x_t, row, acc0, mode_x_t);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_fwd0_warp_f32(float* __restrict__ x_t, const int mode_x_t, const float* __restrict__ x_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_trace_fwd0_warp_body<float>(x_t, mode_x_t, x_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_fwd0_warp_f32(float* __restrict__ x_t, const int mode_x_t, const float* __restrict__ x_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_trace_fwd0_warp_body<float>(x_t, mode_x_t, x_A, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_fwd0_warp_f64(double* __restrict__ x_t, const int mode_x_t, const double* __restrict__ x_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_trace_fwd0_warp_body<double>(x_t, mode_x_t, x_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_fwd0_warp_f64(double* __restrict__ x_t, const int mode_x_t, const double* __restrict__ x_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_trace_fwd0_warp_body<double>(x_t, mode_x_t, x_A, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_trace_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1311,10 +1318,8 @@ __device__ __forceinline__ void tr_linalg_trace_jvp1_rows_body(T* __restrict__ d
         if (!active) continue;
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
-            long long rem1 = kk;
-            const long long q1 = rem1 % n_i; rem1 /= n_i;
-            const long long q0 = rem1;
-            acc0 += tr_ld(d_A, q1 * n_i + q1);
+            const long long q0 = kk;
+            acc0 += tr_ld(d_A, q0 * n_i + q0);
         }
     }
     if (active) {
@@ -1328,31 +1333,30 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_jvp1_rows
     tr_linalg_trace_jvp1_rows_body<double>(d_t, mode_d_t, d_A, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_trace_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_trace_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_trace_jvp1_warp_body(T* __restrict__ d_t, const int mode_d_t, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_trace_jvp1_warp_body(T* __restrict__ d_t, const int mode_d_t, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
-            long long rem1 = kk;
-            const long long q1 = rem1 % n_i; rem1 /= n_i;
-            const long long q0 = rem1;
-            acc0 += tr_ld(d_A, q1 * n_i + q1);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_A, q0 * n_i + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_t, row, acc0, mode_d_t);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_jvp1_warp_f32(float* __restrict__ d_t, const int mode_d_t, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_trace_jvp1_warp_body<float>(d_t, mode_d_t, d_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_jvp1_warp_f32(float* __restrict__ d_t, const int mode_d_t, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_trace_jvp1_warp_body<float>(d_t, mode_d_t, d_A, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_jvp1_warp_f64(double* __restrict__ d_t, const int mode_d_t, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_trace_jvp1_warp_body<double>(d_t, mode_d_t, d_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_jvp1_warp_f64(double* __restrict__ d_t, const int mode_d_t, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_trace_jvp1_warp_body<double>(d_t, mode_d_t, d_A, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_trace_pb0: elementwise, grid-stride over the flat index e
@@ -1376,7 +1380,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_trace_pb0_f64(d
 
 // tr_linalg_bilinear_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_fwd0_rows_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_bilinear_fwd0_rows_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -1414,23 +1418,24 @@ __device__ __forceinline__ void tr_linalg_bilinear_fwd0_rows_body(T* __restrict_
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_rows_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_fwd0_rows_body<float>(x_s, mode_x_s, x_A, x_x, x_y, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_rows_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_fwd0_rows_body<float>(x_s, mode_x_s, x_A, x_x, x_y, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_rows_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_fwd0_rows_body<double>(x_s, mode_x_s, x_A, x_x, x_y, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_rows_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_fwd0_rows_body<double>(x_s, mode_x_s, x_A, x_x, x_y, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_bilinear_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_bilinear_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_bilinear_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_j; rem1 /= n_j;
             const long long q0 = rem1;
@@ -1441,16 +1446,16 @@ __device__ __forceinline__ void tr_linalg_bilinear_fwd0_warp_body(T* __restrict_
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_fwd0_warp_body<float>(x_s, mode_x_s, x_A, x_x, x_y, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_fwd0_warp_body<float>(x_s, mode_x_s, x_A, x_x, x_y, n_j, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_fwd0_warp_body<double>(x_s, mode_x_s, x_A, x_x, x_y, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_fwd0_warp_body<double>(x_s, mode_x_s, x_A, x_x, x_y, n_j, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_bilinear_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_jvp1_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_A, const T* __restrict__ d_A, const T* __restrict__ x_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_bilinear_jvp1_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_A, const T* __restrict__ d_A, const T* __restrict__ x_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -1503,24 +1508,25 @@ __device__ __forceinline__ void tr_linalg_bilinear_jvp1_rows_body(T* __restrict_
         tr_store(d_s, row, acc0 + acc1, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_A, const float* __restrict__ d_A, const float* __restrict__ x_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_jvp1_rows_body<float>(d_s, mode_d_s, x_A, d_A, x_y, d_x, x_x, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_A, const float* __restrict__ d_A, const float* __restrict__ x_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_jvp1_rows_body<float>(d_s, mode_d_s, x_A, d_A, x_y, d_x, x_x, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_A, const double* __restrict__ d_A, const double* __restrict__ x_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_jvp1_rows_body<double>(d_s, mode_d_s, x_A, d_A, x_y, d_x, x_x, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_A, const double* __restrict__ d_A, const double* __restrict__ x_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_jvp1_rows_body<double>(d_s, mode_d_s, x_A, d_A, x_y, d_x, x_x, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_bilinear_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_bilinear_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_y, const T* __restrict__ x_A, const T* __restrict__ d_x, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_bilinear_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_y, const T* __restrict__ x_A, const T* __restrict__ d_x, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_j; rem1 /= n_j;
             const long long q0 = rem1;
@@ -1534,16 +1540,16 @@ __device__ __forceinline__ void tr_linalg_bilinear_jvp1_warp_body(T* __restrict_
         tr_store(d_s, row, acc0 + acc1, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_y, const float* __restrict__ x_A, const float* __restrict__ d_x, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_jvp1_warp_body<float>(d_s, mode_d_s, x_y, x_A, d_x, d_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_y, const float* __restrict__ x_A, const float* __restrict__ d_x, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_jvp1_warp_body<float>(d_s, mode_d_s, x_y, x_A, d_x, d_A, x_x, n_j, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_y, const double* __restrict__ x_A, const double* __restrict__ d_x, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_jvp1_warp_body<double>(d_s, mode_d_s, x_y, x_A, d_x, d_A, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_y, const double* __restrict__ x_A, const double* __restrict__ d_x, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_jvp1_warp_body<double>(d_s, mode_d_s, x_y, x_A, d_x, d_A, x_x, n_j, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_bilinear_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_jvp2_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_A, const T* __restrict__ d_y, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_bilinear_jvp2_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_A, const T* __restrict__ d_y, const T* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -1581,23 +1587,24 @@ __device__ __forceinline__ void tr_linalg_bilinear_jvp2_rows_body(T* __restrict_
         tr_store(d_s, row, acc0, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_A, const float* __restrict__ d_y, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_jvp2_rows_body<float>(d_s, mode_d_s, x_A, d_y, x_x, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_A, const float* __restrict__ d_y, const float* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_jvp2_rows_body<float>(d_s, mode_d_s, x_A, d_y, x_x, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_A, const double* __restrict__ d_y, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_jvp2_rows_body<double>(d_s, mode_d_s, x_A, d_y, x_x, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_A, const double* __restrict__ d_y, const double* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_jvp2_rows_body<double>(d_s, mode_d_s, x_A, d_y, x_x, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_bilinear_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_bilinear_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_jvp2_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_A, const T* __restrict__ d_y, const T* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_bilinear_jvp2_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_A, const T* __restrict__ d_y, const T* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_j; rem1 /= n_j;
             const long long q0 = rem1;
@@ -1608,11 +1615,11 @@ __device__ __forceinline__ void tr_linalg_bilinear_jvp2_warp_body(T* __restrict_
         tr_store(d_s, row, acc0, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_A, const float* __restrict__ d_y, const float* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_jvp2_warp_body<float>(d_s, mode_d_s, x_A, d_y, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_A, const float* __restrict__ d_y, const float* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_jvp2_warp_body<float>(d_s, mode_d_s, x_A, d_y, x_x, n_j, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_A, const double* __restrict__ d_y, const double* __restrict__ x_x, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_jvp2_warp_body<double>(d_s, mode_d_s, x_A, d_y, x_x, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_jvp2_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_A, const double* __restrict__ d_y, const double* __restrict__ x_x, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_jvp2_warp_body<double>(d_s, mode_d_s, x_A, d_y, x_x, n_j, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_bilinear_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1670,17 +1677,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb0_ro
     tr_linalg_bilinear_pb0_rows_body<double>(b_x, mode_b_x, x_A, x_y, b_s, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_bilinear_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_bilinear_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ x_y, const T* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_bilinear_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ x_y, const T* __restrict__ b_s, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_A[i0 * n_j + q0]*x_y[q0];
     }
@@ -1689,11 +1697,11 @@ __device__ __forceinline__ void tr_linalg_bilinear_pb0_warp_body(T* __restrict__
         tr_store(b_x, row, tr_ld(b_s, 0) * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ x_y, const float* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_pb0_warp_body<float>(b_x, mode_b_x, x_A, x_y, b_s, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ x_y, const float* __restrict__ b_s, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_pb0_warp_body<float>(b_x, mode_b_x, x_A, x_y, b_s, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ x_y, const double* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_pb0_warp_body<double>(b_x, mode_b_x, x_A, x_y, b_s, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ x_y, const double* __restrict__ b_s, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_pb0_warp_body<double>(b_x, mode_b_x, x_A, x_y, b_s, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_bilinear_pb1: elementwise, grid-stride over the flat index e
@@ -1717,7 +1725,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb1_f6
 
 // tr_linalg_bilinear_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_pb2_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_bilinear_pb2_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ b_s, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -1763,24 +1771,25 @@ __device__ __forceinline__ void tr_linalg_bilinear_pb2_rows_body(T* __restrict__
         tr_store(b_y, row, tr_ld(b_s, 0) * acc0, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_pb2_rows_body<float>(b_y, mode_b_y, x_A, x_x, b_s, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ b_s, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_pb2_rows_body<float>(b_y, mode_b_y, x_A, x_x, b_s, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_bilinear_pb2_rows_body<double>(b_y, mode_b_y, x_A, x_x, b_s, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ b_s, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_bilinear_pb2_rows_body<double>(b_y, mode_b_y, x_A, x_x, b_s, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_bilinear_pb2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_bilinear_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_bilinear_pb2_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_bilinear_pb2_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ b_s, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_A[q0 * n_j + i0]*x_x[q0];
     }
@@ -1789,11 +1798,11 @@ __device__ __forceinline__ void tr_linalg_bilinear_pb2_warp_body(T* __restrict__
         tr_store(b_y, row, tr_ld(b_s, 0) * acc0, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_pb2_warp_body<float>(b_y, mode_b_y, x_A, x_x, b_s, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ b_s, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_pb2_warp_body<float>(b_y, mode_b_y, x_A, x_x, b_s, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ b_s, const long long n_j, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_bilinear_pb2_warp_body<double>(b_y, mode_b_y, x_A, x_x, b_s, n_j, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_bilinear_pb2_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ b_s, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_bilinear_pb2_warp_body<double>(b_y, mode_b_y, x_A, x_x, b_s, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_quadratic_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1843,16 +1852,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_fwd0_
     tr_linalg_quadratic_fwd0_rows_body<double>(x_s, mode_x_s, x_A, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_quadratic_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_quadratic_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_quadratic_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_quadratic_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
@@ -1863,11 +1873,11 @@ __device__ __forceinline__ void tr_linalg_quadratic_fwd0_warp_body(T* __restrict
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_quadratic_fwd0_warp_body<float>(x_s, mode_x_s, x_A, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_quadratic_fwd0_warp_body<float>(x_s, mode_x_s, x_A, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_quadratic_fwd0_warp_body<double>(x_s, mode_x_s, x_A, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_quadratic_fwd0_warp_body<double>(x_s, mode_x_s, x_A, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_quadratic_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1920,17 +1930,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_jvp1_
     tr_linalg_quadratic_jvp1_rows_body<double>(d_s, mode_d_s, d_A, x_x, x_A, d_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_quadratic_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_quadratic_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_quadratic_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_x, const T* __restrict__ x_A, const T* __restrict__ d_x, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_quadratic_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ x_x, const T* __restrict__ x_A, const T* __restrict__ d_x, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
@@ -1944,11 +1955,11 @@ __device__ __forceinline__ void tr_linalg_quadratic_jvp1_warp_body(T* __restrict
         tr_store(d_s, row, acc0 + acc1, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_x, const float* __restrict__ x_A, const float* __restrict__ d_x, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_quadratic_jvp1_warp_body<float>(d_s, mode_d_s, x_x, x_A, d_x, d_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ x_x, const float* __restrict__ x_A, const float* __restrict__ d_x, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_quadratic_jvp1_warp_body<float>(d_s, mode_d_s, x_x, x_A, d_x, d_A, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_x, const double* __restrict__ x_A, const double* __restrict__ d_x, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_quadratic_jvp1_warp_body<double>(d_s, mode_d_s, x_x, x_A, d_x, d_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ x_x, const double* __restrict__ x_A, const double* __restrict__ d_x, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_quadratic_jvp1_warp_body<double>(d_s, mode_d_s, x_x, x_A, d_x, d_A, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_quadratic_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1995,17 +2006,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_pb0_r
     tr_linalg_quadratic_pb0_rows_body<double>(b_x, mode_b_x, x_x, x_A, b_s, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_quadratic_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_quadratic_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_quadratic_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ b_s, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_quadratic_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_A, const T* __restrict__ x_x, const T* __restrict__ b_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += (x_A[i0 * n_i + q0] + x_A[q0 * n_i + i0])*x_x[q0];
     }
@@ -2014,11 +2026,11 @@ __device__ __forceinline__ void tr_linalg_quadratic_pb0_warp_body(T* __restrict_
         tr_store(b_x, row, tr_ld(b_s, 0) * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ b_s, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_quadratic_pb0_warp_body<float>(b_x, mode_b_x, x_A, x_x, b_s, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_A, const float* __restrict__ x_x, const float* __restrict__ b_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_quadratic_pb0_warp_body<float>(b_x, mode_b_x, x_A, x_x, b_s, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ b_s, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_quadratic_pb0_warp_body<double>(b_x, mode_b_x, x_A, x_x, b_s, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_A, const double* __restrict__ x_x, const double* __restrict__ b_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_quadratic_pb0_warp_body<double>(b_x, mode_b_x, x_A, x_x, b_s, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_quadratic_pb1: elementwise, grid-stride over the flat index e
@@ -2186,11 +2198,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_jvp2_rows_f
     tr_linalg_inv_jvp2_rows_body<double>(d_B, mode_d_B, x_B, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_inv_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_inv_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_inv_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_B, const T* __restrict__ b_B, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_inv_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_B, const T* __restrict__ b_B, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
@@ -2198,7 +2211,7 @@ __device__ __forceinline__ void tr_linalg_inv_pb0_warp_body(T* __restrict__ u_c0
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_B[i0 * n_i + q0]*tr_ld(b_B, i1 * n_i + q0);
     }
@@ -2207,11 +2220,11 @@ __device__ __forceinline__ void tr_linalg_inv_pb0_warp_body(T* __restrict__ u_c0
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_B, const float* __restrict__ b_B, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_inv_pb0_warp_body<float>(u_c0, mode_u_c0, x_B, b_B, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_B, const float* __restrict__ b_B, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_inv_pb0_warp_body<float>(u_c0, mode_u_c0, x_B, b_B, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_B, const double* __restrict__ b_B, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_inv_pb0_warp_body<double>(u_c0, mode_u_c0, x_B, b_B, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_B, const double* __restrict__ b_B, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_inv_pb0_warp_body<double>(u_c0, mode_u_c0, x_B, b_B, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_inv_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2387,16 +2400,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_rows_f
     tr_linalg_det_jvp2_rows_body<double>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_det_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_det_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_det_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const T* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_det_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const T* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
@@ -2407,11 +2421,11 @@ __device__ __forceinline__ void tr_linalg_det_jvp2_warp_body(T* __restrict__ d_d
         tr_store(d_d, row, x_d[0] * acc0, mode_d_d);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const float* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_det_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const float* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_det_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const double* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_det_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const double* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_det_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_det_pb1: elementwise, grid-stride over the flat index e
@@ -2518,16 +2532,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp2_row
     tr_linalg_logdet_jvp2_rows_body<double>(d_d, mode_d_d, u_inv_A, d_A, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_logdet_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_logdet_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_logdet_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_logdet_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
@@ -2538,11 +2553,11 @@ __device__ __forceinline__ void tr_linalg_logdet_jvp2_warp_body(T* __restrict__ 
         tr_store(d_d, row, acc0, mode_d_d);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_logdet_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_logdet_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_logdet_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_logdet_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_logdet_pb1: elementwise, grid-stride over the flat index e
@@ -2599,24 +2614,24 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_fwd0_f64(
 
 // tr_linalg_solve_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp2_body(T* __restrict__ d_z4, const int mode_d_z4, const T* __restrict__ d_b, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_jvp2_body(T* __restrict__ du_z4, const int mode_du_z4, const T* __restrict__ d_b, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T r1 = tr_ld(d_b, e);
-        tr_store(d_z4, e, r1, mode_d_z4);
+        tr_store(du_z4, e, r1, mode_du_z4);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f32(float* __restrict__ d_z4, const int mode_d_z4, const float* __restrict__ d_b, const long long n_i) {
-    tr_linalg_solve_jvp2_body<float>(d_z4, mode_d_z4, d_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f32(float* __restrict__ du_z4, const int mode_du_z4, const float* __restrict__ d_b, const long long n_i) {
+    tr_linalg_solve_jvp2_body<float>(du_z4, mode_du_z4, d_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f64(double* __restrict__ d_z4, const int mode_d_z4, const double* __restrict__ d_b, const long long n_i) {
-    tr_linalg_solve_jvp2_body<double>(d_z4, mode_d_z4, d_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f64(double* __restrict__ du_z4, const int mode_du_z4, const double* __restrict__ d_b, const long long n_i) {
+    tr_linalg_solve_jvp2_body<double>(du_z4, mode_du_z4, d_b, n_i);
 }
 
 // tr_linalg_solve_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp3_rows_body(T* __restrict__ d_z4, const int mode_d_z4, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_jvp3_rows_body(T* __restrict__ du_z4, const int mode_du_z4, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_A = sh;
@@ -2659,49 +2674,50 @@ __device__ __forceinline__ void tr_linalg_solve_jvp3_rows_body(T* __restrict__ d
         }
     }
     if (active) {
-        tr_store(d_z4, row, -acc0, mode_d_z4);
+        tr_store(du_z4, row, -acc0, mode_du_z4);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f32(float* __restrict__ d_z4, const int mode_d_z4, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp3_rows_body<float>(d_z4, mode_d_z4, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f32(float* __restrict__ du_z4, const int mode_du_z4, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp3_rows_body<float>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f64(double* __restrict__ d_z4, const int mode_d_z4, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp3_rows_body<double>(d_z4, mode_d_z4, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f64(double* __restrict__ du_z4, const int mode_du_z4, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp3_rows_body<double>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_solve_jvp3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_solve_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp3_warp_body(T* __restrict__ d_z4, const int mode_d_z4, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_solve_jvp3_warp_body(T* __restrict__ du_z4, const int mode_du_z4, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_A, i0 * n_i + q0)*x_x[q0];
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(d_z4, row, -acc0, mode_d_z4);
+        tr_store(du_z4, row, -acc0, mode_du_z4);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f32(float* __restrict__ d_z4, const int mode_d_z4, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_jvp3_warp_body<float>(d_z4, mode_d_z4, d_A, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f32(float* __restrict__ du_z4, const int mode_du_z4, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp3_warp_body<float>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f64(double* __restrict__ d_z4, const int mode_d_z4, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_jvp3_warp_body<double>(d_z4, mode_d_z4, d_A, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f64(double* __restrict__ du_z4, const int mode_du_z4, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp3_warp_body<double>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ d_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_d_z4 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_du_z4 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -2728,7 +2744,7 @@ __device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                s_d_z4[z] = tr_ld(d_z4, z0);
+                s_du_z4[z] = tr_ld(du_z4, z0);
             }
         }
         if (stage) __syncthreads();
@@ -2736,49 +2752,50 @@ __device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_d_z4[t] : tr_ld(d_z4, q0));
+            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_du_z4[t] : tr_ld(du_z4, q0));
         }
     }
     if (active) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ d_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, d_z4, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ d_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, d_z4, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_solve_jvp4_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_solve_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ d_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[i0 * n_i + q0]*tr_ld(d_z4, q0);
+            acc0 += u_inv_A[i0 * n_i + q0]*tr_ld(du_z4, q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ d_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, d_z4, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ d_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, d_z4, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb1_rows_body(T* __restrict__ b_z4, const int mode_b_z4, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_pb1_rows_body(T* __restrict__ bu_z4, const int mode_bu_z4, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
@@ -2821,76 +2838,77 @@ __device__ __forceinline__ void tr_linalg_solve_pb1_rows_body(T* __restrict__ b_
         }
     }
     if (active) {
-        tr_store(b_z4, row, acc0, mode_b_z4);
+        tr_store(bu_z4, row, acc0, mode_bu_z4);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f32(float* __restrict__ b_z4, const int mode_b_z4, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_pb1_rows_body<float>(b_z4, mode_b_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f32(float* __restrict__ bu_z4, const int mode_bu_z4, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_pb1_rows_body<float>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f64(double* __restrict__ b_z4, const int mode_b_z4, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_pb1_rows_body<double>(b_z4, mode_b_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f64(double* __restrict__ bu_z4, const int mode_bu_z4, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_pb1_rows_body<double>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_solve_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_solve_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb1_warp_body(T* __restrict__ b_z4, const int mode_b_z4, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_solve_pb1_warp_body(T* __restrict__ bu_z4, const int mode_bu_z4, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += u_inv_A[q0 * n_i + i0]*tr_ld(b_x, q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(b_z4, row, acc0, mode_b_z4);
+        tr_store(bu_z4, row, acc0, mode_bu_z4);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f32(float* __restrict__ b_z4, const int mode_b_z4, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_pb1_warp_body<float>(b_z4, mode_b_z4, u_inv_A, b_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f32(float* __restrict__ bu_z4, const int mode_bu_z4, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_pb1_warp_body<float>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f64(double* __restrict__ b_z4, const int mode_b_z4, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_pb1_warp_body<double>(b_z4, mode_b_z4, u_inv_A, b_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f64(double* __restrict__ bu_z4, const int mode_bu_z4, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_pb1_warp_body<double>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_z4, const T* __restrict__ x_x, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z4, const T* __restrict__ x_x, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(b_z4, e0)*x_x[e1];
+        const T r2 = -tr_ld(bu_z4, e0)*x_x[e1];
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_z4, const float* __restrict__ x_x, const long long n_i) {
-    tr_linalg_solve_pb2_body<float>(b_A, mode_b_A, b_z4, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z4, const float* __restrict__ x_x, const long long n_i) {
+    tr_linalg_solve_pb2_body<float>(b_A, mode_b_A, bu_z4, x_x, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_z4, const double* __restrict__ x_x, const long long n_i) {
-    tr_linalg_solve_pb2_body<double>(b_A, mode_b_A, b_z4, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z4, const double* __restrict__ x_x, const long long n_i) {
+    tr_linalg_solve_pb2_body<double>(b_A, mode_b_A, bu_z4, x_x, n_i);
 }
 
 // tr_linalg_solve_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb3_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ b_z4, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_pb3_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ bu_z4, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = tr_ld(b_z4, e);
+        const T r1 = tr_ld(bu_z4, e);
         tr_store(b_b, e, r1, mode_b_b);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ b_z4, const long long n_i) {
-    tr_linalg_solve_pb3_body<float>(b_b, mode_b_b, b_z4, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ bu_z4, const long long n_i) {
+    tr_linalg_solve_pb3_body<float>(b_b, mode_b_b, bu_z4, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ b_z4, const long long n_i) {
-    tr_linalg_solve_pb3_body<double>(b_b, mode_b_b, b_z4, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ bu_z4, const long long n_i) {
+    tr_linalg_solve_pb3_body<double>(b_b, mode_b_b, bu_z4, n_i);
 }
 
 // tr_linalg_solve_matrix_fwd0: batched solve, one block per matrix; the matrix axes come first, batch axes last
@@ -2928,26 +2946,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_fw
 
 // tr_linalg_solve_matrix_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_jvp2_body(T* __restrict__ d_z5, const int mode_d_z5, const T* __restrict__ d_B, const long long n_k, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_jvp2_body(T* __restrict__ du_z5, const int mode_du_z5, const T* __restrict__ d_B, const long long n_k, const long long n_i) {
     const long long total = n_i * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
         const T r2 = tr_ld(d_B, e);
-        tr_store(d_z5, e, r2, mode_d_z5);
+        tr_store(du_z5, e, r2, mode_du_z5);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f32(float* __restrict__ d_z5, const int mode_d_z5, const float* __restrict__ d_B, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_jvp2_body<float>(d_z5, mode_d_z5, d_B, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f32(float* __restrict__ du_z5, const int mode_du_z5, const float* __restrict__ d_B, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_jvp2_body<float>(du_z5, mode_du_z5, d_B, n_k, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f64(double* __restrict__ d_z5, const int mode_d_z5, const double* __restrict__ d_B, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_jvp2_body<double>(d_z5, mode_d_z5, d_B, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f64(double* __restrict__ du_z5, const int mode_du_z5, const double* __restrict__ d_B, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_jvp2_body<double>(du_z5, mode_du_z5, d_B, n_k, n_i);
 }
 
 // tr_linalg_solve_matrix_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_jvp3_rows_body(T* __restrict__ d_z5, const int mode_d_z5, const T* __restrict__ x_X, const T* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_jvp3_rows_body(T* __restrict__ du_z5, const int mode_du_z5, const T* __restrict__ x_X, const T* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_X = sh;
@@ -2993,23 +3011,23 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_jvp3_rows_body(T* __restr
         }
     }
     if (active) {
-        tr_store(d_z5, row, -acc0, mode_d_z5);
+        tr_store(du_z5, row, -acc0, mode_du_z5);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f32(float* __restrict__ d_z5, const int mode_d_z5, const float* __restrict__ x_X, const float* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp3_rows_body<float>(d_z5, mode_d_z5, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f32(float* __restrict__ du_z5, const int mode_du_z5, const float* __restrict__ x_X, const float* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp3_rows_body<float>(du_z5, mode_du_z5, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f64(double* __restrict__ d_z5, const int mode_d_z5, const double* __restrict__ x_X, const double* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp3_rows_body<double>(d_z5, mode_d_z5, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f64(double* __restrict__ du_z5, const int mode_du_z5, const double* __restrict__ x_X, const double* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp3_rows_body<double>(du_z5, mode_du_z5, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_matrix_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restrict__ d_X, const int mode_d_X, const T* __restrict__ u_inv_A, const T* __restrict__ d_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restrict__ d_X, const int mode_d_X, const T* __restrict__ u_inv_A, const T* __restrict__ du_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_d_z5 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_du_z5 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3039,7 +3057,7 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restr
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w1 = p;
-                s_d_z5[z] = tr_ld(d_z5, z0 * n_k + w1);
+                s_du_z5[z] = tr_ld(du_z5, z0 * n_k + w1);
             }
         }
         if (stage) __syncthreads();
@@ -3047,23 +3065,23 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_d_z5[t * n_k + i1] : tr_ld(d_z5, q0 * n_k + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_du_z5[t * n_k + i1] : tr_ld(du_z5, q0 * n_k + i1));
         }
     }
     if (active) {
         tr_store(d_X, row, acc0, mode_d_X);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f32(float* __restrict__ d_X, const int mode_d_X, const float* __restrict__ u_inv_A, const float* __restrict__ d_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp4_rows_body<float>(d_X, mode_d_X, u_inv_A, d_z5, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f32(float* __restrict__ d_X, const int mode_d_X, const float* __restrict__ u_inv_A, const float* __restrict__ du_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp4_rows_body<float>(d_X, mode_d_X, u_inv_A, du_z5, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f64(double* __restrict__ d_X, const int mode_d_X, const double* __restrict__ u_inv_A, const double* __restrict__ d_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp4_rows_body<double>(d_X, mode_d_X, u_inv_A, d_z5, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f64(double* __restrict__ d_X, const int mode_d_X, const double* __restrict__ u_inv_A, const double* __restrict__ du_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp4_rows_body<double>(d_X, mode_d_X, u_inv_A, du_z5, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_matrix_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_pb1_rows_body(T* __restrict__ b_z5, const int mode_b_z5, const T* __restrict__ u_inv_A, const T* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_pb1_rows_body(T* __restrict__ bu_z5, const int mode_bu_z5, const T* __restrict__ u_inv_A, const T* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
@@ -3109,21 +3127,22 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_pb1_rows_body(T* __restri
         }
     }
     if (active) {
-        tr_store(b_z5, row, acc0, mode_b_z5);
+        tr_store(bu_z5, row, acc0, mode_bu_z5);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f32(float* __restrict__ b_z5, const int mode_b_z5, const float* __restrict__ u_inv_A, const float* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_pb1_rows_body<float>(b_z5, mode_b_z5, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f32(float* __restrict__ bu_z5, const int mode_bu_z5, const float* __restrict__ u_inv_A, const float* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_pb1_rows_body<float>(bu_z5, mode_bu_z5, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f64(double* __restrict__ b_z5, const int mode_b_z5, const double* __restrict__ u_inv_A, const double* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_pb1_rows_body<double>(b_z5, mode_b_z5, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f64(double* __restrict__ bu_z5, const int mode_bu_z5, const double* __restrict__ u_inv_A, const double* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_pb1_rows_body<double>(bu_z5, mode_bu_z5, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_solve_matrix_pb2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_solve_matrix_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_pb2_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_X, const T* __restrict__ b_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_solve_matrix_pb2_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_X, const T* __restrict__ bu_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
@@ -3131,39 +3150,39 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_pb2_warp_body(T* __restri
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += x_X[i1 * n_k + q0]*tr_ld(b_z5, i0 * n_k + q0);
+            acc0 += x_X[i1 * n_k + q0]*tr_ld(bu_z5, i0 * n_k + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(b_A, row, -acc0, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_X, const float* __restrict__ b_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_matrix_pb2_warp_body<float>(b_A, mode_b_A, x_X, b_z5, n_i, n_k, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_X, const float* __restrict__ bu_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_matrix_pb2_warp_body<float>(b_A, mode_b_A, x_X, bu_z5, n_i, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_X, const double* __restrict__ b_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_solve_matrix_pb2_warp_body<double>(b_A, mode_b_A, x_X, b_z5, n_i, n_k, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_X, const double* __restrict__ bu_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_matrix_pb2_warp_body<double>(b_A, mode_b_A, x_X, bu_z5, n_i, n_k, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_matrix_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_pb3_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ b_z5, const long long n_k, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_pb3_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ bu_z5, const long long n_k, const long long n_i) {
     const long long total = n_i * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
-        const T r2 = tr_ld(b_z5, e);
+        const T r2 = tr_ld(bu_z5, e);
         tr_store(b_B, e, r2, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ b_z5, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_pb3_body<float>(b_B, mode_b_B, b_z5, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ bu_z5, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_pb3_body<float>(b_B, mode_b_B, bu_z5, n_k, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ b_z5, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_pb3_body<double>(b_B, mode_b_B, b_z5, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ bu_z5, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_pb3_body<double>(b_B, mode_b_B, bu_z5, n_k, n_i);
 }
 
 // tr_linalg_mahalanobis_fwd0: batched inv, one block per matrix; the matrix axes come first, batch axes last
@@ -3243,16 +3262,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_fwd
     tr_linalg_mahalanobis_fwd1_rows_body<double>(x_m, mode_x_m, u_inv_S, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_mahalanobis_fwd1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_mahalanobis_fwd1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_fwd1_warp_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_mahalanobis_fwd1_warp_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
@@ -3263,11 +3283,11 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_fwd1_warp_body(T* __restri
         tr_store(x_m, row, acc0, mode_x_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_fwd1_warp_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_fwd1_warp_body<float>(x_m, mode_x_m, u_inv_S, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_fwd1_warp_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_fwd1_warp_body<float>(x_m, mode_x_m, u_inv_S, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_fwd1_warp_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_fwd1_warp_body<double>(x_m, mode_x_m, u_inv_S, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_fwd1_warp_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_fwd1_warp_body<double>(x_m, mode_x_m, u_inv_S, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_mahalanobis_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -3330,7 +3350,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp
 
 // tr_linalg_mahalanobis_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_jvp3_rows_body(T* __restrict__ d_inv_S, const int mode_d_inv_S, const T* __restrict__ u_c0, const T* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_jvp3_rows_body(T* __restrict__ du_inv_S, const int mode_du_inv_S, const T* __restrict__ u_c0, const T* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_c0 = sh;
@@ -3376,22 +3396,22 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_jvp3_rows_body(T* __restri
         }
     }
     if (active) {
-        tr_store(d_inv_S, row, -acc0, mode_d_inv_S);
+        tr_store(du_inv_S, row, -acc0, mode_du_inv_S);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp3_rows_f32(float* __restrict__ d_inv_S, const int mode_d_inv_S, const float* __restrict__ u_c0, const float* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_jvp3_rows_body<float>(d_inv_S, mode_d_inv_S, u_c0, u_inv_S, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp3_rows_f32(float* __restrict__ du_inv_S, const int mode_du_inv_S, const float* __restrict__ u_c0, const float* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_jvp3_rows_body<float>(du_inv_S, mode_du_inv_S, u_c0, u_inv_S, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp3_rows_f64(double* __restrict__ d_inv_S, const int mode_d_inv_S, const double* __restrict__ u_c0, const double* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_jvp3_rows_body<double>(d_inv_S, mode_d_inv_S, u_c0, u_inv_S, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp3_rows_f64(double* __restrict__ du_inv_S, const int mode_du_inv_S, const double* __restrict__ u_c0, const double* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_jvp3_rows_body<double>(du_inv_S, mode_du_inv_S, u_c0, u_inv_S, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_mahalanobis_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_rows_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_inv_S, const T* __restrict__ x_x, const T* __restrict__ u_inv_S, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_rows_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ du_inv_S, const T* __restrict__ x_x, const T* __restrict__ u_inv_S, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_d_inv_S = sh;
+    T* const s_du_inv_S = sh;
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3410,7 +3430,7 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_rows_body(T* __restri
                 long long rem2 = kk;
                 const long long z1 = rem2 % n_i; rem2 /= n_i;
                 const long long z0 = rem2;
-                s_d_inv_S[z] = tr_ld(d_inv_S, z0 * n_i + z1);
+                s_du_inv_S[z] = tr_ld(du_inv_S, z0 * n_i + z1);
             }
         }
         if (stage) __syncthreads();
@@ -3422,37 +3442,38 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_rows_body(T* __restri
             const long long q0 = rem1;
             const T v3 = x_x[q1];
             acc0 += v3*(u_inv_S[q0 * n_i + q1] + u_inv_S[q1 * n_i + q0])*tr_ld(d_x, q0);
-            acc1 += v3*((stage & 1) ? s_d_inv_S[t] : tr_ld(d_inv_S, q0 * n_i + q1))*x_x[q0];
+            acc1 += v3*((stage & 1) ? s_du_inv_S[t] : tr_ld(du_inv_S, q0 * n_i + q1))*x_x[q0];
         }
     }
     if (active) {
         tr_store(d_m, row, acc0 + acc1, mode_d_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_rows_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_inv_S, const float* __restrict__ x_x, const float* __restrict__ u_inv_S, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_jvp4_rows_body<float>(d_m, mode_d_m, d_inv_S, x_x, u_inv_S, d_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_rows_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ du_inv_S, const float* __restrict__ x_x, const float* __restrict__ u_inv_S, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_jvp4_rows_body<float>(d_m, mode_d_m, du_inv_S, x_x, u_inv_S, d_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_rows_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_inv_S, const double* __restrict__ x_x, const double* __restrict__ u_inv_S, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_jvp4_rows_body<double>(d_m, mode_d_m, d_inv_S, x_x, u_inv_S, d_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_rows_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ du_inv_S, const double* __restrict__ x_x, const double* __restrict__ u_inv_S, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_jvp4_rows_body<double>(d_m, mode_d_m, du_inv_S, x_x, u_inv_S, d_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_mahalanobis_jvp4_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_mahalanobis_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_warp_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ x_x, const T* __restrict__ u_inv_S, const T* __restrict__ d_x, const T* __restrict__ d_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_warp_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ x_x, const T* __restrict__ u_inv_S, const T* __restrict__ d_x, const T* __restrict__ du_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
             const T v2 = x_x[q1];
             acc0 += v2*(u_inv_S[q0 * n_i + q1] + u_inv_S[q1 * n_i + q0])*tr_ld(d_x, q0);
-            acc1 += v2*tr_ld(d_inv_S, q0 * n_i + q1)*x_x[q0];
+            acc1 += v2*tr_ld(du_inv_S, q0 * n_i + q1)*x_x[q0];
     }
     acc0 = tr_warp_sum(acc0);
     acc1 = tr_warp_sum(acc1);
@@ -3460,30 +3481,30 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_jvp4_warp_body(T* __restri
         tr_store(d_m, row, acc0 + acc1, mode_d_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_warp_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ x_x, const float* __restrict__ u_inv_S, const float* __restrict__ d_x, const float* __restrict__ d_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_jvp4_warp_body<float>(d_m, mode_d_m, x_x, u_inv_S, d_x, d_inv_S, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_warp_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ x_x, const float* __restrict__ u_inv_S, const float* __restrict__ d_x, const float* __restrict__ du_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_jvp4_warp_body<float>(d_m, mode_d_m, x_x, u_inv_S, d_x, du_inv_S, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_warp_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ x_x, const double* __restrict__ u_inv_S, const double* __restrict__ d_x, const double* __restrict__ d_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_jvp4_warp_body<double>(d_m, mode_d_m, x_x, u_inv_S, d_x, d_inv_S, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp4_warp_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ x_x, const double* __restrict__ u_inv_S, const double* __restrict__ d_x, const double* __restrict__ du_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_jvp4_warp_body<double>(d_m, mode_d_m, x_x, u_inv_S, d_x, du_inv_S, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_mahalanobis_pb0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb0_body(T* __restrict__ b_inv_S, const int mode_b_inv_S, const T* __restrict__ b_m, const T* __restrict__ x_x, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb0_body(T* __restrict__ bu_inv_S, const int mode_bu_inv_S, const T* __restrict__ b_m, const T* __restrict__ x_x, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = tr_ld(b_m, 0)*x_x[e0]*x_x[e1];
-        tr_store(b_inv_S, e, r2, mode_b_inv_S);
+        tr_store(bu_inv_S, e, r2, mode_bu_inv_S);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_f32(float* __restrict__ b_inv_S, const int mode_b_inv_S, const float* __restrict__ b_m, const float* __restrict__ x_x, const long long n_i) {
-    tr_linalg_mahalanobis_pb0_body<float>(b_inv_S, mode_b_inv_S, b_m, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_f32(float* __restrict__ bu_inv_S, const int mode_bu_inv_S, const float* __restrict__ b_m, const float* __restrict__ x_x, const long long n_i) {
+    tr_linalg_mahalanobis_pb0_body<float>(bu_inv_S, mode_bu_inv_S, b_m, x_x, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_f64(double* __restrict__ b_inv_S, const int mode_b_inv_S, const double* __restrict__ b_m, const double* __restrict__ x_x, const long long n_i) {
-    tr_linalg_mahalanobis_pb0_body<double>(b_inv_S, mode_b_inv_S, b_m, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_f64(double* __restrict__ bu_inv_S, const int mode_bu_inv_S, const double* __restrict__ b_m, const double* __restrict__ x_x, const long long n_i) {
+    tr_linalg_mahalanobis_pb0_body<double>(bu_inv_S, mode_bu_inv_S, b_m, x_x, n_i);
 }
 
 // tr_linalg_mahalanobis_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -3530,17 +3551,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1
     tr_linalg_mahalanobis_pb1_rows_body<double>(b_x, mode_b_x, x_x, u_inv_S, b_m, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_mahalanobis_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_mahalanobis_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb1_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const T* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb1_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const T* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += (u_inv_S[i0 * n_i + q0] + u_inv_S[q0 * n_i + i0])*x_x[q0];
     }
@@ -3549,18 +3571,19 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_pb1_warp_body(T* __restric
         tr_store(b_x, row, tr_ld(b_m, 0) * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const float* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_pb1_warp_body<float>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const float* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb1_warp_body<float>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const double* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_pb1_warp_body<double>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const double* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb1_warp_body<double>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_linalg_mahalanobis_pb2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_mahalanobis_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ u_inv_S, const T* __restrict__ b_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ u_inv_S, const T* __restrict__ bu_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
@@ -3568,20 +3591,20 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_pb2_warp_body(T* __restric
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_S[i0 * n_i + q0]*tr_ld(b_inv_S, i1 * n_i + q0);
+            acc0 += u_inv_S[i0 * n_i + q0]*tr_ld(bu_inv_S, i1 * n_i + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ u_inv_S, const float* __restrict__ b_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_pb2_warp_body<float>(u_c0, mode_u_c0, u_inv_S, b_inv_S, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ u_inv_S, const float* __restrict__ bu_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb2_warp_body<float>(u_c0, mode_u_c0, u_inv_S, bu_inv_S, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ u_inv_S, const double* __restrict__ b_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_mahalanobis_pb2_warp_body<double>(u_c0, mode_u_c0, u_inv_S, b_inv_S, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ u_inv_S, const double* __restrict__ bu_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb2_warp_body<double>(u_c0, mode_u_c0, u_inv_S, bu_inv_S, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_mahalanobis_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -3691,13 +3714,32 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd1_f64
     tr_linalg_cayley_fwd1_body<double>(x_M, mode_x_M, u_t0, n_i, ws);
 }
 
-// tr_linalg_cayley_fwd2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_linalg_cayley_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_fwd2_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_A, const T* __restrict__ x_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_cayley_fwd2_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const long long n_i) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T r2 = x_A[e] + (e1 == e0 ? T(1) : T(0));
+        tr_store(u_c0, e, r2, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd2_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const long long n_i) {
+    tr_linalg_cayley_fwd2_body<float>(u_c0, mode_u_c0, x_A, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd2_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const long long n_i) {
+    tr_linalg_cayley_fwd2_body<double>(u_c0, mode_u_c0, x_A, n_i);
+}
+
+// tr_linalg_cayley_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_linalg_cayley_fwd3_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_A = sh;
-    T* const s_x_M = s_x_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_x_M = sh;
+    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3716,8 +3758,8 @@ __device__ __forceinline__ void tr_linalg_cayley_fwd2_rows_body(T* __restrict__ 
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p;
-                s_x_A[z] = x_A[z0 * n_i + w1];
+                const long long w0 = p;
+                s_x_M[z] = x_M[w0 * n_i + z0];
             }
         }
         if (stage & 2) {
@@ -3726,8 +3768,8 @@ __device__ __forceinline__ void tr_linalg_cayley_fwd2_rows_body(T* __restrict__ 
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w0 = p;
-                s_x_M[z] = x_M[w0 * n_i + z0];
+                const long long w1 = p;
+                s_u_c0[z] = u_c0[z0 * n_i + w1];
             }
         }
         if (stage) __syncthreads();
@@ -3735,74 +3777,46 @@ __device__ __forceinline__ void tr_linalg_cayley_fwd2_rows_body(T* __restrict__ 
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((stage & 1) ? s_x_A[t * n_i + i1] : x_A[q0 * n_i + i1]) + (i1 == q0 ? T(1) : T(0)))*((stage & 2) ? s_x_M[t * n_i + i0] : x_M[i0 * n_i + q0]);
+            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0] : x_M[i0 * n_i + q0])*((stage & 2) ? s_u_c0[t * n_i + i1] : u_c0[q0 * n_i + i1]);
         }
     }
     if (active) {
         tr_store(x_Q, row, acc0, mode_x_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd2_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_A, const float* __restrict__ x_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_fwd2_rows_body<float>(x_Q, mode_x_Q, x_A, x_M, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd3_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_fwd3_rows_body<float>(x_Q, mode_x_Q, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd2_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_A, const double* __restrict__ x_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_fwd2_rows_body<double>(x_Q, mode_x_Q, x_A, x_M, n_i, nrows, nk, chunk, tile, stage);
-}
-
-// tr_linalg_cayley_fwd2_warp: reduction, one warp per output element; lanes stride over the reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_fwd2_warp_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_A, const T* __restrict__ x_M, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
-    if (row >= nrows) return;  // whole warps leave together
-    long long rem1 = row;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
-            const long long q0 = kk;
-            acc0 += (x_A[q0 * n_i + i1] + (i1 == q0 ? T(1) : T(0)))*x_M[i0 * n_i + q0];
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(x_Q, row, acc0, mode_x_Q);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd2_warp_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_A, const float* __restrict__ x_M, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_cayley_fwd2_warp_body<float>(x_Q, mode_x_Q, x_A, x_M, n_i, nrows, nk, chunk);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd2_warp_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_A, const double* __restrict__ x_M, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_cayley_fwd2_warp_body<double>(x_Q, mode_x_Q, x_A, x_M, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd3_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_fwd3_rows_body<double>(x_Q, mode_x_Q, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_cayley_jvp3: elementwise, grid-stride over the flat index e
+// tr_linalg_cayley_jvp4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_jvp3_body(T* __restrict__ d_t0, const int mode_d_t0, const T* __restrict__ d_A, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_cayley_jvp4_body(T* __restrict__ du_t0, const int mode_du_t0, const T* __restrict__ d_A, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = -tr_ld(d_A, e);
-        tr_store(d_t0, e, r2, mode_d_t0);
+        tr_store(du_t0, e, r2, mode_du_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp3_f32(float* __restrict__ d_t0, const int mode_d_t0, const float* __restrict__ d_A, const long long n_i) {
-    tr_linalg_cayley_jvp3_body<float>(d_t0, mode_d_t0, d_A, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp4_f32(float* __restrict__ du_t0, const int mode_du_t0, const float* __restrict__ d_A, const long long n_i) {
+    tr_linalg_cayley_jvp4_body<float>(du_t0, mode_du_t0, d_A, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp3_f64(double* __restrict__ d_t0, const int mode_d_t0, const double* __restrict__ d_A, const long long n_i) {
-    tr_linalg_cayley_jvp3_body<double>(d_t0, mode_d_t0, d_A, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp4_f64(double* __restrict__ du_t0, const int mode_du_t0, const double* __restrict__ d_A, const long long n_i) {
+    tr_linalg_cayley_jvp4_body<double>(du_t0, mode_du_t0, d_A, n_i);
 }
 
-// tr_linalg_cayley_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_linalg_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_jvp4_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ d_t0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ du_t0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_d_t0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_du_t0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3832,7 +3846,7 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp4_rows_body(T* __restrict__ 
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w1 = p;
-                s_d_t0[z] = tr_ld(d_t0, z0 * n_i + w1);
+                s_du_t0[z] = tr_ld(du_t0, z0 * n_i + w1);
             }
         }
         if (stage) __syncthreads();
@@ -3840,27 +3854,27 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp4_rows_body(T* __restrict__ 
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0] : x_M[i0 * n_i + q0])*((stage & 2) ? s_d_t0[t * n_i + i1] : tr_ld(d_t0, q0 * n_i + i1));
+            acc0 += ((stage & 1) ? s_x_M[t * n_i + i0] : x_M[i0 * n_i + q0])*((stage & 2) ? s_du_t0[t * n_i + i1] : tr_ld(du_t0, q0 * n_i + i1));
         }
     }
     if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp4_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ d_t0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp4_rows_body<float>(u_c0, mode_u_c0, x_M, d_t0, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ du_t0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, du_t0, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp4_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ d_t0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp4_rows_body<double>(u_c0, mode_u_c0, x_M, d_t0, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ du_t0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, du_t0, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_linalg_cayley_jvp6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_jvp5_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_cayley_jvp6_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_u_c1 = s_x_M + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3890,7 +3904,7 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp5_rows_body(T* __restrict__ 
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, w0 * n_i + z0);
+                s_u_c1[z] = tr_ld(u_c1, w0 * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -3898,23 +3912,23 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp5_rows_body(T* __restrict__ 
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[t * n_i + i1] : x_M[q0 * n_i + i1])*((stage & 2) ? s_u_c0[t * n_i + i0] : tr_ld(u_c0, i0 * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_M[t * n_i + i1] : x_M[q0 * n_i + i1])*((stage & 2) ? s_u_c1[t * n_i + i0] : tr_ld(u_c1, i0 * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_M, row, -acc0, mode_d_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp5_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp5_rows_body<float>(d_M, mode_d_M, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp6_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp6_rows_body<float>(d_M, mode_d_M, x_M, u_c1, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp5_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp5_rows_body<double>(d_M, mode_d_M, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp6_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp6_rows_body<double>(d_M, mode_d_M, x_M, u_c1, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_cayley_jvp6: elementwise, grid-stride over the flat index e
+// tr_linalg_cayley_jvp7: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_jvp6_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_cayley_jvp7_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
@@ -3924,16 +3938,16 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp6_body(T* __restrict__ d_Q, 
         tr_store(d_Q, e, r2, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp6_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_i) {
-    tr_linalg_cayley_jvp6_body<float>(d_Q, mode_d_Q, d_M, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp7_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_i) {
+    tr_linalg_cayley_jvp7_body<float>(d_Q, mode_d_Q, d_M, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp6_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_i) {
-    tr_linalg_cayley_jvp6_body<double>(d_Q, mode_d_Q, d_M, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp7_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_i) {
+    tr_linalg_cayley_jvp7_body<double>(d_Q, mode_d_Q, d_M, n_i);
 }
 
-// tr_linalg_cayley_jvp7_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_linalg_cayley_jvp8_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_jvp7_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
@@ -3982,16 +3996,16 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp7_rows_body(T* __restrict__ 
         tr_store(d_Q, row, acc0, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp7_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp7_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp7_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp7_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_cayley_jvp8_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_linalg_cayley_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_cayley_jvp9_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -4040,11 +4054,11 @@ __device__ __forceinline__ void tr_linalg_cayley_jvp8_rows_body(T* __restrict__ 
         tr_store(d_Q, row, acc0, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp9_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp9_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_jvp9_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_jvp9_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_cayley_pb0: elementwise, grid-stride over the flat index e
@@ -4066,11 +4080,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb0_f64(
     tr_linalg_cayley_pb0_body<double>(b_M, mode_b_M, b_Q, n_i);
 }
 
-// tr_linalg_cayley_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_cayley_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_pb1_warp_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ x_A, const T* __restrict__ b_Q, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_cayley_pb1_warp_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ x_A, const T* __restrict__ b_Q, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
@@ -4078,7 +4093,7 @@ __device__ __forceinline__ void tr_linalg_cayley_pb1_warp_body(T* __restrict__ b
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_A[i1 * n_i + q0]*tr_ld(b_Q, i0 * n_i + q0);
     }
@@ -4087,18 +4102,19 @@ __device__ __forceinline__ void tr_linalg_cayley_pb1_warp_body(T* __restrict__ b
         tr_store(b_M, row, acc0, mode_b_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb1_warp_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ x_A, const float* __restrict__ b_Q, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_cayley_pb1_warp_body<float>(b_M, mode_b_M, x_A, b_Q, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb1_warp_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ x_A, const float* __restrict__ b_Q, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_cayley_pb1_warp_body<float>(b_M, mode_b_M, x_A, b_Q, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb1_warp_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ x_A, const double* __restrict__ b_Q, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_cayley_pb1_warp_body<double>(b_M, mode_b_M, x_A, b_Q, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb1_warp_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ x_A, const double* __restrict__ b_Q, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_cayley_pb1_warp_body<double>(b_M, mode_b_M, x_A, b_Q, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_linalg_cayley_pb2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_linalg_cayley_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ b_M, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_linalg_cayley_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ b_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
@@ -4106,7 +4122,7 @@ __device__ __forceinline__ void tr_linalg_cayley_pb2_warp_body(T* __restrict__ u
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_M[i0 * n_i + q0]*tr_ld(b_M, i1 * n_i + q0);
     }
@@ -4115,16 +4131,16 @@ __device__ __forceinline__ void tr_linalg_cayley_pb2_warp_body(T* __restrict__ u
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ b_M, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_cayley_pb2_warp_body<float>(u_c0, mode_u_c0, x_M, b_M, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ b_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_cayley_pb2_warp_body<float>(u_c0, mode_u_c0, x_M, b_M, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ b_M, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_linalg_cayley_pb2_warp_body<double>(u_c0, mode_u_c0, x_M, b_M, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ b_M, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_cayley_pb2_warp_body<double>(u_c0, mode_u_c0, x_M, b_M, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_cayley_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_pb3_rows_body(T* __restrict__ b_t0, const int mode_b_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_cayley_pb3_rows_body(T* __restrict__ bu_t0, const int mode_bu_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -4170,33 +4186,33 @@ __device__ __forceinline__ void tr_linalg_cayley_pb3_rows_body(T* __restrict__ b
         }
     }
     if (active) {
-        tr_store(b_t0, row, -acc0, mode_b_t0);
+        tr_store(bu_t0, row, -acc0, mode_bu_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb3_rows_f32(float* __restrict__ b_t0, const int mode_b_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_pb3_rows_body<float>(b_t0, mode_b_t0, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb3_rows_f32(float* __restrict__ bu_t0, const int mode_bu_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_pb3_rows_body<float>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb3_rows_f64(double* __restrict__ b_t0, const int mode_b_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_cayley_pb3_rows_body<double>(b_t0, mode_b_t0, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb3_rows_f64(double* __restrict__ bu_t0, const int mode_bu_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_cayley_pb3_rows_body<double>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_cayley_pb4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_t0, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_t0, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(b_t0, e);
+        const T r2 = -tr_ld(bu_t0, e);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_t0, const long long n_i) {
-    tr_linalg_cayley_pb4_body<float>(b_A, mode_b_A, b_t0, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_t0, const long long n_i) {
+    tr_linalg_cayley_pb4_body<float>(b_A, mode_b_A, bu_t0, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_t0, const long long n_i) {
-    tr_linalg_cayley_pb4_body<double>(b_A, mode_b_A, b_t0, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_t0, const long long n_i) {
+    tr_linalg_cayley_pb4_body<double>(b_A, mode_b_A, bu_t0, n_i);
 }
 
 // tr_linalg_cayley_pb5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory

@@ -61,6 +61,7 @@ template <typename T> __device__ void tr_gauss_jordan(T* W, T* f, int n, int ld)
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();  // every thread has read column c before any row moves
         tr_swap_rows(W, ld, p, c, 0);
         __syncthreads();
         const T piv = W[(long long)c * ld + c];
@@ -82,6 +83,7 @@ template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* lo
     for (int c = 0; c < n; ++c) {
         __syncthreads();
         const int p = tr_pivot(W, n, n, c);
+        __syncthreads();
         tr_swap_rows(W, n, p, c, c);
         if (p != c) s = -s;
         __syncthreads();
@@ -224,7 +226,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f64(TR_GEMM_PARAM
 
 // tr_nn_sum_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_sum_fwd0_rows_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_sum_fwd0_rows_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_x = sh;
@@ -258,23 +260,24 @@ __device__ __forceinline__ void tr_nn_sum_fwd0_rows_body(T* __restrict__ x_s, co
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_rows_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_sum_fwd0_rows_body<float>(x_s, mode_x_s, x_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_rows_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_sum_fwd0_rows_body<float>(x_s, mode_x_s, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_rows_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_sum_fwd0_rows_body<double>(x_s, mode_x_s, x_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_rows_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_sum_fwd0_rows_body<double>(x_s, mode_x_s, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_sum_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_sum_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_sum_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_sum_fwd0_warp_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_x[q0];
     }
@@ -283,16 +286,16 @@ __device__ __forceinline__ void tr_nn_sum_fwd0_warp_body(T* __restrict__ x_s, co
         tr_store(x_s, row, acc0, mode_x_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_sum_fwd0_warp_body<float>(x_s, mode_x_s, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_warp_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_sum_fwd0_warp_body<float>(x_s, mode_x_s, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_sum_fwd0_warp_body<double>(x_s, mode_x_s, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_fwd0_warp_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_sum_fwd0_warp_body<double>(x_s, mode_x_s, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_sum_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_sum_jvp1_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_sum_jvp1_rows_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -326,23 +329,24 @@ __device__ __forceinline__ void tr_nn_sum_jvp1_rows_body(T* __restrict__ d_s, co
         tr_store(d_s, row, acc0, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_sum_jvp1_rows_body<float>(d_s, mode_d_s, d_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_rows_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_sum_jvp1_rows_body<float>(d_s, mode_d_s, d_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_sum_jvp1_rows_body<double>(d_s, mode_d_s, d_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_rows_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_sum_jvp1_rows_body<double>(d_s, mode_d_s, d_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_sum_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_sum_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_sum_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_sum_jvp1_warp_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_x, q0);
     }
@@ -351,11 +355,11 @@ __device__ __forceinline__ void tr_nn_sum_jvp1_warp_body(T* __restrict__ d_s, co
         tr_store(d_s, row, acc0, mode_d_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_sum_jvp1_warp_body<float>(d_s, mode_d_s, d_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_warp_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_sum_jvp1_warp_body<float>(d_s, mode_d_s, d_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_sum_jvp1_warp_body<double>(d_s, mode_d_s, d_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_sum_jvp1_warp_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_sum_jvp1_warp_body<double>(d_s, mode_d_s, d_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_sum_pb0: elementwise, grid-stride over the flat index e
@@ -418,16 +422,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_fwd0_rows_f64(
     tr_nn_mean_fwd0_rows_body<double>(x_m, mode_x_m, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_mean_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_mean_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_mean_fwd0_warp_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_mean_fwd0_warp_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_x[q0];
     }
@@ -436,11 +441,11 @@ __device__ __forceinline__ void tr_nn_mean_fwd0_warp_body(T* __restrict__ x_m, c
         tr_store(x_m, row, (T(1) / (T(n_i))) * acc0, mode_x_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_fwd0_warp_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mean_fwd0_warp_body<float>(x_m, mode_x_m, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_fwd0_warp_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mean_fwd0_warp_body<float>(x_m, mode_x_m, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_fwd0_warp_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mean_fwd0_warp_body<double>(x_m, mode_x_m, x_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_fwd0_warp_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mean_fwd0_warp_body<double>(x_m, mode_x_m, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_mean_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -486,16 +491,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_jvp1_rows_f64(
     tr_nn_mean_jvp1_rows_body<double>(d_m, mode_d_m, d_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_mean_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_mean_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_mean_jvp1_warp_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_mean_jvp1_warp_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_x, q0);
     }
@@ -504,11 +510,11 @@ __device__ __forceinline__ void tr_nn_mean_jvp1_warp_body(T* __restrict__ d_m, c
         tr_store(d_m, row, (T(1) / (T(n_i))) * acc0, mode_d_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_jvp1_warp_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mean_jvp1_warp_body<float>(d_m, mode_d_m, d_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_jvp1_warp_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mean_jvp1_warp_body<float>(d_m, mode_d_m, d_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_jvp1_warp_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mean_jvp1_warp_body<double>(d_m, mode_d_m, d_x, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_jvp1_warp_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mean_jvp1_warp_body<double>(d_m, mode_d_m, d_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_mean_pb0: elementwise, grid-stride over the flat index e
@@ -530,7 +536,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_pb0_f64(double
 
 // tr_nn_logsumexp_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_fwd0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_logsumexp_fwd0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_x = sh;
@@ -564,23 +570,24 @@ __device__ __forceinline__ void tr_nn_logsumexp_fwd0_rows_body(T* __restrict__ u
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_fwd0_rows_body<float>(u_c0, mode_u_c0, x_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_fwd0_rows_body<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_fwd0_rows_body<double>(u_c0, mode_u_c0, x_x, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_fwd0_rows_body<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_logsumexp_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_logsumexp_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_logsumexp_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += exp(x_x[q0]);
     }
@@ -589,11 +596,11 @@ __device__ __forceinline__ void tr_nn_logsumexp_fwd0_warp_body(T* __restrict__ u
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_logsumexp_fwd0_warp_body<float>(u_c0, mode_u_c0, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_fwd0_warp_body<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_logsumexp_fwd0_warp_body<double>(u_c0, mode_u_c0, x_x, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_fwd0_warp_body<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_logsumexp_fwd1: elementwise, grid-stride over the flat index e
@@ -614,7 +621,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_f64(
 
 // tr_nn_logsumexp_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_jvp2_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_logsumexp_jvp2_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -658,23 +665,24 @@ __device__ __forceinline__ void tr_nn_logsumexp_jvp2_rows_body(T* __restrict__ d
         tr_store(d_y, row, acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_jvp2_rows_body<float>(d_y, mode_d_y, d_x, x_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_jvp2_rows_body<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_jvp2_rows_body<double>(d_y, mode_d_y, d_x, x_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_jvp2_rows_body<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_logsumexp_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_logsumexp_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_jvp2_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_logsumexp_jvp2_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_x, q0)*exp(x_x[q0] - x_y[0]);
     }
@@ -683,11 +691,11 @@ __device__ __forceinline__ void tr_nn_logsumexp_jvp2_warp_body(T* __restrict__ d
         tr_store(d_y, row, acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_logsumexp_jvp2_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_jvp2_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_logsumexp_jvp2_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_jvp2_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_logsumexp_pb0: elementwise, grid-stride over the flat index e
@@ -726,7 +734,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_fwd1_f64(do
 
 // tr_nn_softmax_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_softmax_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -770,23 +778,24 @@ __device__ __forceinline__ void tr_nn_softmax_jvp2_rows_body(T* __restrict__ u_c
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_softmax_jvp2_rows_body<float>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_softmax_jvp2_rows_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_softmax_jvp2_rows_body<double>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_softmax_jvp2_rows_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_softmax_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_softmax_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_softmax_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_x, q0)*x_y[q0];
     }
@@ -795,11 +804,11 @@ __device__ __forceinline__ void tr_nn_softmax_jvp2_warp_body(T* __restrict__ u_c
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_softmax_jvp2_warp_body<float>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_softmax_jvp2_warp_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_softmax_jvp2_warp_body<double>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_softmax_jvp2_warp_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_softmax_jvp3: elementwise, grid-stride over the flat index e
@@ -822,7 +831,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_f64(do
 
 // tr_nn_softmax_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_softmax_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_y = sh;
@@ -866,23 +875,24 @@ __device__ __forceinline__ void tr_nn_softmax_pb0_rows_body(T* __restrict__ u_c0
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_softmax_pb0_rows_body<float>(u_c0, mode_u_c0, b_y, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_softmax_pb0_rows_body<float>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_softmax_pb0_rows_body<double>(u_c0, mode_u_c0, b_y, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_softmax_pb0_rows_body<double>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_softmax_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_softmax_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_softmax_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(b_y, q0)*x_y[q0];
     }
@@ -891,11 +901,11 @@ __device__ __forceinline__ void tr_nn_softmax_pb0_warp_body(T* __restrict__ u_c0
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_softmax_pb0_warp_body<float>(u_c0, mode_u_c0, b_y, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_softmax_pb0_warp_body<float>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_softmax_pb0_warp_body<double>(u_c0, mode_u_c0, b_y, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_softmax_pb0_warp_body<double>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_softmax_pb1: elementwise, grid-stride over the flat index e
@@ -935,7 +945,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd1_f6
 
 // tr_nn_log_softmax_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_log_softmax_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -979,23 +989,24 @@ __device__ __forceinline__ void tr_nn_log_softmax_jvp2_rows_body(T* __restrict__
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_log_softmax_jvp2_rows_body<float>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_log_softmax_jvp2_rows_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_log_softmax_jvp2_rows_body<double>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_log_softmax_jvp2_rows_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_log_softmax_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_log_softmax_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_log_softmax_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_x, q0)*exp(x_y[q0]);
     }
@@ -1004,11 +1015,11 @@ __device__ __forceinline__ void tr_nn_log_softmax_jvp2_warp_body(T* __restrict__
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_log_softmax_jvp2_warp_body<float>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_log_softmax_jvp2_warp_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_log_softmax_jvp2_warp_body<double>(u_c1, mode_u_c1, d_x, x_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_log_softmax_jvp2_warp_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_log_softmax_jvp3: elementwise, grid-stride over the flat index e
@@ -1030,7 +1041,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_f6
 
 // tr_nn_log_softmax_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_log_softmax_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_y = sh;
@@ -1064,23 +1075,24 @@ __device__ __forceinline__ void tr_nn_log_softmax_pb0_rows_body(T* __restrict__ 
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_log_softmax_pb0_rows_body<float>(u_c0, mode_u_c0, b_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_log_softmax_pb0_rows_body<float>(u_c0, mode_u_c0, b_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_log_softmax_pb0_rows_body<double>(u_c0, mode_u_c0, b_y, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_log_softmax_pb0_rows_body<double>(u_c0, mode_u_c0, b_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_log_softmax_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_log_softmax_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_log_softmax_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(b_y, q0);
     }
@@ -1089,11 +1101,11 @@ __device__ __forceinline__ void tr_nn_log_softmax_pb0_warp_body(T* __restrict__ 
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_log_softmax_pb0_warp_body<float>(u_c0, mode_u_c0, b_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_log_softmax_pb0_warp_body<float>(u_c0, mode_u_c0, b_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_log_softmax_pb0_warp_body<double>(u_c0, mode_u_c0, b_y, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_log_softmax_pb0_warp_body<double>(u_c0, mode_u_c0, b_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_log_softmax_pb1: elementwise, grid-stride over the flat index e
@@ -1113,11 +1125,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_pb1_f64
     tr_nn_log_softmax_pb1_body<double>(b_x, mode_b_x, b_y, u_c0, x_y, n_i);
 }
 
-// tr_nn_dense_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_dense_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_W, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_dense_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_W, const T* __restrict__ x_x, const long long n_b, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_b; rem1 /= n_b;
@@ -1125,7 +1138,7 @@ __device__ __forceinline__ void tr_nn_dense_fwd0_warp_body(T* __restrict__ u_c0,
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_W[i0 * n_i + q0]*x_x[i1 * n_i + q0];
     }
@@ -1134,11 +1147,11 @@ __device__ __forceinline__ void tr_nn_dense_fwd0_warp_body(T* __restrict__ u_c0,
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_W, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_fwd0_warp_body<float>(u_c0, mode_u_c0, x_W, x_x, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_W, const float* __restrict__ x_x, const long long n_b, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_fwd0_warp_body<float>(u_c0, mode_u_c0, x_W, x_x, n_b, n_o, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_W, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_fwd0_warp_body<double>(u_c0, mode_u_c0, x_W, x_x, n_b, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_W, const double* __restrict__ x_x, const long long n_b, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_fwd0_warp_body<double>(u_c0, mode_u_c0, x_W, x_x, n_b, n_o, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_dense_fwd1: elementwise, grid-stride over the flat index e
@@ -1160,11 +1173,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_fwd1_f64(doub
     tr_nn_dense_fwd1_body<double>(x_y, mode_x_y, u_c0, x_c, n_o, n_b);
 }
 
-// tr_nn_dense_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_dense_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_W, const T* __restrict__ d_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_dense_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_W, const T* __restrict__ d_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_o; rem1 /= n_o;
@@ -1172,7 +1186,7 @@ __device__ __forceinline__ void tr_nn_dense_jvp2_warp_body(T* __restrict__ u_c1,
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_W[i1 * n_i + q0]*tr_ld(d_x, i0 * n_i + q0);
     }
@@ -1181,18 +1195,19 @@ __device__ __forceinline__ void tr_nn_dense_jvp2_warp_body(T* __restrict__ u_c1,
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_W, const float* __restrict__ d_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_jvp2_warp_body<float>(u_c1, mode_u_c1, x_W, d_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_W, const float* __restrict__ d_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_jvp2_warp_body<float>(u_c1, mode_u_c1, x_W, d_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_W, const double* __restrict__ d_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_jvp2_warp_body<double>(u_c1, mode_u_c1, x_W, d_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_W, const double* __restrict__ d_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_jvp2_warp_body<double>(u_c1, mode_u_c1, x_W, d_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_dense_jvp3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_dense_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_jvp3_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_W, const T* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_dense_jvp3_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_W, const T* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_o; rem1 /= n_o;
@@ -1200,7 +1215,7 @@ __device__ __forceinline__ void tr_nn_dense_jvp3_warp_body(T* __restrict__ u_c2,
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_W, i1 * n_i + q0)*x_x[i0 * n_i + q0];
     }
@@ -1209,11 +1224,11 @@ __device__ __forceinline__ void tr_nn_dense_jvp3_warp_body(T* __restrict__ u_c2,
         tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp3_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_W, const float* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_jvp3_warp_body<float>(u_c2, mode_u_c2, d_W, x_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp3_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_W, const float* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_jvp3_warp_body<float>(u_c2, mode_u_c2, d_W, x_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp3_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_W, const double* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_jvp3_warp_body<double>(u_c2, mode_u_c2, d_W, x_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_jvp3_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_W, const double* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_jvp3_warp_body<double>(u_c2, mode_u_c2, d_W, x_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_dense_jvp4: elementwise, grid-stride over the flat index e
@@ -1257,7 +1272,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb0_f64(doubl
 
 // tr_nn_dense_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_pb1_rows_body(T* __restrict__ b_W, const int mode_b_W, const T* __restrict__ u_c0, const T* __restrict__ x_x, const long long n_i, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_dense_pb1_rows_body(T* __restrict__ b_W, const int mode_b_W, const T* __restrict__ u_c0, const T* __restrict__ x_x, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_c0 = sh;
@@ -1306,16 +1321,16 @@ __device__ __forceinline__ void tr_nn_dense_pb1_rows_body(T* __restrict__ b_W, c
         tr_store(b_W, row, acc0, mode_b_W);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb1_rows_f32(float* __restrict__ b_W, const int mode_b_W, const float* __restrict__ u_c0, const float* __restrict__ x_x, const long long n_i, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_dense_pb1_rows_body<float>(b_W, mode_b_W, u_c0, x_x, n_i, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb1_rows_f32(float* __restrict__ b_W, const int mode_b_W, const float* __restrict__ u_c0, const float* __restrict__ x_x, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_dense_pb1_rows_body<float>(b_W, mode_b_W, u_c0, x_x, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb1_rows_f64(double* __restrict__ b_W, const int mode_b_W, const double* __restrict__ u_c0, const double* __restrict__ x_x, const long long n_i, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_dense_pb1_rows_body<double>(b_W, mode_b_W, u_c0, x_x, n_i, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb1_rows_f64(double* __restrict__ b_W, const int mode_b_W, const double* __restrict__ u_c0, const double* __restrict__ x_x, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_dense_pb1_rows_body<double>(b_W, mode_b_W, u_c0, x_x, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_dense_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_pb2_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_W, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_dense_pb2_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_W, const T* __restrict__ u_c0, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_W = sh;
@@ -1364,16 +1379,16 @@ __device__ __forceinline__ void tr_nn_dense_pb2_rows_body(T* __restrict__ b_x, c
         tr_store(b_x, row, acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb2_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_W, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_dense_pb2_rows_body<float>(b_x, mode_b_x, x_W, u_c0, n_i, n_b, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb2_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_W, const float* __restrict__ u_c0, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_dense_pb2_rows_body<float>(b_x, mode_b_x, x_W, u_c0, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb2_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_W, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_dense_pb2_rows_body<double>(b_x, mode_b_x, x_W, u_c0, n_i, n_b, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb2_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_W, const double* __restrict__ u_c0, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_dense_pb2_rows_body<double>(b_x, mode_b_x, x_W, u_c0, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_dense_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_pb3_rows_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_dense_pb3_rows_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_y = sh;
@@ -1420,24 +1435,25 @@ __device__ __forceinline__ void tr_nn_dense_pb3_rows_body(T* __restrict__ b_c, c
         tr_store(b_c, row, acc0, mode_b_c);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_rows_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_dense_pb3_rows_body<float>(b_c, mode_b_c, b_y, x_y, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_rows_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_dense_pb3_rows_body<float>(b_c, mode_b_c, b_y, x_y, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_rows_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_dense_pb3_rows_body<double>(b_c, mode_b_c, b_y, x_y, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_rows_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_dense_pb3_rows_body<double>(b_c, mode_b_c, b_y, x_y, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_dense_pb3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_dense_pb3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_dense_pb3_warp_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_dense_pb3_warp_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += (T(1) - tr_sq(x_y[q0 * n_o + i0]))*tr_ld(b_y, q0 * n_o + i0);
     }
@@ -1446,11 +1462,11 @@ __device__ __forceinline__ void tr_nn_dense_pb3_warp_body(T* __restrict__ b_c, c
         tr_store(b_c, row, acc0, mode_b_c);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_warp_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_pb3_warp_body<float>(b_c, mode_b_c, x_y, b_y, n_o, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_warp_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_pb3_warp_body<float>(b_c, mode_b_c, x_y, b_y, n_b, n_o, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_warp_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_dense_pb3_warp_body<double>(b_c, mode_b_c, x_y, b_y, n_o, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_dense_pb3_warp_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_dense_pb3_warp_body<double>(b_c, mode_b_c, x_y, b_y, n_b, n_o, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_linear_fwd0: elementwise, grid-stride over the flat index e
@@ -1472,11 +1488,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_fwd0_f64(dou
     tr_nn_linear_fwd0_body<double>(x_y, mode_x_y, x_c, n_o, n_b);
 }
 
-// tr_nn_linear_fwd1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_linear_fwd1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_fwd1_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_W, const T* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_linear_fwd1_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_W, const T* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_o; rem1 /= n_o;
@@ -1484,7 +1501,7 @@ __device__ __forceinline__ void tr_nn_linear_fwd1_warp_body(T* __restrict__ x_y,
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_W[i1 * n_i + q0]*x_x[i0 * n_i + q0];
     }
@@ -1493,11 +1510,11 @@ __device__ __forceinline__ void tr_nn_linear_fwd1_warp_body(T* __restrict__ x_y,
         tr_store(x_y, row, acc0, mode_x_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_fwd1_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_W, const float* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_fwd1_warp_body<float>(x_y, mode_x_y, x_W, x_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_fwd1_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_W, const float* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_fwd1_warp_body<float>(x_y, mode_x_y, x_W, x_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_fwd1_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_W, const double* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_fwd1_warp_body<double>(x_y, mode_x_y, x_W, x_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_fwd1_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_W, const double* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_fwd1_warp_body<double>(x_y, mode_x_y, x_W, x_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_linear_jvp2: elementwise, grid-stride over the flat index e
@@ -1519,11 +1536,12 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp2_f64(dou
     tr_nn_linear_jvp2_body<double>(d_y, mode_d_y, d_c, n_o, n_b);
 }
 
-// tr_nn_linear_jvp3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_linear_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_jvp3_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_W, const T* __restrict__ d_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_linear_jvp3_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_W, const T* __restrict__ d_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_o; rem1 /= n_o;
@@ -1531,7 +1549,7 @@ __device__ __forceinline__ void tr_nn_linear_jvp3_warp_body(T* __restrict__ d_y,
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_W[i1 * n_i + q0]*tr_ld(d_x, i0 * n_i + q0);
     }
@@ -1540,18 +1558,19 @@ __device__ __forceinline__ void tr_nn_linear_jvp3_warp_body(T* __restrict__ d_y,
         tr_store(d_y, row, acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp3_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_W, const float* __restrict__ d_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_jvp3_warp_body<float>(d_y, mode_d_y, x_W, d_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp3_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_W, const float* __restrict__ d_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_jvp3_warp_body<float>(d_y, mode_d_y, x_W, d_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp3_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_W, const double* __restrict__ d_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_jvp3_warp_body<double>(d_y, mode_d_y, x_W, d_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp3_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_W, const double* __restrict__ d_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_jvp3_warp_body<double>(d_y, mode_d_y, x_W, d_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_linear_jvp4_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_linear_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_jvp4_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_W, const T* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_linear_jvp4_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_W, const T* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_o; rem1 /= n_o;
@@ -1559,7 +1578,7 @@ __device__ __forceinline__ void tr_nn_linear_jvp4_warp_body(T* __restrict__ d_y,
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_W, i1 * n_i + q0)*x_x[i0 * n_i + q0];
     }
@@ -1568,16 +1587,16 @@ __device__ __forceinline__ void tr_nn_linear_jvp4_warp_body(T* __restrict__ d_y,
         tr_store(d_y, row, acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp4_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_W, const float* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_jvp4_warp_body<float>(d_y, mode_d_y, d_W, x_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp4_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_W, const float* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_jvp4_warp_body<float>(d_y, mode_d_y, d_W, x_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp4_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_W, const double* __restrict__ x_x, const long long n_o, const long long n_i, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_jvp4_warp_body<double>(d_y, mode_d_y, d_W, x_x, n_o, n_i, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_jvp4_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_W, const double* __restrict__ x_x, const long long n_o, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_jvp4_warp_body<double>(d_y, mode_d_y, d_W, x_x, n_o, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_linear_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_pb0_rows_body(T* __restrict__ b_W, const int mode_b_W, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_linear_pb0_rows_body(T* __restrict__ b_W, const int mode_b_W, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_y = sh;
@@ -1626,16 +1645,16 @@ __device__ __forceinline__ void tr_nn_linear_pb0_rows_body(T* __restrict__ b_W, 
         tr_store(b_W, row, acc0, mode_b_W);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb0_rows_f32(float* __restrict__ b_W, const int mode_b_W, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_linear_pb0_rows_body<float>(b_W, mode_b_W, b_y, x_x, n_i, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb0_rows_f32(float* __restrict__ b_W, const int mode_b_W, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_linear_pb0_rows_body<float>(b_W, mode_b_W, b_y, x_x, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb0_rows_f64(double* __restrict__ b_W, const int mode_b_W, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_linear_pb0_rows_body<double>(b_W, mode_b_W, b_y, x_x, n_i, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb0_rows_f64(double* __restrict__ b_W, const int mode_b_W, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_linear_pb0_rows_body<double>(b_W, mode_b_W, b_y, x_x, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_linear_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_pb1_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_W, const T* __restrict__ b_y, const long long n_i, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_linear_pb1_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_W, const T* __restrict__ b_y, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_W = sh;
@@ -1684,16 +1703,16 @@ __device__ __forceinline__ void tr_nn_linear_pb1_rows_body(T* __restrict__ b_x, 
         tr_store(b_x, row, acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb1_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_W, const float* __restrict__ b_y, const long long n_i, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_linear_pb1_rows_body<float>(b_x, mode_b_x, x_W, b_y, n_i, n_b, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb1_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_W, const float* __restrict__ b_y, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_linear_pb1_rows_body<float>(b_x, mode_b_x, x_W, b_y, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb1_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_W, const double* __restrict__ b_y, const long long n_i, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_linear_pb1_rows_body<double>(b_x, mode_b_x, x_W, b_y, n_i, n_b, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb1_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_W, const double* __restrict__ b_y, const long long n_i, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_linear_pb1_rows_body<double>(b_x, mode_b_x, x_W, b_y, n_i, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_linear_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_pb2_rows_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_linear_pb2_rows_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_y = sh;
@@ -1729,24 +1748,25 @@ __device__ __forceinline__ void tr_nn_linear_pb2_rows_body(T* __restrict__ b_c, 
         tr_store(b_c, row, acc0, mode_b_c);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_rows_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_linear_pb2_rows_body<float>(b_c, mode_b_c, b_y, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_rows_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_linear_pb2_rows_body<float>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_rows_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_linear_pb2_rows_body<double>(b_c, mode_b_c, b_y, n_o, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_rows_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_linear_pb2_rows_body<double>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_linear_pb2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_linear_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_linear_pb2_warp_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_linear_pb2_warp_body(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(b_y, q0 * n_o + i0);
     }
@@ -1755,11 +1775,11 @@ __device__ __forceinline__ void tr_nn_linear_pb2_warp_body(T* __restrict__ b_c, 
         tr_store(b_c, row, acc0, mode_b_c);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_warp_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_pb2_warp_body<float>(b_c, mode_b_c, b_y, n_o, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_warp_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_pb2_warp_body<float>(b_c, mode_b_c, b_y, n_b, n_o, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_warp_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const long long n_o, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_linear_pb2_warp_body<double>(b_c, mode_b_c, b_y, n_o, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_linear_pb2_warp_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const long long n_b, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_linear_pb2_warp_body<double>(b_c, mode_b_c, b_y, n_b, n_o, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_mse_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1821,16 +1841,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_fwd0_rows_f64(d
     tr_nn_mse_fwd0_rows_body<double>(x_L, mode_x_L, x_p, x_t, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_mse_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_mse_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_mse_fwd0_warp_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_p, const T* __restrict__ x_t, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_mse_fwd0_warp_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_p, const T* __restrict__ x_t, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_o; rem1 /= n_o;
             const long long q0 = rem1;
@@ -1841,11 +1862,11 @@ __device__ __forceinline__ void tr_nn_mse_fwd0_warp_body(T* __restrict__ x_L, co
         tr_store(x_L, row, T(1)/(T(n_b)*T(n_o)) * acc0, mode_x_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_fwd0_warp_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_p, const float* __restrict__ x_t, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mse_fwd0_warp_body<float>(x_L, mode_x_L, x_p, x_t, n_o, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_fwd0_warp_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_p, const float* __restrict__ x_t, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mse_fwd0_warp_body<float>(x_L, mode_x_L, x_p, x_t, n_o, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_fwd0_warp_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_p, const double* __restrict__ x_t, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mse_fwd0_warp_body<double>(x_L, mode_x_L, x_p, x_t, n_o, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_fwd0_warp_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_p, const double* __restrict__ x_t, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mse_fwd0_warp_body<double>(x_L, mode_x_L, x_p, x_t, n_o, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_mse_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1935,17 +1956,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_jvp1_rows_f64(d
     tr_nn_mse_jvp1_rows_body<double>(d_L, mode_d_L, d_p, d_t, x_p, x_t, n_o, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_mse_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_mse_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_mse_jvp1_warp_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_p, const T* __restrict__ x_t, const T* __restrict__ d_t, const T* __restrict__ d_p, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_mse_jvp1_warp_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_p, const T* __restrict__ x_t, const T* __restrict__ d_t, const T* __restrict__ d_p, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_o; rem1 /= n_o;
             const long long q0 = rem1;
@@ -1960,11 +1982,11 @@ __device__ __forceinline__ void tr_nn_mse_jvp1_warp_body(T* __restrict__ d_L, co
         tr_store(d_L, row, v3 * acc0 + v3 * acc1, mode_d_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_jvp1_warp_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_p, const float* __restrict__ x_t, const float* __restrict__ d_t, const float* __restrict__ d_p, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mse_jvp1_warp_body<float>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_o, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_jvp1_warp_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_p, const float* __restrict__ x_t, const float* __restrict__ d_t, const float* __restrict__ d_p, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mse_jvp1_warp_body<float>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_o, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_jvp1_warp_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_p, const double* __restrict__ x_t, const double* __restrict__ d_t, const double* __restrict__ d_p, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_mse_jvp1_warp_body<double>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_o, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_jvp1_warp_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_p, const double* __restrict__ x_t, const double* __restrict__ d_t, const double* __restrict__ d_p, const long long n_o, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_mse_jvp1_warp_body<double>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_o, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_mse_pb0: elementwise, grid-stride over the flat index e
@@ -2033,17 +2055,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_
     tr_nn_cross_entropy_fwd0_rows_body<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_cross_entropy_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += exp(x_z[i0 * n_c + q0]);
     }
@@ -2052,11 +2075,11 @@ __device__ __forceinline__ void tr_nn_cross_entropy_fwd0_warp_body(T* __restrict
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_fwd0_warp_body<float>(u_c0, mode_u_c0, x_z, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd0_warp_body<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_fwd0_warp_body<double>(u_c0, mode_u_c0, x_z, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd0_warp_body<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_cross_entropy_fwd1: elementwise, grid-stride over the flat index e
@@ -2135,16 +2158,17 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_
     tr_nn_cross_entropy_fwd2_rows_body<double>(x_L, mode_x_L, x_t, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_fwd2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_cross_entropy_fwd2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_fwd2_warp_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd2_warp_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_b; rem1 /= n_b;
             const long long q0 = rem1;
@@ -2155,11 +2179,11 @@ __device__ __forceinline__ void tr_nn_cross_entropy_fwd2_warp_body(T* __restrict
         tr_store(x_L, row, -T(1)/T(n_b) * acc0, mode_x_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_warp_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_fwd2_warp_body<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_warp_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd2_warp_body<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_warp_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_fwd2_warp_body<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_warp_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd2_warp_body<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_cross_entropy_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2218,17 +2242,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_
     tr_nn_cross_entropy_jvp3_rows_body<double>(d_lse, mode_d_lse, d_z, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_jvp3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_cross_entropy_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_jvp3_warp_body(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_cross_entropy_jvp3_warp_body(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += tr_ld(d_z, i0 * n_c + q0)*exp(-x_lse[i0] + x_z[i0 * n_c + q0]);
     }
@@ -2237,11 +2262,11 @@ __device__ __forceinline__ void tr_nn_cross_entropy_jvp3_warp_body(T* __restrict
         tr_store(d_lse, row, acc0, mode_d_lse);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_warp_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_jvp3_warp_body<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_warp_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp3_warp_body<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_warp_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_jvp3_warp_body<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_warp_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp3_warp_body<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_cross_entropy_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2333,18 +2358,19 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_
     tr_nn_cross_entropy_jvp4_rows_body<double>(d_L, mode_d_L, d_t, d_z, x_t, x_z, d_lse, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_jvp4_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_cross_entropy_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_jvp4_warp_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_t, const T* __restrict__ d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_cross_entropy_jvp4_warp_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_t, const T* __restrict__ d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
     T acc2 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_b; rem1 /= n_b;
             const long long q0 = rem1;
@@ -2361,11 +2387,11 @@ __device__ __forceinline__ void tr_nn_cross_entropy_jvp4_warp_body(T* __restrict
         tr_store(d_L, row, v3 * acc0 - v3 * acc1 + v3 * acc2, mode_d_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_t, const float* __restrict__ d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_jvp4_warp_body<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_t, const float* __restrict__ d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp4_warp_body<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_t, const double* __restrict__ d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_jvp4_warp_body<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_t, const double* __restrict__ d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp4_warp_body<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_cross_entropy_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2413,17 +2439,18 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_pb0_r
     tr_nn_cross_entropy_pb0_rows_body<double>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_cross_entropy_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_pb0_warp_body(T* __restrict__ b_lse, const int mode_b_lse, const T* __restrict__ x_t, const T* __restrict__ b_L, const long long n_c, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_cross_entropy_pb0_warp_body(T* __restrict__ b_lse, const int mode_b_lse, const T* __restrict__ x_t, const T* __restrict__ b_L, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             acc0 += x_t[i0 * n_c + q0];
     }
@@ -2432,11 +2459,11 @@ __device__ __forceinline__ void tr_nn_cross_entropy_pb0_warp_body(T* __restrict_
         tr_store(b_lse, row, tr_ld(b_L, 0)/T(n_b) * acc0, mode_b_lse);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_pb0_warp_f32(float* __restrict__ b_lse, const int mode_b_lse, const float* __restrict__ x_t, const float* __restrict__ b_L, const long long n_c, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_pb0_warp_body<float>(b_lse, mode_b_lse, x_t, b_L, n_c, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_pb0_warp_f32(float* __restrict__ b_lse, const int mode_b_lse, const float* __restrict__ x_t, const float* __restrict__ b_L, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_pb0_warp_body<float>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_pb0_warp_f64(double* __restrict__ b_lse, const int mode_b_lse, const double* __restrict__ x_t, const double* __restrict__ b_L, const long long n_c, const long long n_b, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_cross_entropy_pb0_warp_body<double>(b_lse, mode_b_lse, x_t, b_L, n_c, n_b, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_pb0_warp_f64(double* __restrict__ b_lse, const int mode_b_lse, const double* __restrict__ x_t, const double* __restrict__ b_L, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_pb0_warp_body<double>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_cross_entropy_pb1: elementwise, grid-stride over the flat index e
@@ -2462,7 +2489,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_pb1_f
 
 // tr_nn_gaussian_kernel_sum_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_fwd0_rows_body(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ x_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_fwd0_rows_body(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ x_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_b = sh;
@@ -2512,24 +2539,25 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_fwd0_rows_body(T* __re
         tr_store(x_out, row, acc0, mode_x_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_rows_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ x_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_fwd0_rows_body<float>(x_out, mode_x_out, x_b, x_y, x_x, x_s, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_rows_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ x_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_fwd0_rows_body<float>(x_out, mode_x_out, x_b, x_y, x_x, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_rows_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ x_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_fwd0_rows_body<double>(x_out, mode_x_out, x_b, x_y, x_x, x_s, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_rows_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ x_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_fwd0_rows_body<double>(x_out, mode_x_out, x_b, x_y, x_x, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_fwd0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_fwd0_warp_body(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_fwd0_warp_body(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s1 = T(0);
             for (long long k2 = 0; k2 < n_d; ++k2) {
@@ -2542,16 +2570,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_fwd0_warp_body(T* __re
         tr_store(x_out, row, acc0, mode_x_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_warp_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_fwd0_warp_body<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_warp_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_fwd0_warp_body<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_warp_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_fwd0_warp_body<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_fwd0_warp_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_fwd0_warp_body<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_b, const T* __restrict__ d_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const T* __restrict__ d_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_b, const T* __restrict__ d_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const T* __restrict__ d_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_b = sh;
@@ -2614,25 +2642,26 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_rows_body(T* __re
         tr_store(d_out, row, acc0 + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_b, const float* __restrict__ d_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const float* __restrict__ d_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp1_rows_body<float>(d_out, mode_d_out, x_b, d_b, x_y, x_x, x_s, d_s, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_b, const float* __restrict__ d_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const float* __restrict__ d_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp1_rows_body<float>(d_out, mode_d_out, x_b, d_b, x_y, x_x, x_s, d_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_b, const double* __restrict__ d_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const double* __restrict__ d_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp1_rows_body<double>(d_out, mode_d_out, x_b, d_b, x_y, x_x, x_s, d_s, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_b, const double* __restrict__ d_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const double* __restrict__ d_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp1_rows_body<double>(d_out, mode_d_out, x_b, d_b, x_y, x_x, x_s, d_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s1 = T(0);
             for (long long k3 = 0; k3 < n_d; ++k3) {
@@ -2648,16 +2677,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_warp_body(T* __re
         tr_store(d_out, row, acc0 + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_jvp1_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp1_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_jvp1_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp1_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ d_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ d_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_y = sh;
@@ -2704,25 +2733,26 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_rows_body(T* __re
         tr_store(d_out, row, v6 * acc0 - v6 * acc1, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ d_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp2_rows_body<float>(d_out, mode_d_out, d_y, x_x, x_y, x_b, x_s, n_j, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ d_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp2_rows_body<float>(d_out, mode_d_out, d_y, x_x, x_y, x_b, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ d_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp2_rows_body<double>(d_out, mode_d_out, d_y, x_x, x_y, x_b, x_s, n_j, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ d_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp2_rows_body<double>(d_out, mode_d_out, d_y, x_x, x_y, x_b, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_j; rem1 /= n_j;
             const long long q0 = rem1;
@@ -2741,16 +2771,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_warp_body(T* __re
         tr_store(d_out, row, v5 * acc0 - v5 * acc1, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_jvp2_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_j, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp2_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_jvp2_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_j, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp2_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -2785,25 +2815,26 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_rows_body(T* __re
         tr_store(d_out, row, v5 * acc0 - v5 * acc1, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp3_rows_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp3_rows_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp3_rows_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp3_rows_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_j; rem1 /= n_j;
             const long long q0 = rem1;
@@ -2822,16 +2853,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_warp_body(T* __re
         tr_store(d_out, row, v5 * acc0 - v5 * acc1, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_jvp3_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp3_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_jvp3_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp3_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_b = sh;
@@ -2887,18 +2918,19 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __res
         tr_store(b_x, row, v5 * acc0 - v5*x_x[i0 * n_d + i1] * acc1, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb0_rows_body<float>(b_x, mode_b_x, x_b, x_y, x_x, x_s, b_out, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb0_rows_body<float>(b_x, mode_b_x, x_b, x_y, x_x, x_s, b_out, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb0_rows_body<double>(b_x, mode_b_x, x_b, x_y, x_x, x_s, b_out, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb0_rows_body<double>(b_x, mode_b_x, x_b, x_y, x_x, x_s, b_out, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_pb0_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_d; rem1 /= n_d;
@@ -2907,7 +2939,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __res
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s2 = T(0);
             for (long long k4 = 0; k4 < n_d; ++k4) {
@@ -2924,16 +2956,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __res
         tr_store(b_x, row, v5 * acc0 - v5*x_x[i0 * n_d + i1] * acc1, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb0_warp_body<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb0_warp_body<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb0_warp_body<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb0_warp_body<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_out = sh;
@@ -2989,18 +3021,19 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __res
         tr_store(b_y, row, v5 * acc0 - v5*x_y[i0 * n_d + i1] * acc1, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb1_rows_body<float>(b_y, mode_b_y, b_out, x_x, x_y, x_s, x_b, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb1_rows_body<float>(b_y, mode_b_y, b_out, x_x, x_y, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb1_rows_body<double>(b_y, mode_b_y, b_out, x_x, x_y, x_s, x_b, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb1_rows_body<double>(b_y, mode_b_y, b_out, x_x, x_y, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_pb1_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
     const long long i1 = rem1 % n_d; rem1 /= n_d;
@@ -3009,7 +3042,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __res
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     T acc1 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s2 = T(0);
             for (long long k4 = 0; k4 < n_d; ++k4) {
@@ -3026,16 +3059,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __res
         tr_store(b_y, row, v5 * acc0 - v5*x_y[i0 * n_d + i1] * acc1, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb1_warp_body<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb1_warp_body<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb1_warp_body<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb1_warp_body<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ b_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ b_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_b_out = sh;
@@ -3085,24 +3118,25 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __res
         tr_store(b_b, row, acc0, mode_b_b);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ b_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb2_rows_body<float>(b_b, mode_b_b, b_out, x_x, x_y, x_s, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ b_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb2_rows_body<float>(b_b, mode_b_b, b_out, x_x, x_y, x_s, n_i, n_d, n_j, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ b_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb2_rows_body<double>(b_b, mode_b_b, b_out, x_x, x_y, x_s, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ b_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb2_rows_body<double>(b_b, mode_b_b, b_out, x_x, x_y, x_s, n_i, n_d, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_pb2_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s1 = T(0);
             for (long long k2 = 0; k2 < n_d; ++k2) {
@@ -3115,16 +3149,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __res
         tr_store(b_b, row, acc0, mode_b_b);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb2_warp_body<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb2_warp_body<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb2_warp_body<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb2_warp_body<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -3154,23 +3188,24 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __res
         tr_store(b_s, row, (T(1) / tr_sq(x_s[0])) * acc0, mode_b_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb3_rows_body<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb3_rows_body<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb3_rows_body<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb3_rows_body<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_pb3_warp: reduction, one warp per output element; lanes stride over the reduced indices
+// tr_nn_gaussian_kernel_sum_pb3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    const int lane = threadIdx.x & 31;
-    const long long row = blockIdx.x * (long long)(blockDim.x >> 5) + (threadIdx.x >> 5);
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long kk = kbeg + lane; kk < kend; kk += 32) {
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_j; rem1 /= n_j;
             const long long q0 = rem1;
@@ -3185,9 +3220,9 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __res
         tr_store(b_s, row, (T(1) / tr_sq(x_s[0])) * acc0, mode_b_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb3_warp_body<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb3_warp_body<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long nrows, const long long nk, const long long chunk) {
-    tr_nn_gaussian_kernel_sum_pb3_warp_body<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, nrows, nk, chunk);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb3_warp_body<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }

@@ -76,49 +76,44 @@ void tr_emu_call(void (*f)(A...), void** args, std::index_sequence<I...>) {
 struct tr_emu_pool {
     std::vector<std::thread> threads;
     std::mutex m;
-    std::condition_variable cv;
+    std::condition_variable start, finished;
     unsigned long long gen = 0;
-    unsigned active = 0;
+    unsigned active = 0, remaining = 0;
     std::function<void(unsigned)> job;
-    std::barrier<>* done = nullptr;
 
     void run(unsigned n, std::function<void(unsigned)> f) {
+        std::unique_lock<std::mutex> g(m);
         while (threads.size() < n) {
             const unsigned t = (unsigned)threads.size();
-            threads.emplace_back([this, t] { work(t); });
+            const unsigned long long now = gen;  // a new worker waits for the next launch, not the last one
+            threads.emplace_back([this, t, now] { work(t, now); });
             threads.back().detach();
         }
-        std::barrier<> fin(n + 1);
-        {
-            std::lock_guard<std::mutex> g(m);
-            job = std::move(f);
-            active = n;
-            done = &fin;
-            ++gen;
-        }
-        cv.notify_all();
-        fin.arrive_and_wait();
+        job = std::move(f);
+        active = remaining = n;
+        ++gen;
+        start.notify_all();
+        finished.wait(g, [&] { return remaining == 0; });
     }
 
-    void work(unsigned t) {
-        unsigned long long seen = 0;
+    void work(unsigned t, unsigned long long seen) {
         for (;;) {
             std::function<void(unsigned)> f;
-            std::barrier<>* fin;
             {
                 std::unique_lock<std::mutex> g(m);
-                cv.wait(g, [&] { return gen != seen; });
+                start.wait(g, [&] { return gen != seen; });
                 seen = gen;
                 if (t >= active) continue;
                 f = job;
-                fin = done;
             }
             f(t);
-            fin->arrive_and_wait();
+            std::lock_guard<std::mutex> g(m);
+            if (--remaining == 0) finished.notify_one();
         }
     }
 };
-inline tr_emu_pool tr_emu_workers;
+// never destroyed: its detached workers still wait on it when the process exits
+inline tr_emu_pool& tr_emu_workers = *new tr_emu_pool;
 
 template <typename... A>
 void tr_emu_run(void (*f)(A...), unsigned gx, unsigned gy, unsigned gz, unsigned bx, void** args) {
