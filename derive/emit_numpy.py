@@ -33,7 +33,8 @@ class _ScalarPrinter(NumPyPrinter):
         return repr(float(e.p) / float(e.q))
 
     def _print_Integer(self, e):
-        return str(int(e))
+        # a float literal: NumPy's scalar-array arithmetic is faster with a Python float than an int
+        return f"{int(e)}.0"
 
     def _print_Float(self, e):
         return repr(float(e))
@@ -185,7 +186,9 @@ class Emitter:
                 return self.bind(e, f"(1 / {_paren(bc)})", bax)
             if x == 2:
                 return self.bind(e, f"({_paren(bc)} * {_paren(bc)})" if _is_simple(bc) else f"{_paren(bc)} ** 2", bax)
-            if x.is_Integer or x.is_Rational and x.is_Number:
+            if x.is_Integer:
+                return self.bind(e, f"{_paren(bc)} ** {int(x)}", bax)
+            if x.is_Rational and x.is_Number:
                 return self.bind(e, f"{_paren(bc)} ** {_num.doprint(x)}", bax)
             xc, xax = self.emit(x)
             axes = _union([bax, xax])

@@ -64,7 +64,7 @@ def _define(np):
         dy = ZeroTangent()
         if not is_zero(dx):
             _e2 = (x * x)
-            _e3 = (1 - _e2)
+            _e3 = (1.0 - _e2)
             _e4 = (1 / np.sqrt(_e3))
             _e5 = (_e4 * dx)
             dy = _add(dy, _e5)
@@ -77,7 +77,7 @@ def _define(np):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             _e7 = (x * x)
-            _e8 = (1 - _e7)
+            _e8 = (1.0 - _e7)
             _e9 = (1 / np.sqrt(_e8))
             _e10 = (_e9 * dy)
             dx = _e10
@@ -100,11 +100,11 @@ def _define(np):
         y = _e5
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e6 = (5 * _e3)
-            _e7 = (1 + _e6)
+            _e6 = (5.0 * _e3)
+            _e7 = (1.0 + _e6)
             _e8 = (_e7 * _e7)
             _e9 = (0.04 * _e8)
-            _e10 = (1 - _e9)
+            _e10 = (1.0 - _e9)
             _e11 = (1 / np.sqrt(_e10))
             _e12 = np.cos(x)
             _e13 = (_e11 * _e12 * dx)
@@ -120,11 +120,11 @@ def _define(np):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             _e17 = np.sin(x)
-            _e18 = (5 * _e17)
-            _e19 = (1 + _e18)
+            _e18 = (5.0 * _e17)
+            _e19 = (1.0 + _e18)
             _e20 = (_e19 * _e19)
             _e21 = (0.04 * _e20)
-            _e22 = (1 - _e21)
+            _e22 = (1.0 - _e21)
             _e23 = (1 / np.sqrt(_e22))
             _e24 = np.cos(x)
             _e25 = (_e23 * dy * _e24)
@@ -227,7 +227,7 @@ def _define(np):
         y = _e1
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e2 = (1 + x)
+            _e2 = (1.0 + x)
             _e3 = (1 / _e2 * dx)
             dy = _add(dy, _e3)
         return y, dy
@@ -238,7 +238,7 @@ def _define(np):
         def log1p_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            _e5 = (1 + x)
+            _e5 = (1.0 + x)
             _e6 = (1 / _e5 * dy)
             dx = _e6
             return (NoTangent(), dx)
@@ -313,7 +313,7 @@ def _define(np):
         dy = ZeroTangent()
         if not is_zero(dx):
             _e2 = (y * y)
-            _e3 = (1 - _e2)
+            _e3 = (1.0 - _e2)
             _e4 = (_e3 * dx)
             dy = _add(dy, _e4)
         return y, dy
@@ -325,7 +325,7 @@ def _define(np):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
             _e6 = (y * y)
-            _e7 = (1 - _e6)
+            _e7 = (1.0 - _e6)
             _e8 = (_e7 * dy)
             dx = _e8
             return (NoTangent(), dx)
@@ -343,7 +343,7 @@ def _define(np):
         y = _e1
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e2 = (1 - y)
+            _e2 = (1.0 - y)
             _e3 = (_e2 * dx * y)
             dy = _add(dy, _e3)
         return y, dy
@@ -354,7 +354,7 @@ def _define(np):
         def sigmoid_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            _e5 = (1 - y)
+            _e5 = (1.0 - y)
             _e6 = (_e5 * dy * y)
             dx = _e6
             return (NoTangent(), dx)
@@ -433,7 +433,7 @@ def _define(np):
             _e2 = (x * x)
             _e3 = (-_e2)
             _e4 = np.exp(_e3)
-            _e5 = (2 * 0.5641895835477563 * dx * _e4)
+            _e5 = (2.0 * 0.5641895835477563 * dx * _e4)
             dy = _add(dy, _e5)
         return y, dy
 
@@ -446,7 +446,7 @@ def _define(np):
             _e7 = (x * x)
             _e8 = (-_e7)
             _e9 = np.exp(_e8)
-            _e10 = (2 * 0.5641895835477563 * dy * _e9)
+            _e10 = (2.0 * 0.5641895835477563 * dy * _e9)
             dx = _e10
             return (NoTangent(), dx)
         return y, erf_pullback
@@ -454,30 +454,30 @@ def _define(np):
     # ---- leaky_relu(x[i]) -> y[i]    (rules/elementwise.rules:30)
     def leaky_relu(x):
         _e0 = (0.01 * x)
-        _e1 = np.where((x > 0), x, _e0)
+        _e1 = np.where((x > 0.0), x, _e0)
         y = _e1
         return y
 
     def leaky_relu_frule(tangents, x):
         _, dx = tangents
         _e2 = (0.01 * x)
-        _e3 = np.where((x > 0), x, _e2)
+        _e3 = np.where((x > 0.0), x, _e2)
         y = _e3
         dy = ZeroTangent()
         if not is_zero(dx):
-            _e4 = np.asarray(np.where((x > 0), 1, 0.01), dtype=np.result_type(x))
+            _e4 = np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x))
             _e5 = (dx * _e4)
             dy = _add(dy, _e5)
         return y, dy
 
     def leaky_relu_rrule(x):
         _e6 = (0.01 * x)
-        _e7 = np.where((x > 0), x, _e6)
+        _e7 = np.where((x > 0.0), x, _e6)
         y = _e7
         def leaky_relu_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            _e8 = np.asarray(np.where((x > 0), 1, 0.01), dtype=np.result_type(x))
+            _e8 = np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x))
             _e9 = (dy * _e8)
             dx = _e9
             return (NoTangent(), dx)
@@ -487,7 +487,7 @@ def _define(np):
     def gelu(x):
         _e0 = (0.5 * 1.4142135623730951 * x)
         _e1 = np.erf(_e0)
-        _e2 = (1 + _e1)
+        _e2 = (1.0 + _e1)
         _e3 = (0.5 * _e2 * x)
         y = _e3
         return y
@@ -496,7 +496,7 @@ def _define(np):
         _, dx = tangents
         _e4 = (0.5 * 1.4142135623730951 * x)
         _e5 = np.erf(_e4)
-        _e6 = (1 + _e5)
+        _e6 = (1.0 + _e5)
         _e7 = (0.5 * _e6 * x)
         y = _e7
         dy = ZeroTangent()
@@ -514,7 +514,7 @@ def _define(np):
     def gelu_rrule(x):
         _e15 = (0.5 * 1.4142135623730951 * x)
         _e16 = np.erf(_e15)
-        _e17 = (1 + _e16)
+        _e17 = (1.0 + _e16)
         _e18 = (0.5 * _e17 * x)
         y = _e18
         def gelu_pullback(dy):

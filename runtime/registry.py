@@ -284,7 +284,7 @@ class Op(Primitive):
     # --- the tracer's interface (args already checked by the public function) ----------------------
     def rrule_impl(self, vals, kwargs, argnums):
         nested = contains_traced(vals)  # traced at an outer level: the pullback must be traced too
-        ans, pullback = (self.traced_impl("_rrule") if nested else self._np_rrule)(*vals)
+        ans, pullback = self.traced_impl("_rrule")(*vals) if nested else self._np_rrule(*vals)
 
         def pullback_for_trace(g):
             if not nested and contains_traced(g):
