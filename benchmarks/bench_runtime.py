@@ -46,23 +46,22 @@ def have(mod):
 # -- 1. per-op overhead -----------------------------------------------------------------------------------
 
 
-def overhead(n_ops=200):
+def overhead(fw, n_ops=200):
+    """Seconds per op of value-and-gradient through a chain of n_ops tanh on 3 elements."""
     x0 = np.linspace(0.1, 0.3, 3)
-    out = {}
-    import runtime
-    import generated
+    if fw == "tensor-rules":
+        import runtime
+        import generated
 
-    def ours_f(x):
-        for _ in range(n_ops):
-            x = generated.tanh(x)
-        return generated.sum(x)
+        def ours_f(x):
+            for _ in range(n_ops):
+                x = generated.tanh(x)
+            return generated.sum(x)
 
-    vg = runtime.value_and_grad(ours_f)
-    out["tensor-rules"] = median_time(lambda: vg(x0)) / n_ops
-    if have("torch"):
+        vg = runtime.value_and_grad(ours_f)
+        return median_time(lambda: vg(x0), repeat=15) / n_ops
+    if fw == "pytorch":
         import torch
-
-        torch.set_num_threads(2)
 
         def torch_f():
             x = torch.tensor(x0, requires_grad=True)
@@ -73,8 +72,8 @@ def overhead(n_ops=200):
             s.backward()
             return s.item(), x.grad
 
-        out["pytorch"] = median_time(torch_f) / n_ops
-    if have("autograd"):
+        return median_time(torch_f, repeat=15) / n_ops
+    if fw == "autograd":
         import autograd
         import autograd.numpy as anp
 
@@ -84,14 +83,12 @@ def overhead(n_ops=200):
             return anp.sum(x)
 
         g = autograd.value_and_grad(ag_f)
-        out["autograd"] = median_time(lambda: g(x0)) / n_ops
-    return out
+        return median_time(lambda: g(x0), repeat=15) / n_ops
+    return None
 
 
-# -- 2. MLP ------------------------------------------------------------------------------------------------
-
-
-def mlp(width=512, batch=256, dtype=np.float32):
+def mlp(fw, width=512, batch=256, dtype=np.float32):
+    """(value_and_grad seconds, forward seconds) of a 3-layer tanh MLP with an MSE loss."""
     rng = np.random.default_rng(0)
     sizes = [width, width, width, width]
     params = {f"W{k}": (rng.standard_normal((sizes[k + 1], sizes[k])) / np.sqrt(sizes[k])).astype(dtype)
@@ -99,24 +96,21 @@ def mlp(width=512, batch=256, dtype=np.float32):
     params.update({f"c{k}": np.zeros(sizes[k + 1], dtype) for k in range(3)})
     x = rng.standard_normal((batch, width)).astype(dtype)
     t = rng.standard_normal((batch, width)).astype(dtype)
-    res = {}
-    import runtime
-    import generated
+    if fw == "tensor-rules":
+        import runtime
+        import generated
 
-    def loss(p):
-        h = generated.dense(p["W0"], x, p["c0"])
-        h = generated.dense(p["W1"], h, p["c1"])
-        y = generated.linear(p["W2"], h, p["c2"])
-        return generated.mse(y, t)
+        def loss(p):
+            h = generated.dense(p["W0"], x, p["c0"])
+            h = generated.dense(p["W1"], h, p["c1"])
+            y = generated.linear(p["W2"], h, p["c2"])
+            return generated.mse(y, t)
 
-    vg = runtime.value_and_grad(loss)
-    fwd = median_time(lambda: loss(params))
-    both = median_time(lambda: vg(params))
-    res["tensor-rules"] = {"value_and_grad": both, "forward": fwd}
-    if have("torch"):
+        vg = runtime.value_and_grad(loss)
+        return median_time(lambda: vg(params), repeat=15), median_time(lambda: loss(params), repeat=15)
+    if fw == "pytorch":
         import torch
 
-        torch.set_num_threads(2)
         tp = {k: torch.tensor(v, requires_grad=True) for k, v in params.items()}
         tx, tt = torch.tensor(x), torch.tensor(t)
 
@@ -134,9 +128,9 @@ def mlp(width=512, batch=256, dtype=np.float32):
             return L
 
         with torch.no_grad():
-            tf = median_time(tloss)
-        res["pytorch"] = {"value_and_grad": median_time(tvg), "forward": tf}
-    if have("autograd"):
+            tf = median_time(tloss, repeat=15)
+        return median_time(tvg, repeat=15), tf
+    if fw == "autograd":
         import autograd
         import autograd.numpy as anp
 
@@ -147,8 +141,8 @@ def mlp(width=512, batch=256, dtype=np.float32):
             return anp.mean((y - t) ** 2)
 
         ag = autograd.value_and_grad(aloss)
-        res["autograd"] = {"value_and_grad": median_time(lambda: ag(params)), "forward": median_time(lambda: aloss(params))}
-    if have("jax"):
+        return median_time(lambda: ag(params), repeat=15), median_time(lambda: aloss(params), repeat=15)
+    if fw == "jax-jit":
         import jax
         import jax.numpy as jnp
 
@@ -163,8 +157,36 @@ def mlp(width=512, batch=256, dtype=np.float32):
 
         jvg = jax.jit(jax.value_and_grad(jloss))
         jf = jax.jit(jloss)
-        res["jax-jit"] = {"value_and_grad": median_time(lambda: jax.block_until_ready(jvg(jp))),
-                          "forward": median_time(lambda: jax.block_until_ready(jf(jp)))}
+        return (median_time(lambda: jax.block_until_ready(jvg(jp)), repeat=15),
+                median_time(lambda: jax.block_until_ready(jf(jp)), repeat=15))
+    return None
+
+
+MODULES = {"tensor-rules": None, "pytorch": "torch", "autograd": "autograd", "jax-jit": "jax"}
+
+
+def child(fw):
+    """Run the in-process workloads of one framework (alone in its process: no thread pools competing)."""
+    if fw == "pytorch":
+        import torch
+
+        torch.set_num_threads(os.cpu_count() or 1)
+    out = {"overhead": overhead(fw) if fw != "jax-jit" else None, "mlp": mlp(fw)}
+    print(json.dumps(out))
+
+
+def in_children():
+    res = {}
+    for fw, mod in MODULES.items():
+        if mod and not have(mod):
+            print(f"  ({fw}: {mod} not installed, skipped)")
+            continue
+        p = subprocess.run([sys.executable, __file__, "--child", fw], capture_output=True, text=True, cwd=ROOT,
+                           timeout=1200)
+        if p.returncode != 0:
+            print(f"  ({fw} failed: {(p.stderr.strip().splitlines() or ['?'])[-1][:120]})")
+            continue
+        res[fw] = json.loads(p.stdout.strip().splitlines()[-1])
     return res
 
 
@@ -225,22 +247,29 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        child(args.child)
+        return
     n_kernel = 5000 if args.quick else 20000
-    print("== per-op tape overhead (tiny arrays), microseconds per op")
-    ov = overhead()
-    for k, v in ov.items():
-        print(f"  {k:14s} {v * 1e6:8.1f} us")
-    print("== 3-layer MLP, width 512, batch 256, float32 (median seconds)")
-    m = mlp()
-    for k, v in m.items():
-        print(f"  {k:14s} value_and_grad {v['value_and_grad'] * 1e3:8.2f} ms   forward {v['forward'] * 1e3:7.2f} ms"
-              f"   ratio {v['value_and_grad'] / v['forward']:.2f}")
-    ours = m["tensor-rules"]["value_and_grad"]
+    res = in_children()
+    print("== per-op tape overhead (200 tanh on 3 elements, value and gradient), microseconds per op")
+    for k, v in res.items():
+        if v["overhead"] is not None:
+            print(f"  {k:14s} {v['overhead'] * 1e6:8.2f} us")
+    print("== 3-layer MLP, width 512, batch 256, float32 (median)")
+    for k, v in res.items():
+        vg, fwd = v["mlp"]
+        print(f"  {k:14s} value_and_grad {vg * 1e3:8.2f} ms   forward {fwd * 1e3:7.2f} ms   ratio {vg / fwd:.2f}")
+    ours = res["tensor-rules"]["mlp"][0]
     for k in ("pytorch", "autograd", "jax-jit"):
-        if k in m:
-            print(f"  tensor-rules / {k}: {ours / m[k]['value_and_grad']:.2f}")
-    print(f"== Gaussian kernel sum gradient, N = M = {n_kernel}, D = 3, float64")
+        if k in res:
+            print(f"  tensor-rules / {k}: {ours / res[k]['mlp'][0]:.2f}")
+    if "pytorch" in res:
+        print(f"  per-op overhead tensor-rules / pytorch: "
+              f"{res['tensor-rules']['overhead'] / res['pytorch']['overhead']:.2f}")
+    print(f"== Gaussian kernel sum gradient, N = M = {n_kernel}, D = 3, float64 (one process each)")
     kr = kernel(n_kernel)
     for k, v in kr.items():
         if "seconds" in v:
@@ -248,17 +277,17 @@ def main(argv=None):
         else:
             print(f"  {k:14s} {v}")
     if args.markdown:
-        print("\n| workload | tensor-rules | pytorch | autograd | jax-jit |\n|---|---|---|---|---|")
-        print("| per-op overhead (µs) | " + " | ".join(f"{ov[k] * 1e6:.1f}" if k in ov else "–"
-                                                 for k in ("tensor-rules", "pytorch", "autograd")) + " | – |")
+        fws = ("tensor-rules", "pytorch", "autograd", "jax-jit")
+        print("\n| workload | " + " | ".join(fws) + " |\n|---|---|---|---|---|")
+        print("| per-op overhead (µs/op) | " + " | ".join(
+            f"{res[k]['overhead'] * 1e6:.2f}" if k in res and res[k]["overhead"] is not None else "–" for k in fws) + " |")
         print("| MLP value_and_grad (ms) | " + " | ".join(
-            f"{m[k]['value_and_grad'] * 1e3:.1f}" if k in m else "–" for k in ("tensor-rules", "pytorch", "autograd", "jax-jit")) + " |")
+            f"{res[k]['mlp'][0] * 1e3:.2f}" if k in res else "–" for k in fws) + " |")
         print("| MLP value_and_grad / forward | " + " | ".join(
-            f"{m[k]['value_and_grad'] / m[k]['forward']:.2f}" if k in m else "–"
-            for k in ("tensor-rules", "pytorch", "autograd", "jax-jit")) + " |")
-        print(f"| kernel gradient N={n_kernel} (s / peak MB) | " + " | ".join(
-            f"{kr[k]['seconds']:.1f} / {kr[k]['peak_rss_mb']:.0f}" if "seconds" in kr.get(k, {}) else "–"
-            for k in ("tensor-rules", "pytorch", "autograd")) + " | – |")
+            f"{res[k]['mlp'][0] / res[k]['mlp'][1]:.2f}" if k in res else "–" for k in fws) + " |")
+        print(f"| kernel gradient N={n_kernel}: s / peak RSS MB | " + " | ".join(
+            f"{kr[k]['seconds']:.2f} / {kr[k]['peak_rss_mb']:.0f}" if "seconds" in kr.get(k, {}) else "–"
+            for k in fws) + " |")
 
 
 if __name__ == "__main__":
