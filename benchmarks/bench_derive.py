@@ -1,0 +1,127 @@
+"""Wall time of `derive-rules` deriving and verifying the whole shipped library (rules/*.rules).
+
+Each figure is a fresh subprocess, so interpreter start-up and imports (SymPy, derive) count:
+cold without the cache, cold into an empty TENSOR_RULES_CACHE, and the cached re-run that follows it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_COLD_S = 10.0
+TARGET_CACHED_S = 1.0
+_SUMMARY = re.compile(r"(\d+) rules, (\d+) verified, (\d+) failed \(([\d.]+) s\)")
+
+
+def derive_command() -> list[str]:
+    exe = shutil.which("derive-rules")
+    return [exe] if exe else [sys.executable, "-m", "derive.cli"]
+
+
+def run_once(args: list[str], cache_dir: str | None) -> tuple[float, float, str]:
+    """(wall seconds, seconds the summary line reports, summary line) of one `derive-rules` subprocess."""
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["TENSOR_RULES_CACHE"] = cache_dir
+    t0 = time.perf_counter()
+    proc = subprocess.run(derive_command() + args, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"derive-rules {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}")
+    m = _SUMMARY.search(proc.stdout)
+    if not m:
+        raise SystemExit(f"unexpected derive-rules output:\n{proc.stdout}")
+    return wall, float(m.group(4)), m.group(0)
+
+
+def python_startup() -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return time.perf_counter() - t0
+
+
+def measure(repeats: int) -> tuple[dict, str]:
+    """Interleaved rounds (cold --no-cache, cold into an empty cache, cached re-run) so noise hits all alike."""
+    walls = {"cold_nocache": [], "cold_empty_cache": [], "cached": [], "python_startup": []}
+    inner = {k: [] for k in walls}
+    summary = ""
+    run_once(["--no-cache", "--no-write", "-q"], None)  # warm the OS file cache; not counted
+    for _ in range(repeats):
+        w, s, summary = run_once(["--no-cache", "--no-write", "-q"], None)
+        walls["cold_nocache"].append(w)
+        inner["cold_nocache"].append(s)
+        d = tempfile.mkdtemp(prefix="tensor-rules-bench-")
+        try:
+            w, s, _ = run_once(["--no-write", "-q"], d)
+            walls["cold_empty_cache"].append(w)
+            inner["cold_empty_cache"].append(s)
+            w, s, _ = run_once(["--no-write", "-q"], d)
+            walls["cached"].append(w)
+            inner["cached"].append(s)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        walls["python_startup"].append(python_startup())
+        inner["python_startup"].append(float("nan"))
+    med = {k: (statistics.median(walls[k]), statistics.median(inner[k]) if k != "python_startup" else float("nan"),
+               walls[k]) for k in walls}
+    return med, summary
+
+
+ROWS = [
+    ("cold_nocache", "cold, `--no-cache`", "derive-rules --no-cache --no-write -q", TARGET_COLD_S),
+    ("cold_empty_cache", "cold, empty TENSOR_RULES_CACHE", "TENSOR_RULES_CACHE=<new tmpdir> derive-rules --no-write -q",
+     TARGET_COLD_S),
+    ("cached", "cached re-run (same cache dir)", "TENSOR_RULES_CACHE=<same tmpdir> derive-rules --no-write -q",
+     TARGET_CACHED_S),
+    ("python_startup", "reference: `python -c pass`", f"{Path(sys.executable).name} -c pass", None),
+]
+
+
+def print_table(med, repeats, summary):
+    print(f"derive-rules on rules/ ({summary.split(' (')[0]}); median of {repeats}, fresh subprocess each")
+    print(f"{'run':34} {'wall s':>8} {'in-proc s':>10} {'target':>8}  {'met':4}  all runs (s)")
+    for key, label, _, target in ROWS:
+        wall, inner, runs = med[key]
+        tgt = f"<= {target:g}" if target else ""
+        met = ("yes" if wall <= target else "NO") if target else ""
+        inner_s = f"{inner:10.2f}" if inner == inner else f"{'':10}"
+        print(f"{label:34} {wall:8.2f} {inner_s} {tgt:>8}  {met:4}  {', '.join(f'{r:.2f}' for r in runs)}")
+    print(f"cold/cached = {med['cold_nocache'][0] / med['cached'][0]:.1f}x")
+
+
+def print_markdown(med, repeats):
+    print("| run | command | wall s (median of %d) | in-process s | target | met |" % repeats)
+    print("|---|---|---:|---:|---|---|")
+    for key, label, cmd, target in ROWS:
+        wall, inner, _ = med[key]
+        tgt = f"≤ {target:g} s" if target else "—"
+        met = ("yes" if wall <= target else "**no**") if target else "—"
+        inner_s = f"{inner:.2f}" if inner == inner else "—"
+        print(f"| {label} | `{cmd}` | {wall:.2f} | {inner_s} | {tgt} | {met} |")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3, help="rounds; the median is reported (default 3)")
+    ap.add_argument("--markdown", action="store_true", help="also print a markdown table for RESULTS.md")
+    args = ap.parse_args(argv)
+    med, summary = measure(args.repeats)
+    print_table(med, args.repeats, summary)
+    if args.markdown:
+        print()
+        print_markdown(med, args.repeats)
+    cold_ok = med["cold_nocache"][0] <= TARGET_COLD_S and med["cold_empty_cache"][0] <= TARGET_COLD_S
+    return 0 if cold_ok and med["cached"][0] <= TARGET_CACHED_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
