@@ -346,7 +346,8 @@ class OpGen:
             if st.target not in aux_names:
                 self.emit_stmt(em, st)
         # the pullback closure
-        pb = self.emitter(self.names, indent="            ")
+        # the pullback closure sees the forward pass's values: shared subexpressions are not recomputed
+        pb = self.emitter(self.names, indent="            ", cache=em.cache)
         outs = [v for v in p.outputs]
         if len(outs) == 1:
             arg = self.cot_arg(outs[0].name)

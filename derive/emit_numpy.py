@@ -16,7 +16,7 @@ from . import ir
 from .ir import IndexSum
 from .lower import Extent, Idx
 
-CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one chunk may hold
+CHUNK_ELEMENTS = 1 << 20          # elements of the largest intermediate one chunk holds (8 MB in float64)
 
 _FUNCS = {
     "exp": "np.exp", "log": "np.log", "log1p": "np.log1p", "expm1": "np.expm1", "sin": "np.sin",
@@ -293,7 +293,7 @@ class Emitter:
         num = sp.S.One
         ops = []
         for f in factors:
-            if f.is_Number:
+            if f.is_number and f.is_real and f.is_finite:      # 0.5·√2·x prints as 0.7071067811865476·x
                 num *= f
                 continue
             if isinstance(f, sp.Pow) and f.exp == -1 and not summed:
@@ -316,7 +316,7 @@ class Emitter:
         mats = [o[1] for o in ops]
         code = self.contract(mats, out_axes, summed)
         if num != 1:
-            code = f"{_num.doprint(num)} * {_paren(code)}" if num != -1 else f"-{_paren(code)}"
+            code = f"{_numstr(num)} * {_paren(code)}" if num != -1 else f"-{_paren(code)}"
         for k in missing:
             code = f"{self.extent_code(k)} * {_paren(code)}"
         return self.bind(key, code, out_axes, "c")
@@ -327,7 +327,7 @@ class Emitter:
             c = self.align(code, ax, axes)
             parts.append(("/ " if kind == "div" else "* ") + _paren(c))
         if not parts:
-            return _num.doprint(num)
+            return _numstr(num)
         if parts[0].startswith("/"):
             parts.insert(0, "1")
         else:
@@ -336,7 +336,7 @@ class Emitter:
         if num == -1:
             code = f"-{_paren(code)}"
         elif num != 1:
-            code = f"{_num.doprint(num)} * {code}"
+            code = f"{_numstr(num)} * {code}"
         return f"({code})"
 
     def contract(self, operands, out_axes, summed):
@@ -435,6 +435,13 @@ class Emitter:
         if missing:
             code = self.to_axes(code, tuple(x for x in out_axes if x in letters), out_axes)
         return code
+
+
+def _numstr(x):
+    """A numeric factor as a Python literal (floats keep float32 arrays float32)."""
+    if x.is_Integer:
+        return f"{int(x)}.0"
+    return repr(float(x))
 
 
 def _is_sum_of_exp(x):

@@ -119,16 +119,15 @@ def _define(np):
         def foo_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            _e17 = np.sin(x)
-            _e18 = (5.0 * _e17)
-            _e19 = (1.0 + _e18)
-            _e20 = (_e19 * _e19)
-            _e21 = (0.04 * _e20)
-            _e22 = (1.0 - _e21)
-            _e23 = (1 / np.sqrt(_e22))
-            _e24 = np.cos(x)
-            _e25 = (_e23 * dy * _e24)
-            dx = _e25
+            _e17 = (5.0 * _e14)
+            _e18 = (1.0 + _e17)
+            _e19 = (_e18 * _e18)
+            _e20 = (0.04 * _e19)
+            _e21 = (1.0 - _e20)
+            _e22 = (1 / np.sqrt(_e21))
+            _e23 = np.cos(x)
+            _e24 = (_e22 * dy * _e23)
+            dx = _e24
             return (NoTangent(), dx)
         return y, foo_pullback
 
@@ -433,7 +432,7 @@ def _define(np):
             _e2 = (x * x)
             _e3 = (-_e2)
             _e4 = np.exp(_e3)
-            _e5 = (2.0 * 0.5641895835477563 * dx * _e4)
+            _e5 = (1.1283791670955126 * dx * _e4)
             dy = _add(dy, _e5)
         return y, dy
 
@@ -446,7 +445,7 @@ def _define(np):
             _e7 = (x * x)
             _e8 = (-_e7)
             _e9 = np.exp(_e8)
-            _e10 = (2.0 * 0.5641895835477563 * dy * _e9)
+            _e10 = (1.1283791670955126 * dy * _e9)
             dx = _e10
             return (NoTangent(), dx)
         return y, erf_pullback
@@ -485,7 +484,7 @@ def _define(np):
 
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
     def gelu(x):
-        _e0 = (0.5 * 1.4142135623730951 * x)
+        _e0 = (0.7071067811865476 * x)
         _e1 = np.erf(_e0)
         _e2 = (1.0 + _e1)
         _e3 = (0.5 * _e2 * x)
@@ -494,7 +493,7 @@ def _define(np):
 
     def gelu_frule(tangents, x):
         _, dx = tangents
-        _e4 = (0.5 * 1.4142135623730951 * x)
+        _e4 = (0.7071067811865476 * x)
         _e5 = np.erf(_e4)
         _e6 = (1.0 + _e5)
         _e7 = (0.5 * _e6 * x)
@@ -505,14 +504,14 @@ def _define(np):
             _e9 = (x * x)
             _e10 = (-0.5 * _e9)
             _e11 = np.exp(_e10)
-            _e12 = (0.5 * 1.4142135623730951 * 0.5641895835477563 * _e11 * x)
+            _e12 = (0.3989422804014327 * _e11 * x)
             _e13 = (0.5 + _e8 + _e12)
             _e14 = (_e13 * dx)
             dy = _add(dy, _e14)
         return y, dy
 
     def gelu_rrule(x):
-        _e15 = (0.5 * 1.4142135623730951 * x)
+        _e15 = (0.7071067811865476 * x)
         _e16 = np.erf(_e15)
         _e17 = (1.0 + _e16)
         _e18 = (0.5 * _e17 * x)
@@ -520,16 +519,14 @@ def _define(np):
         def gelu_pullback(dy):
             if is_zero(dy):
                 return (NoTangent(), ZeroTangent())
-            _e19 = (0.5 * 1.4142135623730951 * x)
-            _e20 = np.erf(_e19)
-            _e21 = (0.5 * _e20)
-            _e22 = (x * x)
-            _e23 = (-0.5 * _e22)
-            _e24 = np.exp(_e23)
-            _e25 = (0.5 * 1.4142135623730951 * 0.5641895835477563 * _e24 * x)
-            _e26 = (0.5 + _e21 + _e25)
-            _e27 = (_e26 * dy)
-            dx = _e27
+            _e19 = (0.5 * _e16)
+            _e20 = (x * x)
+            _e21 = (-0.5 * _e20)
+            _e22 = np.exp(_e21)
+            _e23 = (0.3989422804014327 * _e22 * x)
+            _e24 = (0.5 + _e19 + _e23)
+            _e25 = (_e24 * dy)
+            dx = _e25
             return (NoTangent(), dx)
         return y, gelu_pullback
 

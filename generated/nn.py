@@ -345,16 +345,15 @@ def _define(np):
             if is_zero(dL):
                 return (NoTangent(), ZeroTangent(), ZeroTangent())
             def _pb_p23():
-                _e24 = (p - t)
-                _e25 = (2.0 * 1 / n_b / n_o * _e24 * dL)
-                dp = _e25
+                _e24 = (2.0 * 1 / n_b / n_o * _e19 * dL)
+                dp = _e24
                 return dp
-            def _pb_t26():
-                _e27 = (t - p)
-                _e28 = (2.0 * 1 / n_b / n_o * _e27 * dL)
-                dt = _e28
+            def _pb_t25():
+                _e26 = (t - p)
+                _e27 = (2.0 * 1 / n_b / n_o * _e26 * dL)
+                dt = _e27
                 return dt
-            return (NoTangent(), Thunk(_pb_p23), Thunk(_pb_t26))
+            return (NoTangent(), Thunk(_pb_p23), Thunk(_pb_t25))
         return L, mse_pullback
 
     # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
@@ -457,7 +456,7 @@ def _define(np):
             _e8 = np.exp(_e7)
             _c9 = b @ np.transpose(_e8)
             return _c9
-        _step10 = max(1, 4194304 // max(1, n_j))
+        _step10 = max(1, 1048576 // max(1, n_j))
         if _step10 >= n_i:
             out = _chunk0(n_i, x)
         else:
@@ -479,7 +478,7 @@ def _define(np):
             _e20 = np.exp(_e19)
             _c21 = b @ np.transpose(_e20)
             return _c21
-        _step22 = max(1, 4194304 // max(1, n_j))
+        _step22 = max(1, 1048576 // max(1, n_j))
         if _step22 >= n_i:
             out = _chunk12(n_i, x)
         else:
@@ -497,7 +496,7 @@ def _define(np):
                 _e33 = np.exp(_e32)
                 _c34 = db @ np.transpose(_e33)
                 return _c34
-            _step35 = max(1, 4194304 // max(1, n_j))
+            _step35 = max(1, 1048576 // max(1, n_j))
             if _step35 >= n_i:
                 _p24 = _chunk25(n_i, x)
             else:
@@ -522,7 +521,7 @@ def _define(np):
                 _c53 = 2.0 * (_e39 * (b @ np.transpose(_c52)))
                 _e54 = (_c50 + _c53)
                 return _e54
-            _step55 = max(1, 4194304 // max(1, n_j))
+            _step55 = max(1, 1048576 // max(1, n_j))
             if _step55 >= n_i:
                 _p37 = _chunk38(n_i, x)
             else:
@@ -547,7 +546,7 @@ def _define(np):
                 _c73 = 2.0 * (_e59 * (b @ np.transpose(_c72)))
                 _e74 = (_c70 + _c73)
                 return _e74
-            _step75 = max(1, 4194304 // max(1, n_j))
+            _step75 = max(1, 1048576 // max(1, n_j))
             if _step75 >= n_i:
                 _p57 = _chunk58(n_i, dx, x)
             else:
@@ -568,7 +567,7 @@ def _define(np):
                 _e89 = (_e86 * _e88)
                 _c90 = _e80 * (_e89 @ b)
                 return _c90
-            _step91 = max(1, 4194304 // max(1, n_j))
+            _step91 = max(1, 1048576 // max(1, n_j))
             if _step91 >= n_i:
                 _p77 = _chunk78(n_i, x)
             else:
@@ -590,7 +589,7 @@ def _define(np):
             _e101 = np.exp(_e100)
             _c102 = b @ np.transpose(_e101)
             return _c102
-        _step103 = max(1, 4194304 // max(1, n_j))
+        _step103 = max(1, 1048576 // max(1, n_j))
         if _step103 >= n_i:
             out = _chunk93(n_i, x)
         else:
@@ -617,7 +616,7 @@ def _define(np):
                     _c122 = 2.0 * (_e108 * np.einsum("a,ba->ab", _s0_b_out, _c121))
                     _e123 = (_c119 + _c122)
                     return _e123
-                _step124 = max(1, 4194304 // max(1, n_j))
+                _step124 = max(1, 1048576 // max(1, n_j))
                 if _step124 >= n_i:
                     _p106 = _chunk107(n_i, dout, x)
                 else:
@@ -643,7 +642,7 @@ def _define(np):
                     _c143 = 2.0 * (_e129 * np.einsum("a,ba->ab", _s0_b, _c142))
                     _e144 = (_c140 + _c143)
                     return _e144
-                _step145 = max(1, 4194304 // max(1, n_i))
+                _step145 = max(1, 1048576 // max(1, n_i))
                 if _step145 >= n_j:
                     _p127 = _chunk128(n_j, b, y)
                 else:
@@ -662,7 +661,7 @@ def _define(np):
                     _e157 = np.exp(_e156)
                     _c158 = dout @ np.transpose(_e157)
                     return _c158
-                _step159 = max(1, 4194304 // max(1, n_i))
+                _step159 = max(1, 1048576 // max(1, n_i))
                 if _step159 >= n_j:
                     _p148 = _chunk149(n_j, y)
                 else:
@@ -684,7 +683,7 @@ def _define(np):
                     _c174 = np.transpose(_e173) @ _s1_b_out
                     _c175 = _e164 * (b @ _c174)
                     return _c175
-                _step176 = max(1, 4194304 // max(1, n_j))
+                _step176 = max(1, 1048576 // max(1, n_j))
                 if _step176 >= n_i:
                     _p162 = _chunk163(n_i, x, dout)
                 else:
