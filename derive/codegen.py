@@ -201,6 +201,97 @@ class OpGen:
             em.line(f"    for {s} in range(0, {n}, {step}):")
             em.line(f"        {tgt} = {tgt} + {part}")
 
+    def emit_fused_chunks(self, pb: Emitter, stmts, atoms):
+        """Cotangents of several inputs that all need slicing along indices of one extent class (the kernel
+        sum's x̄, ȳ, b̄, s̄ along i) are computed in ONE sliced pass, so the N×M kernel is evaluated once per
+        slice for all of them (KeOps style). Each input still gets a Thunk; the first one used runs the pass.
+        Returns {input name: Thunk expression} for the statements fused (none if fewer than two qualify)."""
+        cands = []
+        for ls in stmts:
+            if not ls.terms or any(ir.acc_name(t.atom) not in atoms for t in ls.terms):
+                continue
+            e = sp.Add(*[_expand_sums(IndexSum(t.coeff * t.atom, list(t.sums))) for t in ls.terms])
+            options = _chunk_candidates(e, ls.indices)
+            if options:
+                cands.append((ls, e, options))
+        if len(cands) < 2:
+            return {}
+        classes = [c for c in dict.fromkeys(s.ext for s, _ in cands[0][2])
+                   if all(any(s.ext == c for s, _ in o) for _, _, o in cands)]
+        if not classes:
+            return {}
+        cls = classes[0]
+        local = Idx("_ci", cls)
+        plan = []          # (ls, expr with local, concat axis or None, big set)
+        for ls, e, options in cands:
+            ci, big = next((s, b) for s, b in options if s.ext == cls)
+            axis = ls.indices.index(ci) if ci in ls.indices else None
+            plan.append((ls, e.xreplace({ci: local}), axis, tuple(local if x == ci else x for x in big),
+                         tuple(local if x == ci else x for x in ls.indices)))
+        sliced: dict = {}
+        rep = {}
+        for _, e, _, _, _ in plan:
+            for a in ir.accesses(e):
+                if local in a.args:
+                    key = (ir.acc_name(a), tuple(k for k, x in enumerate(a.args) if x == local))
+                    sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
+                    rep[a] = ir.access(sliced[key], a.args)
+        names = dict(pb.names)
+        names.update(atoms)
+        for p in sliced.values():
+            names[p] = p
+        fn, n = pb.tmp("fused"), self.extent_var(cls)
+        sub = Emitter(names, lambda x: "_m" if x == local else self.extent_code(x), pb.indent + "        ",
+                      self.counter, pb.cache)
+        sub.dtype_src, sub.inverse_of = pb.dtype_src, pb.inverse_of
+        outs = []
+        for ls, e, axis, big, out_idx in plan:
+            sub.pref = out_idx
+            code, axes = sub.emit(e.xreplace(rep))
+            v = sub.tmp("r")
+            sub.line(f"{v} = {sub.to_axes(code, axes, out_idx)}")
+            outs.append(v)
+        sub.line(f"return ({', '.join(outs)},)")
+        per_row = [" * ".join(self.extent_code(x) for x in big if x != local) or "1" for _, _, _, big, _ in plan]
+        memo, step, s_, part = pb.tmp("memo"), pb.tmp("step"), pb.tmp("s"), pb.tmp("part")
+
+        def args_for(lo, hi):
+            out = []
+            for (name, positions), p in sliced.items():
+                key = [f"{lo}:{hi}" if k in positions else ":" for k in range(max(positions) + 1)]
+                out.append(f"{names.get(name, name)}[{', '.join(key)}]")
+            return ", ".join(out)
+
+        pb.line(f"{memo} = []")
+        pb.line(f"def {fn}():")
+        pb.line("    if not " + memo + ":")
+        pb.line(f"        def {fn}_slice(_m, {', '.join(sliced.values())}):")
+        pb.lines.extend("    " + l for l in sub.lines)
+        pb.line(f"        {step} = max(1, {CHUNK_ELEMENTS} // max(1, {', '.join(per_row)}{', 1' if len(per_row) == 1 else ''}))")
+        pb.line(f"        if {step} >= {n}:")
+        whole = ", ".join(names.get(name, name) for (name, _) in sliced)
+        pb.line(f"            {memo}.append({fn}_slice({n}, {whole}))")
+        pb.line("        else:")
+        pb.line(f"            acc = [[] if axis is not None else None for axis in {tuple(a for _, _, a, _, _ in plan)!r}]")
+        pb.line(f"            for {s_} in range(0, {n}, {step}):")
+        pb.line(f"                {part} = {fn}_slice(min({step}, {n} - {s_}), {args_for(s_, f'{s_} + {step}')})")
+        pb.line(f"                for k, axis in enumerate({tuple(a for _, _, a, _, _ in plan)!r}):")
+        pb.line("                    if axis is not None:")
+        pb.line(f"                        acc[k].append({part}[k])")
+        pb.line("                    else:")
+        pb.line(f"                        acc[k] = {part}[k] if acc[k] is None else acc[k] + {part}[k]")
+        pb.line(f"            {memo}.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in "
+                f"zip(acc, {tuple(a for _, _, a, _, _ in plan)!r})))")
+        pb.line(f"    return {memo}[0]")
+        result = {}
+        for k, (ls, _, _, _, _) in enumerate(plan):
+            T = base_name(ls.target)
+            g = pb.tmp("pb_" + T)
+            pb.line(f"def {g}():")
+            pb.line(f"    return {fn}()[{k}]")
+            result[T] = f"Thunk({g})"
+        return result
+
     def emit_lin(self, em: Emitter, ls, tvar, atom_var, nonzero=frozenset()):
         """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing);
         atoms in `nonzero` need no guard. Returns True when target is surely an array afterwards.
@@ -379,9 +470,14 @@ class OpGen:
                 pb.pref = tuple(ls.indices)
                 pb.emit(e)
         results = {}
+        if lazy and len(outs) == 1:
+            results.update(self.emit_fused_chunks(pb, [ls for ls in d.pullback if base_name(ls.target) in inputs],
+                                                  {COT + outs[0].name: self.cot_arg(outs[0].name)}))
         for ls in d.pullback:
             T = base_name(ls.target)
             tv = self.tan_names[T]
+            if T in results:
+                continue
             if not ls.terms:
                 results[T] = "ZeroTangent()"
                 continue
@@ -594,6 +690,18 @@ def _expand_sums(e):
     if not e.args or ir.is_access(e) or not e.has(IndexSum):
         return e
     return e.func(*[_expand_sums(a) for a in e.args])
+
+
+def _chunk_candidates(e, out_indices):
+    """Every (index, big intermediate) e could be sliced along: its own indices first, then summed ones."""
+    ci, big = _chunk_index(e, out_indices)
+    if ci is None:
+        return []
+    top = set(e.indices) if isinstance(e, IndexSum) else set()
+    if isinstance(e, sp.Add):
+        tops = [set(a.indices) if isinstance(a, IndexSum) else set() for a in e.args]
+        top = set.intersection(*tops) if tops else set()
+    return [(s, big) for s in list(out_indices) + sorted(top, key=str) if s in big]
 
 
 def _chunk_index(e, out_indices):

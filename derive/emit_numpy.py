@@ -410,6 +410,9 @@ class Emitter:
                 if code is not None:
                     return code
         shared = [x for x in xa if x in xb and x not in out_axes]
+        if not shared and set(xa) | set(xb) == set(out_axes):
+            # nothing summed: a broadcast product beats einsum's generic loop
+            return f"{_paren(self.align(ca, xa, out_axes))} * {_paren(self.align(cb, xb, out_axes))}"
         # plain matrix (and vector) products go to BLAS through `@`
         if len(shared) == 1 and len(xa) <= 2 and len(xb) <= 2 and len(set(xa) | set(xb)) == len(xa) + len(xb) - 1:
             k = shared[0]

@@ -517,7 +517,7 @@ def _define(np):
                 _c49 = np.einsum("a,ab->a", b, _e40)
                 _c50 = -2.0 * (_e39 * (_e48 @ _c49))
                 _c51 = _s0_x @ np.transpose(dy)
-                _c52 = np.einsum("ab,ab->ab", _e48, _c51)
+                _c52 = _e48 * _c51
                 _c53 = 2.0 * (_e39 * (b @ np.transpose(_c52)))
                 _e54 = (_c50 + _c53)
                 return _e54
@@ -542,7 +542,7 @@ def _define(np):
                 _c69 = b @ np.transpose(_e68)
                 _c70 = -2.0 * (_e59 * np.einsum("ab,a->a", _e60, _c69))
                 _c71 = _s0_d_x @ np.transpose(y)
-                _c72 = np.einsum("ab,ab->ab", _e68, _c71)
+                _c72 = _e68 * _c71
                 _c73 = 2.0 * (_e59 * (b @ np.transpose(_c72)))
                 _e74 = (_c70 + _c73)
                 return _e74
@@ -597,102 +597,66 @@ def _define(np):
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
-            def _pb_x105():
-                def _chunk107(_m, _s0_b_out, _s1_x):
-                    _e108 = (1 / s)
-                    _e109 = (_s1_x * _s1_x)
-                    _c110 = np.sum(_e109, axis=1)
-                    _e111 = (y * y)
-                    _c112 = np.sum(_e111, axis=1)
-                    _c113 = -2.0 * (_s1_x @ np.transpose(y))
-                    _e114 = (_c110[:, None] + _c112 + _c113)
-                    _e115 = (-(1 / s * _e114))
-                    _e116 = np.exp(_e115)
-                    _c117 = b @ np.transpose(_e116)
-                    _c118 = np.einsum("a,a->a", _s0_b_out, _c117)
-                    _c119 = -2.0 * (_e108 * np.einsum("ab,a->ab", _s1_x, _c118))
-                    _c120 = np.einsum("a,ba->ab", b, _e116)
-                    _c121 = np.transpose(y) @ _c120
-                    _c122 = 2.0 * (_e108 * np.einsum("a,ba->ab", _s0_b_out, _c121))
-                    _e123 = (_c119 + _c122)
-                    return _e123
-                _step124 = max(1, 1048576 // max(1, n_j))
-                if _step124 >= n_i:
-                    _p106 = _chunk107(n_i, dout, x)
-                else:
-                    _p106 = np.concatenate([_chunk107(min(_step124, n_i - _s125), dout[_s125:_s125 + _step124], x[_s125:_s125 + _step124]) for _s125 in range(0, n_i, _step124)], axis=0)
-                dx = _p106
-                return dx
-            def _pb_y126():
-                def _chunk128(_m, _s0_b, _s1_y):
-                    _e129 = (1 / s)
-                    _e130 = (_s1_y * _s1_y)
-                    _c131 = np.sum(_e130, axis=1)
-                    _e132 = (x * x)
-                    _c133 = np.sum(_e132, axis=1)
-                    _c134 = -2.0 * (_s1_y @ np.transpose(x))
-                    _e135 = (_c131[:, None] + _c133 + _c134)
-                    _e136 = (-(1 / s * _e135))
-                    _e137 = np.exp(_e136)
-                    _c138 = dout @ np.transpose(_e137)
-                    _c139 = np.einsum("a,a->a", _s0_b, _c138)
-                    _c140 = -2.0 * (_e129 * np.einsum("ab,a->ab", _s1_y, _c139))
-                    _c141 = np.einsum("a,ba->ab", dout, _e137)
-                    _c142 = np.transpose(x) @ _c141
-                    _c143 = 2.0 * (_e129 * np.einsum("a,ba->ab", _s0_b, _c142))
-                    _e144 = (_c140 + _c143)
-                    return _e144
-                _step145 = max(1, 1048576 // max(1, n_i))
-                if _step145 >= n_j:
-                    _p127 = _chunk128(n_j, b, y)
-                else:
-                    _p127 = np.concatenate([_chunk128(min(_step145, n_j - _s146), b[_s146:_s146 + _step145], y[_s146:_s146 + _step145]) for _s146 in range(0, n_j, _step145)], axis=0)
-                dy = _p127
-                return dy
-            def _pb_b147():
-                def _chunk149(_m, _s0_y):
-                    _e150 = (_s0_y * _s0_y)
-                    _c151 = np.sum(_e150, axis=1)
-                    _e152 = (x * x)
-                    _c153 = np.sum(_e152, axis=1)
-                    _c154 = -2.0 * (_s0_y @ np.transpose(x))
-                    _e155 = (_c151[:, None] + _c153 + _c154)
-                    _e156 = (-(1 / s * _e155))
-                    _e157 = np.exp(_e156)
-                    _c158 = dout @ np.transpose(_e157)
-                    return _c158
-                _step159 = max(1, 1048576 // max(1, n_i))
-                if _step159 >= n_j:
-                    _p148 = _chunk149(n_j, y)
-                else:
-                    _p148 = np.concatenate([_chunk149(min(_step159, n_j - _s160), y[_s160:_s160 + _step159]) for _s160 in range(0, n_j, _step159)], axis=0)
-                db = _p148
-                return db
-            def _pb_s161():
-                def _chunk163(_m, _s0_x, _s1_b_out):
-                    _e164 = s ** -2
-                    _e165 = (_s0_x * _s0_x)
-                    _c166 = np.sum(_e165, axis=1)
-                    _e167 = (y * y)
-                    _c168 = np.sum(_e167, axis=1)
-                    _c169 = -2.0 * (_s0_x @ np.transpose(y))
-                    _e170 = (_c166[:, None] + _c168 + _c169)
-                    _e171 = (-(1 / s * _e170))
-                    _e172 = np.exp(_e171)
-                    _e173 = (_e170 * _e172)
-                    _c174 = np.transpose(_e173) @ _s1_b_out
-                    _c175 = _e164 * (b @ _c174)
-                    return _c175
-                _step176 = max(1, 1048576 // max(1, n_j))
-                if _step176 >= n_i:
-                    _p162 = _chunk163(n_i, x, dout)
-                else:
-                    _p162 = 0.0
-                    for _s177 in range(0, n_i, _step176):
-                        _p162 = _p162 + _chunk163(min(_step176, n_i - _s177), x[_s177:_s177 + _step176], dout[_s177:_s177 + _step176])
-                ds = _p162
-                return ds
-            return (NoTangent(), Thunk(_pb_x105), Thunk(_pb_y126), Thunk(_pb_b147), Thunk(_pb_s161))
+            _memo138 = []
+            def _fused105():
+                if not _memo138:
+                    def _fused105_slice(_m, _s0_b_out, _s1_x):
+                        _e106 = (1 / s)
+                        _e107 = (_s1_x * _s1_x)
+                        _c108 = np.sum(_e107, axis=1)
+                        _e109 = (y * y)
+                        _c110 = np.sum(_e109, axis=1)
+                        _c111 = -2.0 * (_s1_x @ np.transpose(y))
+                        _e112 = (_c108[:, None] + _c110 + _c111)
+                        _e113 = (-(1 / s * _e112))
+                        _e114 = np.exp(_e113)
+                        _c115 = b @ np.transpose(_e114)
+                        _c116 = _s0_b_out * _c115
+                        _c117 = -2.0 * (_e106 * (_s1_x * (_c116[:, None])))
+                        _c118 = (b[:, None]) * np.transpose(_e114, (1, 0))
+                        _c119 = np.transpose(y) @ _c118
+                        _c120 = 2.0 * (_e106 * ((_s0_b_out[:, None]) * np.transpose(_c119, (1, 0))))
+                        _e121 = (_c117 + _c120)
+                        _r122 = _e121
+                        _c123 = _s0_b_out @ _e114
+                        _c124 = b * _c123
+                        _c125 = -2.0 * (_e106 * (y * (_c124[:, None])))
+                        _c126 = (_s0_b_out[:, None]) * _s1_x
+                        _c127 = np.transpose(_e114) @ _c126
+                        _c128 = 2.0 * (_e106 * ((b[:, None]) * _c127))
+                        _e129 = (_c125 + _c128)
+                        _r130 = _e129
+                        _c131 = _s0_b_out @ _e114
+                        _r132 = _c131
+                        _e133 = s ** -2
+                        _e134 = (_e112 * _e114)
+                        _c135 = np.transpose(_e134) @ _s0_b_out
+                        _c136 = _e133 * (b @ _c135)
+                        _r137 = _c136
+                        return (_r122, _r130, _r132, _r137,)
+                    _step139 = max(1, 1048576 // max(1, n_j, n_j, n_j, n_j))
+                    if _step139 >= n_i:
+                        _memo138.append(_fused105_slice(n_i, dout, x))
+                    else:
+                        acc = [[] if axis is not None else None for axis in (0, None, None, None)]
+                        for _s140 in range(0, n_i, _step139):
+                            _part141 = _fused105_slice(min(_step139, n_i - _s140), dout[_s140:_s140 + _step139], x[_s140:_s140 + _step139])
+                            for k, axis in enumerate((0, None, None, None)):
+                                if axis is not None:
+                                    acc[k].append(_part141[k])
+                                else:
+                                    acc[k] = _part141[k] if acc[k] is None else acc[k] + _part141[k]
+                        _memo138.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo138[0]
+            def _pb_x142():
+                return _fused105()[0]
+            def _pb_y143():
+                return _fused105()[1]
+            def _pb_b144():
+                return _fused105()[2]
+            def _pb_s145():
+                return _fused105()[3]
+            return (NoTangent(), Thunk(_pb_x142), Thunk(_pb_y143), Thunk(_pb_b144), Thunk(_pb_s145))
         return out, gaussian_kernel_sum_pullback
 
     return {
