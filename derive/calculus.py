@@ -271,7 +271,7 @@ def simplify_terms(terms, reserved=()) -> list:
         if n == 0:
             continue
         atom, sums, rest = key
-        res.append(Term(_tidy(n * rest), sums, atom))
+        res.append(Term(sp.factor_terms(n * rest), sums, atom))
     return _rename_sums(merge_terms(res), reserved)
 
 
@@ -316,12 +316,6 @@ def _collapse_where(c):
     for cond, items in conds.items():
         out += ir.where(cond, sp.Add(*[o * a for o, a, _ in items]), sp.Add(*[o * b for o, _, b in items]))
     return sp.factor_terms(out)
-
-
-def _tidy(c):
-    """Cheap, predictable simplification of a scalar coefficient."""
-    c = sp.factor_terms(c)
-    return c
 
 
 def _rename_sums(terms, reserved=()):

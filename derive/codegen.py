@@ -88,9 +88,6 @@ class OpGen:
                 out[self.names[st.target]] = self.names[st.args[0]]
         return out
 
-    def primal_names(self):
-        return dict(self.names)
-
     def needed_stmts(self, targets):
         """Primal statements (in order) needed to compute `targets`."""
         need = set(targets)
@@ -391,9 +388,6 @@ class OpGen:
         for st in self.needed_stmts({v.name for v in p.outputs} | needed_by_tangents):
             self.emit_stmt(em, st)
         names = dict(self.names)
-        for v in p.inputs:
-            if v.kind == "int":
-                continue
         computed = {v.name for v in p.inputs if v.kind != "int"}
         for ls in d.pushforward:
             T = base_name(ls.target)

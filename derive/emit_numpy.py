@@ -250,9 +250,6 @@ class Emitter:
             if not a[1] and not b[1]:
                 # both branches constants: keep the working dtype (float32 stays float32)
                 code = f"np.asarray({code}, dtype={self.dtype()})"
-            if not any(p[1] for p in (a, b)) or set(_union([a[1], b[1]])) != set(axes):
-                # keep the result's shape and dtype from the values, not the condition
-                pass
             return self.bind(e, code, axes)
         (ac, aax), = [self.emit(a) for a in e.args] if len(e.args) == 1 else [(None, None)]
         if fname in _FUNCS:
