@@ -16,7 +16,7 @@ from . import ir
 from .ir import IndexSum
 from .lower import Extent, Idx
 
-CHUNK_ELEMENTS = 1 << 20          # elements of the largest intermediate one chunk holds (8 MB in float64)
+CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one slice holds (32 MB in float64)
 
 _FUNCS = {
     "exp": "np.exp", "log": "np.log", "log1p": "np.log1p", "expm1": "np.expm1", "sin": "np.sin",

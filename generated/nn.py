@@ -456,7 +456,7 @@ def _define(np):
             _e8 = np.exp(_e7)
             _c9 = b @ np.transpose(_e8)
             return _c9
-        _step10 = max(1, 1048576 // max(1, n_j))
+        _step10 = max(1, 4194304 // max(1, n_j))
         if _step10 >= n_i:
             out = _chunk0(n_i, x)
         else:
@@ -478,7 +478,7 @@ def _define(np):
             _e20 = np.exp(_e19)
             _c21 = b @ np.transpose(_e20)
             return _c21
-        _step22 = max(1, 1048576 // max(1, n_j))
+        _step22 = max(1, 4194304 // max(1, n_j))
         if _step22 >= n_i:
             out = _chunk12(n_i, x)
         else:
@@ -496,7 +496,7 @@ def _define(np):
                 _e33 = np.exp(_e32)
                 _c34 = db @ np.transpose(_e33)
                 return _c34
-            _step35 = max(1, 1048576 // max(1, n_j))
+            _step35 = max(1, 4194304 // max(1, n_j))
             if _step35 >= n_i:
                 _p24 = _chunk25(n_i, x)
             else:
@@ -521,7 +521,7 @@ def _define(np):
                 _c53 = 2.0 * (_e39 * (b @ np.transpose(_c52)))
                 _e54 = (_c50 + _c53)
                 return _e54
-            _step55 = max(1, 1048576 // max(1, n_j))
+            _step55 = max(1, 4194304 // max(1, n_j))
             if _step55 >= n_i:
                 _p37 = _chunk38(n_i, x)
             else:
@@ -546,7 +546,7 @@ def _define(np):
                 _c73 = 2.0 * (_e59 * (b @ np.transpose(_c72)))
                 _e74 = (_c70 + _c73)
                 return _e74
-            _step75 = max(1, 1048576 // max(1, n_j))
+            _step75 = max(1, 4194304 // max(1, n_j))
             if _step75 >= n_i:
                 _p57 = _chunk58(n_i, dx, x)
             else:
@@ -567,7 +567,7 @@ def _define(np):
                 _e89 = (_e86 * _e88)
                 _c90 = _e80 * (_e89 @ b)
                 return _c90
-            _step91 = max(1, 1048576 // max(1, n_j))
+            _step91 = max(1, 4194304 // max(1, n_j))
             if _step91 >= n_i:
                 _p77 = _chunk78(n_i, x)
             else:
@@ -589,7 +589,7 @@ def _define(np):
             _e101 = np.exp(_e100)
             _c102 = b @ np.transpose(_e101)
             return _c102
-        _step103 = max(1, 1048576 // max(1, n_j))
+        _step103 = max(1, 4194304 // max(1, n_j))
         if _step103 >= n_i:
             out = _chunk93(n_i, x)
         else:
@@ -634,7 +634,7 @@ def _define(np):
                         _c136 = _e133 * (b @ _c135)
                         _r137 = _c136
                         return (_r122, _r130, _r132, _r137,)
-                    _step139 = max(1, 1048576 // max(1, n_j, n_j, n_j, n_j))
+                    _step139 = max(1, 4194304 // max(1, n_j, n_j, n_j, n_j))
                     if _step139 >= n_i:
                         _memo138.append(_fused105_slice(n_i, dout, x))
                     else:
