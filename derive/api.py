@@ -147,9 +147,8 @@ def _reset_counters():
     derived before it in the same process (deterministic output, valid cache entries)."""
     import itertools
 
-    from . import calculus, ir
+    from . import calculus
 
-    ir._fresh_counter = itertools.count()
     calculus._counter = itertools.count()
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from . import ir
-from .calculus import COT, GIVEN, TAN, Derivation, base_name
+from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .emit_numpy import CHUNK_ELEMENTS, Emitter, _union
 from .ir import IndexSum
 from .lower import Extent, Idx
@@ -147,13 +147,7 @@ class OpGen:
         slices are concatenated when ci is an index of the result, and added when ci is summed."""
         local = Idx("_ci", ci.ext)
         body_expr = expr.xreplace({ci: local})
-        sliced: dict = {}
-        rep = {}
-        for a in ir.accesses(body_expr):
-            if local in a.args:
-                key = (ir.acc_name(a), tuple(k for k, s in enumerate(a.args) if s == local))
-                sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
-                rep[a] = ir.access(sliced[key], a.args)
+        sliced, rep = _slice_accesses([body_expr], local)
         body_expr = body_expr.xreplace(rep)
         fn = em.tmp("chunk")
         params = list(sliced.values())
@@ -176,20 +170,12 @@ class OpGen:
         step = em.tmp("step")
         em.line(f"{step} = max(1, {CHUNK_ELEMENTS} // max(1, {per_row}))")
 
-        def args_for(lo, hi):
-            out = []
-            for (name, positions), p in sliced.items():
-                key = [f"{lo}:{hi}" if k in positions else ":" for k in range(max(positions) + 1)]
-                out.append(f"{em.names[name]}[{', '.join(key)}]")
-            return out
-
-        whole = ", ".join(a.split("[")[0] if all(k == ":" for k in a[a.index("[") + 1:-1].split(", ")) else a
-                          for a in args_for("", ""))
+        whole = ", ".join(em.names[name] for name, _ in sliced)
         em.line(f"if {step} >= {n}:")
         em.line(f"    {tgt} = {fn}({n}, {whole})")
         em.line("else:")
         s = em.tmp("s")
-        part = f"{fn}(min({step}, {n} - {s}), {', '.join(args_for(s, f'{s} + {step}'))})"
+        part = f"{fn}(min({step}, {n} - {s}), {_slice_args(sliced, em.names, s, f'{s} + {step}')})"
         if concat:
             em.line(f"    {tgt} = np.concatenate([{part} for {s} in range(0, {n}, {step})], "
                     f"axis={indices.index(ci)})")
@@ -225,14 +211,7 @@ class OpGen:
             axis = ls.indices.index(ci) if ci in ls.indices else None
             plan.append((ls, e.xreplace({ci: local}), axis, tuple(local if x == ci else x for x in big),
                          tuple(local if x == ci else x for x in ls.indices)))
-        sliced: dict = {}
-        rep = {}
-        for _, e, _, _, _ in plan:
-            for a in ir.accesses(e):
-                if local in a.args:
-                    key = (ir.acc_name(a), tuple(k for k, x in enumerate(a.args) if x == local))
-                    sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
-                    rep[a] = ir.access(sliced[key], a.args)
+        sliced, rep = _slice_accesses([e for _, e, _, _, _ in plan], local)
         names = dict(pb.names)
         names.update(atoms)
         for p in sliced.values():
@@ -252,13 +231,6 @@ class OpGen:
         per_row = [" * ".join(self.extent_code(x) for x in big if x != local) or "1" for _, _, _, big, _ in plan]
         memo, step, s_, part = pb.tmp("memo"), pb.tmp("step"), pb.tmp("s"), pb.tmp("part")
 
-        def args_for(lo, hi):
-            out = []
-            for (name, positions), p in sliced.items():
-                key = [f"{lo}:{hi}" if k in positions else ":" for k in range(max(positions) + 1)]
-                out.append(f"{names.get(name, name)}[{', '.join(key)}]")
-            return ", ".join(out)
-
         pb.line(f"{memo} = []")
         pb.line(f"def {fn}():")
         pb.line("    if not " + memo + ":")
@@ -271,7 +243,7 @@ class OpGen:
         pb.line("        else:")
         pb.line(f"            acc = [[] if axis is not None else None for axis in {tuple(a for _, _, a, _, _ in plan)!r}]")
         pb.line(f"            for {s_} in range(0, {n}, {step}):")
-        pb.line(f"                {part} = {fn}_slice(min({step}, {n} - {s_}), {args_for(s_, f'{s_} + {step}')})")
+        pb.line(f"                {part} = {fn}_slice(min({step}, {n} - {s_}), {_slice_args(sliced, names, s_, f'{s_} + {step}')})")
         pb.line(f"                for k, axis in enumerate({tuple(a for _, _, a, _, _ in plan)!r}):")
         pb.line("                    if axis is not None:")
         pb.line(f"                        acc[k].append({part}[k])")
@@ -535,10 +507,6 @@ class OpGen:
         return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
 
 
-def _factors(c):
-    return list(c.args) if isinstance(c, sp.Mul) else [c]
-
-
 def _drop_unused_extents(src):
     """Remove `n_x = A.shape[k]` lines whose extent the function never uses (elementwise ops then
     accept any shape, 0-d included)."""
@@ -684,6 +652,29 @@ def _expand_sums(e):
     if not e.args or ir.is_access(e) or not e.has(IndexSum):
         return e
     return e.func(*[_expand_sums(a) for a in e.args])
+
+
+def _slice_accesses(exprs, local):
+    """Accesses that carry the slice index become parameters of the slice function: returns
+    ({(tensor, axes carrying it): parameter name}, {access: access of the parameter})."""
+    sliced: dict = {}
+    rep = {}
+    for e in exprs:
+        for a in ir.accesses(e):
+            if local in a.args:
+                key = (ir.acc_name(a), tuple(k for k, x in enumerate(a.args) if x == local))
+                sliced.setdefault(key, f"_s{len(sliced)}_{ir.acc_name(a).replace(':', '_')}")
+                rep[a] = ir.access(sliced[key], a.args)
+    return sliced, rep
+
+
+def _slice_args(sliced, names, lo, hi):
+    """The caller's arguments for one slice: each array cut to lo:hi along the axes that carry the index."""
+    out = []
+    for name, positions in sliced:
+        key = [f"{lo}:{hi}" if k in positions else ":" for k in range(max(positions) + 1)]
+        out.append(f"{names.get(name, name)}[{', '.join(key)}]")
+    return ", ".join(out)
 
 
 def _chunk_candidates(e, out_indices):

@@ -173,11 +173,6 @@ def accesses(e, names=None) -> list:
     return [a for a in sp.preorder_traversal(e) if is_access(a) and (names is None or acc_name(a) in names)]
 
 
-_fresh_counter = itertools.count()
-
-
-def fresh_index(hint: str = "t") -> sp.Symbol:
-    return sp.Symbol(f"{hint}_{next(_fresh_counter)}")
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -43,10 +43,6 @@ class Extent(sp.Function):
     is_positive = True
 
 
-def fresh(hint, ext):
-    return Idx(f"{hint}{next(ir._fresh_counter)}", ext)
-
-
 _POOL = list("ijklmnpqrstuvw") + [f"i{q}" for q in range(2, 99)]
 
 

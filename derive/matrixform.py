@@ -11,6 +11,7 @@ from sympy.printing.str import StrPrinter
 
 from . import ir
 from .display import pretty_name
+from .emit_numpy import _balanced_outer
 from .ir import IndexSum
 from .lower import Extent, Idx
 
@@ -212,19 +213,9 @@ def term_matrix(t, free, st):
             continue
         out.append(dot.join([head] + chain + ([st["ones"]] if end is not None else [])))
     text = dot.join(scalars + out) if (scalars or out) else "1"
-    if text.startswith("(") and _balanced(text) and (len(out) + len(scalars)) == 1:
+    if text.startswith("(") and _balanced_outer(text) and (len(out) + len(scalars)) == 1:
         text = text[1:-1]
     return num, text
-
-
-def _balanced(text):
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and k != len(text) - 1:
-            return False
-    return True
 
 
 def stmt_matrix(ls, style="unicode"):
