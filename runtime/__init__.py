@@ -1,7 +1,13 @@
 """Runtime: primitives registry, tangent types, reverse-mode tape, forward-mode duals, backends.
 
 Importing it is cheap: NumPy only (SymPy and `derive` are imported lazily by `define`, on a cache miss).
+Importing it also tunes glibc's malloc thresholds once, so a sweep reuses freed pages (see runtime/memory.py;
+TENSOR_RULES_MALLOC=off opts out).
 """
+from runtime import memory as _memory
+
+_memory.tune_allocator()
+
 from runtime.tangents import NoTangent, Tangent, Thunk, ZeroTangent, add_tangents, is_zero, unthunk
 from runtime import tnp
 from runtime.tape import grad, value_and_grad, vjp
