@@ -16,7 +16,7 @@ from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_tra
 
 _ZERO = ZeroTangent()
 _NO = NoTangent()
-_PLAIN = (np.ndarray, float, int, np.float64, np.float32)
+_PLAIN = frozenset((np.ndarray, float, int, np.float64, np.float32))
 
 _OPS: dict = {}  # name and "module:name" -> Op
 _CUSTOM: dict = {}  # original python function -> CustomOp
@@ -212,12 +212,18 @@ class Op(Primitive):
             if len(args) != n:
                 raise _arity_error(name, meta, sig, len(args))
             check(args)
-            kind = _kind_of(args)
-            if kind == 0:
+            top = None
+            for a in args:  # inline of _kind_of + top_trace: this loop runs once per op call
+                if type(a) in _PLAIN:
+                    continue
+                if isinstance(a, Traced):
+                    if top is None or a._trace.level > top.level:
+                        top = a._trace
+                elif top is None and hasattr(a, "gpudata"):
+                    return _cuda_dispatch(mod, name, args)
+            if top is None:
                 return impl(*args)
-            if kind == 1:
-                return top_trace(args).apply(op, args, {})
-            return _cuda_dispatch(mod, name, args)
+            return top.apply(op, args, {})
 
         forward.__name__ = forward.__qualname__ = name
         forward.__module__ = mod
@@ -283,11 +289,15 @@ class Op(Primitive):
 
     # --- the tracer's interface (args already checked by the public function) ----------------------
     def rrule_impl(self, vals, kwargs, argnums):
-        nested = contains_traced(vals)  # traced at an outer level: the pullback must be traced too
+        nested = False  # a value traced at an outer level: the pullback must be traced too
+        for v in vals:
+            if type(v) not in _PLAIN and contains_traced(v):
+                nested = True
+                break
         ans, pullback = self.traced_impl("_rrule")(*vals) if nested else self._np_rrule(*vals)
 
         def pullback_for_trace(g):
-            if not nested and contains_traced(g):
+            if not nested and type(g) not in _PLAIN and contains_traced(g):
                 # plain primals but a traced cotangent (it depends on an outer trace): use the traced rule
                 _, pb = self.traced_impl("_rrule")(*vals)
                 cots = pb(g)

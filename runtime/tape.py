@@ -1,7 +1,8 @@
 """Reverse mode: a tape of nodes recorded by primitives, swept backwards in topological order.
 
-The sweep is iterative (a chain of 10^5 operations is fine), accumulates cotangents in a dict and drops each
-node's cotangent as soon as it has been pulled back. Public API: vjp, grad, value_and_grad.
+The sweep is iterative (a chain of 10^5 operations is fine): one pass over the trace's list of nodes in reverse,
+accumulating cotangents in a dict and dropping each node's cotangent, and in `grad` its pullback, as soon as it
+has been pulled back. Public API: vjp, grad, value_and_grad.
 """
 from __future__ import annotations
 
@@ -44,22 +45,35 @@ def _select_pullback(k, n):
 
 
 class ReverseTrace(Trace):
-    __slots__ = ()
+    """Records a Wengert list: `nodes` in creation order, so its reverse is a topological order."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self):
+        super().__init__()
+        self.nodes = []
 
     def apply(self, prim, args, kwargs):
         vals = list(args)
         argnums = []
         parents = []
         for i, a in enumerate(args):
-            if isinstance(a, Box) and a._trace is self:
+            if type(a) is Box and a._trace is self:
                 vals[i] = a._value
                 argnums.append(i)
                 parents.append(a._node)
         ans, pullback = prim.rrule_impl(vals, kwargs, argnums)
-        node = Node(pullback, tuple(parents))
+        node = Node(pullback, parents)
+        self.nodes.append(node)
+        if type(ans) is np.ndarray:
+            return Box(ans, self, node)
         if isinstance(ans, tuple):
             n = len(ans)
-            boxes = [Box(v, self, Node(_select_pullback(k, n), (node,))) for k, v in enumerate(ans)]
+            boxes = []
+            for k, v in enumerate(ans):
+                sel = Node(_select_pullback(k, n), (node,))
+                self.nodes.append(sel)
+                boxes.append(Box(v, self, sel))
             return tuple(boxes) if type(ans) is tuple else type(ans)(*boxes)
         return Box(ans, self, node)
 
@@ -74,48 +88,40 @@ def _all_zero(g):
     return False
 
 
-def backward(seeds):
-    """Pull the cotangents `seeds` ({node: g}) back to the leaves; returns {leaf node: cotangent}."""
-    counts = {}
-    expanded = set()
-    stack = list(seeds)
-    while stack:
-        node = stack.pop()
-        if node in expanded:
-            continue
-        expanded.add(node)
-        for p in node.parents:
-            counts[p] = counts.get(p, 0) + 1
-            if p not in expanded:
-                stack.append(p)
-    del expanded
+def backward(nodes, seeds, consume=False):
+    """Pull the cotangents `seeds` ({node: g}) back through the tape `nodes` (in creation order).
+
+    Every consumer of a node was created after it, so one pass over the list in reverse sees each node's
+    cotangent complete; nodes that receive none are skipped at the cost of a dict lookup. Returns the
+    cotangents left over: those of the leaves. With `consume`, each node's pullback (and the intermediates it
+    holds) is released as soon as it has run: a second sweep over the same tape is then impossible.
+    """
     outgrads = dict(seeds)
-    ready = [n for n in seeds if counts.get(n, 0) == 0]
-    leaves = {}
-    while ready:
-        node = ready.pop()
-        g = outgrads.pop(node, _ZERO)
-        if node.pullback is None:
-            leaves[node] = g
+    pop = outgrads.pop
+    for k in range(len(nodes) - 1, -1, -1):
+        node = nodes[k]
+        g = pop(node, None)
+        if g is None:
             continue
         parents = node.parents
-        if _all_zero(g):
-            cots = (None,) * len(parents)
+        if consume:
+            nodes[k] = None
+            pullback, node.pullback, node.parents = node.pullback, None, ()
         else:
-            cots = node.pullback(g)
-        del g
+            pullback = node.pullback
+        if _all_zero(g):
+            continue
+        cots = pullback(g)
+        del g, pullback
         for p, c in zip(parents, cots):
             if c is not None:
                 if type(c) is not np.ndarray:
                     c = unthunk(c)
-                if not _all_zero(c):
-                    prev = outgrads.get(p)
-                    outgrads[p] = c if prev is None else add_tangents(prev, c)
-            left = counts[p] - 1
-            counts[p] = left
-            if left == 0:
-                ready.append(p)
-    return leaves
+                    if _all_zero(c):
+                        continue
+                prev = outgrads.get(p)
+                outgrads[p] = c if prev is None else add_tangents(prev, c)
+    return outgrads
 
 
 # --------------------------------------------------------------------------- user API
@@ -179,7 +185,7 @@ def vjp(f, *primals):
             d = dleaves[i]
             if not is_zero(d):
                 seeds[node] = add_tangents(seeds.get(node), d)
-        grads = backward(seeds) if seeds else {}
+        grads = backward(trace.nodes, seeds) if seeds else {}
         return tuple(pytree.unflatten(td, [_materialize(grads.get(n, _ZERO), x, n) for x, n in zip(leaves, nodes)])
                      for _, leaves, td, nodes in boxed)
 
@@ -226,7 +232,7 @@ def value_and_grad(f, argnums=0):
         if node is not None:
             dt = np.asarray(getval(value)).dtype
             seed = np.ones((), dtype=dt if dt.kind in "fc" else np.float64)
-            grads = backward({node: seed})
+            grads = backward(trace.nodes, {node: seed}, consume=True)
         results = tuple(pytree.unflatten(td, [_materialize(grads.get(n, _ZERO), x, n) for x, n in zip(leaves, nodes)])
                         for leaves, td, nodes in (boxed[i] for i in nums))
         return value, results[0] if single else results

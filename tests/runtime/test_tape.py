@@ -194,3 +194,34 @@ def test_silent_detachment_is_refused():
             np.polyval(x, 2.0)  # no derivative known for it
         return tnp.sum(x)
     assert_close(grad(f)(np.ones(2)), np.ones(2))
+
+
+def test_grad_releases_each_pullback_once_it_has_run():
+    # The sweep runs `outer`'s pullback before `inner`'s; by then the array only `outer`'s pullback holds
+    # must be gone, not kept until the whole sweep ends.
+    import weakref
+
+    from runtime import register_rrule
+
+    held = {}
+
+    def outer_rrule(x):
+        big = np.full(1000, 2.0)
+        held["ref"] = weakref.ref(big)
+        return x * 2.0, lambda g: (NoTangent(), g * big[: x.size].reshape(x.shape))
+
+    def inner_rrule(x):
+        def pullback(g):
+            held["alive_during_inner"] = held["ref"]() is not None
+            return NoTangent(), g * 3.0
+        return x * 3.0, pullback
+
+    outer = register_rrule(lambda x: x * 2.0, outer_rrule)
+    inner = register_rrule(lambda x: x * 3.0, inner_rrule)
+    g = grad(lambda x: tnp.sum(outer(inner(x))))(np.ones(3))
+    assert_close(g, np.full(3, 6.0))
+    assert held["alive_during_inner"] is False
+    # vjp keeps its tape: its pullback may be called again
+    _, back = vjp(lambda x: outer(inner(x)), np.ones(3))
+    assert_close(back(np.ones(3))[0], np.full(3, 6.0))
+    assert_close(back(np.ones(3))[0], np.full(3, 6.0))
