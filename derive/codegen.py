@@ -284,7 +284,7 @@ class OpGen:
             guarded = av not in nonzero
             if guarded:
                 if state == "unset":
-                    em.line(f"{tvar} = ZeroTangent()")
+                    em.line(f"{tvar} = _ZERO")
                     state = "zero"
                 em.line(f"if not is_zero({av}):")
                 sub = em.nested()
@@ -319,7 +319,7 @@ class OpGen:
             if guarded:
                 em.lines.extend(sub.lines)
         if state == "unset":
-            em.line(f"{tvar} = ZeroTangent()")
+            em.line(f"{tvar} = _ZERO")
         if common is not None:
             if state != "array":
                 em.line(f"if not is_zero({tvar}):")
@@ -375,7 +375,7 @@ class OpGen:
             computed.add(T)
         for v in p.outputs:
             if v.name not in computed:
-                em.line(f"{self.tan_names[v.name]} = ZeroTangent()")
+                em.line(f"{self.tan_names[v.name]} = _ZERO")
         outs = [self.names[v.name] for v in p.outputs]
         douts = [self.tan_names[v.name] for v in p.outputs]
         if len(outs) == 1:
@@ -415,7 +415,7 @@ class OpGen:
             head = f"        def {p.name}_pullback(dy):"
             pb.line(f"{', '.join(self.cot_arg(v.name) for v in outs)}, = dy")
             zero_check = " and ".join(f"is_zero({self.cot_arg(v.name)})" for v in outs)
-        zeros = ", ".join(["NoTangent()"] + ["NoTangent()" if v.kind == "int" else "ZeroTangent()" for v in p.inputs])
+        zeros = ", ".join(["_NO"] + ["_NO" if v.kind == "int" else "_ZERO" for v in p.inputs])
         pb.line(f"if {zero_check}:")
         pb.line(f"    return ({zeros},)" if not p.inputs else f"    return ({zeros})")
         for st in d.aux:
@@ -445,7 +445,7 @@ class OpGen:
             if T in results:
                 continue
             if not ls.terms:
-                results[T] = "ZeroTangent()"
+                results[T] = "_ZERO"
                 continue
             if T in inputs and lazy:
                 fn = pb.tmp("pb_" + T)
@@ -459,7 +459,7 @@ class OpGen:
                 if self.emit_lin(pb, ls, tv, self.cot_atom_var, nonzero):
                     nonzero.add(tv)
                 results[T] = tv
-        ret = ["NoTangent()"] + ["NoTangent()" if v.kind == "int" else results.get(v.name, "ZeroTangent()")
+        ret = ["_NO"] + ["_NO" if v.kind == "int" else results.get(v.name, "_ZERO")
                                  for v in p.inputs]
         pb.line(f"return ({', '.join(ret)}{',' if len(ret) == 1 else ''})")
         y = ", ".join(self.names[v.name] for v in outs)

@@ -8,6 +8,7 @@ from runtime.registry import export_ops
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
 
     def _add(a, b):
         if is_zero(a):
@@ -26,7 +27,7 @@ def _define(np):
         _, dA, dB = tangents
         _c1 = np.einsum("abc,bd->adc", A, B, optimize=True)
         C = _c1
-        dC = ZeroTangent()
+        dC = _ZERO
         if not is_zero(dB):
             _c2 = np.einsum("abc,bd->adc", A, dB, optimize=True)
             dC = _add(dC, _c2)
@@ -40,7 +41,7 @@ def _define(np):
         C = _c4
         def batched_matmul_pullback(dC):
             if is_zero(dC):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_A5():
                 _c6 = np.einsum("ab,cbd->cad", B, dC, optimize=True)
                 dA = _c6
@@ -49,7 +50,7 @@ def _define(np):
                 _c8 = np.einsum("abc,adc->bd", A, dC, optimize=True)
                 dB = _c8
                 return dB
-            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
+            return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
         return C, batched_matmul_pullback
 
     # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
@@ -62,7 +63,7 @@ def _define(np):
         _, dA, dB = tangents
         _c1 = np.einsum("abc,bdc->adc", A, B, optimize=True)
         C = _c1
-        dC = ZeroTangent()
+        dC = _ZERO
         if not is_zero(dB):
             _c2 = np.einsum("abc,bdc->adc", A, dB, optimize=True)
             dC = _add(dC, _c2)
@@ -76,7 +77,7 @@ def _define(np):
         C = _c4
         def bmm_pullback(dC):
             if is_zero(dC):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_A5():
                 _c6 = np.einsum("abc,dbc->dac", B, dC, optimize=True)
                 dA = _c6
@@ -85,7 +86,7 @@ def _define(np):
                 _c8 = np.einsum("abc,adc->bdc", A, dC, optimize=True)
                 dB = _c8
                 return dB
-            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
+            return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
         return C, bmm_pullback
 
     # ---- batched_transpose(A[i,j,b]) -> B[j,i,b]    (rules/batched.rules:10)
@@ -96,7 +97,7 @@ def _define(np):
     def batched_transpose_frule(tangents, A):
         _, dA = tangents
         B = np.transpose(A, (1, 0, 2))
-        dB = ZeroTangent()
+        dB = _ZERO
         if not is_zero(dA):
             dB = _add(dB, np.transpose(dA, (1, 0, 2)))
         return B, dB
@@ -105,9 +106,9 @@ def _define(np):
         B = np.transpose(A, (1, 0, 2))
         def batched_transpose_pullback(dB):
             if is_zero(dB):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             dA = np.transpose(dB, (1, 0, 2))
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return B, batched_transpose_pullback
 
     # ---- batched_inv(A[i,j,b]) -> B[i,j,b]    (rules/batched.rules:11)
@@ -118,7 +119,7 @@ def _define(np):
     def batched_inv_frule(tangents, A):
         _, dA = tangents
         B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-        dB = ZeroTangent()
+        dB = _ZERO
         if not is_zero(dA):
             _c0 = np.einsum("abc,bdc->acd", B, dA, optimize=True)
             _c1 = -np.einsum("abc,dca->dbc", B, _c0, optimize=True)
@@ -129,11 +130,11 @@ def _define(np):
         B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         def batched_inv_pullback(dB):
             if is_zero(dB):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _c2 = np.einsum("abc,dbc->acd", B, dB, optimize=True)
             _c3 = -np.einsum("abc,dca->bdc", B, _c2, optimize=True)
             dA = _c3
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return B, batched_inv_pullback
 
     # ---- batched_logdet(A[i,j,b]) -> d[b]    (rules/batched.rules:12)
@@ -145,7 +146,7 @@ def _define(np):
         _, dA = tangents
         d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-        dd = ZeroTangent()
+        dd = _ZERO
         if not is_zero(dA):
             _e0 = (_inv_A * np.transpose(dA, (1, 0, 2)))
             _c1 = np.sum(_e0, axis=(0, 1))
@@ -156,11 +157,11 @@ def _define(np):
         d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
         def batched_logdet_pullback(dd):
             if is_zero(dd):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
             _e2 = (np.transpose(_inv_A, (1, 0, 2)) * dd)
             dA = _e2
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return d, batched_logdet_pullback
 
     # ---- batched_solve(A[i,j,b], y[j,b]) -> x[i,b]    (rules/batched.rules:13)
@@ -172,13 +173,13 @@ def _define(np):
         _, dA, dy = tangents
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-        _dz6 = ZeroTangent()
+        _dz6 = _ZERO
         if not is_zero(dA):
             _c0 = -np.einsum("abc,bc->ac", dA, x, optimize=True)
             _dz6 = _add(_dz6, _c0)
         if not is_zero(dy):
             _dz6 = _add(_dz6, dy)
-        dx = ZeroTangent()
+        dx = _ZERO
         if not is_zero(_dz6):
             _c1 = np.einsum("abc,bc->ac", _inv_A, _dz6, optimize=True)
             dx = _add(dx, _c1)
@@ -188,7 +189,7 @@ def _define(np):
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         def batched_solve_pullback(dx):
             if is_zero(dx):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
             _c2 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
             _dz6 = _c2
@@ -199,7 +200,7 @@ def _define(np):
             def _pb_y5():
                 dy = _dz6
                 return dy
-            return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_y5))
+            return (_NO, Thunk(_pb_A3), Thunk(_pb_y5))
         return x, batched_solve_pullback
 
     # ---- batched_cayley(A[i,j,b]) -> Q[i,j,b]    (rules/batched.rules:16)
@@ -224,16 +225,16 @@ def _define(np):
         _e6 = (A + np.transpose(_d4, (1, 0))[:, :, None])
         _c7 = np.einsum("abc,dac->dbc", _e6, _M, optimize=True)
         Q = _c7
-        _dt0 = ZeroTangent()
+        _dt0 = _ZERO
         if not is_zero(dA):
             _e8 = (-dA)
             _dt0 = _add(_dt0, _e8)
-        _dM = ZeroTangent()
+        _dM = _ZERO
         if not is_zero(_dt0):
             _c9 = np.einsum("abc,bdc->acd", _M, _dt0, optimize=True)
             _c10 = -np.einsum("abc,dca->dbc", _M, _c9, optimize=True)
             _dM = _add(_dM, _c10)
-        dQ = ZeroTangent()
+        dQ = _ZERO
         if not is_zero(_dM):
             _c11 = np.einsum("abc,dac->dbc", A, _dM, optimize=True)
             dQ = _add(dQ, _c11 + _dM)
@@ -253,7 +254,7 @@ def _define(np):
         Q = _c16
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _c17 = np.einsum("abc,dbc->dac", A, dQ, optimize=True)
             _dM = _c17 + dQ
             _c18 = np.einsum("abc,dbc->acd", _M, _dM, optimize=True)
@@ -263,7 +264,7 @@ def _define(np):
             dA = _c20
             _e21 = (-_dt0)
             dA = _add(dA, _e21)
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return Q, batched_cayley_pullback
 
     return {

@@ -14,6 +14,7 @@ from runtime.registry import export_ops
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
 
     def _add(a, b):
         if is_zero(a):
@@ -32,7 +33,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.sin(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = np.cos(x)
             _e3 = (_e2 * dx)
@@ -44,11 +45,11 @@ def _define(np):
         y = _e4
         def sin_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = np.cos(x)
             _e6 = (dy * _e5)
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, sin_pullback
 
     # ---- asin(x[i]) -> y[i]    (rules/elementwise.rules:14)
@@ -61,7 +62,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.arcsin(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (x * x)
             _e3 = (1.0 - _e2)
@@ -75,13 +76,13 @@ def _define(np):
         y = _e6
         def asin_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e7 = (x * x)
             _e8 = (1.0 - _e7)
             _e9 = (1 / np.sqrt(_e8))
             _e10 = (_e9 * dy)
             dx = _e10
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, asin_pullback
 
     # ---- foo(x[i]) -> y[i]    (rules/elementwise.rules:15)
@@ -98,7 +99,7 @@ def _define(np):
         _e4 = (0.2 + _e3)
         _e5 = np.arcsin(_e4)
         y = _e5
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e6 = (5.0 * _e3)
             _e7 = (1.0 + _e6)
@@ -118,7 +119,7 @@ def _define(np):
         y = _e16
         def foo_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e17 = (5.0 * _e14)
             _e18 = (1.0 + _e17)
             _e19 = (_e18 * _e18)
@@ -128,7 +129,7 @@ def _define(np):
             _e23 = np.cos(x)
             _e24 = (_e22 * dy * _e23)
             dx = _e24
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, foo_pullback
 
     # ---- cos(x[i]) -> y[i]    (rules/elementwise.rules:17)
@@ -141,7 +142,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.cos(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = np.sin(x)
             _e3 = (-(dx * _e2))
@@ -153,11 +154,11 @@ def _define(np):
         y = _e4
         def cos_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = np.sin(x)
             _e6 = (-(dy * _e5))
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, cos_pullback
 
     # ---- exp(x[i]) -> y[i]    (rules/elementwise.rules:18)
@@ -170,7 +171,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.exp(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (dx * y)
             dy = _add(dy, _e2)
@@ -181,10 +182,10 @@ def _define(np):
         y = _e3
         def exp_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e4 = (dy * y)
             dx = _e4
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, exp_pullback
 
     # ---- log(x[i]) -> y[i]    (rules/elementwise.rules:19)
@@ -197,7 +198,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.log(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (1 / x * dx)
             dy = _add(dy, _e2)
@@ -208,10 +209,10 @@ def _define(np):
         y = _e3
         def log_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e4 = (1 / x * dy)
             dx = _e4
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, log_pullback
 
     # ---- log1p(x[i]) -> y[i]    (rules/elementwise.rules:20)
@@ -224,7 +225,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.log1p(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (1.0 + x)
             _e3 = (1 / _e2 * dx)
@@ -236,11 +237,11 @@ def _define(np):
         y = _e4
         def log1p_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = (1.0 + x)
             _e6 = (1 / _e5 * dy)
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, log1p_pullback
 
     # ---- expm1(x[i]) -> y[i]    (rules/elementwise.rules:21)
@@ -253,7 +254,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.expm1(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = np.exp(x)
             _e3 = (dx * _e2)
@@ -265,11 +266,11 @@ def _define(np):
         y = _e4
         def expm1_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = np.exp(x)
             _e6 = (dy * _e5)
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, expm1_pullback
 
     # ---- sqrt(x[i]) -> y[i]    (rules/elementwise.rules:22)
@@ -282,7 +283,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.sqrt(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (0.5 * 1 / y * dx)
             dy = _add(dy, _e2)
@@ -293,10 +294,10 @@ def _define(np):
         y = _e3
         def sqrt_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e4 = (0.5 * 1 / y * dy)
             dx = _e4
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, sqrt_pullback
 
     # ---- tanh(x[i]) -> y[i]    (rules/elementwise.rules:23)
@@ -309,7 +310,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.tanh(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (y * y)
             _e3 = (1.0 - _e2)
@@ -322,12 +323,12 @@ def _define(np):
         y = _e5
         def tanh_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e6 = (y * y)
             _e7 = (1.0 - _e6)
             _e8 = (_e7 * dy)
             dx = _e8
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, tanh_pullback
 
     # ---- sigmoid(x[i]) -> y[i]    (rules/elementwise.rules:24)
@@ -340,7 +341,7 @@ def _define(np):
         _, dx = tangents
         _e1 = (0.5 * np.tanh(0.5 * x) + 0.5)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (1.0 - y)
             _e3 = (_e2 * dx * y)
@@ -352,11 +353,11 @@ def _define(np):
         y = _e4
         def sigmoid_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = (1.0 - y)
             _e6 = (_e5 * dy * y)
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, sigmoid_pullback
 
     # ---- softplus(x[i]) -> y[i]    (rules/elementwise.rules:25)
@@ -369,7 +370,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.logaddexp(0.0, x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (0.5 * np.tanh(0.5 * x) + 0.5)
             _e3 = (dx * _e2)
@@ -381,11 +382,11 @@ def _define(np):
         y = _e4
         def softplus_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = (0.5 * np.tanh(0.5 * x) + 0.5)
             _e6 = (dy * _e5)
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, softplus_pullback
 
     # ---- relu(x[i]) -> y[i]    (rules/elementwise.rules:26)
@@ -398,7 +399,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.maximum(x, 0.0)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = np.heaviside(x, 0.0)
             _e3 = (dx * _e2)
@@ -410,11 +411,11 @@ def _define(np):
         y = _e4
         def relu_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e5 = np.heaviside(x, 0.0)
             _e6 = (dy * _e5)
             dx = _e6
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, relu_pullback
 
     # ---- erf(x[i]) -> y[i]    (rules/elementwise.rules:27)
@@ -427,7 +428,7 @@ def _define(np):
         _, dx = tangents
         _e1 = np.erf(x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (x * x)
             _e3 = (-_e2)
@@ -441,13 +442,13 @@ def _define(np):
         y = _e6
         def erf_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e7 = (x * x)
             _e8 = (-_e7)
             _e9 = np.exp(_e8)
             _e10 = (1.1283791670955126 * dy * _e9)
             dx = _e10
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, erf_pullback
 
     # ---- leaky_relu(x[i]) -> y[i]    (rules/elementwise.rules:30)
@@ -462,7 +463,7 @@ def _define(np):
         _e2 = (0.01 * x)
         _e3 = np.where((x > 0.0), x, _e2)
         y = _e3
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e4 = np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x))
             _e5 = (dx * _e4)
@@ -475,11 +476,11 @@ def _define(np):
         y = _e7
         def leaky_relu_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e8 = np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x))
             _e9 = (dy * _e8)
             dx = _e9
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, leaky_relu_pullback
 
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
@@ -498,7 +499,7 @@ def _define(np):
         _e6 = (1.0 + _e5)
         _e7 = (0.5 * _e6 * x)
         y = _e7
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e8 = (0.5 * _e5)
             _e9 = (x * x)
@@ -518,7 +519,7 @@ def _define(np):
         y = _e18
         def gelu_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e19 = (0.5 * _e16)
             _e20 = (x * x)
             _e21 = (-0.5 * _e20)
@@ -527,7 +528,7 @@ def _define(np):
             _e24 = (0.5 + _e19 + _e23)
             _e25 = (_e24 * dy)
             dx = _e25
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, gelu_pullback
 
     # ---- scale(x[i], s) -> y[i]    (rules/elementwise.rules:36)
@@ -540,7 +541,7 @@ def _define(np):
         _, dx, ds = tangents
         _e1 = (s * x)
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(ds):
             _e2 = (ds * x)
             dy = _add(dy, _e2)
@@ -554,7 +555,7 @@ def _define(np):
         y = _e4
         def scale_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_x5():
                 _e6 = (dy * s)
                 dx = _e6
@@ -564,7 +565,7 @@ def _define(np):
                 _c9 = np.sum(_e8, axis=0)
                 ds = _c9
                 return ds
-            return (NoTangent(), Thunk(_pb_x5), Thunk(_pb_s7))
+            return (_NO, Thunk(_pb_x5), Thunk(_pb_s7))
         return y, scale_pullback
 
     # ---- power(x[i], n: int) -> y[i]    (rules/elementwise.rules:37)
@@ -577,7 +578,7 @@ def _define(np):
         _, dx, dn = tangents
         _e1 = x ** n
         y = _e1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e2 = (1 / x * dx * n * y)
             dy = _add(dy, _e2)
@@ -588,10 +589,10 @@ def _define(np):
         y = _e3
         def power_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent(), NoTangent())
+                return (_NO, _ZERO, _NO)
             _e4 = (1 / x * dy * n * y)
             dx = _e4
-            return (NoTangent(), dx, NoTangent())
+            return (_NO, dx, _NO)
         return y, power_pullback
 
     return {

@@ -8,6 +8,7 @@ from runtime.registry import export_ops
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
 
     def _add(a, b):
         if is_zero(a):
@@ -26,7 +27,7 @@ def _define(np):
         _, dA, dB = tangents
         _c1 = A @ B
         C = _c1
-        dC = ZeroTangent()
+        dC = _ZERO
         if not is_zero(dB):
             _c2 = A @ dB
             dC = _add(dC, _c2)
@@ -40,7 +41,7 @@ def _define(np):
         C = _c4
         def matmul_pullback(dC):
             if is_zero(dC):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_A5():
                 _c6 = dC @ np.transpose(B)
                 dA = _c6
@@ -49,7 +50,7 @@ def _define(np):
                 _c8 = np.transpose(A) @ dC
                 dB = _c8
                 return dB
-            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_B7))
+            return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
         return C, matmul_pullback
 
     # ---- matvec(A[i,j], x[j]) -> y[i]    (rules/linalg.rules:8)
@@ -62,7 +63,7 @@ def _define(np):
         _, dA, dx = tangents
         _c1 = A @ x
         y = _c1
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _c2 = A @ dx
             dy = _add(dy, _c2)
@@ -76,7 +77,7 @@ def _define(np):
         y = _c4
         def matvec_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_A5():
                 _e6 = ((dy[:, None]) * x)
                 dA = _e6
@@ -85,7 +86,7 @@ def _define(np):
                 _c8 = np.transpose(A) @ dy
                 dx = _c8
                 return dx
-            return (NoTangent(), Thunk(_pb_A5), Thunk(_pb_x7))
+            return (_NO, Thunk(_pb_A5), Thunk(_pb_x7))
         return y, matvec_pullback
 
     # ---- dot(x[i], y[i]) -> s[]    (rules/linalg.rules:9)
@@ -100,7 +101,7 @@ def _define(np):
         _e2 = (x * y)
         _c3 = np.sum(_e2, axis=0)
         s = _c3
-        ds = ZeroTangent()
+        ds = _ZERO
         if not is_zero(dx):
             _e4 = (dx * y)
             _c5 = np.sum(_e4, axis=0)
@@ -117,7 +118,7 @@ def _define(np):
         s = _c9
         def dot_pullback(ds):
             if is_zero(ds):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_x10():
                 _e11 = (ds * y)
                 dx = _e11
@@ -126,7 +127,7 @@ def _define(np):
                 _e13 = (ds * x)
                 dy = _e13
                 return dy
-            return (NoTangent(), Thunk(_pb_x10), Thunk(_pb_y12))
+            return (_NO, Thunk(_pb_x10), Thunk(_pb_y12))
         return s, dot_pullback
 
     # ---- outer(x[i], y[j]) -> A[i,j]    (rules/linalg.rules:10)
@@ -139,7 +140,7 @@ def _define(np):
         _, dx, dy = tangents
         _e1 = ((x[:, None]) * y)
         A = _e1
-        dA = ZeroTangent()
+        dA = _ZERO
         if not is_zero(dx):
             _e2 = ((dx[:, None]) * y)
             dA = _add(dA, _e2)
@@ -153,7 +154,7 @@ def _define(np):
         A = _e4
         def outer_pullback(dA):
             if is_zero(dA):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_x5():
                 _c6 = dA @ y
                 dx = _c6
@@ -162,7 +163,7 @@ def _define(np):
                 _c8 = np.transpose(dA) @ x
                 dy = _c8
                 return dy
-            return (NoTangent(), Thunk(_pb_x5), Thunk(_pb_y7))
+            return (_NO, Thunk(_pb_x5), Thunk(_pb_y7))
         return A, outer_pullback
 
     # ---- transpose(A[i,j]) -> B[j,i]    (rules/linalg.rules:11)
@@ -173,7 +174,7 @@ def _define(np):
     def transpose_frule(tangents, A):
         _, dA = tangents
         B = np.transpose(A, (1, 0))
-        dB = ZeroTangent()
+        dB = _ZERO
         if not is_zero(dA):
             dB = _add(dB, np.transpose(dA, (1, 0)))
         return B, dB
@@ -182,9 +183,9 @@ def _define(np):
         B = np.transpose(A, (1, 0))
         def transpose_pullback(dB):
             if is_zero(dB):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             dA = np.transpose(dB, (1, 0))
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return B, transpose_pullback
 
     # ---- trace(A[i,j]) -> t[]    (rules/linalg.rules:12)
@@ -199,7 +200,7 @@ def _define(np):
         _g2 = np.einsum("aa->a", A)
         _c3 = np.sum(_g2, axis=0)
         t = _c3
-        dt = ZeroTangent()
+        dt = _ZERO
         if not is_zero(dA):
             _g4 = np.einsum("aa->a", dA)
             _c5 = np.sum(_g4, axis=0)
@@ -213,11 +214,11 @@ def _define(np):
         t = _c7
         def trace_pullback(dt):
             if is_zero(dt):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _d8 = np.eye(n_i, dtype=np.result_type(A))
             _e9 = (_d8 * dt)
             dA = _e9
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return t, trace_pullback
 
     # ---- bilinear(x[i], A[i,j], y[j]) -> s[]    (rules/linalg.rules:15)
@@ -232,7 +233,7 @@ def _define(np):
         _c2 = np.transpose(A) @ x
         _c3 = y @ _c2
         s = _c3
-        ds = ZeroTangent()
+        ds = _ZERO
         if not is_zero(dx):
             _c4 = np.transpose(A) @ dx
             _c5 = y @ _c4
@@ -253,7 +254,7 @@ def _define(np):
         s = _c11
         def bilinear_pullback(ds):
             if is_zero(ds):
-                return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO, _ZERO)
             def _pb_x12():
                 _c13 = ds * (A @ y)
                 dx = _c13
@@ -266,7 +267,7 @@ def _define(np):
                 _c17 = ds * (np.transpose(A) @ x)
                 dy = _c17
                 return dy
-            return (NoTangent(), Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
+            return (_NO, Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
         return s, bilinear_pullback
 
     # ---- quadratic(x[i], A[i,j]) -> s[]    (rules/linalg.rules:16)
@@ -281,7 +282,7 @@ def _define(np):
         _c2 = np.transpose(A) @ x
         _c3 = x @ _c2
         s = _c3
-        ds = ZeroTangent()
+        ds = _ZERO
         if not is_zero(dx):
             _c4 = np.transpose(A) @ dx
             _c5 = x @ _c4
@@ -301,7 +302,7 @@ def _define(np):
         s = _c12
         def quadratic_pullback(ds):
             if is_zero(ds):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_x13():
                 _c14 = ds * (A @ x)
                 _c15 = ds * (np.transpose(A) @ x)
@@ -312,7 +313,7 @@ def _define(np):
                 _e18 = (ds * (x[:, None]) * x)
                 dA = _e18
                 return dA
-            return (NoTangent(), Thunk(_pb_x13), Thunk(_pb_A17))
+            return (_NO, Thunk(_pb_x13), Thunk(_pb_A17))
         return s, quadratic_pullback
 
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
@@ -323,7 +324,7 @@ def _define(np):
     def inv_frule(tangents, A):
         _, dA = tangents
         B = np.linalg.inv(A)
-        dB = ZeroTangent()
+        dB = _ZERO
         if not is_zero(dA):
             _c0 = B @ dA
             _c1 = -(_c0 @ B)
@@ -334,11 +335,11 @@ def _define(np):
         B = np.linalg.inv(A)
         def inv_pullback(dB):
             if is_zero(dB):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _c2 = B @ np.transpose(dB)
             _c3 = -(np.transpose(B) @ np.transpose(_c2))
             dA = _c3
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return B, inv_pullback
 
     # ---- det(A[i,j]) -> d[]    (rules/linalg.rules:20)
@@ -350,7 +351,7 @@ def _define(np):
         _, dA = tangents
         d = np.linalg.det(A)
         _inv_A = np.linalg.inv(A)
-        dd = ZeroTangent()
+        dd = _ZERO
         if not is_zero(dA):
             _e0 = (_inv_A * np.transpose(dA, (1, 0)))
             _c1 = d * np.sum(_e0, axis=(0, 1))
@@ -361,11 +362,11 @@ def _define(np):
         d = np.linalg.det(A)
         def det_pullback(dd):
             if is_zero(dd):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _inv_A = np.linalg.inv(A)
             _e2 = (np.transpose(_inv_A, (1, 0)) * dd * d)
             dA = _e2
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return d, det_pullback
 
     # ---- logdet(A[i,j]) -> d[]    (rules/linalg.rules:21)
@@ -377,7 +378,7 @@ def _define(np):
         _, dA = tangents
         d = np.linalg.slogdet(A)[1]
         _inv_A = np.linalg.inv(A)
-        dd = ZeroTangent()
+        dd = _ZERO
         if not is_zero(dA):
             _e0 = (_inv_A * np.transpose(dA, (1, 0)))
             _c1 = np.sum(_e0, axis=(0, 1))
@@ -388,11 +389,11 @@ def _define(np):
         d = np.linalg.slogdet(A)[1]
         def logdet_pullback(dd):
             if is_zero(dd):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _inv_A = np.linalg.inv(A)
             _e2 = (np.transpose(_inv_A, (1, 0)) * dd)
             dA = _e2
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return d, logdet_pullback
 
     # ---- solve(A[i,j], b[j]) -> x[i]    (rules/linalg.rules:22)
@@ -404,13 +405,13 @@ def _define(np):
         _, dA, db = tangents
         x = np.linalg.solve(A, b)
         _inv_A = np.linalg.inv(A)
-        _dz4 = ZeroTangent()
+        _dz4 = _ZERO
         if not is_zero(dA):
             _c0 = -(dA @ x)
             _dz4 = _add(_dz4, _c0)
         if not is_zero(db):
             _dz4 = _add(_dz4, db)
-        dx = ZeroTangent()
+        dx = _ZERO
         if not is_zero(_dz4):
             _c1 = _inv_A @ _dz4
             dx = _add(dx, _c1)
@@ -420,7 +421,7 @@ def _define(np):
         x = np.linalg.solve(A, b)
         def solve_pullback(dx):
             if is_zero(dx):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             _c2 = np.linalg.solve(np.transpose(A), dx)
             _dz4 = _c2
             def _pb_A3():
@@ -430,7 +431,7 @@ def _define(np):
             def _pb_b5():
                 db = _dz4
                 return db
-            return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_b5))
+            return (_NO, Thunk(_pb_A3), Thunk(_pb_b5))
         return x, solve_pullback
 
     # ---- solve_matrix(A[i,j], B[j,k]) -> X[i,k]    (rules/linalg.rules:23)
@@ -442,13 +443,13 @@ def _define(np):
         _, dA, dB = tangents
         X = np.linalg.solve(A, B)
         _inv_A = np.linalg.inv(A)
-        _dz5 = ZeroTangent()
+        _dz5 = _ZERO
         if not is_zero(dA):
             _c0 = -(dA @ X)
             _dz5 = _add(_dz5, _c0)
         if not is_zero(dB):
             _dz5 = _add(_dz5, dB)
-        dX = ZeroTangent()
+        dX = _ZERO
         if not is_zero(_dz5):
             _c1 = _inv_A @ _dz5
             dX = _add(dX, _c1)
@@ -458,7 +459,7 @@ def _define(np):
         X = np.linalg.solve(A, B)
         def solve_matrix_pullback(dX):
             if is_zero(dX):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             _c2 = np.linalg.solve(np.transpose(A), dX)
             _dz5 = _c2
             def _pb_A3():
@@ -468,7 +469,7 @@ def _define(np):
             def _pb_B5():
                 dB = _dz5
                 return dB
-            return (NoTangent(), Thunk(_pb_A3), Thunk(_pb_B5))
+            return (_NO, Thunk(_pb_A3), Thunk(_pb_B5))
         return X, solve_matrix_pullback
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
@@ -484,12 +485,12 @@ def _define(np):
         _c2 = np.transpose(_inv_S) @ x
         _c3 = x @ _c2
         m = _c3
-        _dinv_S = ZeroTangent()
+        _dinv_S = _ZERO
         if not is_zero(dS):
             _c4 = _inv_S @ dS
             _c5 = -(_c4 @ _inv_S)
             _dinv_S = _add(_dinv_S, _c5)
-        dm = ZeroTangent()
+        dm = _ZERO
         if not is_zero(dx):
             _c6 = np.transpose(_inv_S) @ dx
             _c7 = x @ _c6
@@ -510,7 +511,7 @@ def _define(np):
         m = _c14
         def mahalanobis_pullback(dm):
             if is_zero(dm):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             _e15 = (dm * (x[:, None]) * x)
             _dinv_S = _e15
             def _pb_x16():
@@ -524,7 +525,7 @@ def _define(np):
                 _c22 = -(np.transpose(_inv_S) @ np.transpose(_c21))
                 dS = _c22
                 return dS
-            return (NoTangent(), Thunk(_pb_x16), Thunk(_pb_S20))
+            return (_NO, Thunk(_pb_x16), Thunk(_pb_S20))
         return m, mahalanobis_pullback
 
     # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)
@@ -548,16 +549,16 @@ def _define(np):
         _e6 = (A + np.transpose(_d4, (1, 0)))
         _c7 = _M @ _e6
         Q = _c7
-        _dt0 = ZeroTangent()
+        _dt0 = _ZERO
         if not is_zero(dA):
             _e8 = (-dA)
             _dt0 = _add(_dt0, _e8)
-        _dM = ZeroTangent()
+        _dM = _ZERO
         if not is_zero(_dt0):
             _c9 = _M @ _dt0
             _c10 = -(_c9 @ _M)
             _dM = _add(_dM, _c10)
-        dQ = ZeroTangent()
+        dQ = _ZERO
         if not is_zero(_dM):
             _c11 = _dM @ A
             dQ = _add(dQ, _c11 + _dM)
@@ -577,7 +578,7 @@ def _define(np):
         Q = _c16
         def cayley_pullback(dQ):
             if is_zero(dQ):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _c17 = dQ @ np.transpose(A)
             _dM = _c17 + dQ
             _c18 = _M @ np.transpose(_dM)
@@ -587,7 +588,7 @@ def _define(np):
             dA = _c20
             _e21 = (-_dt0)
             dA = _add(dA, _e21)
-            return (NoTangent(), dA)
+            return (_NO, dA)
         return Q, cayley_pullback
 
     return {

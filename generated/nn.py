@@ -7,6 +7,7 @@ from runtime.registry import export_ops
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
 
     def _add(a, b):
         if is_zero(a):
@@ -25,7 +26,7 @@ def _define(np):
         _, dx = tangents
         _c1 = np.sum(x, axis=0)
         s = _c1
-        ds = ZeroTangent()
+        ds = _ZERO
         if not is_zero(dx):
             _c2 = np.sum(dx, axis=0)
             ds = _add(ds, _c2)
@@ -37,9 +38,9 @@ def _define(np):
         s = _c3
         def sum_pullback(ds):
             if is_zero(ds):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             dx = np.broadcast_to(ds, (n_i, ))
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return s, sum_pullback
 
     # ---- mean(x[i]) -> m[]    (rules/nn.rules:6)
@@ -56,7 +57,7 @@ def _define(np):
         _c2 = np.sum(x, axis=0)
         _e3 = (1 / n_i * _c2)
         m = _e3
-        dm = ZeroTangent()
+        dm = _ZERO
         if not is_zero(dx):
             _e4 = (1 / n_i)
             _c5 = _e4 * np.sum(dx, axis=0)
@@ -70,10 +71,10 @@ def _define(np):
         m = _e7
         def mean_pullback(dm):
             if is_zero(dm):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e8 = (1 / n_i * dm)
             dx = np.broadcast_to(_e8, (n_i, ))
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return m, mean_pullback
 
     # ---- logsumexp(x[i]) -> y[]    (rules/nn.rules:7)
@@ -88,7 +89,7 @@ def _define(np):
         _m2 = np.max(x, axis=0, keepdims=True)
         _e3 = np.log(np.sum(np.exp(x - _m2))) + np.max(x)
         y = _e3
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e4 = (x - y)
             _e5 = np.exp(_e4)
@@ -103,12 +104,12 @@ def _define(np):
         y = _e9
         def logsumexp_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e10 = (x - y)
             _e11 = np.exp(_e10)
             _e12 = (dy * _e11)
             dx = _e12
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, logsumexp_pullback
 
     # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
@@ -129,7 +130,7 @@ def _define(np):
         _e8 = np.exp(_e7)
         _e9 = (_e8)
         y = _e9
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e10 = (dx * y)
             _c11 = -np.einsum("a,b->b", _e10, y)
@@ -145,11 +146,11 @@ def _define(np):
         y = _e16
         def softmax_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e17 = (dy * y)
             _c18 = -np.einsum("a,b->b", _e17, y)
             dx = _e17 + _c18
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, softmax_pullback
 
     # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:10)
@@ -167,7 +168,7 @@ def _define(np):
         _e4 = np.log(np.sum(np.exp(x - _m3))) + np.max(x)
         _e5 = (x - _e4)
         y = _e5
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _e6 = np.exp(y)
             _e7 = (dx * _e6)
@@ -182,11 +183,11 @@ def _define(np):
         y = _e11
         def log_softmax_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent())
+                return (_NO, _ZERO)
             _e12 = np.exp(y)
             _c13 = -np.einsum("a,b->b", dy, _e12)
             dx = _c13 + dy
-            return (NoTangent(), dx)
+            return (_NO, dx)
         return y, log_softmax_pullback
 
     # ---- dense(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:13)
@@ -205,7 +206,7 @@ def _define(np):
         _e4 = (_c3 + c)
         _e5 = np.tanh(_e4)
         y = _e5
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _c6 = dx @ np.transpose(W)
             dy = _add(dy, _c6)
@@ -227,7 +228,7 @@ def _define(np):
         y = _e12
         def dense_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO, _ZERO)
             _e13 = (y * y)
             _e14 = (1.0 - _e13)
             _e15 = (_e14 * dy)
@@ -243,7 +244,7 @@ def _define(np):
                 _c21 = np.sum(_e15, axis=0)
                 dc = _c21
                 return dc
-            return (NoTangent(), Thunk(_pb_W16), Thunk(_pb_x18), Thunk(_pb_c20))
+            return (_NO, Thunk(_pb_W16), Thunk(_pb_x18), Thunk(_pb_c20))
         return y, dense_pullback
 
     # ---- linear(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:14)
@@ -260,7 +261,7 @@ def _define(np):
         _c2 = x @ np.transpose(W)
         _e3 = (_c2 + c)
         y = _e3
-        dy = ZeroTangent()
+        dy = _ZERO
         if not is_zero(dx):
             _c4 = dx @ np.transpose(W)
             dy = _add(dy, _c4)
@@ -277,7 +278,7 @@ def _define(np):
         y = _e7
         def linear_pullback(dy):
             if is_zero(dy):
-                return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO, _ZERO)
             def _pb_W8():
                 _c9 = np.transpose(dy) @ x
                 dW = _c9
@@ -290,7 +291,7 @@ def _define(np):
                 _c13 = np.sum(dy, axis=0)
                 dc = _c13
                 return dc
-            return (NoTangent(), Thunk(_pb_W8), Thunk(_pb_x10), Thunk(_pb_c12))
+            return (_NO, Thunk(_pb_W8), Thunk(_pb_x10), Thunk(_pb_c12))
         return y, linear_pullback
 
     # ---- mse(p[b,o], t[b,o]) -> L[]    (rules/nn.rules:17)
@@ -313,7 +314,7 @@ def _define(np):
         _c6 = np.sum(_e5, axis=(0, 1))
         _e7 = (1 / n_b / n_o * _c6)
         L = _e7
-        dL = ZeroTangent()
+        dL = _ZERO
         if not is_zero(dt):
             _e8 = (dt * p)
             _c9 = -2.0 * np.sum(_e8, axis=(0, 1))
@@ -343,7 +344,7 @@ def _define(np):
         L = _e22
         def mse_pullback(dL):
             if is_zero(dL):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             def _pb_p23():
                 _e24 = (2.0 * 1 / n_b / n_o * _e19 * dL)
                 dp = _e24
@@ -353,7 +354,7 @@ def _define(np):
                 _e27 = (2.0 * 1 / n_b / n_o * _e26 * dL)
                 dt = _e27
                 return dt
-            return (NoTangent(), Thunk(_pb_p23), Thunk(_pb_t25))
+            return (_NO, Thunk(_pb_p23), Thunk(_pb_t25))
         return L, mse_pullback
 
     # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
@@ -382,14 +383,14 @@ def _define(np):
         _e12 = (_c10 + _c11)
         _e13 = (-(1 / n_b * _e12))
         L = _e13
-        _dlse = ZeroTangent()
+        _dlse = _ZERO
         if not is_zero(dz):
             _e14 = (z - (_lse[:, None]))
             _e15 = np.exp(_e14)
             _e16 = (dz * _e15)
             _c17 = np.sum(_e16, axis=1)
             _dlse = _add(_dlse, _c17)
-        dL = ZeroTangent()
+        dL = _ZERO
         if not is_zero(_dlse):
             _c18 = np.einsum("a,ab->", _dlse, t, optimize=True)
             dL = _add(dL, _c18)
@@ -421,7 +422,7 @@ def _define(np):
         L = _e32
         def cross_entropy_pullback(dL):
             if is_zero(dL):
-                return (NoTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO)
             _e33 = (1 / n_b * dL)
             _c34 = _e33 * np.sum(t, axis=1)
             _dlse = _c34
@@ -438,7 +439,7 @@ def _define(np):
                 _e42 = (1 / n_b * _e41 * dL)
                 dt = _e42
                 return dt
-            return (NoTangent(), Thunk(_pb_z35), Thunk(_pb_t40))
+            return (_NO, Thunk(_pb_z35), Thunk(_pb_t40))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
@@ -483,7 +484,7 @@ def _define(np):
             out = _chunk12(n_i, x)
         else:
             out = np.concatenate([_chunk12(min(_step22, n_i - _s23), x[_s23:_s23 + _step22]) for _s23 in range(0, n_i, _step22)], axis=0)
-        dout = ZeroTangent()
+        dout = _ZERO
         if not is_zero(db):
             def _chunk25(_m, _s0_x):
                 _e26 = (_s0_x * _s0_x)
@@ -596,7 +597,7 @@ def _define(np):
             out = np.concatenate([_chunk93(min(_step103, n_i - _s104), x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
-                return (NoTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent(), ZeroTangent())
+                return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
             _memo138 = []
             def _fused105():
                 if not _memo138:
@@ -656,7 +657,7 @@ def _define(np):
                 return _fused105()[2]
             def _pb_s145():
                 return _fused105()[3]
-            return (NoTangent(), Thunk(_pb_x142), Thunk(_pb_y143), Thunk(_pb_b144), Thunk(_pb_s145))
+            return (_NO, Thunk(_pb_x142), Thunk(_pb_y143), Thunk(_pb_b144), Thunk(_pb_s145))
         return out, gaussian_kernel_sum_pullback
 
     return {
