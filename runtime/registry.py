@@ -303,6 +303,9 @@ class Op(Primitive):
                 cots = pb(g)
             else:
                 cots = pullback(g)
+            if len(argnums) == 1:
+                c = cots[argnums[0] + 1]
+                return (c.unthunk() if type(c) is Thunk else c,)
             return [unthunk(cots[i + 1]) if type(cots[i + 1]) is Thunk else cots[i + 1] for i in argnums]
 
         return ans, pullback_for_trace

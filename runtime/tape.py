@@ -109,7 +109,7 @@ def backward(nodes, seeds, consume=False):
             pullback, node.pullback, node.parents = node.pullback, None, ()
         else:
             pullback = node.pullback
-        if _all_zero(g):
+        if type(g) is not np.ndarray and _all_zero(g):
             continue
         cots = pullback(g)
         del g, pullback
