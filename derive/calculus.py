@@ -345,6 +345,14 @@ def canon_bound(e, depth=0):
     return e.func(*[canon_bound(a, depth) for a in e.args])
 
 
+def _new_divisors(new, old):
+    """Bases `new` divides by that `old` did not: SymPy rewrites n·xⁿ⁻¹ through y = xⁿ as n·y/x, which is
+    0·∞ = NaN at x = 0 where the original is finite."""
+    def divisors(e):
+        return {p.base for p in e.atoms(sp.Pow) if p.exp.is_negative}
+    return divisors(new) - divisors(old)
+
+
 def through_output(terms, st: Stmt):
     """Rewrite coefficients through the statement's own output where its right side reappears
     (exp -> y, softmax's exp(x_i)/Σexp -> y_i): cheaper code and the compact textbook form."""
@@ -363,7 +371,7 @@ def through_output(terms, st: Stmt):
                 continue
             m = dict(zip(I, combo))
             new = best.subs(pattern.xreplace(m), ir.access(st.target, combo))
-            if new != best and sp.count_ops(new) <= sp.count_ops(best):
+            if new != best and sp.count_ops(new) <= sp.count_ops(best) and not _new_divisors(new, best):
                 best = new
         # y = rest ± log(S) with S free of the statement's indices gives S = exp(±(y - rest))
         logs = [a for a in (pattern.args if isinstance(pattern, sp.Add) else [pattern])
@@ -383,7 +391,7 @@ def through_output(terms, st: Stmt):
                     y = ir.access(st.target, combo)
                     repl = sp.exp(sgn * (y - rest.xreplace(m)))
                     cand = sp.powsimp(best.subs(S.xreplace(m), repl))
-                    if sp.count_ops(cand) < sp.count_ops(best):
+                    if sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best):
                         best = cand
         out.append(Term(best, t.sums, t.atom) if best is not c else t)
     return out

@@ -285,18 +285,20 @@ def _define(np):
         y = _e1
         dy = _ZERO
         if not is_zero(dx):
-            _e2 = (0.5 * 1 / y * dx)
-            dy = _add(dy, _e2)
+            _e2 = (1 / np.sqrt(x))
+            _e3 = (0.5 * _e2 * dx)
+            dy = _add(dy, _e3)
         return y, dy
 
     def sqrt_rrule(x):
-        _e3 = np.sqrt(x)
-        y = _e3
+        _e4 = np.sqrt(x)
+        y = _e4
         def sqrt_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
-            _e4 = (0.5 * 1 / y * dy)
-            dx = _e4
+            _e5 = (1 / np.sqrt(x))
+            _e6 = (0.5 * _e5 * dy)
+            dx = _e6
             return (_NO, dx)
         return y, sqrt_pullback
 
@@ -580,18 +582,22 @@ def _define(np):
         y = _e1
         dy = _ZERO
         if not is_zero(dx):
-            _e2 = (1 / x * dx * n * y)
-            dy = _add(dy, _e2)
+            _e2 = (n - 1.0)
+            _e3 = x ** _e2
+            _e4 = (_e3 * dx * n)
+            dy = _add(dy, _e4)
         return y, dy
 
     def power_rrule(x, n):
-        _e3 = x ** n
-        y = _e3
+        _e5 = x ** n
+        y = _e5
         def power_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO, _NO)
-            _e4 = (1 / x * dy * n * y)
-            dx = _e4
+            _e6 = (n - 1.0)
+            _e7 = x ** _e6
+            _e8 = (_e7 * dy * n)
+            dx = _e8
             return (_NO, dx, _NO)
         return y, power_pullback
 

@@ -113,3 +113,14 @@ def test_elementwise_ops_take_any_shape(op):
     g = grad(lambda x: tnp.sum(op(x, *args[1:]) * W))(args[0])
     from runtime import unthunk
     assert_close(g, unthunk(op.rrule(*args)[1](W)[1]), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_power_derivative_is_finite_at_zero(n):
+    # n·xⁿ⁻¹ must not be rewritten through y = xⁿ as n·y/x: that is 0·∞ = NaN at x = 0
+    import generated
+
+    x = np.array([0.0, 2.0])
+    expected = n * np.array([float(n == 1), 2.0 ** (n - 1)])
+    assert_close(grad(lambda x: tnp.sum(generated.power(x, n)))(x), expected)
+    assert_close(jvp(lambda x: generated.power(x, n), (x,), (np.ones(2),))[1], expected)
