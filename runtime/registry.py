@@ -39,7 +39,32 @@ def _make_checker(name, meta):
     """A function args -> None raising ValueError that names the op, the index and both extents."""
     specs = [(pos, p["name"], tuple(p.get("indices") or ()), p.get("kind", "tensor"))
              for pos, p in enumerate(meta["inputs"])]
+    ints = [(pos, argname) for pos, argname, _, kind in specs if kind == "int"]
     specs = [s for s in specs if s[3] != "int"]
+    shapes = _make_shape_checker(name, meta, specs)
+    if not ints:
+        return shapes
+
+    def check(args, label=name):
+        for pos, argname in ints:
+            v = args[pos]
+            if type(v) is not int:
+                _check_int(label, argname, v)
+        shapes(args, label)
+    return check
+
+
+def _check_int(label, argname, v):
+    if isinstance(v, Traced):
+        raise TypeError(f"{label}: {argname} is an integer parameter and has no derivative; it cannot be a traced "
+                        f"value (pass a plain int)")
+    if isinstance(v, (bool, np.bool_)) or not (isinstance(v, (int, np.integer)) or (
+            isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu")):
+        raise TypeError(f"{label}: {argname} must be an int (an integer parameter) but got "
+                        f"{type(v).__name__} {v!r}")
+
+
+def _make_shape_checker(name, meta, specs):
     equal = [tuple(g) for g in meta.get("equal_extents") or ()]
     batch = set(meta.get("batch_indices") or ())
     if meta.get("elementwise"):

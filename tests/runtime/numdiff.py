@@ -15,8 +15,9 @@ def fd_grad(f, x, eps=1e-6):
 
 def fd_jvp(f, args, tangents, eps=1e-6):
     """Directional derivative of f(*args) along tangents; f may return an array or a tuple of arrays."""
-    plus = f(*[a + eps * t for a, t in zip(args, tangents)])
-    minus = f(*[a - eps * t for a, t in zip(args, tangents)])
+    # an argument with a literal 0 tangent (an int parameter, say) is passed through unchanged
+    plus = f(*[a if type(t) is int and t == 0 else a + eps * t for a, t in zip(args, tangents)])
+    minus = f(*[a if type(t) is int and t == 0 else a - eps * t for a, t in zip(args, tangents)])
     if isinstance(plus, tuple):
         return tuple((np.asarray(p) - np.asarray(m)) / (2 * eps) for p, m in zip(plus, minus))
     return (np.asarray(plus) - np.asarray(minus)) / (2 * eps)

@@ -5,6 +5,8 @@ import types
 import numpy as np
 import pytest
 
+import runtime
+
 import fake_generated as fg
 from numdiff import assert_close
 from runtime import NoTangent, Thunk, ZeroTangent, frule, grad, lookup, rrule, tnp, unthunk
@@ -170,3 +172,18 @@ def test_elementwise_flag_accepts_any_shape():
         hyp(x, y[0])
     assert str(info.value) == ("hyp: y has shape (3,) but x has shape (2, 3) "
                                "(elementwise op: all tensor arguments have the same shape)")
+
+
+def test_int_parameters_are_checked():
+    import generated
+
+    x = np.array([2.0, 3.0])
+    assert np.allclose(generated.power(x, np.int64(3)), x ** 3)
+    for bad in (2.5, True, np.array([2])):
+        with pytest.raises(TypeError, match=r"power: n must be an int"):
+            generated.power(x, bad)
+    # a float where an int parameter goes is an error, not a silently zero derivative
+    with pytest.raises(TypeError, match=r"power: n is an integer parameter and has no derivative"):
+        runtime.grad(lambda s: runtime.tnp.sum(generated.power(x, s)))(2.5)
+    g = runtime.grad(lambda x, n: runtime.tnp.sum(generated.power(x, n)), argnums=(0, 1))(x, 2)
+    assert np.allclose(g[0], 2 * x) and g[1] is runtime.NoTangent()
