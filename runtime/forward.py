@@ -42,6 +42,12 @@ class ForwardTrace(Trace):
         return Dual(ans, self, dans)
 
 
+def _float_dtype(v):
+    """The tangent dtype of a primal: its own when floating (float32 stays float32), else float64."""
+    dt = np.result_type(v)
+    return dt if dt.kind in "fc" else np.float64
+
+
 def _is_differentiable(x):
     from runtime.tape import _is_differentiable as check
     return check(x)
@@ -79,5 +85,5 @@ def jvp(f, primals, tangents):
         else:
             ys.append(leaf)
             v = getval(leaf)
-            dys.append(0.0 if isinstance(v, float) else np.zeros_like(v, dtype=np.result_type(v, np.float64)))
+            dys.append(0.0 if isinstance(v, float) else np.zeros_like(v, dtype=_float_dtype(v)))
     return pytree.unflatten(td, ys), pytree.unflatten(td, dys)

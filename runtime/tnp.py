@@ -185,9 +185,16 @@ def _unary(name, raw, deriv):
     return p
 
 
-_LN2 = _np.log(2.0)
-_LN10 = _np.log(10.0)
-_TWO_OVER_SQRT_PI = 2.0 / _np.sqrt(_np.pi)
+# Python floats, not np.float64: NumPy 2 promotes float32 arrays by np.float64 scalars but not by Python ones.
+_LN2 = float(_np.log(2.0))
+_LN10 = float(_np.log(10.0))
+_TWO_OVER_SQRT_PI = float(2.0 / _np.sqrt(_np.pi))
+
+
+def _mask(cond, like):
+    """A 0/1 (or weight) array in the floating dtype of `like`, so a float32 derivative stays float32."""
+    dt = getattr(getval(like), "dtype", None)
+    return _np.asarray(cond).astype(dt if dt is not None and dt.kind in "fc" else _np.float64)
 
 
 def _relu_raw(x):
@@ -229,7 +236,7 @@ absolute = _unary("absolute", _np.abs, lambda ans, x: sign(x))
 abs = fabs = absolute
 erf = _unary("erf", _special.erf, lambda ans, x: _TWO_OVER_SQRT_PI * exp(-(x * x)))
 erfc = _unary("erfc", _special.erfc, lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-(x * x)))
-relu = _unary("relu", _relu_raw, lambda ans, x: _np.greater(getval(x), 0).astype(float))
+relu = _unary("relu", _relu_raw, lambda ans, x: _mask(_np.greater(getval(x), 0), x))
 sigmoid = _unary("sigmoid", _sigmoid_raw, lambda ans, x: ans * (1.0 - ans))
 softplus = _unary("softplus", _softplus_raw, lambda ans, x: sigmoid(x))
 
@@ -262,6 +269,8 @@ true_divide = divide
 def _pow_dx(ans, x, y):
     # x ** where(y, y - 1, 1) keeps d/dx x**0 = 0 finite at x = 0 (autograd's trick)
     yv = getval(y)
+    if type(yv) in (int, float):  # a Python exponent stays a (weak) Python number: float32 stays float32
+        return y * x ** (y - 1 if yv != 0 else 1)
     return y * x ** where(yv != 0, y - 1, 1.0)
 
 
@@ -277,7 +286,7 @@ _defjvp(power, lambda t, ans, x, y: t * _pow_dx(ans, x, y), lambda t, ans, x, y:
 def _balanced_eq(x, z, y):
     # share the derivative at ties: d max(x, y) = 1/2 each when x == y
     x, z, y = getval(x), getval(z), getval(y)
-    return (x == z) / (1.0 + (x == y))
+    return _mask(x == z, z) / _mask(1.0 + (x == y), z)
 
 
 maximum = _prim(_np.maximum, "maximum", broadcasting=True)
@@ -324,7 +333,7 @@ def _clip_raw(x, lo, hi):
 
 
 def _clip_mask(ans, x):
-    return _np.equal(getval(ans), getval(x)).astype(float)
+    return _mask(_np.equal(getval(ans), getval(x)), x)
 
 
 clip_ = _prim(_clip_raw, "clip", broadcasting=True)
@@ -485,7 +494,7 @@ def _minmax(raw, name):
         s = shape_of(x)
         xv = getval(x)
         av = _np.reshape(getval(ans), _keepdims_shape(s, axis)) if not keepdims else getval(ans)
-        mask = xv == av
+        mask = _mask(xv == av, xv)
         return mask / _np.sum(mask, axis=axis, keepdims=True)
 
     _defvjp(p, lambda ans, x, axis=None, keepdims=False:

@@ -183,3 +183,15 @@ def test_plain_values_pass_straight_to_numpy():
     np.testing.assert_array_equal(tnp.exp(x), np.exp(x))
     assert tnp.einsum("i,i->", x, x) == np.einsum("i,i->", x, x)
     assert isinstance(tnp.linalg.slogdet(SPD(2)), tuple)
+
+
+@pytest.mark.parametrize("f", [
+    lambda x: tnp.sum(x ** 2), lambda x: tnp.max(x), lambda x: tnp.sum(tnp.erf(x)), lambda x: tnp.sum(tnp.exp2(x)),
+    lambda x: tnp.sum(tnp.log2(x) + tnp.log10(x)), lambda x: tnp.sum(tnp.relu(x - 1.0)),
+    lambda x: tnp.sum(tnp.maximum(x, 1.0)), lambda x: tnp.sum(tnp.clip(x, 0.6, 1.0)), lambda x: tnp.sum(x ** 3.0),
+], ids=["pow", "max", "erf", "exp2", "log2+log10", "relu", "maximum", "clip", "pow-float"])
+def test_float32_stays_float32_to_second_order(f):
+    x = np.array([0.5, 1.5], np.float32)
+    g = grad(f)
+    assert g(x).dtype == np.float32
+    assert jvp(g, (x,), (np.ones_like(x),))[1].dtype == np.float32
