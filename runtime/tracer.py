@@ -62,7 +62,13 @@ class Traced:
         return bool(getval(self))
 
     def __float__(self):
-        return float(getval(self))
+        # float(x) (and math.exp(x), which calls it) would silently drop the derivative, as np.asarray would.
+        # int(x) and bool(x) stay allowed: they are piecewise constant, their derivative is zero anyway.
+        raise TypeError(f"float() of a traced value ({type(self).__name__}) would drop its derivative inside a "
+                        f"differentiated function; keep it an array (use runtime.tnp / NumPy instead of math), or "
+                        f"float(runtime.tracer.getval(x)) to drop the derivative on purpose")
+
+    __complex__ = __float__
 
     def __int__(self):
         return int(getval(self))
