@@ -5,6 +5,7 @@ gradients.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 
 
@@ -52,7 +53,8 @@ def _flatten(x, leaves):
         return TreeDef("namedtuple", type(x), tuple(_flatten(v, leaves) for v in x))
     if isinstance(x, dict):
         keys = tuple(x.keys())
-        return TreeDef("dict", (type(x), keys), tuple(_flatten(x[k], leaves) for k in keys))
+        meta = (type(x), keys, x.default_factory) if isinstance(x, collections.defaultdict) else (type(x), keys)
+        return TreeDef("dict", meta, tuple(_flatten(x[k], leaves) for k in keys))
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         names = tuple(f.name for f in dataclasses.fields(x))
         return TreeDef("dataclass", (type(x), names), tuple(_flatten(getattr(x, n), leaves) for n in names))
@@ -83,9 +85,13 @@ def _unflatten(td, it):
     if kind == "namedtuple":
         return td.meta(*children)
     if kind == "dict":
-        cls, keys = td.meta
+        cls, keys = td.meta[:2]
         d = dict(zip(keys, children))
-        return d if cls is dict else cls(d)
+        if cls is dict:
+            return d
+        if issubclass(cls, collections.defaultdict):
+            return cls(td.meta[2] if len(td.meta) > 2 else None, d)
+        return cls(d)
     if kind == "dataclass":
         cls, names = td.meta
         obj = object.__new__(cls)  # bypass __init__ (fields with init=False, __post_init__ checks)

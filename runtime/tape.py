@@ -153,6 +153,14 @@ def _materialize(g, leaf, node):
         return 0.0 if isinstance(v, float) else np.zeros_like(v)
     if isinstance(leaf, float) and isinstance(g, np.ndarray) and g.ndim == 0:
         return float(g)
+    return _writeable(g)
+
+
+def _writeable(g):
+    """Rules may return read-only broadcast views (sum's pullback is broadcast_to(dy, x.shape)); what a user
+    gets back must be an ordinary array they can update in place (`W -= lr * g`)."""
+    if type(g) is np.ndarray and not g.flags.writeable:
+        return np.array(g)
     return g
 
 
@@ -175,6 +183,7 @@ def vjp(f, *primals):
     boxed = [_box_tree(p, trace) for p in primals]
     y = f(*[b[0] for b in boxed])
     y_plain, y_td, out_nodes = _unbox_output(y, trace)
+    y_leaves = pytree.flatten(y_plain)[0]
 
     def vjp_fn(dy):
         dleaves, d_td = pytree.flatten(dy)
@@ -183,6 +192,10 @@ def vjp(f, *primals):
         seeds = {}
         for i, node in out_nodes:
             d = dleaves[i]
+            if not is_zero(d) and shape_of(d) != shape_of(y_leaves[i]):
+                where = f" (output leaf {i})" if len(y_leaves) > 1 else ""
+                raise ValueError(f"vjp: cotangent of shape {tuple(shape_of(d))} for an output of shape "
+                                 f"{tuple(shape_of(y_leaves[i]))}{where}; they must be equal")
             if not is_zero(d):
                 seeds[node] = add_tangents(seeds.get(node), d)
         grads = backward(trace.nodes, seeds) if seeds else {}
@@ -226,6 +239,10 @@ def value_and_grad(f, argnums=0):
             value, node = y._value, y._node
         else:
             value, node = y, None
+        out_leaves = pytree.flatten(value)[0]
+        if len(out_leaves) != 1 or out_leaves[0] is not value:
+            raise TypeError(f"grad: {getattr(f, '__name__', 'f')} must return a scalar, got a "
+                            f"{type(value).__name__} (for several outputs use vjp)")
         if shape_of(value) != ():
             raise TypeError(f"grad: {getattr(f, '__name__', 'f')} must return a scalar, got shape {shape_of(value)}")
         grads = {}

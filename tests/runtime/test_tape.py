@@ -227,3 +227,32 @@ def test_grad_releases_each_pullback_once_it_has_run():
     _, back = vjp(lambda x: outer(inner(x)), np.ones(3))
     assert_close(back(np.ones(3))[0], np.full(3, 6.0))
     assert_close(back(np.ones(3))[0], np.full(3, 6.0))
+
+
+def test_gradients_come_back_writeable():
+    # sum's pullback is a read-only broadcast view; users update gradients and parameters in place
+    g = grad(lambda x: tnp.sum(x))(np.ones(3))
+    g += 1.0
+    assert_close(g, np.full(3, 2.0))
+
+
+def test_defaultdict_pytree_keeps_its_factory():
+    from collections import defaultdict
+
+    p = defaultdict(list, {"a": np.ones(2), "b": np.ones(3)})
+    g = grad(lambda p: tnp.sum(p["a"]) + tnp.sum(p["b"] * 2.0))(p)
+    assert isinstance(g, defaultdict) and g.default_factory is list
+    assert_close(g["b"], np.full(3, 2.0))
+
+
+def test_grad_of_a_non_scalar_or_a_tuple_says_so():
+    with pytest.raises(TypeError, match="must return a scalar, got a tuple"):
+        grad(lambda x: (tnp.sum(x), 1.0))(np.ones(2))
+    with pytest.raises(TypeError, match=r"must return a scalar, got shape \(2,\)"):
+        grad(lambda x: x * 2.0)(np.ones(2))
+
+
+def test_vjp_checks_the_cotangent_shape():
+    _, back = vjp(lambda x: fg.tanh(x), np.ones(3))
+    with pytest.raises(ValueError, match=r"cotangent of shape \(2, 3\) for an output of shape \(3,\)"):
+        back(np.ones((2, 3)))  # would broadcast silently into a (2, 3) "gradient"

@@ -56,3 +56,26 @@ def test_wrong_frule_is_reported_with_output_index():
 def test_report_for_generated_op_uses_argument_names():
     r = check_rrule(fg.matmul, np.ones((2, 2)), np.ones((2, 2)))
     assert r.op == "matmul(A[i,k], B[k,j]) -> C[i,j]" and any(line.startswith("A[") for line in r.lines)
+
+
+def test_check_rrule_reports_a_frule_that_raises():
+    from runtime import register_frule, register_rrule
+
+    def f(x):
+        return x * 2.0
+
+    op = register_rrule(f, lambda x: (x * 2.0, lambda g: (NoTangent(), g * 2.0)))
+
+    def broken_frule(tangents, x):
+        raise RuntimeError("oops")
+
+    register_frule(op, broken_frule)
+    with pytest.raises(AssertionError, match="frule raised RuntimeError: oops"):
+        check_rrule(op, np.ones(3))
+
+
+def test_check_rrule_without_a_frule_says_the_adjoint_check_was_skipped():
+    from runtime import register_rrule
+
+    op = register_rrule(lambda x: x * 3.0, lambda x: (x * 3.0, lambda g: (NoTangent(), g * 3.0)))
+    assert "adjoint identity: skipped" in str(check_rrule(op, np.ones(3)))
