@@ -227,12 +227,12 @@ class Emitter:
         pos = tuple(uax.index(k) for k in ks)
         ax = pos[0] if len(pos) == 1 else pos
         m = self.tmp("m")
+        # an infinite maximum (all -inf, or some +inf) shifts by 0 instead: -inf - (-inf) would be NaN
         self.line(f"{m} = np.max({uc}, axis={ax}, keepdims=True)")
+        self.line(f"{m} = np.where(np.isfinite({m}), {m}, 0.0)")
         out_axes = tuple(a for a in uax if a not in ks)
-        code = f"np.log(np.sum(np.exp({uc} - {m}), axis={ax})) + np.reshape({m}, np.shape({m})[:0] + " \
-               f"tuple(d for k, d in enumerate(np.shape({m})) if k not in {pos!r}))"
         if not out_axes:
-            code = f"np.log(np.sum(np.exp({uc} - {m}))) + np.max({uc})"
+            code = f"np.log(np.sum(np.exp({uc} - {m}))) + np.sum({m})"
         else:
             code = f"np.log(np.sum(np.exp({uc} - {m}), axis={ax})) + np.sum({m}, axis={ax})"
         return self.bind(e, code, out_axes)

@@ -80,14 +80,16 @@ def _define(np):
     # ---- logsumexp(x[i]) -> y[]    (rules/nn.rules:7)
     def logsumexp(x):
         _m0 = np.max(x, axis=0, keepdims=True)
-        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)
         y = _e1
         return y
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
         _m2 = np.max(x, axis=0, keepdims=True)
-        _e3 = np.log(np.sum(np.exp(x - _m2))) + np.max(x)
+        _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
+        _e3 = np.log(np.sum(np.exp(x - _m2))) + np.sum(_m2)
         y = _e3
         dy = _ZERO
         if not is_zero(dx):
@@ -100,7 +102,8 @@ def _define(np):
 
     def logsumexp_rrule(x):
         _m8 = np.max(x, axis=0, keepdims=True)
-        _e9 = np.log(np.sum(np.exp(x - _m8))) + np.max(x)
+        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        _e9 = np.log(np.sum(np.exp(x - _m8))) + np.sum(_m8)
         y = _e9
         def logsumexp_pullback(dy):
             if is_zero(dy):
@@ -115,7 +118,8 @@ def _define(np):
     # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
     def softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True)
-        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)
         _e2 = (x - _e1)
         _e3 = np.exp(_e2)
         _e4 = (_e3)
@@ -125,7 +129,8 @@ def _define(np):
     def softmax_frule(tangents, x):
         _, dx = tangents
         _m5 = np.max(x, axis=0, keepdims=True)
-        _e6 = np.log(np.sum(np.exp(x - _m5))) + np.max(x)
+        _m5 = np.where(np.isfinite(_m5), _m5, 0.0)
+        _e6 = np.log(np.sum(np.exp(x - _m5))) + np.sum(_m5)
         _e7 = (x - _e6)
         _e8 = np.exp(_e7)
         _e9 = (_e8)
@@ -139,7 +144,8 @@ def _define(np):
 
     def softmax_rrule(x):
         _m12 = np.max(x, axis=0, keepdims=True)
-        _e13 = np.log(np.sum(np.exp(x - _m12))) + np.max(x)
+        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        _e13 = np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12)
         _e14 = (x - _e13)
         _e15 = np.exp(_e14)
         _e16 = (_e15)
@@ -156,7 +162,8 @@ def _define(np):
     # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:10)
     def log_softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True)
-        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.max(x)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)
         _e2 = (x - _e1)
         y = _e2
         return y
@@ -165,7 +172,8 @@ def _define(np):
         _, dx = tangents
         n_i = x.shape[0]
         _m3 = np.max(x, axis=0, keepdims=True)
-        _e4 = np.log(np.sum(np.exp(x - _m3))) + np.max(x)
+        _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
+        _e4 = np.log(np.sum(np.exp(x - _m3))) + np.sum(_m3)
         _e5 = (x - _e4)
         y = _e5
         dy = _ZERO
@@ -178,7 +186,8 @@ def _define(np):
 
     def log_softmax_rrule(x):
         _m9 = np.max(x, axis=0, keepdims=True)
-        _e10 = np.log(np.sum(np.exp(x - _m9))) + np.max(x)
+        _m9 = np.where(np.isfinite(_m9), _m9, 0.0)
+        _e10 = np.log(np.sum(np.exp(x - _m9))) + np.sum(_m9)
         _e11 = (x - _e10)
         y = _e11
         def log_softmax_pullback(dy):
@@ -361,6 +370,7 @@ def _define(np):
     def cross_entropy(z, t):
         n_b = z.shape[0]
         _m0 = np.max(z, axis=1, keepdims=True)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         _e1 = np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1)
         _lse = _e1
         _e2 = (t * z)
@@ -375,6 +385,7 @@ def _define(np):
         _, dz, dt = tangents
         n_b = z.shape[0]
         _m7 = np.max(z, axis=1, keepdims=True)
+        _m7 = np.where(np.isfinite(_m7), _m7, 0.0)
         _e8 = np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1)
         _lse = _e8
         _e9 = (t * z)
@@ -412,6 +423,7 @@ def _define(np):
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
         _m26 = np.max(z, axis=1, keepdims=True)
+        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
         _e27 = np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1)
         _lse = _e27
         _e28 = (t * z)

@@ -124,3 +124,12 @@ def test_power_derivative_is_finite_at_zero(n):
     expected = n * np.array([float(n == 1), 2.0 ** (n - 1)])
     assert_close(grad(lambda x: tnp.sum(generated.power(x, n)))(x), expected)
     assert_close(jvp(lambda x: generated.power(x, n), (x,), (np.ones(2),))[1], expected)
+
+
+def test_logsumexp_of_infinities():
+    import generated
+
+    with np.errstate(divide="ignore"):
+        assert generated.logsumexp(np.array([-np.inf, -np.inf])) == -np.inf
+    assert generated.logsumexp(np.array([np.inf, 1.0])) == np.inf
+    assert_close(generated.logsumexp(np.array([1000.0, 1000.0])), 1000.0 + np.log(2.0))
