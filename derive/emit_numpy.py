@@ -357,11 +357,10 @@ class Emitter:
             rest = [o for k, o in enumerate(operands) if k not in (i, j)]
             keep = set(out_axes) | {x for _, ax in rest for x in ax}
             axes = tuple(x for x in _union([a[1], b[1]]) if x in keep)
-            v = self.tmp("c")
-            self.line(f"{v} = {self._pair(a, b, axes)}")
-            operands = rest + [(v, axes)]
+            operands = rest + [(self._shared_pair(self._pair(a, b, axes)), axes)]
         if len(operands) == 2:
             code = self._pair(operands[0], operands[1], out_axes)
+            code = self.cache.get(("pair", code), code)
         elif len(operands) == 1:
             c, a = operands[0]
             code = self._reduce(c, a, out_axes)
@@ -370,6 +369,18 @@ class Emitter:
         for s in scalars:
             code = f"{_paren(s)} * {_paren(code)}"
         return code
+
+    def _shared_pair(self, code):
+        """A variable holding one intermediate pairwise contraction. The same one often recurs in several
+        inputs' cotangents (Σ_i dy_i K_ij inside the y cotangent of a kernel sum, and as the whole b cotangent)
+        where the canonical keys of the enclosing products differ; its code text names the value exactly, so
+        later contractions with the same text reuse the variable."""
+        v = self.cache.get(("pair", code))
+        if v is None:
+            v = self.tmp("c")
+            self.line(f"{v} = {code}")
+            self.cache[("pair", code)] = v
+        return v
 
     def _reduce(self, code, axes, out_axes):
         summed = [k for k, a in enumerate(axes) if a not in out_axes]

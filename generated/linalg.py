@@ -264,7 +264,7 @@ def _define(np):
                 dA = _e15
                 return dA
             def _pb_y16():
-                _c17 = ds * (np.transpose(A) @ x)
+                _c17 = ds * _c10
                 dy = _c17
                 return dy
             return (_NO, Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
@@ -305,7 +305,7 @@ def _define(np):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x13():
                 _c14 = ds * (A @ x)
-                _c15 = ds * (np.transpose(A) @ x)
+                _c15 = ds * _c11
                 _e16 = (_c14 + _c15)
                 dx = _e16
                 return dx
@@ -516,7 +516,7 @@ def _define(np):
             _dinv_S = _e15
             def _pb_x16():
                 _c17 = dm * (_inv_S @ x)
-                _c18 = dm * (np.transpose(_inv_S) @ x)
+                _c18 = dm * _c13
                 _e19 = (_c17 + _c18)
                 dx = _e19
                 return dx

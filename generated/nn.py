@@ -610,9 +610,9 @@ def _define(np):
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo138 = []
+            _memo137 = []
             def _fused105():
-                if not _memo138:
+                if not _memo137:
                     def _fused105_slice(_m, _s0_b_out, _s1_x):
                         _e106 = (1 / s)
                         _e107 = (_s1_x * _s1_x)
@@ -639,37 +639,36 @@ def _define(np):
                         _c128 = 2.0 * (_e106 * ((b[:, None]) * _c127))
                         _e129 = (_c125 + _c128)
                         _r130 = _e129
-                        _c131 = _s0_b_out @ _e114
-                        _r132 = _c131
-                        _e133 = s ** -2
-                        _e134 = (_e112 * _e114)
-                        _c135 = np.transpose(_e134) @ _s0_b_out
-                        _c136 = _e133 * (b @ _c135)
-                        _r137 = _c136
-                        return (_r122, _r130, _r132, _r137,)
-                    _step139 = max(1, 4194304 // max(1, n_j, n_j, n_j, n_j))
-                    if _step139 >= n_i:
-                        _memo138.append(_fused105_slice(n_i, dout, x))
+                        _r131 = _c123
+                        _e132 = s ** -2
+                        _e133 = (_e112 * _e114)
+                        _c134 = np.transpose(_e133) @ _s0_b_out
+                        _c135 = _e132 * (b @ _c134)
+                        _r136 = _c135
+                        return (_r122, _r130, _r131, _r136,)
+                    _step138 = max(1, 4194304 // max(1, n_j, n_j, n_j, n_j))
+                    if _step138 >= n_i:
+                        _memo137.append(_fused105_slice(n_i, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s140 in range(0, n_i, _step139):
-                            _part141 = _fused105_slice(min(_step139, n_i - _s140), dout[_s140:_s140 + _step139], x[_s140:_s140 + _step139])
+                        for _s139 in range(0, n_i, _step138):
+                            _part140 = _fused105_slice(min(_step138, n_i - _s139), dout[_s139:_s139 + _step138], x[_s139:_s139 + _step138])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part141[k])
+                                    acc[k].append(_part140[k])
                                 else:
-                                    acc[k] = _part141[k] if acc[k] is None else acc[k] + _part141[k]
-                        _memo138.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo138[0]
-            def _pb_x142():
+                                    acc[k] = _part140[k] if acc[k] is None else acc[k] + _part140[k]
+                        _memo137.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo137[0]
+            def _pb_x141():
                 return _fused105()[0]
-            def _pb_y143():
+            def _pb_y142():
                 return _fused105()[1]
-            def _pb_b144():
+            def _pb_b143():
                 return _fused105()[2]
-            def _pb_s145():
+            def _pb_s144():
                 return _fused105()[3]
-            return (_NO, Thunk(_pb_x142), Thunk(_pb_y143), Thunk(_pb_b144), Thunk(_pb_s145))
+            return (_NO, Thunk(_pb_x141), Thunk(_pb_y142), Thunk(_pb_b143), Thunk(_pb_s144))
         return out, gaussian_kernel_sum_pullback
 
     return {
