@@ -7,7 +7,8 @@
 Workloads: (1) tape overhead per op on tiny arrays (a chain of 200 elementwise ops, value and gradient);
 (2) value_and_grad of a 3-layer MLP (width 512, batch 256, float32) and its cheap-gradient ratio;
 (3) the Gaussian kernel sum's gradient at N = M = 20 000, D = 3 (float64), time and peak memory, each
-framework in its own process (peak RSS via getrusage). Frameworks that are not installed are skipped
+framework in its own process (peak RSS via getrusage). "pytorch+malloc" reruns PyTorch's workloads with the
+glibc malloc thresholds that `import runtime` sets for itself, so the comparison shows what the allocator buys. Frameworks that are not installed are skipped
 with a note; install them with `pip install -e ".[bench]"`.
 """
 from __future__ import annotations
@@ -162,7 +163,11 @@ def mlp(fw, width=512, batch=256, dtype=np.float32):
     return None
 
 
-MODULES = {"tensor-rules": None, "pytorch": "torch", "autograd": "autograd", "jax-jit": "jax"}
+MODULES = {"tensor-rules": None, "pytorch": "torch", "pytorch+malloc": "torch", "autograd": "autograd",
+           "jax-jit": "jax"}
+# `import runtime` raises glibc's malloc thresholds (runtime/memory.py); "pytorch+malloc" is PyTorch with the
+# same two thresholds set through glibc's environment variables, to show what is allocator and what is not.
+SAME_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 
 
 def child(fw):
@@ -172,6 +177,10 @@ def child(fw):
 
         torch.set_num_threads(os.cpu_count() or 1)
     out = {"overhead": overhead(fw) if fw != "jax-jit" else None, "mlp": mlp(fw)}
+    if fw == "tensor-rules":
+        import runtime.memory
+
+        out["allocator"] = runtime.memory.allocator_note()
     print(json.dumps(out))
 
 
@@ -181,8 +190,9 @@ def in_children():
         if mod and not have(mod):
             print(f"  ({fw}: {mod} not installed, skipped)")
             continue
-        p = subprocess.run([sys.executable, __file__, "--child", fw], capture_output=True, text=True, cwd=ROOT,
-                           timeout=1200)
+        env = dict(os.environ, **(SAME_MALLOC if fw.endswith("+malloc") else {}))
+        p = subprocess.run([sys.executable, __file__, "--child", fw.replace("+malloc", "")], capture_output=True,
+                           text=True, cwd=ROOT, timeout=1200, env=env)
         if p.returncode != 0:
             print(f"  ({fw} failed: {(p.stderr.strip().splitlines() or ['?'])[-1][:120]})")
             continue
@@ -254,6 +264,8 @@ def main(argv=None):
         return
     n_kernel = 5000 if args.quick else 20000
     res = in_children()
+    if "tensor-rules" in res:
+        print(f"  tensor-rules: {res['tensor-rules'].get('allocator')}")
     print("== per-op tape overhead (200 tanh on 3 elements, value and gradient), microseconds per op")
     for k, v in res.items():
         if v["overhead"] is not None:
@@ -263,12 +275,13 @@ def main(argv=None):
         vg, fwd = v["mlp"]
         print(f"  {k:14s} value_and_grad {vg * 1e3:8.2f} ms   forward {fwd * 1e3:7.2f} ms   ratio {vg / fwd:.2f}")
     ours = res["tensor-rules"]["mlp"][0]
-    for k in ("pytorch", "autograd", "jax-jit"):
+    for k in ("pytorch", "pytorch+malloc", "autograd", "jax-jit"):
         if k in res:
             print(f"  tensor-rules / {k}: {ours / res[k]['mlp'][0]:.2f}")
-    if "pytorch" in res:
-        print(f"  per-op overhead tensor-rules / pytorch: "
-              f"{res['tensor-rules']['overhead'] / res['pytorch']['overhead']:.2f}")
+    for k in ("pytorch", "pytorch+malloc"):
+        if k in res:
+            print(f"  per-op overhead tensor-rules / {k}: "
+                  f"{res['tensor-rules']['overhead'] / res[k]['overhead']:.2f}")
     print(f"== Gaussian kernel sum gradient, N = M = {n_kernel}, D = 3, float64 (one process each)")
     kr = kernel(n_kernel)
     for k, v in kr.items():
@@ -277,8 +290,8 @@ def main(argv=None):
         else:
             print(f"  {k:14s} {v}")
     if args.markdown:
-        fws = ("tensor-rules", "pytorch", "autograd", "jax-jit")
-        print("\n| workload | " + " | ".join(fws) + " |\n|---|---|---|---|---|")
+        fws = ("tensor-rules", "pytorch", "pytorch+malloc", "autograd", "jax-jit")
+        print("\n| workload | " + " | ".join(fws) + " |\n|---|" + "---|" * len(fws))
         print("| per-op overhead (µs/op) | " + " | ".join(
             f"{res[k]['overhead'] * 1e6:.2f}" if k in res and res[k]["overhead"] is not None else "–" for k in fws) + " |")
         print("| MLP value_and_grad (ms) | " + " | ".join(
