@@ -97,10 +97,16 @@ def _make_shape_checker(name, meta, specs):
     return _compile_fast_check(name, specs, equal, batch, check)
 
 
+def _no_check(args, label=None):
+    pass
+
+
 def _make_elementwise_checker(name, specs):
     """OPS entry with "elementwise": true: tensors may have any shape, but all the same one; scalars are 0-d."""
     tensors = [(pos, argname) for pos, argname, idx, kind in specs if idx]
     scalars = [(pos, argname) for pos, argname, idx, kind in specs if not idx]
+    if not scalars and len(tensors) <= 1:
+        return _no_check  # one tensor of any shape: nothing can mismatch
 
     def check(args, label=name):
         for pos, argname in scalars:
@@ -236,7 +242,8 @@ class Op(Primitive):
         def forward(*args):
             if len(args) != n:
                 raise _arity_error(name, meta, sig, len(args))
-            check(args)
+            if check is not _no_check:
+                check(args)
             top = None
             for a in args:  # inline of _kind_of + top_trace: this loop runs once per op call
                 if type(a) in _PLAIN:
