@@ -157,6 +157,7 @@ class OpGen:
         sub = Emitter(names, lambda s: "_m" if s == local else self.extent_code(s), em.indent + "    ",
                       self.counter)
         sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+        sub.big_ext = frozenset(x.ext for x in big)
         concat = ci in indices
         out_idx = tuple(local if s == ci else s for s in indices)
         sub.pref = out_idx
@@ -220,6 +221,7 @@ class OpGen:
         sub = Emitter(names, lambda x: "_m" if x == local else self.extent_code(x), pb.indent + "        ",
                       self.counter, pb.cache)
         sub.dtype_src, sub.inverse_of = pb.dtype_src, pb.inverse_of
+        sub.big_ext = frozenset(x.ext for _, _, _, big, _ in plan for x in big)
         outs = []
         for ls, e, axis, big, out_idx in plan:
             sub.pref = out_idx

@@ -62,6 +62,7 @@ class Emitter:
         self.dtype_src = None                 # a python expression with the working dtype
         self.pref = ()                        # preferred axis order (the output's)
         self.inverse_of = {}                  # variable holding A⁻¹ -> variable holding A (unbatched)
+        self.big_ext = frozenset()            # extent classes known to be large (a sliced kernel's i and j)
 
     # -- utilities -------------------------------------------------------------------------------------------
     def nested(self):
@@ -69,6 +70,7 @@ class Emitter:
         subexpressions, and what it computes stays inside the block."""
         sub = Emitter(dict(self.names), self.extent_code, self.indent + "    ", self.counter, self.cache)
         sub.dtype_src, sub.inverse_of, sub.pref = self.dtype_src, self.inverse_of, self.pref
+        sub.big_ext = self.big_ext
         return sub
 
     def line(self, s):
@@ -352,7 +354,7 @@ class Emitter:
         scalars = [c for c, a in operands if not a]
         operands = [(c, a) for c, a in operands if a]
         while len(operands) > 2:
-            i, j = _best_pair(operands, out_axes)
+            i, j = _best_pair(operands, out_axes, self.big_ext)
             a, b = operands[i], operands[j]
             rest = [o for k, o in enumerate(operands) if k not in (i, j)]
             keep = set(out_axes) | {x for _, ax in rest for x in ax}
@@ -478,8 +480,27 @@ def canonical_key(e):
     return e.xreplace(m), m
 
 
-def _best_pair(operands, out_axes):
-    """The pair to contract first: opt_einsum's greedy choice at a nominal size of 64 per index."""
+def _best_pair(operands, out_axes, big_ext=frozenset()):
+    """The pair to contract first.
+
+    Usually opt_einsum's greedy choice at a nominal size of 64 per index. Inside a sliced kernel body
+    (`big_ext`: the extent classes of the sliced N×M intermediate) the pair whose result is smallest, then
+    cheapest: b[j]·K[i,j]·y[j,d] must contract b with y (an M×D array), not build a second N×M one, and every
+    FLOP-based or memory-removed score ties those two at any nominal sizes."""
+    if big_ext:
+        def size(axes):
+            n = 1
+            for x in axes:
+                n *= 4096 if getattr(x, "ext", None) in big_ext else 8
+            return n
+
+        def score(ij):
+            (_, xa), (_, xb) = operands[ij[0]], operands[ij[1]]
+            keep = set(out_axes) | {x for k, (_, ax) in enumerate(operands) if k not in ij for x in ax}
+            both = _union([xa, xb])
+            return size([x for x in both if x in keep]), size(both)
+
+        return min(itertools.combinations(range(len(operands)), 2), key=score)
     import opt_einsum
 
     letters: dict = {}

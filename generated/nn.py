@@ -529,9 +529,9 @@ def _define(np):
                 _e48 = np.exp(_e47)
                 _c49 = np.einsum("a,ab->a", b, _e40)
                 _c50 = -2.0 * (_e39 * (_e48 @ _c49))
-                _c51 = _s0_x @ np.transpose(dy)
-                _c52 = _e48 * _c51
-                _c53 = 2.0 * (_e39 * (b @ np.transpose(_c52)))
+                _c51 = (b[:, None]) * dy
+                _c52 = _e48 @ _c51
+                _c53 = 2.0 * (_e39 * np.einsum("ab,ab->a", _s0_x, _c52, optimize=True))
                 _e54 = (_c50 + _c53)
                 return _e54
             _step55 = max(1, 4194304 // max(1, n_j))
@@ -554,9 +554,9 @@ def _define(np):
                 _e68 = np.exp(_e67)
                 _c69 = b @ np.transpose(_e68)
                 _c70 = -2.0 * (_e59 * np.einsum("ab,a->a", _e60, _c69))
-                _c71 = _s0_d_x @ np.transpose(y)
-                _c72 = _e68 * _c71
-                _c73 = 2.0 * (_e59 * (b @ np.transpose(_c72)))
+                _c71 = (b[:, None]) * y
+                _c72 = _e68 @ _c71
+                _c73 = 2.0 * (_e59 * np.einsum("ab,ab->a", _s0_d_x, _c72, optimize=True))
                 _e74 = (_c70 + _c73)
                 return _e74
             _step75 = max(1, 4194304 // max(1, n_j))
@@ -626,9 +626,9 @@ def _define(np):
                         _c115 = b @ np.transpose(_e114)
                         _c116 = _s0_b_out * _c115
                         _c117 = -2.0 * (_e106 * (_s1_x * (_c116[:, None])))
-                        _c118 = (b[:, None]) * np.transpose(_e114, (1, 0))
-                        _c119 = np.transpose(y) @ _c118
-                        _c120 = 2.0 * (_e106 * ((_s0_b_out[:, None]) * np.transpose(_c119, (1, 0))))
+                        _c118 = (b[:, None]) * y
+                        _c119 = _e114 @ _c118
+                        _c120 = 2.0 * (_e106 * ((_s0_b_out[:, None]) * _c119))
                         _e121 = (_c117 + _c120)
                         _r122 = _e121
                         _c123 = _s0_b_out @ _e114
