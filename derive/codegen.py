@@ -6,16 +6,18 @@ The module layout itself lives in templates/numpy_module.py.j2.
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import keyword
 import pprint
+import re
 from dataclasses import dataclass
 
 import sympy as sp
 
 from . import ir
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
-from .emit_numpy import CHUNK_ELEMENTS, Emitter, _union
+from .emit_numpy import CHUNK_ELEMENTS, Emitter, _paren, _union
 from .ir import IndexSum
 from .lower import Extent, Idx
 
@@ -503,8 +505,8 @@ class OpGen:
     def generate(self) -> OpCode:
         aux = [self.names[st.target] for st in self.d.aux] + [self.names[v.name] for v in self.p.temps
                                                               if v.name in self.names]
-        fns = "\n".join(_drop_unused(_drop_unused_extents(f), aux)
-                        for f in (self.forward(), self.frule(), self.rrule()))
+        fns = "\n".join(_inline_single_use(_drop_unused(_drop_unused_extents(f), aux))
+                         for f in (self.forward(), self.frule(), self.rrule()))
         n = self.p.name
         return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
 
@@ -522,6 +524,43 @@ def _drop_unused_extents(src):
             continue
         out.append(line)
     return "\n".join(out)
+
+
+_TEMP_DEF = re.compile(r"^(\s+)(_[a-z]+\d+) = (.+)$")
+_TEMP_USE = re.compile(r"(?<![\w.])_[a-z]+\d+(?!\w)")
+
+
+def _inline_single_use(src):
+    """Fold a temporary read exactly once, by the very next statement of its block, into that statement.
+
+    Why: NumPy reuses the buffer of an operand that is a temporary of the same expression (temporary
+    elision, arrays over 256 KB), never of a named variable; so `np.exp(-(1/s * (a + b + c)))` in one
+    line allocates one N×M slice where five named steps allocated five. It also leaves the generated code
+    shorter to read. Safe because generated temporaries are assigned once and their expressions are pure:
+    moving one past nothing (the very next line) cannot change its value. Comprehension lines are left
+    alone (they would evaluate the folded expression per item)."""
+    lines = src.split("\n")
+    uses = collections.Counter(_TEMP_USE.findall(src))  # folding moves occurrences, never adds or drops them
+    k = 0
+    while k < len(lines) - 1:
+        m = _TEMP_DEF.match(lines[k])
+        nxt = lines[k + 1]
+        if m and uses[m.group(2)] == 2:
+            indent, name, code = m.groups()
+            pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+            same_block = nxt.startswith(indent) and not nxt[len(indent):len(indent) + 1].isspace()
+            loops = " for " in nxt or "lambda" in nxt or nxt.lstrip().startswith(("def ", "for ", "while "))
+            target = _TEMP_DEF.match(nxt)
+            rebinds = target is not None and target.group(2) == name
+            if same_block and not loops and not rebinds and len(pat.findall(nxt)) == 1:
+                new = pat.sub(lambda _: _paren(code), nxt)
+                if len(new) <= 240:  # past this, a reader is better served by the named steps
+                    lines[k + 1] = new
+                    del lines[k]
+                    k = max(k - 1, 0)  # the statement before may now feed the merged one
+                    continue
+        k += 1
+    return "\n".join(lines)
 
 
 def _drop_unused(src, names):

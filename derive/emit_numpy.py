@@ -322,6 +322,14 @@ class Emitter:
 
     def _elementwise(self, num, ops, axes):
         parts = []
+        if num == -1:
+            # -(c · X) costs two passes over X, (-c) · X one: put the sign on a scalar factor where there is one
+            k = next((k for k, (_, (_, ax)) in enumerate(ops) if not ax), None)
+            if k is not None and any(ax for _, (_, ax) in ops):
+                kind, (code, ax) = ops[k]
+                neg = f"-{_paren(code)}" if kind == "mul" else f"(-1 / {_paren(code)})"
+                ops = [("mul", (neg, ax))] + ops[:k] + ops[k + 1:]
+                num = sp.S.One
         for kind, (code, ax) in ops:
             c = self.align(code, ax, axes)
             parts.append(("/ " if kind == "div" else "* ") + _paren(c))

@@ -19,72 +19,58 @@ def _define(np):
 
     # ---- batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]    (rules/batched.rules:7)
     def batched_matmul(A, B):
-        _c0 = np.einsum("abc,bd->adc", A, B, optimize=True)
-        C = _c0
+        C = np.einsum("abc,bd->adc", A, B, optimize=True)
         return C
 
     def batched_matmul_frule(tangents, A, B):
         _, dA, dB = tangents
-        _c1 = np.einsum("abc,bd->adc", A, B, optimize=True)
-        C = _c1
+        C = np.einsum("abc,bd->adc", A, B, optimize=True)
         dC = _ZERO
         if not is_zero(dB):
-            _c2 = np.einsum("abc,bd->adc", A, dB, optimize=True)
-            dC = _add(dC, _c2)
+            dC = _add(dC, np.einsum("abc,bd->adc", A, dB, optimize=True))
         if not is_zero(dA):
-            _c3 = np.einsum("ab,cad->cbd", B, dA, optimize=True)
-            dC = _add(dC, _c3)
+            dC = _add(dC, np.einsum("ab,cad->cbd", B, dA, optimize=True))
         return C, dC
 
     def batched_matmul_rrule(A, B):
-        _c4 = np.einsum("abc,bd->adc", A, B, optimize=True)
-        C = _c4
+        C = np.einsum("abc,bd->adc", A, B, optimize=True)
         def batched_matmul_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
             def _pb_A5():
-                _c6 = np.einsum("ab,cbd->cad", B, dC, optimize=True)
-                dA = _c6
+                dA = np.einsum("ab,cbd->cad", B, dC, optimize=True)
                 return dA
             def _pb_B7():
-                _c8 = np.einsum("abc,adc->bd", A, dC, optimize=True)
-                dB = _c8
+                dB = np.einsum("abc,adc->bd", A, dC, optimize=True)
                 return dB
             return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
         return C, batched_matmul_pullback
 
     # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
     def bmm(A, B):
-        _c0 = np.einsum("abc,bdc->adc", A, B, optimize=True)
-        C = _c0
+        C = np.einsum("abc,bdc->adc", A, B, optimize=True)
         return C
 
     def bmm_frule(tangents, A, B):
         _, dA, dB = tangents
-        _c1 = np.einsum("abc,bdc->adc", A, B, optimize=True)
-        C = _c1
+        C = np.einsum("abc,bdc->adc", A, B, optimize=True)
         dC = _ZERO
         if not is_zero(dB):
-            _c2 = np.einsum("abc,bdc->adc", A, dB, optimize=True)
-            dC = _add(dC, _c2)
+            dC = _add(dC, np.einsum("abc,bdc->adc", A, dB, optimize=True))
         if not is_zero(dA):
-            _c3 = np.einsum("abc,dac->dbc", B, dA, optimize=True)
-            dC = _add(dC, _c3)
+            dC = _add(dC, np.einsum("abc,dac->dbc", B, dA, optimize=True))
         return C, dC
 
     def bmm_rrule(A, B):
-        _c4 = np.einsum("abc,bdc->adc", A, B, optimize=True)
-        C = _c4
+        C = np.einsum("abc,bdc->adc", A, B, optimize=True)
         def bmm_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
             def _pb_A5():
-                _c6 = np.einsum("abc,dbc->dac", B, dC, optimize=True)
-                dA = _c6
+                dA = np.einsum("abc,dbc->dac", B, dC, optimize=True)
                 return dA
             def _pb_B7():
-                _c8 = np.einsum("abc,adc->bdc", A, dC, optimize=True)
-                dB = _c8
+                dB = np.einsum("abc,adc->bdc", A, dC, optimize=True)
                 return dB
             return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
         return C, bmm_pullback
@@ -121,9 +107,7 @@ def _define(np):
         B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         dB = _ZERO
         if not is_zero(dA):
-            _c0 = np.einsum("abc,bdc->acd", B, dA, optimize=True)
-            _c1 = -np.einsum("abc,dca->dbc", B, _c0, optimize=True)
-            dB = _add(dB, _c1)
+            dB = _add(dB, (-np.einsum("abc,dca->dbc", B, np.einsum("abc,bdc->acd", B, dA, optimize=True), optimize=True)))
         return B, dB
 
     def batched_inv_rrule(A):
@@ -131,9 +115,7 @@ def _define(np):
         def batched_inv_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
-            _c2 = np.einsum("abc,dbc->acd", B, dB, optimize=True)
-            _c3 = -np.einsum("abc,dca->bdc", B, _c2, optimize=True)
-            dA = _c3
+            dA = (-np.einsum("abc,dca->bdc", B, np.einsum("abc,dbc->acd", B, dB, optimize=True), optimize=True))
             return (_NO, dA)
         return B, batched_inv_pullback
 
@@ -148,9 +130,7 @@ def _define(np):
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         dd = _ZERO
         if not is_zero(dA):
-            _e0 = (_inv_A * np.transpose(dA, (1, 0, 2)))
-            _c1 = np.sum(_e0, axis=(0, 1))
-            dd = _add(dd, _c1)
+            dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (1, 0, 2))), axis=(0, 1)))
         return d, dd
 
     def batched_logdet_rrule(A):
@@ -159,8 +139,7 @@ def _define(np):
             if is_zero(dd):
                 return (_NO, _ZERO)
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-            _e2 = (np.transpose(_inv_A, (1, 0, 2)) * dd)
-            dA = _e2
+            dA = (np.transpose(_inv_A, (1, 0, 2)) * dd)
             return (_NO, dA)
         return d, batched_logdet_pullback
 
@@ -175,14 +154,12 @@ def _define(np):
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         _dz6 = _ZERO
         if not is_zero(dA):
-            _c0 = -np.einsum("abc,bc->ac", dA, x, optimize=True)
-            _dz6 = _add(_dz6, _c0)
+            _dz6 = _add(_dz6, (-np.einsum("abc,bc->ac", dA, x, optimize=True)))
         if not is_zero(dy):
             _dz6 = _add(_dz6, dy)
         dx = _ZERO
         if not is_zero(_dz6):
-            _c1 = np.einsum("abc,bc->ac", _inv_A, _dz6, optimize=True)
-            dx = _add(dx, _c1)
+            dx = _add(dx, np.einsum("abc,bc->ac", _inv_A, _dz6, optimize=True))
         return x, dx
 
     def batched_solve_rrule(A, y):
@@ -191,11 +168,9 @@ def _define(np):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-            _c2 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
-            _dz6 = _c2
+            _dz6 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
             def _pb_A3():
-                _e4 = (-((_dz6[:, None]) * x))
-                dA = _e4
+                dA = (-((_dz6[:, None]) * x))
                 return dA
             def _pb_y5():
                 dy = _dz6
@@ -207,63 +182,41 @@ def _define(np):
     def batched_cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
-        _e1 = (_d0[:, :, None] - A)
-        _t0 = _e1
-        _M = np.transpose(np.linalg.inv(np.transpose(_t0, (2, 0, 1))), (1, 2, 0))
-        _e2 = (A + np.transpose(_d0, (1, 0))[:, :, None])
-        _c3 = np.einsum("abc,dac->dbc", _e2, _M, optimize=True)
-        Q = _c3
+        _M = np.transpose(np.linalg.inv(np.transpose((_d0[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d0, (1, 0))[:, :, None]), _M, optimize=True)
         return Q
 
     def batched_cayley_frule(tangents, A):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        _e5 = (_d4[:, :, None] - A)
-        _t0 = _e5
-        _M = np.transpose(np.linalg.inv(np.transpose(_t0, (2, 0, 1))), (1, 2, 0))
-        _e6 = (A + np.transpose(_d4, (1, 0))[:, :, None])
-        _c7 = np.einsum("abc,dac->dbc", _e6, _M, optimize=True)
-        Q = _c7
+        _M = np.transpose(np.linalg.inv(np.transpose((_d4[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d4, (1, 0))[:, :, None]), _M, optimize=True)
         _dt0 = _ZERO
         if not is_zero(dA):
-            _e8 = (-dA)
-            _dt0 = _add(_dt0, _e8)
+            _dt0 = _add(_dt0, (-dA))
         _dM = _ZERO
         if not is_zero(_dt0):
-            _c9 = np.einsum("abc,bdc->acd", _M, _dt0, optimize=True)
-            _c10 = -np.einsum("abc,dca->dbc", _M, _c9, optimize=True)
-            _dM = _add(_dM, _c10)
+            _dM = _add(_dM, (-np.einsum("abc,dca->dbc", _M, np.einsum("abc,bdc->acd", _M, _dt0, optimize=True), optimize=True)))
         dQ = _ZERO
         if not is_zero(_dM):
-            _c11 = np.einsum("abc,dac->dbc", A, _dM, optimize=True)
-            dQ = _add(dQ, _c11 + _dM)
+            dQ = _add(dQ, np.einsum("abc,dac->dbc", A, _dM, optimize=True) + _dM)
         if not is_zero(dA):
-            _c12 = np.einsum("abc,bdc->adc", _M, dA, optimize=True)
-            dQ = _add(dQ, _c12)
+            dQ = _add(dQ, np.einsum("abc,bdc->adc", _M, dA, optimize=True))
         return Q, dQ
 
     def batched_cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        _e14 = (_d13[:, :, None] - A)
-        _t0 = _e14
-        _M = np.transpose(np.linalg.inv(np.transpose(_t0, (2, 0, 1))), (1, 2, 0))
-        _e15 = (A + np.transpose(_d13, (1, 0))[:, :, None])
-        _c16 = np.einsum("abc,dac->dbc", _e15, _M, optimize=True)
-        Q = _c16
+        _M = np.transpose(np.linalg.inv(np.transpose((_d13[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d13, (1, 0))[:, :, None]), _M, optimize=True)
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            _c17 = np.einsum("abc,dbc->dac", A, dQ, optimize=True)
-            _dM = _c17 + dQ
-            _c18 = np.einsum("abc,dbc->acd", _M, _dM, optimize=True)
-            _c19 = -np.einsum("abc,dca->bdc", _M, _c18, optimize=True)
-            _dt0 = _c19
-            _c20 = np.einsum("abc,adc->bdc", _M, dQ, optimize=True)
-            dA = _c20
-            _e21 = (-_dt0)
-            dA = _add(dA, _e21)
+            _dM = np.einsum("abc,dbc->dac", A, dQ, optimize=True) + dQ
+            _dt0 = (-np.einsum("abc,dca->bdc", _M, np.einsum("abc,dbc->acd", _M, _dM, optimize=True), optimize=True))
+            dA = np.einsum("abc,adc->bdc", _M, dQ, optimize=True)
+            dA = _add(dA, (-_dt0))
             return (_NO, dA)
         return Q, batched_cayley_pullback
 

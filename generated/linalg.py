@@ -19,149 +19,116 @@ def _define(np):
 
     # ---- matmul(A[i,k], B[k,j]) -> C[i,j]    (rules/linalg.rules:7)
     def matmul(A, B):
-        _c0 = A @ B
-        C = _c0
+        C = (A @ B)
         return C
 
     def matmul_frule(tangents, A, B):
         _, dA, dB = tangents
-        _c1 = A @ B
-        C = _c1
+        C = (A @ B)
         dC = _ZERO
         if not is_zero(dB):
-            _c2 = A @ dB
-            dC = _add(dC, _c2)
+            dC = _add(dC, (A @ dB))
         if not is_zero(dA):
-            _c3 = dA @ B
-            dC = _add(dC, _c3)
+            dC = _add(dC, (dA @ B))
         return C, dC
 
     def matmul_rrule(A, B):
-        _c4 = A @ B
-        C = _c4
+        C = (A @ B)
         def matmul_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
             def _pb_A5():
-                _c6 = dC @ np.transpose(B)
-                dA = _c6
+                dA = (dC @ np.transpose(B))
                 return dA
             def _pb_B7():
-                _c8 = np.transpose(A) @ dC
-                dB = _c8
+                dB = (np.transpose(A) @ dC)
                 return dB
             return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
         return C, matmul_pullback
 
     # ---- matvec(A[i,j], x[j]) -> y[i]    (rules/linalg.rules:8)
     def matvec(A, x):
-        _c0 = A @ x
-        y = _c0
+        y = (A @ x)
         return y
 
     def matvec_frule(tangents, A, x):
         _, dA, dx = tangents
-        _c1 = A @ x
-        y = _c1
+        y = (A @ x)
         dy = _ZERO
         if not is_zero(dx):
-            _c2 = A @ dx
-            dy = _add(dy, _c2)
+            dy = _add(dy, (A @ dx))
         if not is_zero(dA):
-            _c3 = dA @ x
-            dy = _add(dy, _c3)
+            dy = _add(dy, (dA @ x))
         return y, dy
 
     def matvec_rrule(A, x):
-        _c4 = A @ x
-        y = _c4
+        y = (A @ x)
         def matvec_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO, _ZERO)
             def _pb_A5():
-                _e6 = ((dy[:, None]) * x)
-                dA = _e6
+                dA = ((dy[:, None]) * x)
                 return dA
             def _pb_x7():
-                _c8 = np.transpose(A) @ dy
-                dx = _c8
+                dx = (np.transpose(A) @ dy)
                 return dx
             return (_NO, Thunk(_pb_A5), Thunk(_pb_x7))
         return y, matvec_pullback
 
     # ---- dot(x[i], y[i]) -> s[]    (rules/linalg.rules:9)
     def dot(x, y):
-        _e0 = (x * y)
-        _c1 = np.sum(_e0, axis=0)
-        s = _c1
+        s = np.sum((x * y), axis=0)
         return s
 
     def dot_frule(tangents, x, y):
         _, dx, dy = tangents
-        _e2 = (x * y)
-        _c3 = np.sum(_e2, axis=0)
-        s = _c3
+        s = np.sum((x * y), axis=0)
         ds = _ZERO
         if not is_zero(dx):
-            _e4 = (dx * y)
-            _c5 = np.sum(_e4, axis=0)
-            ds = _add(ds, _c5)
+            ds = _add(ds, np.sum((dx * y), axis=0))
         if not is_zero(dy):
-            _e6 = (dy * x)
-            _c7 = np.sum(_e6, axis=0)
-            ds = _add(ds, _c7)
+            ds = _add(ds, np.sum((dy * x), axis=0))
         return s, ds
 
     def dot_rrule(x, y):
-        _e8 = (x * y)
-        _c9 = np.sum(_e8, axis=0)
-        s = _c9
+        s = np.sum((x * y), axis=0)
         def dot_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x10():
-                _e11 = (ds * y)
-                dx = _e11
+                dx = (ds * y)
                 return dx
             def _pb_y12():
-                _e13 = (ds * x)
-                dy = _e13
+                dy = (ds * x)
                 return dy
             return (_NO, Thunk(_pb_x10), Thunk(_pb_y12))
         return s, dot_pullback
 
     # ---- outer(x[i], y[j]) -> A[i,j]    (rules/linalg.rules:10)
     def outer(x, y):
-        _e0 = ((x[:, None]) * y)
-        A = _e0
+        A = ((x[:, None]) * y)
         return A
 
     def outer_frule(tangents, x, y):
         _, dx, dy = tangents
-        _e1 = ((x[:, None]) * y)
-        A = _e1
+        A = ((x[:, None]) * y)
         dA = _ZERO
         if not is_zero(dx):
-            _e2 = ((dx[:, None]) * y)
-            dA = _add(dA, _e2)
+            dA = _add(dA, ((dx[:, None]) * y))
         if not is_zero(dy):
-            _e3 = (dy * (x[:, None]))
-            dA = _add(dA, _e3)
+            dA = _add(dA, (dy * (x[:, None])))
         return A, dA
 
     def outer_rrule(x, y):
-        _e4 = ((x[:, None]) * y)
-        A = _e4
+        A = ((x[:, None]) * y)
         def outer_pullback(dA):
             if is_zero(dA):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x5():
-                _c6 = dA @ y
-                dx = _c6
+                dx = (dA @ y)
                 return dx
             def _pb_y7():
-                _c8 = np.transpose(dA) @ x
-                dy = _c8
+                dy = (np.transpose(dA) @ x)
                 return dy
             return (_NO, Thunk(_pb_x5), Thunk(_pb_y7))
         return A, outer_pullback
@@ -190,128 +157,88 @@ def _define(np):
 
     # ---- trace(A[i,j]) -> t[]    (rules/linalg.rules:12)
     def trace(A):
-        _g0 = np.einsum("aa->a", A)
-        _c1 = np.sum(_g0, axis=0)
-        t = _c1
+        t = np.sum(np.einsum("aa->a", A), axis=0)
         return t
 
     def trace_frule(tangents, A):
         _, dA = tangents
-        _g2 = np.einsum("aa->a", A)
-        _c3 = np.sum(_g2, axis=0)
-        t = _c3
+        t = np.sum(np.einsum("aa->a", A), axis=0)
         dt = _ZERO
         if not is_zero(dA):
-            _g4 = np.einsum("aa->a", dA)
-            _c5 = np.sum(_g4, axis=0)
-            dt = _add(dt, _c5)
+            dt = _add(dt, np.sum(np.einsum("aa->a", dA), axis=0))
         return t, dt
 
     def trace_rrule(A):
         n_i = A.shape[0]
-        _g6 = np.einsum("aa->a", A)
-        _c7 = np.sum(_g6, axis=0)
-        t = _c7
+        t = np.sum(np.einsum("aa->a", A), axis=0)
         def trace_pullback(dt):
             if is_zero(dt):
                 return (_NO, _ZERO)
-            _d8 = np.eye(n_i, dtype=np.result_type(A))
-            _e9 = (_d8 * dt)
-            dA = _e9
+            dA = (np.eye(n_i, dtype=np.result_type(A)) * dt)
             return (_NO, dA)
         return t, trace_pullback
 
     # ---- bilinear(x[i], A[i,j], y[j]) -> s[]    (rules/linalg.rules:15)
     def bilinear(x, A, y):
-        _c0 = np.transpose(A) @ x
-        _c1 = y @ _c0
-        s = _c1
+        s = (y @ (np.transpose(A) @ x))
         return s
 
     def bilinear_frule(tangents, x, A, y):
         _, dx, dA, dy = tangents
-        _c2 = np.transpose(A) @ x
-        _c3 = y @ _c2
-        s = _c3
+        s = (y @ (np.transpose(A) @ x))
         ds = _ZERO
         if not is_zero(dx):
-            _c4 = np.transpose(A) @ dx
-            _c5 = y @ _c4
-            ds = _add(ds, _c5)
+            ds = _add(ds, (y @ (np.transpose(A) @ dx)))
         if not is_zero(dy):
-            _c6 = A @ dy
-            _c7 = x @ _c6
-            ds = _add(ds, _c7)
+            ds = _add(ds, (x @ (A @ dy)))
         if not is_zero(dA):
-            _c8 = np.transpose(dA) @ x
-            _c9 = y @ _c8
-            ds = _add(ds, _c9)
+            ds = _add(ds, (y @ (np.transpose(dA) @ x)))
         return s, ds
 
     def bilinear_rrule(x, A, y):
         _c10 = np.transpose(A) @ x
-        _c11 = y @ _c10
-        s = _c11
+        s = (y @ _c10)
         def bilinear_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO, _ZERO)
             def _pb_x12():
-                _c13 = ds * (A @ y)
-                dx = _c13
+                dx = (ds * (A @ y))
                 return dx
             def _pb_A14():
-                _e15 = (ds * (x[:, None]) * y)
-                dA = _e15
+                dA = (ds * (x[:, None]) * y)
                 return dA
             def _pb_y16():
-                _c17 = ds * _c10
-                dy = _c17
+                dy = (ds * _c10)
                 return dy
             return (_NO, Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
         return s, bilinear_pullback
 
     # ---- quadratic(x[i], A[i,j]) -> s[]    (rules/linalg.rules:16)
     def quadratic(x, A):
-        _c0 = np.transpose(A) @ x
-        _c1 = x @ _c0
-        s = _c1
+        s = (x @ (np.transpose(A) @ x))
         return s
 
     def quadratic_frule(tangents, x, A):
         _, dx, dA = tangents
-        _c2 = np.transpose(A) @ x
-        _c3 = x @ _c2
-        s = _c3
+        s = (x @ (np.transpose(A) @ x))
         ds = _ZERO
         if not is_zero(dx):
-            _c4 = np.transpose(A) @ dx
-            _c5 = x @ _c4
-            _c6 = A @ dx
-            _c7 = x @ _c6
-            _e8 = (_c5 + _c7)
-            ds = _add(ds, _e8)
+            ds = _add(ds, ((x @ (np.transpose(A) @ dx)) + (x @ (A @ dx))))
         if not is_zero(dA):
-            _c9 = np.transpose(dA) @ x
-            _c10 = x @ _c9
-            ds = _add(ds, _c10)
+            ds = _add(ds, (x @ (np.transpose(dA) @ x)))
         return s, ds
 
     def quadratic_rrule(x, A):
         _c11 = np.transpose(A) @ x
-        _c12 = x @ _c11
-        s = _c12
+        s = (x @ _c11)
         def quadratic_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x13():
-                _c14 = ds * (A @ x)
-                _c15 = ds * _c11
-                _e16 = (_c14 + _c15)
-                dx = _e16
+                dx = ((ds * (A @ x)) + (ds * _c11))
                 return dx
             def _pb_A17():
-                _e18 = (ds * (x[:, None]) * x)
-                dA = _e18
+                dA = (ds * (x[:, None]) * x)
                 return dA
             return (_NO, Thunk(_pb_x13), Thunk(_pb_A17))
         return s, quadratic_pullback
@@ -326,9 +253,7 @@ def _define(np):
         B = np.linalg.inv(A)
         dB = _ZERO
         if not is_zero(dA):
-            _c0 = B @ dA
-            _c1 = -(_c0 @ B)
-            dB = _add(dB, _c1)
+            dB = _add(dB, (-((B @ dA) @ B)))
         return B, dB
 
     def inv_rrule(A):
@@ -336,9 +261,7 @@ def _define(np):
         def inv_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
-            _c2 = B @ np.transpose(dB)
-            _c3 = -(np.transpose(B) @ np.transpose(_c2))
-            dA = _c3
+            dA = (-(np.transpose(B) @ np.transpose((B @ np.transpose(dB)))))
             return (_NO, dA)
         return B, inv_pullback
 
@@ -353,9 +276,7 @@ def _define(np):
         _inv_A = np.linalg.inv(A)
         dd = _ZERO
         if not is_zero(dA):
-            _e0 = (_inv_A * np.transpose(dA, (1, 0)))
-            _c1 = d * np.sum(_e0, axis=(0, 1))
-            dd = _add(dd, _c1)
+            dd = _add(dd, (d * np.sum((_inv_A * np.transpose(dA, (1, 0))), axis=(0, 1))))
         return d, dd
 
     def det_rrule(A):
@@ -364,8 +285,7 @@ def _define(np):
             if is_zero(dd):
                 return (_NO, _ZERO)
             _inv_A = np.linalg.inv(A)
-            _e2 = (np.transpose(_inv_A, (1, 0)) * dd * d)
-            dA = _e2
+            dA = (np.transpose(_inv_A, (1, 0)) * dd * d)
             return (_NO, dA)
         return d, det_pullback
 
@@ -380,9 +300,7 @@ def _define(np):
         _inv_A = np.linalg.inv(A)
         dd = _ZERO
         if not is_zero(dA):
-            _e0 = (_inv_A * np.transpose(dA, (1, 0)))
-            _c1 = np.sum(_e0, axis=(0, 1))
-            dd = _add(dd, _c1)
+            dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (1, 0))), axis=(0, 1)))
         return d, dd
 
     def logdet_rrule(A):
@@ -391,8 +309,7 @@ def _define(np):
             if is_zero(dd):
                 return (_NO, _ZERO)
             _inv_A = np.linalg.inv(A)
-            _e2 = (np.transpose(_inv_A, (1, 0)) * dd)
-            dA = _e2
+            dA = (np.transpose(_inv_A, (1, 0)) * dd)
             return (_NO, dA)
         return d, logdet_pullback
 
@@ -407,14 +324,12 @@ def _define(np):
         _inv_A = np.linalg.inv(A)
         _dz4 = _ZERO
         if not is_zero(dA):
-            _c0 = -(dA @ x)
-            _dz4 = _add(_dz4, _c0)
+            _dz4 = _add(_dz4, (-(dA @ x)))
         if not is_zero(db):
             _dz4 = _add(_dz4, db)
         dx = _ZERO
         if not is_zero(_dz4):
-            _c1 = _inv_A @ _dz4
-            dx = _add(dx, _c1)
+            dx = _add(dx, (_inv_A @ _dz4))
         return x, dx
 
     def solve_rrule(A, b):
@@ -422,11 +337,9 @@ def _define(np):
         def solve_pullback(dx):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
-            _c2 = np.linalg.solve(np.transpose(A), dx)
-            _dz4 = _c2
+            _dz4 = np.linalg.solve(np.transpose(A), dx)
             def _pb_A3():
-                _e4 = (-((_dz4[:, None]) * x))
-                dA = _e4
+                dA = (-((_dz4[:, None]) * x))
                 return dA
             def _pb_b5():
                 db = _dz4
@@ -445,14 +358,12 @@ def _define(np):
         _inv_A = np.linalg.inv(A)
         _dz5 = _ZERO
         if not is_zero(dA):
-            _c0 = -(dA @ X)
-            _dz5 = _add(_dz5, _c0)
+            _dz5 = _add(_dz5, (-(dA @ X)))
         if not is_zero(dB):
             _dz5 = _add(_dz5, dB)
         dX = _ZERO
         if not is_zero(_dz5):
-            _c1 = _inv_A @ _dz5
-            dX = _add(dX, _c1)
+            dX = _add(dX, (_inv_A @ _dz5))
         return X, dX
 
     def solve_matrix_rrule(A, B):
@@ -460,11 +371,9 @@ def _define(np):
         def solve_matrix_pullback(dX):
             if is_zero(dX):
                 return (_NO, _ZERO, _ZERO)
-            _c2 = np.linalg.solve(np.transpose(A), dX)
-            _dz5 = _c2
+            _dz5 = np.linalg.solve(np.transpose(A), dX)
             def _pb_A3():
-                _c4 = -(_dz5 @ np.transpose(X))
-                dA = _c4
+                dA = (-(_dz5 @ np.transpose(X)))
                 return dA
             def _pb_B5():
                 dB = _dz5
@@ -474,56 +383,36 @@ def _define(np):
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
     def mahalanobis(x, S):
-        _c0 = np.linalg.solve(np.transpose(S), x)
-        _c1 = x @ _c0
-        m = _c1
+        m = (x @ np.linalg.solve(np.transpose(S), x))
         return m
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
         _inv_S = np.linalg.inv(S)
-        _c2 = np.transpose(_inv_S) @ x
-        _c3 = x @ _c2
-        m = _c3
+        m = (x @ (np.transpose(_inv_S) @ x))
         _dinv_S = _ZERO
         if not is_zero(dS):
-            _c4 = _inv_S @ dS
-            _c5 = -(_c4 @ _inv_S)
-            _dinv_S = _add(_dinv_S, _c5)
+            _dinv_S = _add(_dinv_S, (-((_inv_S @ dS) @ _inv_S)))
         dm = _ZERO
         if not is_zero(dx):
-            _c6 = np.transpose(_inv_S) @ dx
-            _c7 = x @ _c6
-            _c8 = _inv_S @ dx
-            _c9 = x @ _c8
-            _e10 = (_c7 + _c9)
-            dm = _add(dm, _e10)
+            dm = _add(dm, ((x @ (np.transpose(_inv_S) @ dx)) + (x @ (_inv_S @ dx))))
         if not is_zero(_dinv_S):
-            _c11 = np.transpose(_dinv_S) @ x
-            _c12 = x @ _c11
-            dm = _add(dm, _c12)
+            dm = _add(dm, (x @ (np.transpose(_dinv_S) @ x)))
         return m, dm
 
     def mahalanobis_rrule(x, S):
         _inv_S = np.linalg.inv(S)
         _c13 = np.transpose(_inv_S) @ x
-        _c14 = x @ _c13
-        m = _c14
+        m = (x @ _c13)
         def mahalanobis_pullback(dm):
             if is_zero(dm):
                 return (_NO, _ZERO, _ZERO)
-            _e15 = (dm * (x[:, None]) * x)
-            _dinv_S = _e15
+            _dinv_S = (dm * (x[:, None]) * x)
             def _pb_x16():
-                _c17 = dm * (_inv_S @ x)
-                _c18 = dm * _c13
-                _e19 = (_c17 + _c18)
-                dx = _e19
+                dx = ((dm * (_inv_S @ x)) + (dm * _c13))
                 return dx
             def _pb_S20():
-                _c21 = _inv_S @ np.transpose(_dinv_S)
-                _c22 = -(np.transpose(_inv_S) @ np.transpose(_c21))
-                dS = _c22
+                dS = (-(np.transpose(_inv_S) @ np.transpose((_inv_S @ np.transpose(_dinv_S)))))
                 return dS
             return (_NO, Thunk(_pb_x16), Thunk(_pb_S20))
         return m, mahalanobis_pullback
@@ -532,62 +421,40 @@ def _define(np):
     def cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
-        _e1 = (_d0 - A)
-        _t0 = _e1
-        _e2 = (A + np.transpose(_d0, (1, 0)))
-        _c3 = np.linalg.solve(_t0, _e2)
-        Q = _c3
+        Q = np.linalg.solve((_d0 - A), (A + np.transpose(_d0, (1, 0))))
         return Q
 
     def cayley_frule(tangents, A):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        _e5 = (_d4 - A)
-        _t0 = _e5
-        _M = np.linalg.inv(_t0)
-        _e6 = (A + np.transpose(_d4, (1, 0)))
-        _c7 = _M @ _e6
-        Q = _c7
+        _M = np.linalg.inv((_d4 - A))
+        Q = (_M @ (A + np.transpose(_d4, (1, 0))))
         _dt0 = _ZERO
         if not is_zero(dA):
-            _e8 = (-dA)
-            _dt0 = _add(_dt0, _e8)
+            _dt0 = _add(_dt0, (-dA))
         _dM = _ZERO
         if not is_zero(_dt0):
-            _c9 = _M @ _dt0
-            _c10 = -(_c9 @ _M)
-            _dM = _add(_dM, _c10)
+            _dM = _add(_dM, (-((_M @ _dt0) @ _M)))
         dQ = _ZERO
         if not is_zero(_dM):
-            _c11 = _dM @ A
-            dQ = _add(dQ, _c11 + _dM)
+            dQ = _add(dQ, (_dM @ A) + _dM)
         if not is_zero(dA):
-            _c12 = _M @ dA
-            dQ = _add(dQ, _c12)
+            dQ = _add(dQ, (_M @ dA))
         return Q, dQ
 
     def cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        _e14 = (_d13 - A)
-        _t0 = _e14
-        _M = np.linalg.inv(_t0)
-        _e15 = (A + np.transpose(_d13, (1, 0)))
-        _c16 = _M @ _e15
-        Q = _c16
+        _M = np.linalg.inv((_d13 - A))
+        Q = (_M @ (A + np.transpose(_d13, (1, 0))))
         def cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            _c17 = dQ @ np.transpose(A)
-            _dM = _c17 + dQ
-            _c18 = _M @ np.transpose(_dM)
-            _c19 = -(np.transpose(_M) @ np.transpose(_c18))
-            _dt0 = _c19
-            _c20 = np.transpose(_M) @ dQ
-            dA = _c20
-            _e21 = (-_dt0)
-            dA = _add(dA, _e21)
+            _dM = (dQ @ np.transpose(A)) + dQ
+            _dt0 = (-(np.transpose(_M) @ np.transpose((_M @ np.transpose(_dM)))))
+            dA = (np.transpose(_M) @ dQ)
+            dA = _add(dA, (-_dt0))
             return (_NO, dA)
         return Q, cayley_pullback
 

@@ -18,24 +18,20 @@ def _define(np):
 
     # ---- sum(x[i]) -> s[]    (rules/nn.rules:5)
     def sum(x):
-        _c0 = np.sum(x, axis=0)
-        s = _c0
+        s = np.sum(x, axis=0)
         return s
 
     def sum_frule(tangents, x):
         _, dx = tangents
-        _c1 = np.sum(x, axis=0)
-        s = _c1
+        s = np.sum(x, axis=0)
         ds = _ZERO
         if not is_zero(dx):
-            _c2 = np.sum(dx, axis=0)
-            ds = _add(ds, _c2)
+            ds = _add(ds, np.sum(dx, axis=0))
         return s, ds
 
     def sum_rrule(x):
         n_i = x.shape[0]
-        _c3 = np.sum(x, axis=0)
-        s = _c3
+        s = np.sum(x, axis=0)
         def sum_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO)
@@ -46,34 +42,25 @@ def _define(np):
     # ---- mean(x[i]) -> m[]    (rules/nn.rules:6)
     def mean(x):
         n_i = x.shape[0]
-        _c0 = np.sum(x, axis=0)
-        _e1 = (1 / n_i * _c0)
-        m = _e1
+        m = (1 / n_i * np.sum(x, axis=0))
         return m
 
     def mean_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _c2 = np.sum(x, axis=0)
-        _e3 = (1 / n_i * _c2)
-        m = _e3
+        m = (1 / n_i * np.sum(x, axis=0))
         dm = _ZERO
         if not is_zero(dx):
-            _e4 = (1 / n_i)
-            _c5 = _e4 * np.sum(dx, axis=0)
-            dm = _add(dm, _c5)
+            dm = _add(dm, ((1 / n_i) * np.sum(dx, axis=0)))
         return m, dm
 
     def mean_rrule(x):
         n_i = x.shape[0]
-        _c6 = np.sum(x, axis=0)
-        _e7 = (1 / n_i * _c6)
-        m = _e7
+        m = (1 / n_i * np.sum(x, axis=0))
         def mean_pullback(dm):
             if is_zero(dm):
                 return (_NO, _ZERO)
-            _e8 = (1 / n_i * dm)
-            dx = np.broadcast_to(_e8, (n_i, ))
+            dx = np.broadcast_to((1 / n_i * dm), (n_i, ))
             return (_NO, dx)
         return m, mean_pullback
 
@@ -81,37 +68,27 @@ def _define(np):
     def logsumexp(x):
         _m0 = np.max(x, axis=0, keepdims=True)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)
-        y = _e1
+        y = (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0))
         return y
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
         _m2 = np.max(x, axis=0, keepdims=True)
         _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
-        _e3 = np.log(np.sum(np.exp(x - _m2))) + np.sum(_m2)
-        y = _e3
+        y = (np.log(np.sum(np.exp(x - _m2))) + np.sum(_m2))
         dy = _ZERO
         if not is_zero(dx):
-            _e4 = (x - y)
-            _e5 = np.exp(_e4)
-            _e6 = (dx * _e5)
-            _c7 = np.sum(_e6, axis=0)
-            dy = _add(dy, _c7)
+            dy = _add(dy, np.sum((dx * np.exp((x - y))), axis=0))
         return y, dy
 
     def logsumexp_rrule(x):
         _m8 = np.max(x, axis=0, keepdims=True)
         _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
-        _e9 = np.log(np.sum(np.exp(x - _m8))) + np.sum(_m8)
-        y = _e9
+        y = (np.log(np.sum(np.exp(x - _m8))) + np.sum(_m8))
         def logsumexp_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
-            _e10 = (x - y)
-            _e11 = np.exp(_e10)
-            _e12 = (dy * _e11)
-            dx = _e12
+            dx = (dy * np.exp((x - y)))
             return (_NO, dx)
         return y, logsumexp_pullback
 
@@ -119,43 +96,29 @@ def _define(np):
     def softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)
-        _e2 = (x - _e1)
-        _e3 = np.exp(_e2)
-        _e4 = (_e3)
-        y = _e4
+        y = (np.exp((x - (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)))))
         return y
 
     def softmax_frule(tangents, x):
         _, dx = tangents
         _m5 = np.max(x, axis=0, keepdims=True)
         _m5 = np.where(np.isfinite(_m5), _m5, 0.0)
-        _e6 = np.log(np.sum(np.exp(x - _m5))) + np.sum(_m5)
-        _e7 = (x - _e6)
-        _e8 = np.exp(_e7)
-        _e9 = (_e8)
-        y = _e9
+        y = (np.exp((x - (np.log(np.sum(np.exp(x - _m5))) + np.sum(_m5)))))
         dy = _ZERO
         if not is_zero(dx):
             _e10 = (dx * y)
-            _c11 = -np.einsum("a,b->b", _e10, y)
-            dy = _add(dy, _e10 + _c11)
+            dy = _add(dy, _e10 + (-np.einsum("a,b->b", _e10, y)))
         return y, dy
 
     def softmax_rrule(x):
         _m12 = np.max(x, axis=0, keepdims=True)
         _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
-        _e13 = np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12)
-        _e14 = (x - _e13)
-        _e15 = np.exp(_e14)
-        _e16 = (_e15)
-        y = _e16
+        y = (np.exp((x - (np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12)))))
         def softmax_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
             _e17 = (dy * y)
-            _c18 = -np.einsum("a,b->b", _e17, y)
-            dx = _e17 + _c18
+            dx = _e17 + (-np.einsum("a,b->b", _e17, y))
             return (_NO, dx)
         return y, softmax_pullback
 
@@ -163,9 +126,7 @@ def _define(np):
     def log_softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        _e1 = np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)
-        _e2 = (x - _e1)
-        y = _e2
+        y = (x - (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)))
         return y
 
     def log_softmax_frule(tangents, x):
@@ -173,132 +134,94 @@ def _define(np):
         n_i = x.shape[0]
         _m3 = np.max(x, axis=0, keepdims=True)
         _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
-        _e4 = np.log(np.sum(np.exp(x - _m3))) + np.sum(_m3)
-        _e5 = (x - _e4)
-        y = _e5
+        y = (x - (np.log(np.sum(np.exp(x - _m3))) + np.sum(_m3)))
         dy = _ZERO
         if not is_zero(dx):
-            _e6 = np.exp(y)
-            _e7 = (dx * _e6)
-            _c8 = -np.sum(_e7, axis=0)
-            dy = _add(dy, np.broadcast_to(_c8, (n_i, )) + dx)
+            dy = _add(dy, np.broadcast_to((-np.sum((dx * np.exp(y)), axis=0)), (n_i, )) + dx)
         return y, dy
 
     def log_softmax_rrule(x):
         _m9 = np.max(x, axis=0, keepdims=True)
         _m9 = np.where(np.isfinite(_m9), _m9, 0.0)
-        _e10 = np.log(np.sum(np.exp(x - _m9))) + np.sum(_m9)
-        _e11 = (x - _e10)
-        y = _e11
+        y = (x - (np.log(np.sum(np.exp(x - _m9))) + np.sum(_m9)))
         def log_softmax_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
-            _e12 = np.exp(y)
-            _c13 = -np.einsum("a,b->b", dy, _e12)
-            dx = _c13 + dy
+            dx = (-np.einsum("a,b->b", dy, np.exp(y))) + dy
             return (_NO, dx)
         return y, log_softmax_pullback
 
     # ---- dense(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:13)
     def dense(W, x, c):
-        _c0 = x @ np.transpose(W)
-        _e1 = (_c0 + c)
-        _e2 = np.tanh(_e1)
-        y = _e2
+        y = np.tanh(((x @ np.transpose(W)) + c))
         return y
 
     def dense_frule(tangents, W, x, c):
         _, dW, dx, dc = tangents
         n_o = W.shape[0]
         n_b = x.shape[0]
-        _c3 = x @ np.transpose(W)
-        _e4 = (_c3 + c)
-        _e5 = np.tanh(_e4)
-        y = _e5
+        y = np.tanh(((x @ np.transpose(W)) + c))
         dy = _ZERO
         if not is_zero(dx):
-            _c6 = dx @ np.transpose(W)
-            dy = _add(dy, _c6)
+            dy = _add(dy, (dx @ np.transpose(W)))
         if not is_zero(dW):
-            _c7 = x @ np.transpose(dW)
-            dy = _add(dy, _c7)
+            dy = _add(dy, (x @ np.transpose(dW)))
         if not is_zero(dc):
             dy = _add(dy, np.broadcast_to(dc, (n_b, n_o, )))
         if not is_zero(dy):
-            _e8 = (y * y)
-            _e9 = (1.0 - _e8)
-            dy = dy * _e9
+            dy = dy * (1.0 - (y * y))
         return y, dy
 
     def dense_rrule(W, x, c):
-        _c10 = x @ np.transpose(W)
-        _e11 = (_c10 + c)
-        _e12 = np.tanh(_e11)
-        y = _e12
+        y = np.tanh(((x @ np.transpose(W)) + c))
         def dense_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO, _ZERO, _ZERO)
-            _e13 = (y * y)
-            _e14 = (1.0 - _e13)
-            _e15 = (_e14 * dy)
+            _e15 = ((1.0 - (y * y)) * dy)
             def _pb_W16():
-                _c17 = np.transpose(_e15) @ x
-                dW = _c17
+                dW = (np.transpose(_e15) @ x)
                 return dW
             def _pb_x18():
-                _c19 = _e15 @ W
-                dx = _c19
+                dx = (_e15 @ W)
                 return dx
             def _pb_c20():
-                _c21 = np.sum(_e15, axis=0)
-                dc = _c21
+                dc = np.sum(_e15, axis=0)
                 return dc
             return (_NO, Thunk(_pb_W16), Thunk(_pb_x18), Thunk(_pb_c20))
         return y, dense_pullback
 
     # ---- linear(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:14)
     def linear(W, x, c):
-        _c0 = x @ np.transpose(W)
-        _e1 = (_c0 + c)
-        y = _e1
+        y = ((x @ np.transpose(W)) + c)
         return y
 
     def linear_frule(tangents, W, x, c):
         _, dW, dx, dc = tangents
         n_o = W.shape[0]
         n_b = x.shape[0]
-        _c2 = x @ np.transpose(W)
-        _e3 = (_c2 + c)
-        y = _e3
+        y = ((x @ np.transpose(W)) + c)
         dy = _ZERO
         if not is_zero(dx):
-            _c4 = dx @ np.transpose(W)
-            dy = _add(dy, _c4)
+            dy = _add(dy, (dx @ np.transpose(W)))
         if not is_zero(dW):
-            _c5 = x @ np.transpose(dW)
-            dy = _add(dy, _c5)
+            dy = _add(dy, (x @ np.transpose(dW)))
         if not is_zero(dc):
             dy = _add(dy, np.broadcast_to(dc, (n_b, n_o, )))
         return y, dy
 
     def linear_rrule(W, x, c):
-        _c6 = x @ np.transpose(W)
-        _e7 = (_c6 + c)
-        y = _e7
+        y = ((x @ np.transpose(W)) + c)
         def linear_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO, _ZERO, _ZERO)
             def _pb_W8():
-                _c9 = np.transpose(dy) @ x
-                dW = _c9
+                dW = (np.transpose(dy) @ x)
                 return dW
             def _pb_x10():
-                _c11 = dy @ W
-                dx = _c11
+                dx = (dy @ W)
                 return dx
             def _pb_c12():
-                _c13 = np.sum(dy, axis=0)
-                dc = _c13
+                dc = np.sum(dy, axis=0)
                 return dc
             return (_NO, Thunk(_pb_W8), Thunk(_pb_x10), Thunk(_pb_c12))
         return y, linear_pullback
@@ -308,10 +231,7 @@ def _define(np):
         n_b = p.shape[0]
         n_o = p.shape[1]
         _e0 = (p - t)
-        _e1 = (_e0 * _e0)
-        _c2 = np.sum(_e1, axis=(0, 1))
-        _e3 = (1 / n_b / n_o * _c2)
-        L = _e3
+        L = (1 / n_b / n_o * np.sum((_e0 * _e0), axis=(0, 1)))
         return L
 
     def mse_frule(tangents, p, t):
@@ -319,49 +239,29 @@ def _define(np):
         n_b = p.shape[0]
         n_o = p.shape[1]
         _e4 = (p - t)
-        _e5 = (_e4 * _e4)
-        _c6 = np.sum(_e5, axis=(0, 1))
-        _e7 = (1 / n_b / n_o * _c6)
-        L = _e7
+        L = (1 / n_b / n_o * np.sum((_e4 * _e4), axis=(0, 1)))
         dL = _ZERO
         if not is_zero(dt):
-            _e8 = (dt * p)
-            _c9 = -2.0 * np.sum(_e8, axis=(0, 1))
-            _e10 = (dt * t)
-            _c11 = 2.0 * np.sum(_e10, axis=(0, 1))
-            _e12 = (_c9 + _c11)
-            dL = _add(dL, _e12)
+            dL = _add(dL, ((-2.0 * np.sum((dt * p), axis=(0, 1))) + (2.0 * np.sum((dt * t), axis=(0, 1)))))
         if not is_zero(dp):
-            _e13 = (dp * t)
-            _c14 = -2.0 * np.sum(_e13, axis=(0, 1))
-            _e15 = (dp * p)
-            _c16 = 2.0 * np.sum(_e15, axis=(0, 1))
-            _e17 = (_c14 + _c16)
-            dL = _add(dL, _e17)
+            dL = _add(dL, ((-2.0 * np.sum((dp * t), axis=(0, 1))) + (2.0 * np.sum((dp * p), axis=(0, 1)))))
         if not is_zero(dL):
-            _e18 = (1 / n_b / n_o)
-            dL = dL * _e18
+            dL = dL * (1 / n_b / n_o)
         return L, dL
 
     def mse_rrule(p, t):
         n_b = p.shape[0]
         n_o = p.shape[1]
         _e19 = (p - t)
-        _e20 = (_e19 * _e19)
-        _c21 = np.sum(_e20, axis=(0, 1))
-        _e22 = (1 / n_b / n_o * _c21)
-        L = _e22
+        L = (1 / n_b / n_o * np.sum((_e19 * _e19), axis=(0, 1)))
         def mse_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             def _pb_p23():
-                _e24 = (2.0 * 1 / n_b / n_o * _e19 * dL)
-                dp = _e24
+                dp = (2.0 * 1 / n_b / n_o * _e19 * dL)
                 return dp
             def _pb_t25():
-                _e26 = (t - p)
-                _e27 = (2.0 * 1 / n_b / n_o * _e26 * dL)
-                dt = _e27
+                dt = (2.0 * 1 / n_b / n_o * (t - p) * dL)
                 return dt
             return (_NO, Thunk(_pb_p23), Thunk(_pb_t25))
         return L, mse_pullback
@@ -371,14 +271,8 @@ def _define(np):
         n_b = z.shape[0]
         _m0 = np.max(z, axis=1, keepdims=True)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        _e1 = np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1)
-        _lse = _e1
-        _e2 = (t * z)
-        _c3 = np.sum(_e2, axis=(0, 1))
-        _c4 = -np.einsum("a,ab->", _lse, t, optimize=True)
-        _e5 = (_c3 + _c4)
-        _e6 = (-(1 / n_b * _e5))
-        L = _e6
+        _lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
+        L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
         return L
 
     def cross_entropy_frule(tangents, z, t):
@@ -386,70 +280,38 @@ def _define(np):
         n_b = z.shape[0]
         _m7 = np.max(z, axis=1, keepdims=True)
         _m7 = np.where(np.isfinite(_m7), _m7, 0.0)
-        _e8 = np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1)
-        _lse = _e8
-        _e9 = (t * z)
-        _c10 = np.sum(_e9, axis=(0, 1))
-        _c11 = -np.einsum("a,ab->", _lse, t, optimize=True)
-        _e12 = (_c10 + _c11)
-        _e13 = (-(1 / n_b * _e12))
-        L = _e13
+        _lse = (np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1))
+        L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
         _dlse = _ZERO
         if not is_zero(dz):
-            _e14 = (z - (_lse[:, None]))
-            _e15 = np.exp(_e14)
-            _e16 = (dz * _e15)
-            _c17 = np.sum(_e16, axis=1)
-            _dlse = _add(_dlse, _c17)
+            _dlse = _add(_dlse, np.sum((dz * np.exp((z - (_lse[:, None])))), axis=1))
         dL = _ZERO
         if not is_zero(_dlse):
-            _c18 = np.einsum("a,ab->", _dlse, t, optimize=True)
-            dL = _add(dL, _c18)
+            dL = _add(dL, np.einsum("a,ab->", _dlse, t, optimize=True))
         if not is_zero(dz):
-            _e19 = (dz * t)
-            _c20 = -np.sum(_e19, axis=(0, 1))
-            dL = _add(dL, _c20)
+            dL = _add(dL, (-np.sum((dz * t), axis=(0, 1))))
         if not is_zero(dt):
-            _c21 = np.einsum("ab,a->", dt, _lse, optimize=True)
-            _e22 = (dt * z)
-            _c23 = -np.sum(_e22, axis=(0, 1))
-            _e24 = (_c21 + _c23)
-            dL = _add(dL, _e24)
+            dL = _add(dL, (np.einsum("ab,a->", dt, _lse, optimize=True) + (-np.sum((dt * z), axis=(0, 1)))))
         if not is_zero(dL):
-            _e25 = (1 / n_b)
-            dL = dL * _e25
+            dL = dL * (1 / n_b)
         return L, dL
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
         _m26 = np.max(z, axis=1, keepdims=True)
         _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
-        _e27 = np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1)
-        _lse = _e27
-        _e28 = (t * z)
-        _c29 = np.sum(_e28, axis=(0, 1))
-        _c30 = -np.einsum("a,ab->", _lse, t, optimize=True)
-        _e31 = (_c29 + _c30)
-        _e32 = (-(1 / n_b * _e31))
-        L = _e32
+        _lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
+        L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
-            _e33 = (1 / n_b * dL)
-            _c34 = _e33 * np.sum(t, axis=1)
-            _dlse = _c34
+            _dlse = ((1 / n_b * dL) * np.sum(t, axis=1))
             def _pb_z35():
-                _e36 = (-(1 / n_b * dL * t))
-                dz = _e36
-                _e37 = (z - (_lse[:, None]))
-                _e38 = np.exp(_e37)
-                _e39 = ((_dlse[:, None]) * _e38)
-                dz = _add(dz, _e39)
+                dz = ((-1 / n_b) * dL * t)
+                dz = _add(dz, ((_dlse[:, None]) * np.exp((z - (_lse[:, None])))))
                 return dz
             def _pb_t40():
-                _e41 = (_lse[:, None] - z)
-                _e42 = (1 / n_b * _e41 * dL)
-                dt = _e42
+                dt = (1 / n_b * (_lse[:, None] - z) * dL)
                 return dt
             return (_NO, Thunk(_pb_z35), Thunk(_pb_t40))
         return L, cross_entropy_pullback
@@ -459,16 +321,7 @@ def _define(np):
         n_i = x.shape[0]
         n_j = y.shape[0]
         def _chunk0(_m, _s0_x):
-            _e1 = (_s0_x * _s0_x)
-            _c2 = np.sum(_e1, axis=1)
-            _e3 = (y * y)
-            _c4 = np.sum(_e3, axis=1)
-            _c5 = -2.0 * (_s0_x @ np.transpose(y))
-            _e6 = (_c2[:, None] + _c4 + _c5)
-            _e7 = (-(1 / s * _e6))
-            _e8 = np.exp(_e7)
-            _c9 = b @ np.transpose(_e8)
-            return _c9
+            return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
         _step10 = max(1, 4194304 // max(1, n_j))
         if _step10 >= n_i:
             out = _chunk0(n_i, x)
@@ -481,16 +334,7 @@ def _define(np):
         n_i = x.shape[0]
         n_j = y.shape[0]
         def _chunk12(_m, _s0_x):
-            _e13 = (_s0_x * _s0_x)
-            _c14 = np.sum(_e13, axis=1)
-            _e15 = (y * y)
-            _c16 = np.sum(_e15, axis=1)
-            _c17 = -2.0 * (_s0_x @ np.transpose(y))
-            _e18 = (_c14[:, None] + _c16 + _c17)
-            _e19 = (-(1 / s * _e18))
-            _e20 = np.exp(_e19)
-            _c21 = b @ np.transpose(_e20)
-            return _c21
+            return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
         _step22 = max(1, 4194304 // max(1, n_j))
         if _step22 >= n_i:
             out = _chunk12(n_i, x)
@@ -499,16 +343,7 @@ def _define(np):
         dout = _ZERO
         if not is_zero(db):
             def _chunk25(_m, _s0_x):
-                _e26 = (_s0_x * _s0_x)
-                _c27 = np.sum(_e26, axis=1)
-                _e28 = (y * y)
-                _c29 = np.sum(_e28, axis=1)
-                _c30 = -2.0 * (_s0_x @ np.transpose(y))
-                _e31 = (_c27[:, None] + _c29 + _c30)
-                _e32 = (-(1 / s * _e31))
-                _e33 = np.exp(_e32)
-                _c34 = db @ np.transpose(_e33)
-                return _c34
+                return (db @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
             _step35 = max(1, 4194304 // max(1, n_j))
             if _step35 >= n_i:
                 _p24 = _chunk25(n_i, x)
@@ -519,21 +354,8 @@ def _define(np):
             def _chunk38(_m, _s0_x):
                 _e39 = (1 / s)
                 _e40 = (dy * y)
-                _e41 = (_s0_x * _s0_x)
-                _c42 = np.sum(_e41, axis=1)
-                _e43 = (y * y)
-                _c44 = np.sum(_e43, axis=1)
-                _c45 = -2.0 * (_s0_x @ np.transpose(y))
-                _e46 = (_c42[:, None] + _c44 + _c45)
-                _e47 = (-(1 / s * _e46))
-                _e48 = np.exp(_e47)
-                _c49 = np.einsum("a,ab->a", b, _e40)
-                _c50 = -2.0 * (_e39 * (_e48 @ _c49))
-                _c51 = (b[:, None]) * dy
-                _c52 = _e48 @ _c51
-                _c53 = 2.0 * (_e39 * np.einsum("ab,ab->a", _s0_x, _c52, optimize=True))
-                _e54 = (_c50 + _c53)
-                return _e54
+                _e48 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
+                return ((-2.0 * (_e39 * (_e48 @ np.einsum("a,ab->a", b, _e40)))) + (2.0 * (_e39 * np.einsum("ab,ab->a", _s0_x, (_e48 @ ((b[:, None]) * dy)), optimize=True))))
             _step55 = max(1, 4194304 // max(1, n_j))
             if _step55 >= n_i:
                 _p37 = _chunk38(n_i, x)
@@ -544,21 +366,8 @@ def _define(np):
             def _chunk58(_m, _s0_d_x, _s1_x):
                 _e59 = (1 / s)
                 _e60 = (_s0_d_x * _s1_x)
-                _e61 = (_s1_x * _s1_x)
-                _c62 = np.sum(_e61, axis=1)
-                _e63 = (y * y)
-                _c64 = np.sum(_e63, axis=1)
-                _c65 = -2.0 * (_s1_x @ np.transpose(y))
-                _e66 = (_c62[:, None] + _c64 + _c65)
-                _e67 = (-(1 / s * _e66))
-                _e68 = np.exp(_e67)
-                _c69 = b @ np.transpose(_e68)
-                _c70 = -2.0 * (_e59 * np.einsum("ab,a->a", _e60, _c69))
-                _c71 = (b[:, None]) * y
-                _c72 = _e68 @ _c71
-                _c73 = 2.0 * (_e59 * np.einsum("ab,ab->a", _s0_d_x, _c72, optimize=True))
-                _e74 = (_c70 + _c73)
-                return _e74
+                _e68 = np.exp(((-1 / s) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
+                return ((-2.0 * (_e59 * np.einsum("ab,a->a", _e60, (b @ np.transpose(_e68))))) + (2.0 * (_e59 * np.einsum("ab,ab->a", _s0_d_x, (_e68 @ ((b[:, None]) * y)), optimize=True))))
             _step75 = max(1, 4194304 // max(1, n_j))
             if _step75 >= n_i:
                 _p57 = _chunk58(n_i, dx, x)
@@ -567,19 +376,9 @@ def _define(np):
             dout = _add(dout, _p57)
         if not is_zero(ds):
             def _chunk78(_m, _s0_x):
-                _e79 = s ** -2
-                _e80 = (_e79 * ds)
-                _e81 = (_s0_x * _s0_x)
-                _c82 = np.sum(_e81, axis=1)
-                _e83 = (y * y)
-                _c84 = np.sum(_e83, axis=1)
-                _c85 = -2.0 * (_s0_x @ np.transpose(y))
-                _e86 = (_c82[:, None] + _c84 + _c85)
-                _e87 = (-(1 / s * _e86))
-                _e88 = np.exp(_e87)
-                _e89 = (_e86 * _e88)
-                _c90 = _e80 * (_e89 @ b)
-                return _c90
+                _e80 = ((s ** -2) * ds)
+                _e86 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                return (_e80 * ((_e86 * np.exp(((-1 / s) * _e86))) @ b))
             _step91 = max(1, 4194304 // max(1, n_j))
             if _step91 >= n_i:
                 _p77 = _chunk78(n_i, x)
@@ -592,16 +391,7 @@ def _define(np):
         n_i = x.shape[0]
         n_j = y.shape[0]
         def _chunk93(_m, _s0_x):
-            _e94 = (_s0_x * _s0_x)
-            _c95 = np.sum(_e94, axis=1)
-            _e96 = (y * y)
-            _c97 = np.sum(_e96, axis=1)
-            _c98 = -2.0 * (_s0_x @ np.transpose(y))
-            _e99 = (_c95[:, None] + _c97 + _c98)
-            _e100 = (-(1 / s * _e99))
-            _e101 = np.exp(_e100)
-            _c102 = b @ np.transpose(_e101)
-            return _c102
+            return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
         _step103 = max(1, 4194304 // max(1, n_j))
         if _step103 >= n_i:
             out = _chunk93(n_i, x)
@@ -615,37 +405,12 @@ def _define(np):
                 if not _memo137:
                     def _fused105_slice(_m, _s0_b_out, _s1_x):
                         _e106 = (1 / s)
-                        _e107 = (_s1_x * _s1_x)
-                        _c108 = np.sum(_e107, axis=1)
-                        _e109 = (y * y)
-                        _c110 = np.sum(_e109, axis=1)
-                        _c111 = -2.0 * (_s1_x @ np.transpose(y))
-                        _e112 = (_c108[:, None] + _c110 + _c111)
-                        _e113 = (-(1 / s * _e112))
-                        _e114 = np.exp(_e113)
-                        _c115 = b @ np.transpose(_e114)
-                        _c116 = _s0_b_out * _c115
-                        _c117 = -2.0 * (_e106 * (_s1_x * (_c116[:, None])))
-                        _c118 = (b[:, None]) * y
-                        _c119 = _e114 @ _c118
-                        _c120 = 2.0 * (_e106 * ((_s0_b_out[:, None]) * _c119))
-                        _e121 = (_c117 + _c120)
-                        _r122 = _e121
+                        _e112 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                        _e114 = np.exp(((-1 / s) * _e112))
+                        _r122 = ((-2.0 * (_e106 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e114)))[:, None])))) + (2.0 * (_e106 * ((_s0_b_out[:, None]) * (_e114 @ ((b[:, None]) * y))))))
                         _c123 = _s0_b_out @ _e114
-                        _c124 = b * _c123
-                        _c125 = -2.0 * (_e106 * (y * (_c124[:, None])))
-                        _c126 = (_s0_b_out[:, None]) * _s1_x
-                        _c127 = np.transpose(_e114) @ _c126
-                        _c128 = 2.0 * (_e106 * ((b[:, None]) * _c127))
-                        _e129 = (_c125 + _c128)
-                        _r130 = _e129
-                        _r131 = _c123
-                        _e132 = s ** -2
-                        _e133 = (_e112 * _e114)
-                        _c134 = np.transpose(_e133) @ _s0_b_out
-                        _c135 = _e132 * (b @ _c134)
-                        _r136 = _c135
-                        return (_r122, _r130, _r131, _r136,)
+                        _r130 = ((-2.0 * (_e106 * (y * ((b * _c123)[:, None])))) + (2.0 * (_e106 * ((b[:, None]) * (np.transpose(_e114) @ ((_s0_b_out[:, None]) * _s1_x))))))
+                        return (_r122, _r130, _c123, ((s ** -2) * (b @ (np.transpose((_e112 * _e114)) @ _s0_b_out))),)
                     _step138 = max(1, 4194304 // max(1, n_j, n_j, n_j, n_j))
                     if _step138 >= n_i:
                         _memo137.append(_fused105_slice(n_i, dout, x))
