@@ -151,8 +151,8 @@ def _materialize(g, leaf, node):
     if g is None or isinstance(g, AbstractZero):
         v = getval(leaf)
         return 0.0 if isinstance(v, float) else np.zeros_like(v)
-    if isinstance(leaf, float) and isinstance(g, np.ndarray) and g.ndim == 0:
-        return float(g)
+    if type(leaf) is float and isinstance(g, (np.ndarray, np.floating)) and np.ndim(g) == 0:
+        return float(g)  # a Python float in, a Python float out
     return _writeable(g)
 
 

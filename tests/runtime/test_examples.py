@@ -45,3 +45,25 @@ def test_examples_run_as_scripts():
                          timeout=120, env=dict(os.environ, PYTHONPATH=root))
     assert out.returncode == 0, out.stderr
     assert "Stiefel" in out.stdout
+
+
+CHAINRULES_DOCS_VALUE = -1.0531613736418153  # foo(x) = asin(0.2 + sin(x)) at x = 3, from ChainRules.jl's docs
+
+
+def test_chainrules_example_three_ways():
+    from examples import chainrules_foo
+    assert chainrules_foo.main() == (CHAINRULES_DOCS_VALUE,) * 3
+
+
+def test_readme_chainrules_block_runs_as_written():
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+    section = text[text.index("## The ChainRules example, three ways"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    ns = {}
+    exec(compile(code, "README.md", "exec"), ns)
+    g = ns["runtime"].grad(lambda x: ns["generated"].asin(0.2 + ns["generated"].sin(x)))(ns["x"])
+    assert ns["dx"] == ns["dy"] == g == CHAINRULES_DOCS_VALUE
+    assert type(g) is float  # a Python float in, a Python float out
