@@ -426,6 +426,9 @@ class OpCuda:
         red_cls = tuple(s.ext for s in pc.sums)
         outputs = [{"buf": pc.target, "atoms": self.atoms(pc, {})}]
         step = {"class": "reduce", "outputs": outputs, "rows": list(rows_cls), "red": list(red_cls), "variants": {}}
+        is_max = pc.op == "max"
+        if is_max:
+            step["op"] = "max"
         # votes for the variant whose consecutive threads touch consecutive addresses
         K, I = set(pc.sums), set(pc.indices)
         votes = 0
@@ -462,7 +465,8 @@ class OpCuda:
             accs = [f"acc{j}" for j in range(len(pc.terms))]
             inner = Body(ctx, inner_names, "            ")
             codes = inner.values([i for _, i in pc.terms])
-            lines["inner"] = inner.lines + [f"            {a} += {c};" for a, c in zip(accs, codes)]
+            update = "{a} = fmax({a}, {c});" if is_max else "{a} += {c};"
+            lines["inner"] = inner.lines + ["            " + update.format(a=a, c=c) for a, c in zip(accs, codes)]
             ctx.staged = {}
             epi = Body(ctx, names, "        ")
             ocodes = epi.values([o for o, _ in pc.terms])
@@ -471,7 +475,10 @@ class OpCuda:
             k.outputs.append(pc.target)
             k.lines = lines
             k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"),
-                        "out": cname(pc.target)}
+                        "out": cname(pc.target), "what": "maximum" if is_max else "reduction",
+                        "init": "-T(INFINITY)" if is_max else "T(0)",
+                        "warp": "tr_warp_max" if is_max else "tr_warp_sum",
+                        "store": "tr_store_max" if is_max else "tr_store"}
             if variant == "rows":
                 k.extra = ["const long long nrows", "const long long nk", "const long long chunk",
                            "const int tile", "const int stage"]

@@ -27,7 +27,17 @@ KNOWN_FUNCTIONS = {
     "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
     "sqrt": "sqrt", "erf": "erf", "Abs": "fabs", "sign": "tr_sign", "sigmoid": "tr_sigmoid",
     "softplus": "tr_softplus", "relu": "tr_relu", "step": "tr_step", "Heaviside": "tr_step",
+    "max_shift": "tr_shift",
 }
+
+
+class max_shift(sp.Function):
+    """max_shift(M[I]): the shift of a log-sum-exp read from M, a buffer of maxima written by a `max` reduction
+    (held as order-preserving keys, see templates/cuda_helpers.cuh.j2): the maximum, or 0 where it is
+    infinite, as emit_numpy's emit_logsumexp shifts (so all -inf gives -inf, not NaN)."""
+
+    nargs = 1
+    is_real = True
 
 
 class CudaPrinter(C99CodePrinter):
@@ -161,8 +171,13 @@ def _has_sum(e):
 
 
 def _has_function(e):
-    return any(isinstance(a, sp.Function) and not isinstance(a, (AppliedUndef, Extent))
+    """Whether e calls an (expensive) function; a max_shift is a load, not worth a temp of its own."""
+    return any(isinstance(a, sp.Function) and not isinstance(a, (AppliedUndef, Extent, max_shift))
                for a in sp.preorder_traversal(e))
+
+
+def _is_sum_of_exp(e):
+    return isinstance(e, IndexSum) and isinstance(e.body, sp.exp)
 
 
 def _is_plain_access(e):
@@ -187,7 +202,8 @@ class Piece:
     """One kernel's worth of a statement.
 
     map:    target[I] (+)= Σ terms, elementwise over I
-    reduce: target[I] (+)= Σ_t outer_t · Σ_K inner_t (one thread or warp per element of I, loop over K)
+    reduce: target[I] (+)= Σ_t outer_t · Σ_K inner_t (one thread or warp per element of I, loop over K);
+            with op "max", target[I] = max_K inner (one term, outer 1), read back through max_shift only
     gemm:   target[I] (+)= outer · Σ_K a·b with a, b plain accesses (rows, cols, batch, reduction groups)
     prim:   a matrix primitive statement (inv, det, logdet, solve)
     """
@@ -200,6 +216,7 @@ class Piece:
     stmt: object = None                             # prim: the ir.Stmt
     gemm: dict | None = None                        # gemm: a, b, rows, cols, batch, red, alpha, alpha_buf
     single: bool = True                             # the target's only piece (so fusing readers may use it)
+    op: str = "sum"                                 # reduce: "sum", or "max" (the shift of a log-sum-exp)
 
     def reads(self) -> set:
         if self.kind == "prim":
@@ -242,6 +259,51 @@ class Planner:
     def linear(self, name):
         return name in self.linear_temps or self.is_linear(name)
 
+    def shift(self, u, K):
+        """max_shift of a temp holding max_K u over u's other free indices (shared when equal)."""
+        s = IndexSum(u, K)
+        order = idx_order(s)
+        ren = {x: Idx(f"_f{k}", x.ext) for k, x in enumerate(order)}
+        key = ("max", sp.srepr(canon_bound(s.xreplace(ren))), tuple(x.ext for x in order))
+        name = self._registry.get(key)
+        if name is None:
+            name = f"{self.prefix}{next(self._count)}"
+            self._registry[key] = name
+            self.temps[name] = tuple(x.ext for x in order)
+            self.pieces.append(Piece("reduce", name, tuple(order), [(sp.S.One, u)],
+                                     sums=_order_sums(tuple(K), [(None, u, None)]), op="max"))
+        return max_shift(ir.access(name, tuple(order)))
+
+    def _shiftable(self, s):
+        """Σ_K exp(u) with u free of (co)tangents (those enter linearly: there is no maximum to take)."""
+        return _is_sum_of_exp(s) and not any(self.linear(n) for n in read_names(s.body))
+
+    def _stabilize(self, e):
+        """log Σ_K exp(u) -> log Σ_K exp(u - M) + M and exp(w)·(Σ_K exp(u))⁻¹ -> exp(w - M)·(Σ_K exp(u - M))⁻¹,
+        M the shift of max_K u: no overflow for large u, no underflow to log 0 for very negative u (the NumPy
+        code's emit_logsumexp and _stable_softmax)."""
+        if not e.args or ir.is_access(e) or not _has_sum(e):
+            return e
+        if isinstance(e, IndexSum):
+            return IndexSum(self._stabilize(e.body), e.indices)
+        args = [self._stabilize(a) for a in e.args]
+        if isinstance(e, sp.log) and self._shiftable(args[0]):
+            s = args[0]
+            u = s.body.args[0]
+            m = self.shift(u, s.indices)
+            return sp.log(IndexSum(sp.exp(u - m), s.indices)) + m
+        if isinstance(e, sp.Mul):
+            dens = [f for f in args if isinstance(f, sp.Pow) and f.exp == -1 and self._shiftable(f.base)]
+            nums = [f for f in args if isinstance(f, sp.exp)]
+            if len(dens) == 1 and nums:
+                d, n = dens[0], nums[0]
+                s = d.base
+                u = s.body.args[0]
+                m = self.shift(u, s.indices)
+                rest = [f for f in args if f is not d and f is not n]
+                return sp.Mul(*rest) * sp.exp(n.args[0] - m) / IndexSum(sp.exp(u - m), s.indices)
+        return e.func(*args)
+
     # -- statements ----------------------------------------------------------------------------------------
     def prim(self, st):
         self.pieces.append(Piece("prim", st.target, tuple(st.indices), stmt=st))
@@ -254,6 +316,7 @@ class Planner:
         groups: dict = {}
         direct: list = []                     # pieces planned from single terms (gemm / reduce chains)
         for term in terms:
+            term = self._stabilize(term)
             split = _split_sum(term)
             if split is None:
                 map_terms.append(self._materialize_sums(term))

@@ -34,6 +34,61 @@ template <typename T> __device__ __forceinline__ T tr_warp_sum(T v) {
     return v;
 }
 
+// ---- maxima: the shift of a log-sum-exp ---------------------------------------------------------------------
+// A buffer of maxima holds order-preserving unsigned keys of the values' bits: the zero key lies below every
+// value's, so the zero-filled buffer of a split reduction (mode 2) is the identity of the atomic maximum that
+// merges the partial ones. It is read only through tr_shift: the maximum, or 0 where that is infinite (or
+// NaN), which is what exp(x - shift) needs (all -inf then gives -inf, not NaN).
+template <typename T> struct tr_key_of;
+template <> struct tr_key_of<float> { typedef unsigned int type; };
+template <> struct tr_key_of<double> { typedef unsigned long long type; };
+
+template <typename T> __device__ __forceinline__ typename tr_key_of<T>::type tr_key(T x) {
+    typedef typename tr_key_of<T>::type U;
+    const U top = U(1) << (8 * sizeof(U) - 1);
+    U b;
+    memcpy(&b, &x, sizeof b);
+    return (b & top) ? ~b : (b | top);
+}
+
+template <typename T> __device__ __forceinline__ T tr_shift(T stored) {
+    typedef typename tr_key_of<T>::type U;
+    const U top = U(1) << (8 * sizeof(U) - 1);
+    U k;
+    memcpy(&k, &stored, sizeof k);
+    k = (k & top) ? (k & ~top) : ~k;
+    T x;
+    memcpy(&x, &k, sizeof x);
+    return isfinite(x) ? x : T(0);
+}
+
+#ifdef __CUDACC__
+template <typename U> __device__ __forceinline__ void tr_atomic_max(U* p, U v) { atomicMax(p, v); }
+#else  // the CPU emulation of the kernels (tests/codegen/cuda_emu.h), which has no atomicMax
+template <typename U> __device__ __forceinline__ void tr_atomic_max(U* p, U v) {
+    std::atomic_ref<U> a(*p);
+    U cur = a.load();
+    while (cur < v && !a.compare_exchange_weak(cur, v)) {
+    }
+}
+#endif
+
+// the modes of tr_store, for a maximum: store, combine, combine atomically
+template <typename T> __device__ __forceinline__ void tr_store_max(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    typedef typename tr_key_of<T>::type U;
+    U* const q = reinterpret_cast<U*>(p) + i;
+    const U k = tr_key(v);
+    if (mode == 0) *q = k;
+    else if (mode == 1) { if (k > *q) *q = k; }
+    else tr_atomic_max(q, k);
+}
+
+template <typename T> __device__ __forceinline__ T tr_warp_max(T v) {
+    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, off));
+    return v;
+}
+
 // ---- batched small-matrix primitives: one block per matrix, the work matrix W (n x ld) in shared memory ----
 // (or in a global workspace when it does not fit); all threads of the block take part in every step
 

@@ -34,6 +34,61 @@ template <typename T> __device__ __forceinline__ T tr_warp_sum(T v) {
     return v;
 }
 
+// ---- maxima: the shift of a log-sum-exp ---------------------------------------------------------------------
+// A buffer of maxima holds order-preserving unsigned keys of the values' bits: the zero key lies below every
+// value's, so the zero-filled buffer of a split reduction (mode 2) is the identity of the atomic maximum that
+// merges the partial ones. It is read only through tr_shift: the maximum, or 0 where that is infinite (or
+// NaN), which is what exp(x - shift) needs (all -inf then gives -inf, not NaN).
+template <typename T> struct tr_key_of;
+template <> struct tr_key_of<float> { typedef unsigned int type; };
+template <> struct tr_key_of<double> { typedef unsigned long long type; };
+
+template <typename T> __device__ __forceinline__ typename tr_key_of<T>::type tr_key(T x) {
+    typedef typename tr_key_of<T>::type U;
+    const U top = U(1) << (8 * sizeof(U) - 1);
+    U b;
+    memcpy(&b, &x, sizeof b);
+    return (b & top) ? ~b : (b | top);
+}
+
+template <typename T> __device__ __forceinline__ T tr_shift(T stored) {
+    typedef typename tr_key_of<T>::type U;
+    const U top = U(1) << (8 * sizeof(U) - 1);
+    U k;
+    memcpy(&k, &stored, sizeof k);
+    k = (k & top) ? (k & ~top) : ~k;
+    T x;
+    memcpy(&x, &k, sizeof x);
+    return isfinite(x) ? x : T(0);
+}
+
+#ifdef __CUDACC__
+template <typename U> __device__ __forceinline__ void tr_atomic_max(U* p, U v) { atomicMax(p, v); }
+#else  // the CPU emulation of the kernels (tests/codegen/cuda_emu.h), which has no atomicMax
+template <typename U> __device__ __forceinline__ void tr_atomic_max(U* p, U v) {
+    std::atomic_ref<U> a(*p);
+    U cur = a.load();
+    while (cur < v && !a.compare_exchange_weak(cur, v)) {
+    }
+}
+#endif
+
+// the modes of tr_store, for a maximum: store, combine, combine atomically
+template <typename T> __device__ __forceinline__ void tr_store_max(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    typedef typename tr_key_of<T>::type U;
+    U* const q = reinterpret_cast<U*>(p) + i;
+    const U k = tr_key(v);
+    if (mode == 0) *q = k;
+    else if (mode == 1) { if (k > *q) *q = k; }
+    else tr_atomic_max(q, k);
+}
+
+template <typename T> __device__ __forceinline__ T tr_warp_max(T v) {
+    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, off));
+    return v;
+}
+
 // ---- batched small-matrix primitives: one block per matrix, the work matrix W (n x ld) in shared memory ----
 // (or in a global workspace when it does not fit); all threads of the block take part in every step
 
@@ -534,9 +589,78 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mean_pb0_f64(double
     tr_nn_mean_pb0_body<double>(b_x, mode_b_x, b_m, n_i);
 }
 
-// tr_nn_logsumexp_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_logsumexp_fwd0_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
 __device__ __forceinline__ void tr_nn_logsumexp_fwd0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = fmax(acc0, ((stage & 1) ? s_x_x[t] : x_x[q0]));
+        }
+    }
+    if (active) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_fwd0_rows_body<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_fwd0_rows_body<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_nn_logsumexp_fwd0_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_nn_logsumexp_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = fmax(acc0, x_x[q0]);
+    }
+    acc0 = tr_warp_max(acc0);
+    if (lane == 0) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_fwd0_warp_body<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_fwd0_warp_body<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_nn_logsumexp_fwd1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_nn_logsumexp_fwd1_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_x, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_x = sh;
@@ -563,24 +687,24 @@ __device__ __forceinline__ void tr_nn_logsumexp_fwd0_rows_body(T* __restrict__ u
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += exp(((stage & 1) ? s_x_x[t] : x_x[q0]));
+            acc0 += exp(((stage & 1) ? s_x_x[t] : x_x[q0]) - tr_shift(u_c0[0]));
         }
     }
     if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_fwd0_rows_body<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_x, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_fwd1_rows_body<float>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_fwd0_rows_body<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_x, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_fwd1_rows_body<double>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_logsumexp_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_logsumexp_fwd1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_logsumexp_fwd1_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_x, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -589,39 +713,39 @@ __device__ __forceinline__ void tr_nn_logsumexp_fwd0_warp_body(T* __restrict__ u
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += exp(x_x[q0]);
+            acc0 += exp(x_x[q0] - tr_shift(u_c0[0]));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_logsumexp_fwd0_warp_body<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_x, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_fwd1_warp_body<float>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_logsumexp_fwd0_warp_body<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_x, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_fwd1_warp_body<double>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_logsumexp_fwd1: elementwise, grid-stride over the flat index e
+// tr_nn_logsumexp_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_fwd1_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c0) {
+__device__ __forceinline__ void tr_nn_logsumexp_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ u_c0) {
     const long long total = 1LL;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        const T r1 = log(u_c0[0]);
+        const T r1 = log(u_c1[0]) + tr_shift(u_c0[0]);
         tr_store(x_y, e, r1, mode_x_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c0) {
-    tr_nn_logsumexp_fwd1_body<float>(x_y, mode_x_y, u_c0);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ u_c0) {
+    tr_nn_logsumexp_fwd2_body<float>(x_y, mode_x_y, u_c1, u_c0);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd1_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c0) {
-    tr_nn_logsumexp_fwd1_body<double>(x_y, mode_x_y, u_c0);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ u_c0) {
+    tr_nn_logsumexp_fwd2_body<double>(x_y, mode_x_y, u_c1, u_c0);
 }
 
-// tr_nn_logsumexp_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_logsumexp_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_jvp2_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_logsumexp_jvp3_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -665,17 +789,17 @@ __device__ __forceinline__ void tr_nn_logsumexp_jvp2_rows_body(T* __restrict__ d
         tr_store(d_y, row, acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_jvp2_rows_body<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp3_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_jvp3_rows_body<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_logsumexp_jvp2_rows_body<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp3_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_logsumexp_jvp3_rows_body<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_logsumexp_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_logsumexp_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_logsumexp_jvp2_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_logsumexp_jvp3_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -691,11 +815,11 @@ __device__ __forceinline__ void tr_nn_logsumexp_jvp2_warp_body(T* __restrict__ d
         tr_store(d_y, row, acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_logsumexp_jvp2_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp3_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_jvp3_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp2_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_logsumexp_jvp2_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_jvp3_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_logsumexp_jvp3_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_logsumexp_pb0: elementwise, grid-stride over the flat index e
@@ -715,26 +839,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_logsumexp_pb0_f64(d
     tr_nn_logsumexp_pb0_body<double>(b_x, mode_b_x, b_y, x_x, x_y, n_i);
 }
 
-// tr_nn_softmax_fwd1: elementwise, grid-stride over the flat index e
+// tr_nn_softmax_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_fwd1_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ u_c0, const long long n_i) {
+__device__ __forceinline__ void tr_nn_softmax_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = exp(x_x[e])/u_c0[0];
+        const T r1 = exp(x_x[e] - tr_shift(u_c0[0]))/u_c1[0];
         tr_store(x_y, e, r1, mode_x_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_fwd1_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ u_c0, const long long n_i) {
-    tr_nn_softmax_fwd1_body<float>(x_y, mode_x_y, x_x, u_c0, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_i) {
+    tr_nn_softmax_fwd2_body<float>(x_y, mode_x_y, x_x, u_c0, u_c1, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_fwd1_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ u_c0, const long long n_i) {
-    tr_nn_softmax_fwd1_body<double>(x_y, mode_x_y, x_x, u_c0, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_i) {
+    tr_nn_softmax_fwd2_body<double>(x_y, mode_x_y, x_x, u_c0, u_c1, n_i);
 }
 
-// tr_nn_softmax_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_softmax_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_softmax_jvp3_rows_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -775,20 +899,20 @@ __device__ __forceinline__ void tr_nn_softmax_jvp2_rows_body(T* __restrict__ u_c
         }
     }
     if (active) {
-        tr_store(u_c1, row, acc0, mode_u_c1);
+        tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_softmax_jvp2_rows_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_rows_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_softmax_jvp3_rows_body<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_softmax_jvp2_rows_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_rows_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_softmax_jvp3_rows_body<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_softmax_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_softmax_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_softmax_jvp3_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -801,32 +925,32 @@ __device__ __forceinline__ void tr_nn_softmax_jvp2_warp_body(T* __restrict__ u_c
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(u_c1, row, acc0, mode_u_c1);
+        tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_softmax_jvp2_warp_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_softmax_jvp3_warp_body<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_softmax_jvp2_warp_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_softmax_jvp3_warp_body<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_softmax_jvp3: elementwise, grid-stride over the flat index e
+// tr_nn_softmax_jvp4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_softmax_jvp3_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ d_x, const T* __restrict__ u_c1, const long long n_i) {
+__device__ __forceinline__ void tr_nn_softmax_jvp4_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ d_x, const T* __restrict__ u_c2, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T v1 = x_y[e];
-        const T r2 = v1*tr_ld(d_x, e) - v1*tr_ld(u_c1, 0);
+        const T r2 = v1*tr_ld(d_x, e) - v1*tr_ld(u_c2, 0);
         tr_store(d_y, e, r2, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ d_x, const float* __restrict__ u_c1, const long long n_i) {
-    tr_nn_softmax_jvp3_body<float>(d_y, mode_d_y, x_y, d_x, u_c1, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp4_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ d_x, const float* __restrict__ u_c2, const long long n_i) {
+    tr_nn_softmax_jvp4_body<float>(d_y, mode_d_y, x_y, d_x, u_c2, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp3_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ d_x, const double* __restrict__ u_c1, const long long n_i) {
-    tr_nn_softmax_jvp3_body<double>(d_y, mode_d_y, x_y, d_x, u_c1, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_jvp4_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ d_x, const double* __restrict__ u_c2, const long long n_i) {
+    tr_nn_softmax_jvp4_body<double>(d_y, mode_d_y, x_y, d_x, u_c2, n_i);
 }
 
 // tr_nn_softmax_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -926,26 +1050,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb1_f64(dou
     tr_nn_softmax_pb1_body<double>(b_x, mode_b_x, x_y, b_y, u_c0, n_i);
 }
 
-// tr_nn_log_softmax_fwd1: elementwise, grid-stride over the flat index e
+// tr_nn_log_softmax_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_fwd1_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c0, const T* __restrict__ x_x, const long long n_i) {
+__device__ __forceinline__ void tr_nn_log_softmax_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ u_c0, const T* __restrict__ x_x, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = -log(u_c0[0]) + x_x[e];
+        const T r1 = -log(u_c1[0]) - tr_shift(u_c0[0]) + x_x[e];
         tr_store(x_y, e, r1, mode_x_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd1_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c0, const float* __restrict__ x_x, const long long n_i) {
-    tr_nn_log_softmax_fwd1_body<float>(x_y, mode_x_y, u_c0, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ u_c0, const float* __restrict__ x_x, const long long n_i) {
+    tr_nn_log_softmax_fwd2_body<float>(x_y, mode_x_y, u_c1, u_c0, x_x, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd1_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c0, const double* __restrict__ x_x, const long long n_i) {
-    tr_nn_log_softmax_fwd1_body<double>(x_y, mode_x_y, u_c0, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ u_c0, const double* __restrict__ x_x, const long long n_i) {
+    tr_nn_log_softmax_fwd2_body<double>(x_y, mode_x_y, u_c1, u_c0, x_x, n_i);
 }
 
-// tr_nn_log_softmax_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_log_softmax_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_log_softmax_jvp3_rows_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_x = sh;
@@ -986,20 +1110,20 @@ __device__ __forceinline__ void tr_nn_log_softmax_jvp2_rows_body(T* __restrict__
         }
     }
     if (active) {
-        tr_store(u_c1, row, acc0, mode_u_c1);
+        tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_log_softmax_jvp2_rows_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_rows_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_log_softmax_jvp3_rows_body<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_log_softmax_jvp2_rows_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_rows_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_log_softmax_jvp3_rows_body<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_log_softmax_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_log_softmax_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_log_softmax_jvp3_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1012,31 +1136,31 @@ __device__ __forceinline__ void tr_nn_log_softmax_jvp2_warp_body(T* __restrict__
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(u_c1, row, acc0, mode_u_c1);
+        tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_log_softmax_jvp2_warp_body<float>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_log_softmax_jvp3_warp_body<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_log_softmax_jvp2_warp_body<double>(u_c1, mode_u_c1, d_x, x_y, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_log_softmax_jvp3_warp_body<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_log_softmax_jvp3: elementwise, grid-stride over the flat index e
+// tr_nn_log_softmax_jvp4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_jvp3_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ u_c1, const long long n_i) {
+__device__ __forceinline__ void tr_nn_log_softmax_jvp4_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ u_c2, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = tr_ld(d_x, e) - tr_ld(u_c1, 0);
+        const T r1 = tr_ld(d_x, e) - tr_ld(u_c2, 0);
         tr_store(d_y, e, r1, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ u_c1, const long long n_i) {
-    tr_nn_log_softmax_jvp3_body<float>(d_y, mode_d_y, d_x, u_c1, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp4_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ u_c2, const long long n_i) {
+    tr_nn_log_softmax_jvp4_body<float>(d_y, mode_d_y, d_x, u_c2, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp3_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ u_c1, const long long n_i) {
-    tr_nn_log_softmax_jvp3_body<double>(d_y, mode_d_y, d_x, u_c1, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_jvp4_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ u_c2, const long long n_i) {
+    tr_nn_log_softmax_jvp4_body<double>(d_y, mode_d_y, d_x, u_c2, n_i);
 }
 
 // tr_nn_log_softmax_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2010,9 +2134,81 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_mse_pb0_f64(double*
     tr_nn_mse_pb0_body<double>(b_p, mode_b_p, b_t, mode_b_t, x_p, x_t, b_L, n_o, n_b);
 }
 
-// tr_nn_cross_entropy_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_cross_entropy_fwd0_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
 __device__ __forceinline__ void tr_nn_cross_entropy_fwd0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_c + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = fmax(acc0, ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_c + q0]));
+        }
+    }
+    if (active) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_fwd0_rows_body<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_fwd0_rows_body<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, tile, stage);
+}
+
+// tr_nn_cross_entropy_fwd0_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = fmax(acc0, x_z[i0 * n_c + q0]);
+    }
+    acc0 = tr_warp_max(acc0);
+    if (lane == 0) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd0_warp_body<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd0_warp_body<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, wpr);
+}
+
+// tr_nn_cross_entropy_fwd1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd1_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_z, const T* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_z = sh;
@@ -2041,24 +2237,24 @@ __device__ __forceinline__ void tr_nn_cross_entropy_fwd0_rows_body(T* __restrict
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += exp(((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_c + q0]));
+            acc0 += exp(((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_c + q0]) - tr_shift(u_c0[i0]));
         }
     }
     if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_fwd0_rows_body<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd1_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_z, const float* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_fwd1_rows_body<float>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_fwd0_rows_body<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd1_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_z, const double* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_fwd1_rows_body<double>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_cross_entropy_fwd1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd1_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_z, const T* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2068,40 +2264,40 @@ __device__ __forceinline__ void tr_nn_cross_entropy_fwd0_warp_body(T* __restrict
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += exp(x_z[i0 * n_c + q0]);
+            acc0 += exp(x_z[i0 * n_c + q0] - tr_shift(u_c0[i0]));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_fwd0_warp_body<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd1_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_z, const float* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd1_warp_body<float>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_fwd0_warp_body<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd1_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_z, const double* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd1_warp_body<double>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_cross_entropy_fwd1: elementwise, grid-stride over the flat index e
+// tr_nn_cross_entropy_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_fwd1_body(T* __restrict__ x_lse, const int mode_x_lse, const T* __restrict__ u_c0, const long long n_b) {
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd2_body(T* __restrict__ x_lse, const int mode_x_lse, const T* __restrict__ u_c1, const T* __restrict__ u_c0, const long long n_b) {
     const long long total = n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = log(u_c0[e]);
+        const T r1 = log(u_c1[e]) + tr_shift(u_c0[e]);
         tr_store(x_lse, e, r1, mode_x_lse);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd1_f32(float* __restrict__ x_lse, const int mode_x_lse, const float* __restrict__ u_c0, const long long n_b) {
-    tr_nn_cross_entropy_fwd1_body<float>(x_lse, mode_x_lse, u_c0, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_f32(float* __restrict__ x_lse, const int mode_x_lse, const float* __restrict__ u_c1, const float* __restrict__ u_c0, const long long n_b) {
+    tr_nn_cross_entropy_fwd2_body<float>(x_lse, mode_x_lse, u_c1, u_c0, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd1_f64(double* __restrict__ x_lse, const int mode_x_lse, const double* __restrict__ u_c0, const long long n_b) {
-    tr_nn_cross_entropy_fwd1_body<double>(x_lse, mode_x_lse, u_c0, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_f64(double* __restrict__ x_lse, const int mode_x_lse, const double* __restrict__ u_c1, const double* __restrict__ u_c0, const long long n_b) {
+    tr_nn_cross_entropy_fwd2_body<double>(x_lse, mode_x_lse, u_c1, u_c0, n_b);
 }
 
-// tr_nn_cross_entropy_fwd2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_cross_entropy_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_fwd2_rows_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_t, const T* __restrict__ x_z, const T* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd3_rows_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_t, const T* __restrict__ x_z, const T* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_t = sh;
@@ -2151,17 +2347,17 @@ __device__ __forceinline__ void tr_nn_cross_entropy_fwd2_rows_body(T* __restrict
         tr_store(x_L, row, -T(1)/T(n_b) * acc0, mode_x_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_rows_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_t, const float* __restrict__ x_z, const float* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_fwd2_rows_body<float>(x_L, mode_x_L, x_t, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd3_rows_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_t, const float* __restrict__ x_z, const float* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_fwd3_rows_body<float>(x_L, mode_x_L, x_t, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_rows_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_t, const double* __restrict__ x_z, const double* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_fwd2_rows_body<double>(x_L, mode_x_L, x_t, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd3_rows_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_t, const double* __restrict__ x_z, const double* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_fwd3_rows_body<double>(x_L, mode_x_L, x_t, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_fwd2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_cross_entropy_fwd3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_fwd2_warp_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_cross_entropy_fwd3_warp_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2179,16 +2375,16 @@ __device__ __forceinline__ void tr_nn_cross_entropy_fwd2_warp_body(T* __restrict
         tr_store(x_L, row, -T(1)/T(n_b) * acc0, mode_x_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_warp_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_fwd2_warp_body<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd3_warp_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd3_warp_body<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd2_warp_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_fwd2_warp_body<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_fwd3_warp_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_fwd3_warp_body<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_cross_entropy_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_cross_entropy_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_jvp3_rows_body(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_cross_entropy_jvp4_rows_body(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_z = sh;
@@ -2235,17 +2431,17 @@ __device__ __forceinline__ void tr_nn_cross_entropy_jvp3_rows_body(T* __restrict
         tr_store(d_lse, row, acc0, mode_d_lse);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_rows_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_jvp3_rows_body<float>(d_lse, mode_d_lse, d_z, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_rows_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_jvp4_rows_body<float>(d_lse, mode_d_lse, d_z, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_rows_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_jvp3_rows_body<double>(d_lse, mode_d_lse, d_z, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_rows_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_jvp4_rows_body<double>(d_lse, mode_d_lse, d_z, x_z, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_cross_entropy_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_jvp3_warp_body(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_cross_entropy_jvp4_warp_body(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2262,16 +2458,16 @@ __device__ __forceinline__ void tr_nn_cross_entropy_jvp3_warp_body(T* __restrict
         tr_store(d_lse, row, acc0, mode_d_lse);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_warp_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_jvp3_warp_body<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp4_warp_body<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp3_warp_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_jvp3_warp_body<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp4_warp_body<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_cross_entropy_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_cross_entropy_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_jvp4_rows_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ d_t, const T* __restrict__ d_z, const T* __restrict__ x_t, const T* __restrict__ x_z, const T* __restrict__ d_lse, const T* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_cross_entropy_jvp5_rows_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ d_t, const T* __restrict__ d_z, const T* __restrict__ x_t, const T* __restrict__ x_z, const T* __restrict__ d_lse, const T* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_t = sh;
@@ -2351,17 +2547,17 @@ __device__ __forceinline__ void tr_nn_cross_entropy_jvp4_rows_body(T* __restrict
         tr_store(d_L, row, v7 * acc0 - v7 * acc1 + v7 * acc2, mode_d_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_rows_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ d_t, const float* __restrict__ d_z, const float* __restrict__ x_t, const float* __restrict__ x_z, const float* __restrict__ d_lse, const float* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_jvp4_rows_body<float>(d_L, mode_d_L, d_t, d_z, x_t, x_z, d_lse, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp5_rows_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ d_t, const float* __restrict__ d_z, const float* __restrict__ x_t, const float* __restrict__ x_z, const float* __restrict__ d_lse, const float* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_jvp5_rows_body<float>(d_L, mode_d_L, d_t, d_z, x_t, x_z, d_lse, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_rows_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ d_t, const double* __restrict__ d_z, const double* __restrict__ x_t, const double* __restrict__ x_z, const double* __restrict__ d_lse, const double* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_cross_entropy_jvp4_rows_body<double>(d_L, mode_d_L, d_t, d_z, x_t, x_z, d_lse, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp5_rows_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ d_t, const double* __restrict__ d_z, const double* __restrict__ x_t, const double* __restrict__ x_z, const double* __restrict__ d_lse, const double* __restrict__ x_lse, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_cross_entropy_jvp5_rows_body<double>(d_L, mode_d_L, d_t, d_z, x_t, x_z, d_lse, x_lse, n_b, n_c, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_cross_entropy_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_cross_entropy_jvp5_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_cross_entropy_jvp4_warp_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_t, const T* __restrict__ d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_cross_entropy_jvp5_warp_body(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_t, const T* __restrict__ d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2387,11 +2583,11 @@ __device__ __forceinline__ void tr_nn_cross_entropy_jvp4_warp_body(T* __restrict
         tr_store(d_L, row, v3 * acc0 - v3 * acc1 + v3 * acc2, mode_d_L);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_t, const float* __restrict__ d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_jvp4_warp_body<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp5_warp_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_t, const float* __restrict__ d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp5_warp_body<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp4_warp_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_t, const double* __restrict__ d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_cross_entropy_jvp4_warp_body<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_cross_entropy_jvp5_warp_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_t, const double* __restrict__ d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ d_t, const long long n_b, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_cross_entropy_jvp5_warp_body<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_b, n_c, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_cross_entropy_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory

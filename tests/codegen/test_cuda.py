@@ -271,6 +271,129 @@ def _check_outputs(got, want, dtype, what):
         _close(got, want, dtype, what)
 
 
+# log-sum-exp and softmax evaluated with the maximum subtracted first, as the NumPy code does: logits far
+# beyond exp's range (float32 overflows above ~88, float64 above ~709; both underflow below about -100 / -745).
+# The long extents run the split reductions (several warps and blocks per row, merged atomically).
+STABLE_OPS = [("nn", "logsumexp"), ("nn", "softmax"), ("nn", "log_softmax"), ("nn", "cross_entropy"),
+              ("representative", "softmax_q")]
+STABLE_REGIMES = [(np.float64, 1000.0), (np.float32, 1000.0), (np.float32, 100.0), (np.float64, -1000.0),
+                  (np.float32, -150.0)]
+
+
+@pytest.mark.parametrize("n", [7, 3000], ids=["short", "long"])
+@pytest.mark.parametrize("dtype,shift", STABLE_REGIMES,
+                         ids=[f"{np.dtype(d).name}@{s:g}" for d, s in STABLE_REGIMES])
+@pytest.mark.parametrize("source,op", STABLE_OPS, ids=[f"{s}:{o}" for s, o in STABLE_OPS])
+def test_logsumexp_kernels_are_stable(source, op, dtype, shift, n, device, references, rep_files, compiled):
+    dev, _ = device
+    fns, OPS = references[source]
+    mod = _module(source, rep_files)
+    rng = np.random.default_rng(n + abs(int(shift)))
+    shapes = [(3, n), (3, n)] if op == "cross_entropy" else [(n,)]
+    # rounded to dtype first, so the float64 NumPy reference sees the very inputs the kernels get
+    args64 = [(shift + rng.standard_normal(shapes[0])).astype(dtype).astype(np.float64)]
+    if op == "cross_entropy":
+        args64.append(rng.random(shapes[1]).astype(dtype).astype(np.float64))
+    args = [dev.asarray(a, dtype) for a in args64]
+
+    want = fns[op](*args64)
+    assert np.all(np.isfinite(want)), "the NumPy reference overflowed"
+    _check_outputs(rc.call(mod, op, "forward", args, dev), want, dtype, f"{op} forward")
+
+    tans64 = [ZeroTangent()] + [rng.standard_normal(a.shape).astype(dtype).astype(np.float64) for a in args64]
+    tans = [ZeroTangent()] + [dev.asarray(t, dtype) for t in tans64[1:]]
+    y2, dy = rc.call(mod, op, "frule", (tuple(tans),) + tuple(args), dev)
+    y2n, dyn = fns[op + "_frule"](tuple(tans64), *args64)
+    _check_outputs(y2, y2n, dtype, f"{op} frule primal")
+    _check_outputs(dy, dyn, dtype, f"{op} frule tangent")
+
+    y3, pullback = rc.call(mod, op, "rrule", args, dev)
+    y3n, pullback_n = fns[op + "_rrule"](*args64)
+    _check_outputs(y3, y3n, dtype, f"{op} rrule primal")
+    ybar64 = rng.standard_normal(np.shape(y3n)).astype(dtype).astype(np.float64)
+    cots, cots_n = pullback(dev.asarray(ybar64, dtype)), pullback_n(ybar64)
+    for k, (c, cn) in enumerate(zip(cots[1:], cots_n[1:])):
+        assert np.all(np.isfinite(_host(c))), f"{op} pullback, cotangent of argument {k}: not finite"
+        _close(c, cn, dtype, f"{op} pullback, cotangent of argument {k}")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_logsumexp_kernels_infinite_maximum(dtype, device, references, rep_files, compiled):
+    """An infinite maximum shifts by 0, as in the NumPy code: all -inf gives -inf (not NaN), and a -inf logit
+    among finite ones has probability 0."""
+    dev, _ = device
+    fns, _ = references["nn"]
+    mod = _module("nn", rep_files)
+    for n in (5, 3000):
+        x = np.full(n, -np.inf)
+        y = _host(rc.call(mod, "logsumexp", "forward", [dev.asarray(x, dtype)], dev))
+        assert y == -np.inf, y
+        x = 1000.0 + np.arange(n) % 7
+        x[1] = -np.inf
+        for op in ("logsumexp", "softmax", "log_softmax"):
+            got = _host(rc.call(mod, op, "forward", [dev.asarray(x, dtype)], dev))
+            want = fns[op](x)
+            np.testing.assert_array_equal(np.isfinite(got), np.isfinite(want), err_msg=op)
+            ok = np.isfinite(want)
+            np.testing.assert_allclose(got[ok], want[ok], rtol=2e-3 if dtype == np.float32 else 1e-9, err_msg=op)
+
+
+# log-sum-exps the shipped rules lack: down the columns (the `rows` variant), and summed inside the statement
+# (its pullback's coefficient is exp(z)/Σ exp(z), not rewritten through an output)
+LSE_RULES = textwrap.dedent("""\
+    collse(A[k,o]) -> c[o] = log(sum(k, exp(A[k,o])))
+    tot(z[b,k]) -> L[] = sum(b, log(sum(k, exp(z[b,k]))))
+""")
+
+
+@pytest.fixture(scope="module")
+def lse_rules():
+    label = "tests/codegen/lse.rules"
+    results = api.derive_text(LSE_RULES, label)
+    files = codegen_cuda.generate_cuda(results, label)
+    ns: dict = {}
+    exec(compile(api.render_module(results, label, export=False), label, "exec"), ns)
+    return rc._Module("lse", files["lse.cu"], json.loads(files["lse.json"])), ns["_define"](backend_numpy)
+
+
+def test_max_reduction_merges_split_partials(device, lse_rules):
+    """One thread per column, the long reduction split across blocks, whose partial maxima meet in the atomic
+    maximum; each column's maximum in another chunk, and a column of -inf."""
+    dev, _ = device
+    mod, fns = lse_rules
+    rng = np.random.default_rng(7)
+    nk, no = 1100, 300
+    for dtype, shift in ((np.float64, 1000.0), (np.float64, -1000.0), (np.float32, 100.0), (np.float32, -150.0)):
+        A = shift + rng.standard_normal((nk, no))
+        A[(np.arange(no) * 7) % nk, np.arange(no)] += 30.0
+        A[:, 0] = -np.inf
+        A = A.astype(dtype).astype(np.float64)
+        if isinstance(dev, cuda_emu.EmuDevice):
+            dev.launches.clear()
+        got = _host(rc.call(mod, "collse", "forward", [dev.asarray(A, dtype)], dev))
+        with np.errstate(divide="ignore"):
+            want = fns["collse"](A)
+        assert got[0] == -np.inf and want[0] == -np.inf
+        np.testing.assert_allclose(got[1:], want[1:], rtol=2e-6 if dtype == np.float32 else 1e-12)
+        if isinstance(dev, cuda_emu.EmuDevice):
+            name, grid = dev.launches[0][:2]
+            assert name.endswith("_rows" + ("_f32" if dtype == np.float32 else "_f64")) and grid[1] > 1, (name, grid)
+
+
+@pytest.mark.parametrize("dtype,shift", STABLE_REGIMES, ids=[f"{np.dtype(d).name}@{s:g}" for d, s in STABLE_REGIMES])
+def test_softmax_in_a_pullback_is_stable(dtype, shift, device, lse_rules):
+    dev, _ = device
+    mod, fns = lse_rules
+    rng = np.random.default_rng(abs(int(shift)))
+    z = (shift + rng.standard_normal((4, 700))).astype(dtype).astype(np.float64)
+    y, pullback = rc.call(mod, "tot", "rrule", [dev.asarray(z, dtype)], dev)
+    yn, pullback_n = fns["tot_rrule"](z)
+    _close(y, yn, dtype, "tot rrule primal")
+    (_, bz), (_, bzn) = pullback(dev.asarray(1.5, dtype)), pullback_n(1.5)
+    assert np.all(np.isfinite(bzn)) and np.all(np.isfinite(_host(bz))), "tot pullback: not finite"
+    _close(bz, bzn, dtype, "tot pullback")
+
+
 # ------------------------------------------------------------------------------------------------- (c) determinism
 def test_generation_is_deterministic(representative, rep_files):
     again = codegen_cuda.generate_cuda(api.derive_text(REPRESENTATIVE, LABEL, verify_rules=False), LABEL)
@@ -361,9 +484,10 @@ def test_elementwise_chain_is_one_kernel_per_direction(plans):
 
 
 def test_reductions_hoist_invariants(plans):
-    # softmax: Σ exp is reduced once to a scalar, then one elementwise pass
-    assert _classes(plans, "softmax_q", "forward") == ["reduce", "map"]
-    assert _steps(plans, "softmax_q", "forward")[0]["rows"] == []
+    # softmax: the maximum, then Σ exp(x - max), are reduced once each to a scalar, then one elementwise pass
+    assert _classes(plans, "softmax_q", "forward") == ["reduce", "reduce", "map"]
+    mx, sm = _steps(plans, "softmax_q", "forward")[:2]
+    assert mx["rows"] == sm["rows"] == [] and mx.get("op") == "max" and "op" not in sm
     assert _classes(plans, "softmax_q", "pullback") == ["reduce", "map"]
 
 
