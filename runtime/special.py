@@ -6,19 +6,32 @@ import numpy as np
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 _INV_SQRT_PI = 1.0 / np.sqrt(np.pi)
 _SPLIT = 2.0  # series below, continued fraction above (each converges fastest on its side)
-_SERIES_TERMS = 30
+_MAX_TERMS = 40
+# the series for erf(x)·exp(x²)/x in t = x²: c_n = 2^n / (2n+1)!!, all positive (no cancellation)
+_SERIES = [1.0]
+for _n in range(1, _MAX_TERMS + 1):
+    _SERIES.append(_SERIES[-1] * 2.0 / (2 * _n + 1))
 _CF_DEPTH = 40
 
 
-def _erf_series(x):
-    # erf(x) = 2/sqrt(pi) exp(-x^2) sum_n (2x^2)^n x / (2n+1)!!  -- all terms positive: no cancellation
-    x2 = x * x
-    term = x.copy()
-    total = x.copy()
-    for n in range(1, _SERIES_TERMS + 1):
-        term *= (2.0 / (2 * n + 1)) * x2
-        total += term
-    return _TWO_OVER_SQRT_PI * np.exp(-x2) * total
+def _erf_series(x, t):
+    """erf(x) = 2/sqrt(pi) exp(-t) x sum_n c_n t^n for t = x^2 (< _SPLIT^2): Horner in place, with as many terms
+    as the largest t needs for x's precision (the sum is >= 1, so an absolute tail bound is a relative one)."""
+    tmax = float(t.max()) if t.size else 0.0
+    eps = 0.1 * np.finfo(x.dtype).eps
+    n = 1
+    while n < _MAX_TERMS and _SERIES[n] * tmax**n > eps:
+        n += 1
+    p = np.full_like(x, _SERIES[n])
+    for c in reversed(_SERIES[:n]):
+        p *= t
+        p += c
+    np.negative(t, out=t)
+    np.exp(t, out=t)
+    p *= t
+    p *= x
+    p *= _TWO_OVER_SQRT_PI
+    return p
 
 
 def _erfc_cf(ax):
@@ -34,12 +47,9 @@ def erf(x):
     x = np.asarray(x)
     scalar = x.ndim == 0
     xf = np.atleast_1d(x).astype(np.result_type(x.dtype, np.float64) if x.dtype.kind in "biu" else x.dtype)
-    out = np.empty_like(xf)
     ax = np.abs(xf)
-    far = ax >= _SPLIT  # NaN compares False and goes to the series, which propagates it
-    near = ~far
-    if near.any():
-        out[near] = _erf_series(xf[near])
+    far = ax >= _SPLIT  # the continued fraction there; NaN goes to the series with t = 0, and x propagates it
+    out = _erf_series(xf, np.where(ax < _SPLIT, xf * xf, 0))
     if far.any():
         with np.errstate(over="ignore", invalid="ignore"):
             out[far] = np.sign(xf[far]) * (1.0 - _erfc_cf(ax[far]))

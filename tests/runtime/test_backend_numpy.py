@@ -32,6 +32,21 @@ def test_erf_accuracy_against_math_erf():
     assert np.max(np.abs(got[small] - ref[small]) / np.maximum(np.abs(ref[small]), 1e-300)) < 1e-14
 
 
+def test_erf_terms_follow_the_data_and_dtype():
+    # the series takes as many terms as its largest argument needs: a NaN or a far value in the same array
+    # must not cut it short, and float32 stays float32 at float32 accuracy
+    xs = np.linspace(-1.999, 1.999, 4001)
+    ref = np.array([math.erf(v) for v in xs])
+    for extra in ([np.nan], [np.inf, -30.0], [0.1]):
+        got = bn.erf(np.concatenate([extra, xs]))[len(extra):]
+        assert np.max(np.abs(got - ref)) < 1e-14, extra
+    x32 = xs.astype(np.float32)
+    got32 = bn.erf(x32)
+    assert got32.dtype == np.float32
+    ref32 = np.array([math.erf(float(v)) for v in x32])
+    assert np.max(np.abs(got32 - ref32)) < 4 * np.finfo(np.float32).eps
+
+
 def test_erf_special_values_and_shapes():
     out = bn.erf(np.array([np.nan, np.inf, -np.inf]))
     assert np.isnan(out[0]) and out[1] == 1.0 and out[2] == -1.0
