@@ -8,7 +8,8 @@ Workloads: (1) tape overhead per op on tiny arrays (a chain of 200 elementwise o
 (2) value_and_grad of a 3-layer MLP (width 512, batch 256, float32) and its cheap-gradient ratio;
 (3) the Gaussian kernel sum's gradient at N = M = 20 000, D = 3 (float64), time and peak memory, each
 framework in its own process (peak RSS via getrusage). "pytorch+malloc" reruns PyTorch's workloads with the
-glibc malloc thresholds that `import runtime` sets for itself, so the comparison shows what the allocator buys. Frameworks that are not installed are skipped
+glibc malloc thresholds that `import runtime` sets for itself, so the comparison shows what the allocator
+buys. The last block prints each target of issue #4 as a ratio. Frameworks that are not installed are skipped
 with a note; install them with `pip install -e ".[bench]"`.
 """
 from __future__ import annotations
@@ -253,6 +254,35 @@ def kernel(n):
     return out
 
 
+def target_lines(res, kr):
+    """One line per target: what it compares, the ratio, the bound, and whether it is met (or why not known)."""
+    def ratio(a, b):
+        return None if a is None or b is None else a / b
+
+    def get(fw, what):
+        if what == "kernel":
+            return kr.get(fw, {}).get("seconds")
+        v = res.get(fw)
+        if v is None:
+            return None
+        return v["overhead"] if what == "overhead" else v["mlp"][0] if what == "vg" else v["mlp"][0] / v["mlp"][1]
+
+    ours = "tensor-rules"
+    rows = [("tape overhead per op / PyTorch eager", ratio(get(ours, "overhead"), get("pytorch", "overhead")), 1.0),
+            ("MLP value_and_grad / PyTorch", ratio(get("tensor-rules", "vg"), get("pytorch", "vg")), 1.3),
+            ("MLP value_and_grad / autograd", ratio(get("tensor-rules", "vg"), get("autograd", "vg")), 1.0),
+            ("MLP cheap-gradient ratio (value_and_grad / forward)", get("tensor-rules", "cheap"), 3.0),
+            ("kernel gradient / PyTorch", ratio(get("tensor-rules", "kernel"), get("pytorch", "kernel")), 1.0),
+            ("kernel gradient / autograd", ratio(get("tensor-rules", "kernel"), get("autograd", "kernel")), 1.0)]
+    out = []
+    for what, r, bound in rows:
+        if r is None:
+            out.append(f"{what:54s}     –   (not measured: framework missing or failed)")
+        else:
+            out.append(f"{what:54s} {r:5.2f}   bound {bound:g}   {'met' if r <= bound else 'MISSED'}")
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -289,6 +319,9 @@ def main(argv=None):
             print(f"  {k:14s} {v['seconds']:8.2f} s   peak RSS {v['peak_rss_mb']:8.0f} MB   value {v['value']:.6g}")
         else:
             print(f"  {k:14s} {v}")
+    print("== the targets of issue #4: tensor-rules / other (met when the ratio is below the bound)")
+    for line in target_lines(res, kr):
+        print("  " + line)
     if args.markdown:
         fws = ("tensor-rules", "pytorch", "pytorch+malloc", "autograd", "jax-jit")
         print("\n| workload | " + " | ".join(fws) + " |\n|---|" + "---|" * len(fws))
