@@ -124,7 +124,12 @@ def linearize(e, active: set):
         dx = linearize(x, active)
         out = sp.S.Zero
         if db != 0:
-            out += x * b ** (x - 1) * db
+            if x.is_number:
+                out += x * b ** (x - 1) * db
+            else:
+                # x·b^(x-1) at x = 0 is 0·b⁻¹, NaN where b = 0: there the exponent is 0 instead, as the factor
+                # x makes the term 0 anyway (autograd's x ** where(y, y - 1, 1)); power(x, 0) at x = 0
+                out += x * b ** ir.where(sp.Ne(x, 0), x - 1, 0) * db
         if dx != 0:
             out += e * sp.log(b) * dx
         return out

@@ -68,6 +68,9 @@ class _IndexStr(StrPrinter):
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
 
+    def _print_Unequality(self, e):
+        return f"{self._print(e.lhs)} ≠ {self._print(e.rhs)}"
+
     def _print_Mul(self, e):
         return super()._print_Mul(e).replace("*", "·")
 

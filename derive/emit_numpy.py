@@ -26,6 +26,12 @@ _FUNCS = {
 }
 
 
+def _of_extents(e):
+    """True for a number built from extents only (size(d), 1/sqrt(size(d))): Python ints at run time."""
+    ext = e.atoms(Extent)
+    return bool(ext) and e.xreplace({x: sp.Integer(2) for x in ext}).is_number
+
+
 class _ScalarPrinter(NumPyPrinter):
     """Prints numbers the way our arrays want them (weak Python floats keep float32 arrays float32)."""
 
@@ -180,6 +186,10 @@ class Emitter:
         if isinstance(e, sp.Pow):
             b, x = e.args
             bc, bax = self.emit(b)
+            if x in (sp.S.Half, -sp.S.Half) and _of_extents(b):
+                # sqrt(size(d)): a Python float, as NumPy's float64 scalar would promote float32 arrays
+                root = f"{_paren(bc)} ** 0.5"
+                return self.bind(e, root if x == sp.S.Half else f"(1 / {root})", bax)
             if x == sp.S.Half:
                 return self.bind(e, f"np.sqrt({bc})", bax)
             if x == -sp.S.Half:
@@ -229,8 +239,9 @@ class Emitter:
         pos = tuple(uax.index(k) for k in ks)
         ax = pos[0] if len(pos) == 1 else pos
         m = self.tmp("m")
-        # an infinite maximum (all -inf, or some +inf) shifts by 0 instead: -inf - (-inf) would be NaN
-        self.line(f"{m} = np.max({uc}, axis={ax}, keepdims=True)")
+        # an infinite maximum (all -inf, or some +inf) shifts by 0 instead: -inf - (-inf) would be NaN;
+        # `initial` makes an empty sum -inf (log 0), as NumPy's log(sum(exp(x))) is, instead of raising
+        self.line(f"{m} = np.max({uc}, axis={ax}, keepdims=True, initial=-np.inf)")
         self.line(f"{m} = np.where(np.isfinite({m}), {m}, 0.0)")
         out_axes = tuple(a for a in uax if a not in ks)
         if not out_axes:
@@ -266,6 +277,8 @@ class Emitter:
             code = f"np.heaviside({ac}, 0.0)"
         else:
             raise NotImplementedError(f"no NumPy spelling for {fname}")
+        if len(e.args) == 1 and _of_extents(e.args[0]):
+            code = f"float({code})"  # log(size(i)): a Python float keeps float32 arrays float32
         return self.bind(e, code, aax)
 
     # -- products and sums -------------------------------------------------------------------------------------

@@ -113,6 +113,15 @@ class where(sp.Function):
     nargs = 3
     is_real = True
 
+    @classmethod
+    def eval(cls, c, a, b):
+        # a condition SymPy decides (Ne(1/p, 0) is True) picks its branch: there is nothing to print
+        if c is sp.true:
+            return a
+        if c is sp.false:
+            return b
+        return None
+
     def fdiff(self, argindex=1):
         c, a, b = self.args
         if argindex == 1:

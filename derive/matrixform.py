@@ -62,6 +62,10 @@ class _ElemPrinter(StrPrinter):
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
 
+    def _print_Unequality(self, e):
+        ne = "≠" if self.st is STYLES["unicode"] else r"\neq"
+        return f"{self._print(e.lhs)} {ne} {self._print(e.rhs)}"
+
     def _print_IndexSum(self, e):
         raise _NoForm()
 

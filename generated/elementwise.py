@@ -420,7 +420,7 @@ def _define(np):
         y = (x ** n)
         dy = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, ((x ** (n - 1.0)) * dx * n))
+            dy = _add(dy, ((x ** np.asarray(np.where((n != 0.0), (n - 1.0), 0.0), dtype=np.result_type(x))) * dx * n))
         return y, dy
 
     def power_rrule(x, n):
@@ -428,7 +428,7 @@ def _define(np):
         def power_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO, _NO)
-            dx = ((x ** (n - 1.0)) * dy * n)
+            dx = ((x ** np.asarray(np.where((n != 0.0), (n - 1.0), 0.0), dtype=np.result_type(x))) * dy * n)
             return (_NO, dx, _NO)
         return y, power_pullback
 

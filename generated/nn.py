@@ -66,14 +66,14 @@ def _define(np):
 
     # ---- logsumexp(x[i]) -> y[]    (rules/nn.rules:7)
     def logsumexp(x):
-        _m0 = np.max(x, axis=0, keepdims=True)
+        _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         y = (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0))
         return y
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
-        _m2 = np.max(x, axis=0, keepdims=True)
+        _m2 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
         y = (np.log(np.sum(np.exp(x - _m2))) + np.sum(_m2))
         dy = _ZERO
@@ -82,7 +82,7 @@ def _define(np):
         return y, dy
 
     def logsumexp_rrule(x):
-        _m8 = np.max(x, axis=0, keepdims=True)
+        _m8 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
         y = (np.log(np.sum(np.exp(x - _m8))) + np.sum(_m8))
         def logsumexp_pullback(dy):
@@ -94,14 +94,14 @@ def _define(np):
 
     # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
     def softmax(x):
-        _m0 = np.max(x, axis=0, keepdims=True)
+        _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         y = (np.exp((x - (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)))))
         return y
 
     def softmax_frule(tangents, x):
         _, dx = tangents
-        _m5 = np.max(x, axis=0, keepdims=True)
+        _m5 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m5 = np.where(np.isfinite(_m5), _m5, 0.0)
         y = (np.exp((x - (np.log(np.sum(np.exp(x - _m5))) + np.sum(_m5)))))
         dy = _ZERO
@@ -111,7 +111,7 @@ def _define(np):
         return y, dy
 
     def softmax_rrule(x):
-        _m12 = np.max(x, axis=0, keepdims=True)
+        _m12 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
         y = (np.exp((x - (np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12)))))
         def softmax_pullback(dy):
@@ -124,7 +124,7 @@ def _define(np):
 
     # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:10)
     def log_softmax(x):
-        _m0 = np.max(x, axis=0, keepdims=True)
+        _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         y = (x - (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)))
         return y
@@ -132,7 +132,7 @@ def _define(np):
     def log_softmax_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _m3 = np.max(x, axis=0, keepdims=True)
+        _m3 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
         y = (x - (np.log(np.sum(np.exp(x - _m3))) + np.sum(_m3)))
         dy = _ZERO
@@ -141,7 +141,7 @@ def _define(np):
         return y, dy
 
     def log_softmax_rrule(x):
-        _m9 = np.max(x, axis=0, keepdims=True)
+        _m9 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m9 = np.where(np.isfinite(_m9), _m9, 0.0)
         y = (x - (np.log(np.sum(np.exp(x - _m9))) + np.sum(_m9)))
         def log_softmax_pullback(dy):
@@ -269,7 +269,7 @@ def _define(np):
     # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
     def cross_entropy(z, t):
         n_b = z.shape[0]
-        _m0 = np.max(z, axis=1, keepdims=True)
+        _m0 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
         L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
@@ -278,7 +278,7 @@ def _define(np):
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
-        _m7 = np.max(z, axis=1, keepdims=True)
+        _m7 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m7 = np.where(np.isfinite(_m7), _m7, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1))
         L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
@@ -298,7 +298,7 @@ def _define(np):
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
-        _m26 = np.max(z, axis=1, keepdims=True)
+        _m26 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
         L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))

@@ -1296,7 +1296,7 @@ __device__ __forceinline__ void tr_elementwise_power_jvp0_body(T* __restrict__ x
         const long long e0 = e;
         const T r1 = pow(x_x[e], x_n[0]);
         tr_store(x_y, e, r1, mode_x_y);
-        const T r2 = tr_ld(d_x, e)*x_n[0]*pow(x_x[e], x_n[0] + T(-1));
+        const T r2 = tr_ld(d_x, e)*x_n[0]*pow(x_x[e], ((x_n[0] != T(0)) ? (x_n[0] + T(-1)) : (T(0))));
         tr_store(d_y, e, r2, mode_d_y);
     }
 }
@@ -1313,7 +1313,7 @@ __device__ __forceinline__ void tr_elementwise_power_pb0_body(T* __restrict__ b_
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = tr_ld(b_y, e)*x_n[0]*pow(x_x[e], x_n[0] + T(-1));
+        const T r1 = tr_ld(b_y, e)*x_n[0]*pow(x_x[e], ((x_n[0] != T(0)) ? (x_n[0] + T(-1)) : (T(0))));
         tr_store(b_x, e, r1, mode_b_x);
     }
 }
