@@ -5,7 +5,7 @@ import numpy as np
 
 from runtime import pytree
 from runtime.tangents import AbstractZero, ZeroTangent, is_zero, unthunk
-from runtime.tape import _writeable
+from runtime.tape import _like_dtype, _writeable
 from runtime.tracer import Trace, Traced, getval, shape_of
 
 _ZERO = ZeroTangent()
@@ -82,7 +82,7 @@ def jvp(f, primals, tangents):
     for leaf in leaves:
         if isinstance(leaf, Dual) and leaf._trace is trace:
             ys.append(leaf._value)
-            dys.append(_writeable(unthunk(leaf._tangent)))
+            dys.append(_writeable(_like_dtype(unthunk(leaf._tangent), leaf._value)))
         else:
             ys.append(leaf)
             v = getval(leaf)

@@ -153,7 +153,20 @@ def _materialize(g, leaf, node):
         return 0.0 if isinstance(v, float) else np.zeros_like(v)
     if type(leaf) is float and isinstance(g, (np.ndarray, np.floating)) and np.ndim(g) == 0:
         return float(g)  # a Python float in, a Python float out
-    return _writeable(g)
+    return _writeable(_like_dtype(g, leaf))
+
+
+def _like_dtype(t, primal):
+    """A float32 primal gets a float32 tangent even where the function mixed it with float64 data (the
+    rules then computed in float64): the tangent space of a float32 array is float32, as the astype rule says."""
+    dt = getattr(getval(primal), "dtype", None)
+    tdt = getattr(getval(t), "dtype", None)
+    if dt is None or tdt is None or dt == tdt or dt.kind != "f" or tdt.kind != "f":
+        return t
+    if isinstance(t, Traced):
+        from runtime import tnp
+        return tnp.astype(t, dt)
+    return t.astype(dt)
 
 
 def _writeable(g):
@@ -231,6 +244,10 @@ def value_and_grad(f, argnums=0):
         trace = ReverseTrace()
         args = list(args)
         boxed = {}
+        bad = [i for i in nums if not -len(args) <= i < len(args)]
+        if bad:
+            raise TypeError(f"grad: argnums={argnums!r} but {getattr(f, '__name__', 'f')} was called with "
+                            f"{len(args)} positional argument{'s' if len(args) != 1 else ''}")
         for i in nums:
             args[i], leaves, td, nodes = _box_tree(args[i], trace)
             boxed[i] = (leaves, td, nodes)

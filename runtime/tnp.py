@@ -275,7 +275,10 @@ def _pow_dx(ans, x, y):
 
 
 def _pow_dy(ans, x, y):
-    return ans * log(where(getval(x) != 0, x, 1.0))
+    xv = getval(x)
+    if type(xv) in (int, float):  # 2.0 ** x: a Python base keeps log(base) a Python number (float32 stays)
+        return ans * (float(_np.log(xv)) if xv != 0 else 0.0)
+    return ans * log(where(xv != 0, x, 1.0))
 
 
 power = _prim(_np.power, "power", broadcasting=True)
@@ -981,9 +984,16 @@ def _cholesky_vjp(ans, A):
     return pullback
 
 
+def _cholesky_jvp(t, ans, A):
+    # the derivative lives on symmetric matrices, as the VJP's symmetrized gradient does (JAX's convention):
+    # an asymmetric tangent is projected first, so <dy, J t> = <J^T dy, t> holds for every t
+    Linv = _inv(ans)
+    return matmul(ans, _phi(matmul(matmul(Linv, 0.5 * (t + _T(t))), _T(Linv))))
+
+
 _cholesky = _prim(_np.linalg.cholesky, "cholesky")
 _defvjp(_cholesky, _cholesky_vjp)
-_defjvp(_cholesky, lambda t, ans, A: matmul(ans, _phi(matmul(matmul(_inv(ans), t), _T(_inv(ans))))))
+_defjvp(_cholesky, _cholesky_jvp)
 
 
 def _norm(x, ord=None, axis=None, keepdims=False):
