@@ -7,6 +7,7 @@ GPU arrays (`.gpudata`) -> runtime.cuda. `rrule` / `frule` are the generic entry
 from __future__ import annotations
 
 import importlib
+import sys
 
 import numpy as np
 
@@ -162,6 +163,30 @@ def _arity_error(label, meta, sig, got):
                      f"signature: {sig}")
 
 
+def _bind(label, meta, sig, args, kw):
+    """Positional arguments from a call that names some by keyword (`matmul(A=a, B=b)`), or a TypeError
+    naming the op and its signature."""
+    names = [p["name"] for p in meta["inputs"]]
+    if len(args) > len(names):
+        raise _arity_error(label, meta, sig, len(args) + len(kw))
+    out = list(args) + [_UNSET] * (len(names) - len(args))
+    for k, v in kw.items():
+        if k not in names:
+            raise TypeError(f"{label}: unexpected keyword argument {k!r}; signature: {sig}")
+        i = names.index(k)
+        if out[i] is not _UNSET:
+            raise TypeError(f"{label}: got argument {k!r} twice (by position and by keyword); signature: {sig}")
+        out[i] = v
+    missing = [nm for nm, v in zip(names, out) if v is _UNSET]
+    if missing:
+        raise TypeError(f"{label}: missing argument{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+                        f"signature: {sig}")
+    return tuple(out)
+
+
+_UNSET = object()
+
+
 def _cuda_dispatch(module_name, opname, args):
     try:
         cuda = importlib.import_module("runtime.cuda")
@@ -239,7 +264,9 @@ class Op(Primitive):
             self.module_name
         op = self
 
-        def forward(*args):
+        def forward(*args, **kw):
+            if kw:
+                args = _bind(name, meta, sig, args, kw)
             if len(args) != n:
                 raise _arity_error(name, meta, sig, len(args))
             if check is not _no_check:
@@ -275,12 +302,35 @@ class Op(Primitive):
                 raise ValueError(f"{label}: tangent d{p['name']} has shape {shape_of(t)} but {p['name']} has shape "
                                  f"{shape_of(a)}")
 
+    def _check_cotangent(self, label, dy, y):
+        """The cotangent handed to a public pullback has the output's shape (one per output for several):
+        a wrong one would broadcast into a wrong-shaped gradient, or fail deep inside NumPy."""
+        if self.multi:
+            names = [o["name"] for o in self.outputs]
+            if is_zero(dy):
+                return
+            if not isinstance(dy, (tuple, list)) or len(dy) != len(names):
+                raise TypeError(f"{label} pullback: expected a tuple of {len(names)} cotangents "
+                                f"({', '.join('d' + o for o in names)}) but got {type(dy).__name__}")
+            pairs = zip(names, dy, y)
+        else:
+            pairs = ((self.outputs[0]["name"], dy, y),)
+        for o, t, v in pairs:
+            t = unthunk(t)
+            if is_zero(t):
+                continue
+            if shape_of(t) != shape_of(v):
+                raise ValueError(f"{label} pullback: cotangent d{o} has shape {shape_of(t)} but {o} has shape "
+                                 f"{shape_of(v)}")
+
     def _make_frule(self):
         n, check, name, sig, meta, mod = self.n_in, self.check, self.name, self.signature, self.meta, self.module_name
         label = name + "_frule"
         op = self
 
-        def frule(tangents, *args):
+        def frule(tangents, *args, **kw):
+            if kw:
+                args = _bind(label, meta, sig, args, kw)
             if len(args) != n:
                 raise _arity_error(label, meta, sig, len(args))
             check(args, label)
@@ -303,16 +353,26 @@ class Op(Primitive):
         label = name + "_rrule"
         op = self
 
-        def rrule(*args):
+        def rrule(*args, **kw):
+            if kw:
+                args = _bind(label, meta, sig, args, kw)
             if len(args) != n:
                 raise _arity_error(label, meta, sig, len(args))
             check(args, label)
             kind = _kind_of(args)
             if kind == 0:
-                return op._np_rrule(*args)
-            if kind == 1:
-                return op.traced_impl("_rrule")(*args)
-            return _cuda_dispatch(mod, label, args)
+                y, pb = op._np_rrule(*args)
+            elif kind == 1:
+                y, pb = op.traced_impl("_rrule")(*args)
+            else:
+                return _cuda_dispatch(mod, label, args)
+
+            def pullback(dy):
+                op._check_cotangent(label, dy, y)
+                return pb(dy)
+
+            pullback.__name__ = pullback.__qualname__ = name + "_pullback"
+            return y, pullback
 
         rrule.__name__ = rrule.__qualname__ = label
         rrule.__module__ = mod
@@ -364,10 +424,14 @@ def export_ops(module_name, OPS, define):
 
 
 def lookup(opname):
-    """The op registered under `opname` ("matmul" or "generated.linalg:matmul")."""
+    """The op registered under `opname` ("matmul" or "generated.linalg:matmul"); the shipped library
+    (`generated`) is imported on first need, so a name resolves without importing it yourself."""
     try:
         return _OPS[opname]
     except KeyError:
+        if "generated" not in sys.modules:
+            import generated  # noqa: F401  (registers the shipped ops)
+            return lookup(opname)
         import difflib
         names = sorted(k for k in _OPS if ":" not in k)
         close = difflib.get_close_matches(opname, names, n=3)

@@ -72,6 +72,41 @@ def test_arity_errors_name_op_and_signature():
         fg.matmul_frule((NoTangent(), A), A, B)
 
 
+def test_public_pullbacks_check_the_cotangent_shape():
+    _, pb = fg.matmul_rrule(A, B)
+    with pytest.raises(ValueError) as info:
+        pb(np.ones((5, 5)))
+    assert str(info.value) == "matmul_rrule pullback: cotangent dC has shape (5, 5) but C has shape (3, 2)"
+    _, pb = fg.tanh_rrule(A[0])
+    with pytest.raises(ValueError, match=r"tanh_rrule pullback: cotangent dy has shape \(2, 4\) but y has shape "
+                                         r"\(4,\)"):
+        pb(np.ones((2, 4)))  # would broadcast into a (2, 4) "gradient" for a (4,) input
+    assert pb(ZeroTangent())[1] is not None
+    assert_close(unthunk(pb(Thunk(lambda: np.ones(4)))[1]), 1 - np.tanh(A[0]) ** 2)
+
+
+def test_arguments_by_keyword():
+    assert_close(fg.matmul(B=B, A=A), A @ B)
+    assert_close(fg.matmul_rrule(A, B=B)[0], A @ B)
+    assert_close(fg.matmul_frule((NoTangent(), ZeroTangent(), B), A=A, B=B)[1], A @ B)
+    assert_close(grad(lambda a: tnp.sum(fg.matmul(A=a, B=B)))(A), np.ones((3, 2)) @ B.T)
+    sig = "signature: matmul(A[i,k], B[k,j]) -> C[i,j]"
+    for call, message in [(lambda: fg.matmul(A, C=B), "matmul: unexpected keyword argument 'C'; "),
+                          (lambda: fg.matmul(A, A=A), "matmul: got argument 'A' twice (by position and by keyword); "),
+                          (lambda: fg.matmul_rrule(B=B), "matmul_rrule: missing argument A; ")]:
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value) == message + sig
+
+
+def test_lookup_imports_the_shipped_library_on_first_need():
+    import subprocess
+    code = ("import sys, runtime; op = runtime.lookup('matmul'); "
+            "print(op.module_name, 'generated' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["generated.linalg", "True"]
+
+
 def test_shape_errors_also_inside_traces():
     with pytest.raises(ValueError, match="matmul: index k has extent 4 in A"):
         grad(lambda a: tnp.sum(fg.matmul(a, np.ones((3, 2)))))(A)
