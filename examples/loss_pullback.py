@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from examples.train_mlp import init_params, loss, make_data
+try:
+    from examples.train_mlp import init_params, loss, make_data
+except ModuleNotFoundError:  # run as a script, `python examples/loss_pullback.py`: examples/ is on sys.path
+    from train_mlp import init_params, loss, make_data
 from runtime import vjp
 from runtime.pytree import flatten, tree_map
 
