@@ -977,6 +977,9 @@ def _phi(X):
 
 
 def _cholesky_vjp(ans, A):
+    # A symmetric gradient (JAX's and autograd's convention): the derivative is defined on symmetric A.
+    # np.linalg.cholesky reads only the lower triangle, so finite differences of single upper entries give 0
+    # and check_rrule(cholesky, A) disagrees with this; check it through a symmetric input, X -> chol(X Xᵀ + I).
     def pullback(g):
         Linv = _inv(ans)
         S = matmul(matmul(_T(Linv), _phi(matmul(_T(ans), g))), Linv)
