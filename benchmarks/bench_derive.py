@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_COLD_S = 10.0
 TARGET_CACHED_S = 1.0
-_SUMMARY = re.compile(r"(\d+) rules, (\d+) verified, (\d+) failed \(([\d.]+) s\)")
+_SUMMARY = re.compile(r"(\d+) rules?, (\d+) verified, (\d+) failed \(([\d.]+) s\)")
 
 
 def derive_command() -> list[str]:

@@ -88,6 +88,7 @@ class RuleResult:
         out = {
             "name": self.name,
             "signature": p.signature,
+            "doc": self.doc,
             "source": self.source,
             "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices)} for v in p.inputs],
             "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
@@ -191,10 +192,7 @@ def render_module(results, source: str, *, export: bool = True, doc: str = "", c
 
 def generate_module_source(text: str, module_name: str | None = None, source_label: str = "<runtime>") -> str:
     """Source of an importable module for the rules in `text` (used by runtime.define). Every rule must verify."""
-    bare = None
-    stripped = text.strip()
-    if "->" not in stripped.split("\n", 1)[0]:
-        bare = module_name or "expr"
+    bare = None if parser.starts_with_header(text, source_label) else module_name or "expr"
     results = derive_text(text, source_label, bare_name=bare)
     bad = [r for r in results if not r.ok]
     if bad:

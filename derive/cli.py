@@ -1,7 +1,8 @@
 """The `derive-rules` command: derive, verify and show rules; write generated/ atomically; --check staleness.
 
 Exit codes: 0 all rules verified (and generated/ current with --check), 1 a rule failed verification or
-generated/ is stale, 2 bad input (a malformed rule file, an unreadable path).
+generated/ is stale, 2 bad input (a malformed rule file, an unreadable path), 141 the reader of stdout went away
+(`derive-rules --latex | head`): output stops quietly, with the status a shell gives a program SIGPIPE stopped.
 """
 from __future__ import annotations
 
@@ -15,10 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from .fingerprint import engine_fingerprint
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
 GENERATED_DIR = ROOT / "generated"
 CACHE_VERSION = "1"
+EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE
 
 
 def _cache_dir() -> Path:
@@ -26,20 +30,10 @@ def _cache_dir() -> Path:
     return Path(base) / "derive"
 
 
-def engine_fingerprint() -> str:
-    """A hash of everything that shapes the output: the derive package and the templates."""
-    h = hashlib.sha256(CACHE_VERSION.encode())
-    for d in (ROOT / "derive", ROOT / "templates"):
-        for p in sorted(d.rglob("*")):
-            if p.is_file() and p.suffix in (".py", ".j2"):
-                h.update(p.relative_to(ROOT).as_posix().encode())
-                h.update(p.read_bytes())
-    return h.hexdigest()
-
-
 def process_file(text: str, label: str, module: str, *, use_cache=True, bare_name=None, with_cuda=True) -> dict:
     """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash."""
-    key = hashlib.sha256("\0".join([engine_fingerprint(), label, module, str(bare_name), text]).encode()).hexdigest()
+    parts = [CACHE_VERSION, engine_fingerprint(), label, module, str(bare_name), str(with_cuda), text]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
     path = _cache_dir() / f"{key}.json"
     if use_cache and path.exists():
         try:
@@ -96,6 +90,10 @@ def _form(stmt):
     return stmt["matrix_form"] or stmt["index_form"]
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def print_table(outcomes, out=sys.stdout):
     rows = []
     for o in outcomes:
@@ -120,7 +118,7 @@ def print_table(outcomes, out=sys.stdout):
             print(f"               {r['error']}", file=out)
         print(file=out)
     n_bad = sum(1 for _, s, _ in rows if s != "ok")
-    print(f"{len(rows)} rules, {len(rows) - n_bad} verified, {n_bad} failed", file=out)
+    print(f"{_count(len(rows), 'rule')}, {len(rows) - n_bad} verified, {n_bad} failed", file=out)
 
 
 def print_latex(outcomes, out=sys.stdout):
@@ -241,6 +239,20 @@ def build_parser():
 
 
 def main(argv=None) -> int:
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a closed pipe surfaces here, inside the handler, not at exit as a traceback
+        return status
+    except BrokenPipeError:
+        # Python flushes stdout once more at exit: send what is left to /dev/null so that flush succeeds too
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is no file (captured in-process): nothing is flushed at exit
+            pass
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv) -> int:
     args = build_parser().parse_args(argv)
     from .errors import DeriveError
 
@@ -287,7 +299,7 @@ def main(argv=None) -> int:
         else:
             written = write_atomically(files, out_dir, remove_stale=(out_dir == GENERATED_DIR))
             if not args.quiet and not args.json and written:
-                print(f"wrote {len(written)} file(s) in {out_dir}", file=sys.stderr)
+                print(f"wrote {_count(len(written), 'file')} in {out_dir}", file=sys.stderr)
 
     if args.json:
         print(json.dumps([r for o in outcomes for r in o["rules"]], indent=2, ensure_ascii=False))
@@ -298,7 +310,7 @@ def main(argv=None) -> int:
     if args.quiet:
         n = sum(len(o["rules"]) for o in outcomes)
         bad = sum(1 for o in outcomes for r in o["rules"] if not r["verified"])
-        print(f"{n} rules, {n - bad} verified, {bad} failed ({time.perf_counter() - t0:.2f} s)")
+        print(f"{_count(n, 'rule')}, {n - bad} verified, {bad} failed ({time.perf_counter() - t0:.2f} s)")
     if stale:
         print(f"derive-rules --check: {out_dir} is stale; run `derive-rules` to regenerate:", file=sys.stderr)
         for s in stale:

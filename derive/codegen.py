@@ -44,7 +44,7 @@ class OpGen:
         self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
         self.counter = itertools.count()
-        taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "tangents"}
+        taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "_recip", "tangents"}
         self.names: dict = {}
         for v in self.p.all_vars:
             self.names[v.name] = _pyname(v.name.lstrip("_") if v.role == "temp" else v.name, taken) \
@@ -500,6 +500,7 @@ class OpGen:
             **({"elementwise": True} if _is_elementwise(p) else {}),
             **({"extents": dict(p.extents)} if p.extents else {}),
             "source": p.source,
+            **({"doc": p.doc} if p.doc else {}),   # the comment lines right above the rule
         }
 
     def generate(self) -> OpCode:

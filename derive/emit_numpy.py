@@ -32,6 +32,11 @@ def _of_extents(e):
     return bool(ext) and e.xreplace({x: sp.Integer(2) for x in ext}).is_number
 
 
+def _divides_by_extents(e):
+    """True for 1/size(b), size(d)**-0.5 and the like: a division by numbers an empty array makes 0."""
+    return isinstance(e, sp.Pow) and e.exp.is_number and e.exp.is_negative and _of_extents(e.base)
+
+
 class _ScalarPrinter(NumPyPrinter):
     """Prints numbers the way our arrays want them (weak Python floats keep float32 arrays float32)."""
 
@@ -185,11 +190,12 @@ class Emitter:
             return self.emit_product(e, list(e.args), (), e)
         if isinstance(e, sp.Pow):
             b, x = e.args
+            if _divides_by_extents(e):
+                return self.bind(e, self.reciprocal(1 / e), ())
             bc, bax = self.emit(b)
-            if x in (sp.S.Half, -sp.S.Half) and _of_extents(b):
+            if x == sp.S.Half and _of_extents(b):
                 # sqrt(size(d)): a Python float, as NumPy's float64 scalar would promote float32 arrays
-                root = f"{_paren(bc)} ** 0.5"
-                return self.bind(e, root if x == sp.S.Half else f"(1 / {root})", bax)
+                return self.bind(e, f"{_paren(bc)} ** 0.5", bax)
             if x == sp.S.Half:
                 return self.bind(e, f"np.sqrt({bc})", bax)
             if x == -sp.S.Half:
@@ -213,6 +219,12 @@ class Emitter:
         if isinstance(e, sp.Function):
             return self.emit_function(e)
         raise NotImplementedError(f"cannot print {type(e).__name__}: {e}")
+
+    def reciprocal(self, d):
+        """1 / d for d built from extents, through the generated module's `_recip`: inf, not a
+        ZeroDivisionError, where an extent is 0, so that an empty mean is 0·inf = nan, as in NumPy."""
+        parts = [self.emit(a)[0] for a in sp.Mul.make_args(d)]
+        return f"_recip({' * '.join(_paren(c) for c in parts)})"
 
     def dtype(self):
         return f"np.result_type({self.dtype_src})" if self.dtype_src else "float"
@@ -303,15 +315,23 @@ class Emitter:
                 factors = [num] + [sp.Mul(*g, evaluate=False) if len(g) > 1 else g[0] for g in groups.values()]
         factors = _stable_softmax(factors)
         num = sp.S.One
-        ops = []
+        ops, extents = [], []
         for f in factors:
             if f.is_number and f.is_real and f.is_finite:      # 0.5·√2·x prints as 0.7071067811865476·x
                 num *= f
+                continue
+            if _divides_by_extents(f):          # 1/size(b)/size(o): one reciprocal of size(b)·size(o)
+                extents.append(1 / f)
                 continue
             if isinstance(f, sp.Pow) and f.exp == -1 and not summed:
                 ops.append(("div", self.emit(f.base)))
             else:
                 ops.append(("mul", self.emit(f)))
+        if extents:
+            recip = self.reciprocal(sp.Mul(*extents))
+            if not ops and num == 1 and not summed:
+                return self.bind(key, recip, ())
+            ops.insert(0, ("mul", (recip, ())))
         all_axes = _union(o[1][1] for o in ops)
         if not summed and set(all_axes) == set(self.pref or ()):
             all_axes = self.order(all_axes)
@@ -557,7 +577,7 @@ def _is_number(code):
 def _paren(code):
     if _is_simple(code) or (code.startswith("(") and _balanced_outer(code)):
         return code
-    if code.startswith("np.") and code.endswith(")") and _balanced_call(code):
+    if code.startswith(("np.", "_recip(")) and code.endswith(")") and _balanced_call(code):
         return code
     return f"({code})"
 

@@ -3,8 +3,17 @@
 
 A trailing index that every tensor carries (b below) is a batch index: matrix functions act on each
 A[:,:,b]; products broadcast over it or contract with an unbatched operand."""
+import math
+
 from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
+
+
+def _recip(n):
+    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
+    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+    return 1 / n if n else math.inf
+
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
@@ -18,6 +27,7 @@ def _define(np):
         return a + b
 
     # ---- batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]    (rules/batched.rules:7)
+    # One operand batched, the other shared across the batch (its pullback sums over b).
     def batched_matmul(A, B):
         C = np.einsum("abc,bd->adc", A, B, optimize=True)
         return C
@@ -47,6 +57,7 @@ def _define(np):
         return C, batched_matmul_pullback
 
     # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
+    # Both operands batched.
     def bmm(A, B):
         C = np.einsum("abc,bdc->adc", A, B, optimize=True)
         return C
@@ -179,6 +190,7 @@ def _define(np):
         return x, batched_solve_pullback
 
     # ---- batched_cayley(A[i,j,b]) -> Q[i,j,b]    (rules/batched.rules:16)
+    # Volume-preserving attention's building block: a Cayley transform per batch element.
     def batched_cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
@@ -251,14 +263,17 @@ OPS = {'batched_matmul': {'signature': 'batched_matmul(A[i,k,b], B[k,j]) -> C[i,
                     'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
                     'equal_extents': [],
                     'domains': {'A': 'real', 'B': 'real'},
-                    'source': 'rules/batched.rules:7'},
+                    'source': 'rules/batched.rules:7',
+                    'doc': 'One operand batched, the other shared across the batch (its pullback sums over '
+                           'b).'},
  'bmm': {'signature': 'bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]',
          'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'k', 'b']},
                     {'name': 'B', 'kind': 'tensor', 'indices': ['k', 'j', 'b']}],
          'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
          'equal_extents': [],
          'domains': {'A': 'real', 'B': 'real'},
-         'source': 'rules/batched.rules:9'},
+         'source': 'rules/batched.rules:9',
+         'doc': 'Both operands batched.'},
  'batched_transpose': {'signature': 'batched_transpose(A[i,j,b]) -> B[j,i,b]',
                        'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
                        'outputs': [{'name': 'B', 'indices': ['j', 'i', 'b']}],
@@ -289,6 +304,8 @@ OPS = {'batched_matmul': {'signature': 'batched_matmul(A[i,k,b], B[k,j]) -> C[i,
                     'outputs': [{'name': 'Q', 'indices': ['i', 'j', 'b']}],
                     'equal_extents': [['i', 'j']],
                     'domains': {'A': 'real'},
-                    'source': 'rules/batched.rules:16'}}
+                    'source': 'rules/batched.rules:16',
+                    'doc': "Volume-preserving attention's building block: a Cayley transform per batch "
+                           'element.'}}
 
 globals().update(export_ops(__name__, OPS, _define))

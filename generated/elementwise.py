@@ -9,8 +9,17 @@ NoTangent). See docs/language.md for the whole language.
 
 Every rule in this file maps each element independently, so the generated functions accept arrays of
 any shape (the index i stands for all of them)."""
+import math
+
 from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
+
+
+def _recip(n):
+    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
+    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+    return 1 / n if n else math.inf
+
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
@@ -24,6 +33,7 @@ def _define(np):
         return a + b
 
     # ---- sin(x[i]) -> y[i]    (rules/elementwise.rules:13)
+    # The ChainRules documentation example, in pieces and whole: foo(x) = asin(0.2 + sin(x)).
     def sin(x):
         y = np.sin(x)
         return y
@@ -336,6 +346,7 @@ def _define(np):
         return y, erf_pullback
 
     # ---- leaky_relu(x[i]) -> y[i]    (rules/elementwise.rules:30)
+    # Leaky ReLU with a fixed slope: where() picks a branch, each branch differentiated on its own.
     def leaky_relu(x):
         y = np.where((x > 0.0), x, (0.01 * x))
         return y
@@ -358,6 +369,7 @@ def _define(np):
         return y, leaky_relu_pullback
 
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
+    # GELU, exact form.
     def gelu(x):
         y = (0.5 * (1.0 + np.erf((0.7071067811865476 * x))) * x)
         return y
@@ -382,6 +394,7 @@ def _define(np):
         return y, gelu_pullback
 
     # ---- scale(x[i], s) -> y[i]    (rules/elementwise.rules:36)
+    # A scalar parameter (differentiable) and an integer one (not: its cotangent is NoTangent).
     def scale(x, s):
         y = (s * x)
         return y
@@ -496,7 +509,8 @@ OPS = {'sin': {'signature': 'sin(x[i]) -> y[i]',
          'equal_extents': [],
          'domains': {'x': 'real'},
          'elementwise': True,
-         'source': 'rules/elementwise.rules:13'},
+         'source': 'rules/elementwise.rules:13',
+         'doc': 'The ChainRules documentation example, in pieces and whole: foo(x) = asin(0.2 + sin(x)).'},
  'asin': {'signature': 'asin(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
@@ -594,21 +608,26 @@ OPS = {'sin': {'signature': 'sin(x[i]) -> y[i]',
                 'equal_extents': [],
                 'domains': {'x': 'real'},
                 'elementwise': True,
-                'source': 'rules/elementwise.rules:30'},
+                'source': 'rules/elementwise.rules:30',
+                'doc': 'Leaky ReLU with a fixed slope: where() picks a branch, each branch differentiated on '
+                       'its own.'},
  'gelu': {'signature': 'gelu(x[i]) -> y[i]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'equal_extents': [],
           'domains': {'x': 'real'},
           'elementwise': True,
-          'source': 'rules/elementwise.rules:33'},
+          'source': 'rules/elementwise.rules:33',
+          'doc': 'GELU, exact form.'},
  'scale': {'signature': 'scale(x[i], s) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}, {'name': 's', 'kind': 'scalar'}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
            'equal_extents': [],
            'domains': {'x': 'real', 's': 'real'},
            'elementwise': True,
-           'source': 'rules/elementwise.rules:36'},
+           'source': 'rules/elementwise.rules:36',
+           'doc': 'A scalar parameter (differentiable) and an integer one (not: its cotangent is '
+                  'NoTangent).'},
  'power': {'signature': 'power(x[i], n: int) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}, {'name': 'n', 'kind': 'int'}],
            'outputs': [{'name': 'y', 'indices': ['i']}],

@@ -3,8 +3,17 @@
 
 Matrices are tensors with two indices, rows first. Matrix functions (inv, det, logdet, solve, trace)
 act on their argument's first two indices; further indices are batch indices (see batched.rules)."""
+import math
+
 from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
+
+
+def _recip(n):
+    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
+    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+    return 1 / n if n else math.inf
+
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
@@ -18,6 +27,7 @@ def _define(np):
         return a + b
 
     # ---- matmul(A[i,k], B[k,j]) -> C[i,j]    (rules/linalg.rules:7)
+    # Matrix product: one contraction per input in the pullback (dA = dC·Bᵀ, dB = Aᵀ·dC).
     def matmul(A, B):
         C = (A @ B)
         return C
@@ -179,6 +189,7 @@ def _define(np):
         return t, trace_pullback
 
     # ---- bilinear(x[i], A[i,j], y[j]) -> s[]    (rules/linalg.rules:15)
+    # Bilinear and quadratic forms.
     def bilinear(x, A, y):
         s = (y @ (np.transpose(A) @ x))
         return s
@@ -244,6 +255,7 @@ def _define(np):
         return s, quadratic_pullback
 
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
+    # Matrix functions: each contributes its differential once (d inv(A) = -B·dA·B with B = inv(A), ...).
     def inv(A):
         B = np.linalg.inv(A)
         return B
@@ -382,6 +394,7 @@ def _define(np):
         return X, solve_matrix_pullback
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
+    # Gaussian log-likelihood pieces: a quadratic form through the inverse.
     def mahalanobis(x, S):
         m = (x @ np.linalg.solve(np.transpose(S), x))
         return m
@@ -418,6 +431,7 @@ def _define(np):
         return m, mahalanobis_pullback
 
     # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)
+    # The Cayley transform Q = (I - A)⁻¹·(I + A), as two statements; its pullback chains them in reverse.
     def cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
@@ -513,7 +527,8 @@ OPS = {'matmul': {'signature': 'matmul(A[i,k], B[k,j]) -> C[i,j]',
             'outputs': [{'name': 'C', 'indices': ['i', 'j']}],
             'equal_extents': [],
             'domains': {'A': 'real', 'B': 'real'},
-            'source': 'rules/linalg.rules:7'},
+            'source': 'rules/linalg.rules:7',
+            'doc': 'Matrix product: one contraction per input in the pullback (dA = dC·Bᵀ, dB = Aᵀ·dC).'},
  'matvec': {'signature': 'matvec(A[i,j], x[j]) -> y[i]',
             'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']},
                        {'name': 'x', 'kind': 'tensor', 'indices': ['j']}],
@@ -554,7 +569,8 @@ OPS = {'matmul': {'signature': 'matmul(A[i,k], B[k,j]) -> C[i,j]',
               'outputs': [{'name': 's', 'indices': []}],
               'equal_extents': [],
               'domains': {'x': 'real', 'A': 'real', 'y': 'real'},
-              'source': 'rules/linalg.rules:15'},
+              'source': 'rules/linalg.rules:15',
+              'doc': 'Bilinear and quadratic forms.'},
  'quadratic': {'signature': 'quadratic(x[i], A[i,j]) -> s[]',
                'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']},
                           {'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
@@ -567,7 +583,9 @@ OPS = {'matmul': {'signature': 'matmul(A[i,k], B[k,j]) -> C[i,j]',
          'outputs': [{'name': 'B', 'indices': ['i', 'j']}],
          'equal_extents': [['i', 'j']],
          'domains': {'A': 'wellcond'},
-         'source': 'rules/linalg.rules:19'},
+         'source': 'rules/linalg.rules:19',
+         'doc': 'Matrix functions: each contributes its differential once (d inv(A) = -B·dA·B with B = '
+                'inv(A), ...).'},
  'det': {'signature': 'det(A[i,j]) -> d[]',
          'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
          'outputs': [{'name': 'd', 'indices': []}],
@@ -600,12 +618,15 @@ OPS = {'matmul': {'signature': 'matmul(A[i,k], B[k,j]) -> C[i,j]',
                  'outputs': [{'name': 'm', 'indices': []}],
                  'equal_extents': [['i', 'j']],
                  'domains': {'x': 'real', 'S': 'wellcond'},
-                 'source': 'rules/linalg.rules:26'},
+                 'source': 'rules/linalg.rules:26',
+                 'doc': 'Gaussian log-likelihood pieces: a quadratic form through the inverse.'},
  'cayley': {'signature': 'cayley(A[i,j]) -> Q[i,j]',
             'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
             'outputs': [{'name': 'Q', 'indices': ['i', 'j']}],
             'equal_extents': [['i', 'j']],
             'domains': {'A': 'real'},
-            'source': 'rules/linalg.rules:29'}}
+            'source': 'rules/linalg.rules:29',
+            'doc': 'The Cayley transform Q = (I - A)⁻¹·(I + A), as two statements; its pullback chains them '
+                   'in reverse.'}}
 
 globals().update(export_ops(__name__, OPS, _define))

@@ -2,8 +2,17 @@
 """tensor-rules: reductions, normalizations, layers and losses.
 
 `size(b)` is the extent of index b as a number (for means)."""
+import math
+
 from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
+
+
+def _recip(n):
+    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
+    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+    return 1 / n if n else math.inf
+
 
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
@@ -42,25 +51,25 @@ def _define(np):
     # ---- mean(x[i]) -> m[]    (rules/nn.rules:6)
     def mean(x):
         n_i = x.shape[0]
-        m = (1 / n_i * np.sum(x, axis=0))
+        m = (_recip(n_i) * np.sum(x, axis=0))
         return m
 
     def mean_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        m = (1 / n_i * np.sum(x, axis=0))
+        m = (_recip(n_i) * np.sum(x, axis=0))
         dm = _ZERO
         if not is_zero(dx):
-            dm = _add(dm, ((1 / n_i) * np.sum(dx, axis=0)))
+            dm = _add(dm, (_recip(n_i) * np.sum(dx, axis=0)))
         return m, dm
 
     def mean_rrule(x):
         n_i = x.shape[0]
-        m = (1 / n_i * np.sum(x, axis=0))
+        m = (_recip(n_i) * np.sum(x, axis=0))
         def mean_pullback(dm):
             if is_zero(dm):
                 return (_NO, _ZERO)
-            dx = np.broadcast_to((1 / n_i * dm), (n_i, ))
+            dx = np.broadcast_to((_recip(n_i) * dm), (n_i, ))
             return (_NO, dx)
         return m, mean_pullback
 
@@ -93,6 +102,7 @@ def _define(np):
         return y, logsumexp_pullback
 
     # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
+    # Written through the log-sum-exp, which the generated code evaluates without overflow.
     def softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
@@ -152,6 +162,7 @@ def _define(np):
         return y, log_softmax_pullback
 
     # ---- dense(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:13)
+    # A dense layer over a batch b: the bias c broadcasts over b, so its pullback sums over b.
     def dense(W, x, c):
         y = np.tanh(((x @ np.transpose(W)) + c))
         return y
@@ -227,11 +238,12 @@ def _define(np):
         return y, linear_pullback
 
     # ---- mse(p[b,o], t[b,o]) -> L[]    (rules/nn.rules:17)
+    # Losses, averaged over the batch.
     def mse(p, t):
         n_b = p.shape[0]
         n_o = p.shape[1]
         _e0 = (p - t)
-        L = (1 / n_b / n_o * np.sum((_e0 * _e0), axis=(0, 1)))
+        L = (_recip(n_b * n_o) * np.sum((_e0 * _e0), axis=(0, 1)))
         return L
 
     def mse_frule(tangents, p, t):
@@ -239,40 +251,41 @@ def _define(np):
         n_b = p.shape[0]
         n_o = p.shape[1]
         _e4 = (p - t)
-        L = (1 / n_b / n_o * np.sum((_e4 * _e4), axis=(0, 1)))
+        L = (_recip(n_b * n_o) * np.sum((_e4 * _e4), axis=(0, 1)))
         dL = _ZERO
         if not is_zero(dt):
             dL = _add(dL, ((-2.0 * np.sum((dt * p), axis=(0, 1))) + (2.0 * np.sum((dt * t), axis=(0, 1)))))
         if not is_zero(dp):
             dL = _add(dL, ((-2.0 * np.sum((dp * t), axis=(0, 1))) + (2.0 * np.sum((dp * p), axis=(0, 1)))))
         if not is_zero(dL):
-            dL = dL * (1 / n_b / n_o)
+            dL = dL * _recip(n_b * n_o)
         return L, dL
 
     def mse_rrule(p, t):
         n_b = p.shape[0]
         n_o = p.shape[1]
         _e19 = (p - t)
-        L = (1 / n_b / n_o * np.sum((_e19 * _e19), axis=(0, 1)))
+        L = (_recip(n_b * n_o) * np.sum((_e19 * _e19), axis=(0, 1)))
         def mse_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             def _pb_p23():
-                dp = (2.0 * 1 / n_b / n_o * _e19 * dL)
+                dp = (2.0 * _recip(n_b * n_o) * _e19 * dL)
                 return dp
             def _pb_t25():
-                dt = (2.0 * 1 / n_b / n_o * (t - p) * dL)
+                dt = (2.0 * _recip(n_b * n_o) * (t - p) * dL)
                 return dt
             return (_NO, Thunk(_pb_p23), Thunk(_pb_t25))
         return L, mse_pullback
 
     # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
+    # Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept for the pullback).
     def cross_entropy(z, t):
         n_b = z.shape[0]
         _m0 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
-        L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
+        L = (-(_recip(n_b) * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
         return L
 
     def cross_entropy_frule(tangents, z, t):
@@ -281,7 +294,7 @@ def _define(np):
         _m7 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m7 = np.where(np.isfinite(_m7), _m7, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1))
-        L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
+        L = (-(_recip(n_b) * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
         _dlse = _ZERO
         if not is_zero(dz):
             _dlse = _add(_dlse, np.sum((dz * np.exp((z - (_lse[:, None])))), axis=1))
@@ -293,7 +306,7 @@ def _define(np):
         if not is_zero(dt):
             dL = _add(dL, (np.einsum("ab,a->", dt, _lse, optimize=True) + (-np.sum((dt * z), axis=(0, 1)))))
         if not is_zero(dL):
-            dL = dL * (1 / n_b)
+            dL = dL * _recip(n_b)
         return L, dL
 
     def cross_entropy_rrule(z, t):
@@ -301,22 +314,24 @@ def _define(np):
         _m26 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
-        L = (-(1 / n_b * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
+        L = (-(_recip(n_b) * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
-            _dlse = ((1 / n_b * dL) * np.sum(t, axis=1))
+            _dlse = ((_recip(n_b) * dL) * np.sum(t, axis=1))
             def _pb_z35():
-                dz = ((-1 / n_b) * dL * t)
+                dz = ((-_recip(n_b)) * dL * t)
                 dz = _add(dz, ((_dlse[:, None]) * np.exp((z - (_lse[:, None])))))
                 return dz
             def _pb_t40():
-                dt = (1 / n_b * (_lse[:, None] - z) * dL)
+                dt = (_recip(n_b) * (_lse[:, None] - z) * dL)
                 return dt
             return (_NO, Thunk(_pb_z35), Thunk(_pb_t40))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
+    # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
+    # chunks of i, so the N×M matrix is never materialized.
     def gaussian_kernel_sum(x, y, b, s):
         n_i = x.shape[0]
         n_j = y.shape[0]
@@ -493,7 +508,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
              'outputs': [{'name': 'y', 'indices': ['i']}],
              'equal_extents': [],
              'domains': {'x': 'positive'},
-             'source': 'rules/nn.rules:9'},
+             'source': 'rules/nn.rules:9',
+             'doc': 'Written through the log-sum-exp, which the generated code evaluates without overflow.'},
  'log_softmax': {'signature': 'log_softmax(x[i]) -> y[i]',
                  'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                  'outputs': [{'name': 'y', 'indices': ['i']}],
@@ -507,7 +523,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
            'outputs': [{'name': 'y', 'indices': ['b', 'o']}],
            'equal_extents': [],
            'domains': {'W': 'real', 'x': 'real', 'c': 'real'},
-           'source': 'rules/nn.rules:13'},
+           'source': 'rules/nn.rules:13',
+           'doc': 'A dense layer over a batch b: the bias c broadcasts over b, so its pullback sums over b.'},
  'linear': {'signature': 'linear(W[o,i], x[b,i], c[o]) -> y[b,o]',
             'inputs': [{'name': 'W', 'kind': 'tensor', 'indices': ['o', 'i']},
                        {'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']},
@@ -522,14 +539,17 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
          'outputs': [{'name': 'L', 'indices': []}],
          'equal_extents': [],
          'domains': {'p': 'real', 't': 'real'},
-         'source': 'rules/nn.rules:17'},
+         'source': 'rules/nn.rules:17',
+         'doc': 'Losses, averaged over the batch.'},
  'cross_entropy': {'signature': 'cross_entropy(z[b,c], t[b,c]) -> L[]',
                    'inputs': [{'name': 'z', 'kind': 'tensor', 'indices': ['b', 'c']},
                               {'name': 't', 'kind': 'tensor', 'indices': ['b', 'c']}],
                    'outputs': [{'name': 'L', 'indices': []}],
                    'equal_extents': [],
                    'domains': {'z': 'positive', 't': 'real'},
-                   'source': 'rules/nn.rules:19'},
+                   'source': 'rules/nn.rules:19',
+                   'doc': "Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept "
+                          'for the pullback).'},
  'gaussian_kernel_sum': {'signature': 'gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]',
                          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i', 'd']},
                                     {'name': 'y', 'kind': 'tensor', 'indices': ['j', 'd']},
@@ -538,6 +558,9 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
                          'outputs': [{'name': 'out', 'indices': ['i']}],
                          'equal_extents': [],
                          'domains': {'x': 'real', 'y': 'real', 'b': 'real', 's': 'real'},
-                         'source': 'rules/nn.rules:25'}}
+                         'source': 'rules/nn.rules:25',
+                         'doc': "The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / "
+                                's) b_j. Evaluated in\n'
+                                'chunks of i, so the N×M matrix is never materialized.'}}
 
 globals().update(export_ops(__name__, OPS, _define))

@@ -286,7 +286,8 @@ class Op(Primitive):
 
         forward.__name__ = forward.__qualname__ = name
         forward.__module__ = mod
-        forward.__doc__ = f"{sig}\n\nGenerated from {self.source}." if self.source else sig
+        source = f"Generated from {self.source}." if self.source else ""
+        forward.__doc__ = "\n\n".join(part for part in (sig, meta.get("doc"), source) if part)
         forward.op = self
         return forward
 

@@ -1,7 +1,7 @@
 """Rules defined at run time: `define(text)` derives, verifies and code-generates once, then caches on disk.
 
-The cache file is a generated module keyed by sha256(version, name, text); a later process imports it
-without touching SymPy or `derive` (they are imported only on a cache miss).
+The cache file is a generated module keyed by sha256(version, engine fingerprint, name, text); a later process
+imports it without touching SymPy or `derive.api` (they are imported only on a cache miss).
 """
 from __future__ import annotations
 
@@ -22,8 +22,12 @@ def cache_dir() -> Path:
 
 
 def cache_key(text: str, name: str | None) -> str:
+    # the engine fingerprint (derive-rules' cache uses it too) hashes derive/ and templates/ by reading them,
+    # so a changed or upgraded engine regenerates entries without a cache hit importing SymPy
+    from derive.fingerprint import engine_fingerprint
+
     h = hashlib.sha256()
-    for part in (CACHE_VERSION, name or "", text):
+    for part in (CACHE_VERSION, engine_fingerprint(), name or "", text):
         h.update(part.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()

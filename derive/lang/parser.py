@@ -17,7 +17,7 @@ from derive.lang.ast import (
     Access, BinOp, Call, Index, Name, Neg, Node, Num, Param, Pos, RuleDef, RuleFile, Statement, Subscript,
 )
 
-__all__ = ["parse_file", "parse_statements", "MAX_DEPTH"]
+__all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 
 # Deep enough for any real formula, shallow enough that the recursion stays far below Python's limit
 # (at most three frames per level).
@@ -540,3 +540,14 @@ def parse_statements(text: str, name: str = "expr", path: str = "<expr>") -> Rul
         statements = p.lines(first.indent, "the first line", block=False)
         return RuleDef(name, (), (), statements, first.pos, header=False)
     return _guarded(parse, path)
+
+
+def starts_with_header(text: str, path: str = "<string>") -> bool:
+    """True when the first logical line of `text`, past blank and comment lines, holds '->': `text` is rules
+    with headers (for `parse_file`), not bare statements (for `parse_statements`)."""
+    for tok in _Lexer(text, path).tokens():
+        if tok.ends_line:
+            return False
+        if tok.is_op("->"):
+            return True
+    return False

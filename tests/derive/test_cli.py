@@ -1,6 +1,8 @@
 """The derive-rules command: output, --json, --check, --out, exit codes, caching and atomic writes."""
+import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -108,6 +110,13 @@ def test_cached_rerun_does_not_derive_again(tmp_path, monkeypatch, cache):
     assert cli.process_file(text, "t.rules", "t") == first
 
 
+def test_cache_entry_without_cuda_does_not_serve_a_run_with_cuda(cache):
+    """`derive-rules rules/nn.rules --latex` caches no .cu; a later shipped run must not drop generated/cuda/nn.*."""
+    text = "twice(x[i]) -> y[i] = 2 * x[i]\n"
+    assert not [f for f in cli.process_file(text, "t.rules", "t", with_cuda=False)["files"] if f.startswith("cuda/")]
+    assert "cuda/t.cu" in cli.process_file(text, "t.rules", "t", with_cuda=True)["files"]
+
+
 def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
     out = tmp_path / "gen"
     out.mkdir()
@@ -140,3 +149,45 @@ def test_one_file_alone_generates_the_same_module_as_the_whole_library(tmp_path,
     p = run("rules/nn.rules", "--out", str(out), "--no-cache", env={"TENSOR_RULES_CACHE": str(cache)})
     assert p.returncode == 0, p.stderr
     assert (out / "nn.py").read_text() == (ROOT / "generated" / "nn.py").read_text()
+
+
+def test_closed_stdout_exits_141_without_traceback(cache):
+    """`derive-rules --latex | head`: the reader goes away before the output is written."""
+    p = subprocess.Popen([sys.executable, "-m", "derive.cli", "--latex", "--no-write", "--no-cache"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=300) == cli.EXIT_BROKEN_PIPE == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_summaries_count_one_rule_in_the_singular(capsys, cache):
+    assert cli.main(["-e", "B = inv(A)", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("1 rule, 1 verified, 0 failed (")
+    out = io.StringIO()
+    rule = {"signature": "f(x[i]) -> y[i]", "source": "t.rules:1", "pushforward": [], "pullback": [],
+            "verified": True, "seconds": 0.0, "verification": {"fd_error": 0.0, "adjoint_error": 0.0}}
+    cli.print_table([{"rules": [rule]}], out=out)
+    assert out.getvalue().splitlines()[-1] == "1 rule, 1 verified, 0 failed"
+    cli.print_table([{"rules": [rule, dict(rule, verified=False)]}], out=out)
+    assert out.getvalue().splitlines()[-1] == "2 rules, 1 verified, 1 failed"
+
+
+def test_the_cli_cache_and_define_share_the_engine_fingerprint(tmp_path, monkeypatch):
+    """Both caches key on one fingerprint of derive/ and templates/, so an edited template invalidates both."""
+    from derive import fingerprint
+    from runtime.rule_cache import cache_key
+
+    assert cli.engine_fingerprint is fingerprint.engine_fingerprint
+    for d in ("derive", "templates"):
+        shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
+    assert fingerprint.fingerprint_of(tmp_path) == fingerprint.engine_fingerprint()
+    key = cache_key("t(x[i]) -> y[i] = x[i]", None)
+    with open(tmp_path / "templates" / "numpy_module.py.j2", "a") as f:
+        f.write("# changed\n")
+    monkeypatch.setattr(fingerprint, "ROOT", tmp_path)
+    fingerprint.engine_fingerprint.cache_clear()
+    try:
+        assert cache_key("t(x[i]) -> y[i] = x[i]", None) != key
+    finally:
+        fingerprint.engine_fingerprint.cache_clear()

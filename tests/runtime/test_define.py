@@ -128,6 +128,16 @@ def test_cache_key_includes_name_and_name_picks_op(generator, tmp_path):
     assert len(os.listdir(tmp_path / "cache")) == 3
 
 
+def test_cache_key_includes_the_engine_fingerprint(generator, tmp_path, monkeypatch):
+    """A changed derivation engine or template (derive-rules' fingerprint) regenerates, never serves stale code."""
+    import derive.fingerprint
+    define(TEXT)
+    monkeypatch.setattr(define_mod, "_MEMO", {})
+    monkeypatch.setattr(derive.fingerprint, "engine_fingerprint", lambda: "another engine")
+    define(TEXT)
+    assert len(generator) == 2 and len(os.listdir(tmp_path / "cache")) == 2
+
+
 def test_derive_errors_propagate_and_nothing_is_cached(generator, tmp_path):
     from derive.errors import DeriveError
     with pytest.raises(DeriveError, match="cannot parse"):
@@ -186,6 +196,9 @@ def test_with_the_real_generator(tmp_path, monkeypatch):
     x = np.array([-1.0, 0.5])
     assert_close(op(x), np.log1p(np.exp(x)))
     assert_close(grad(lambda x: tnp.sum(op(x)))(x), 1 / (1 + np.exp(-x)))
+    commented = define("# softplus\nsoftplus4(x[i]) -> y[i] = log(1 + exp(x[i]))")  # a rule, not statements
+    assert commented.name == "softplus4"
+    assert_close(commented(x), np.log1p(np.exp(x)))
     bare = define("B = inv(A)", name="myinv")
     assert bare.name == "myinv"
     assert_close(bare(2 * np.eye(2)), np.eye(2) / 2)
