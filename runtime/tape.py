@@ -153,6 +153,8 @@ def _materialize(g, leaf, node):
         return 0.0 if isinstance(v, float) else np.zeros_like(v)
     if type(leaf) is float and isinstance(g, (np.ndarray, np.floating)) and np.ndim(g) == 0:
         return float(g)  # a Python float in, a Python float out
+    if isinstance(g, np.generic) and type(getval(leaf)) is np.ndarray:
+        g = np.array(g)  # a 0-d array in, a 0-d array out (NumPy reduces 0-d arithmetic to scalars)
     return _writeable(_like_dtype(g, leaf))
 
 

@@ -267,11 +267,12 @@ true_divide = divide
 
 
 def _pow_dx(ans, x, y):
-    # x ** where(y, y - 1, 1) keeps d/dx x**0 = 0 finite at x = 0 (autograd's trick)
+    # x ** where(y, y - 1, 1) keeps d/dx x**0 = 0 finite at x = 0 (autograd's trick). Only where x is 0 too:
+    # elsewhere y * x ** (y - 1) must stay a function of y, or d/dy d/dx x**y = x**(y-1)(1 + y log x) is lost
     yv = getval(y)
     if type(yv) in (int, float):  # a Python exponent stays a (weak) Python number: float32 stays float32
         return y * x ** (y - 1 if yv != 0 else 1)
-    return y * x ** where(yv != 0, y - 1, 1.0)
+    return y * x ** where((yv != 0) | _np.not_equal(getval(x), 0), y - 1, 1.0)
 
 
 def _pow_dy(ans, x, y):
@@ -479,8 +480,19 @@ def _prod_raw(x, axis=None, dtype=None, keepdims=False):
 
 
 def _prod_partial(ans, x, axis, keepdims):
-    s = shape_of(x)
-    return _repeat_to_match(ans, s, axis, keepdims) / x
+    """∂ prod / ∂x_j = Π_{k≠j} x_k: ans / x where no factor is 0; else without dividing by a zero."""
+    zero = _np.equal(getval(x), 0)
+    if not zero.any():
+        return _repeat_to_match(ans, shape_of(x), axis, keepdims) / x
+    # (Π of the nonzero factors but x_j) · (Π of the zero factors but x_j), each written so that its own
+    # derivative is right too: the zeros' product q is a prod again; with two zeros, the other one is linear;
+    # with three or more the zeros' factor is 0 with derivative 0 (prod's third derivative there is not kept)
+    nz = _np.sum(zero, axis=axis, keepdims=True)
+    x1 = where(zero, 1.0, x)
+    q = prod(where(zero, x, 1.0), axis=axis, keepdims=True)
+    other_zero = sum(where(zero, x, 0.0), axis=axis, keepdims=True) - x
+    zero_factor = where(nz == 1, 1.0, where(nz == 2, other_zero, 0.0))
+    return prod(x1, axis=axis, keepdims=True) / x1 * where(zero, zero_factor, q)
 
 
 prod = _prim(_prod_raw, "prod")

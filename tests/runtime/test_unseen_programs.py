@@ -128,3 +128,42 @@ def test_argnums_beyond_the_arguments_is_a_clear_error():
         def loss(x):
             return tnp.sum(x)
         grad(loss, argnums=1)(np.ones(3))
+
+
+def test_prod_with_zero_factors_has_finite_first_and_second_derivatives():
+    # ∂ prod / ∂x_j = Π_{k≠j} x_k was computed as prod / x_j: 0 / 0 = nan at every zero factor
+    def f(x):
+        return tnp.sum(tnp.prod(x, axis=-1) * np.array([1.0, -2.0, 0.5]))
+
+    def f_np(x):
+        return np.sum(np.prod(x, axis=-1) * np.array([1.0, -2.0, 0.5]))
+
+    X = np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5], [0.0, 0.0, 0.0]])  # one, two, three zeros in a row
+    assert_close(grad(f)(X), np.array([[6.0, 0, 0], [0, 0, 0], [0, 0, 0]]))
+    for V in (np.eye(9)[k].reshape(3, 3) for k in range(9)):  # Hessian columns, both ways, against differences
+        ref = fd_jvp(grad(f), (X,), (V,))
+        assert_close(jvp(grad(f), (X,), (V,))[1], ref, rtol=1e-6, atol=1e-8)
+        assert_close(grad(lambda x: tnp.sum(grad(f)(x) * V))(X), ref, rtol=1e-6, atol=1e-8)
+    assert_close(grad(f)(X), fd_grad(f_np, X), atol=1e-8)
+    assert grad(f)(X.astype(np.float32)).dtype == np.float32
+
+
+def test_power_mixed_second_derivative_at_a_zero_exponent():
+    # d/dy d/dx x**y = x**(y-1) (1 + y log x) = 1/x at y = 0; the x**0 guard froze y's dependence there
+    x, y = np.array([2.75, 0.5]), np.array([0.0, 0.0])
+    dxdy = grad(lambda y: tnp.sum(grad(lambda x: tnp.sum(x ** y))(x)))(y)
+    assert_close(dxdy, 1 / x)
+    assert_close(jvp(lambda y: grad(lambda x: tnp.sum(x ** y))(x), (y,), (np.ones(2),))[1], 1 / x)
+    assert_close(grad(lambda x: tnp.sum(x ** y))(np.array([0.0, 2.0])), [0.0, 0.0])  # x = 0 stays finite
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gradient_of_a_0d_array_is_a_writeable_0d_array(dtype):
+    # NumPy reduces 0-d arithmetic to scalars; a 0-d array in must still give an array out, like any other shape
+    x = np.array(0.3, dtype=dtype)
+    g = grad(lambda x: generated.tanh(x) * 2.0)(x)
+    (gv,) = vjp(lambda x: tnp.sin(x), x)[1](np.array(1.0, dtype=dtype))
+    for d in (g, gv):
+        assert type(d) is np.ndarray and d.shape == () and d.dtype == dtype
+        d[...] = 0.0
+    assert type(grad(lambda x: x * 2.0)(0.3)) is float  # a Python float in, a Python float out
