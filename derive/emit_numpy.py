@@ -141,6 +141,9 @@ class Emitter:
         code = self.align(code, axes, target)
         if set(axes) != set(target):
             shape = "(" + "".join(f"{self.extent_code(a)}, " for a in target) + ")"
+            if not axes and _is_number(code):
+                # a constant (terms that cancelled, x[i] - x[i]): in the working dtype, float32 stays float32
+                return f"np.full({shape}, {code}, dtype={self.dtype()})"
             code = f"np.broadcast_to({code}, {shape})"
         return code
 

@@ -76,6 +76,15 @@ class IndexSum(sp.Expr):
 # Functions SymPy lacks, each with its derivative written through its own value where that is cheaper
 
 
+def _evalf_as(self, expr, prec):
+    """A constant call's numeric value (softplus(1/2) as a float) through an equivalent SymPy expression."""
+    if not all(a.is_number for a in self.args):
+        return None
+    from mpmath.libmp import prec_to_dps
+
+    return expr.evalf(prec_to_dps(prec))
+
+
 class sigmoid(sp.Function):
     is_real = True
 
@@ -87,6 +96,9 @@ class sigmoid(sp.Function):
 class softplus(sp.Function):
     is_real = True
 
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.log(1 + sp.exp(self.args[0])), prec)
+
     def fdiff(self, argindex=1):
         return sigmoid(self.args[0])
 
@@ -96,12 +108,18 @@ class step(sp.Function):
 
     is_real = True
 
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.Piecewise((sp.S.One, self.args[0] > 0), (sp.S.Zero, True)), prec)
+
     def fdiff(self, argindex=1):
         return sp.S.Zero
 
 
 class relu(sp.Function):
     is_real = True
+
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.Max(self.args[0], sp.S.Zero), prec)
 
     def fdiff(self, argindex=1):
         return step(self.args[0])

@@ -211,9 +211,12 @@ class Lowerer:
             for ix in tgt.indices:
                 if ix.name not in self.letters:
                     raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right", ix)
-                if self.letters[ix.name] not in free:
+                s = self.letters[ix.name]
+                if s not in free and isinstance(expr, sp.Basic) and s in expr.atoms(Idx):
                     raise self.err(f"index '{ix.name}' on the left is summed over on the right (a repeated "
                                    f"index or sum() binds it); rename one of them", ix)
+                # else the right side bound it, but its terms in it cancelled (x[i] - x[i]): the value is
+                # constant along it and is broadcast
             syms = tuple(self.letters[ix] for ix in target_letters)
         extra = [s for s in free if s not in syms]
         if extra:

@@ -74,11 +74,17 @@ def _draw(shape, dom, rng):
     return x
 
 
-def _flat(v):
+def _flat(v, like=None):
+    """v's entries as one flat vector; a zero tangent is None, or zeros the size of `like` (its counterpart)
+    when one is given, so a tuple holding a zero tangent (a constant output) still flattens."""
     if isinstance(v, tuple):
-        return np.concatenate([_flat(x) for x in v]) if v else np.zeros(0)
+        likes = like if isinstance(like, tuple) else (None,) * len(v)
+        parts = [_flat(x, l) for x, l in zip(v, likes)]
+        if any(p is None for p in parts):
+            return None
+        return np.concatenate(parts) if parts else np.zeros(0)
     if v is None or type(v).__name__ in ("ZeroTangent", "NoTangent"):
-        return None
+        return None if like is None else np.zeros(np.size(_flat(like, v) if isinstance(like, tuple) else like))
     return np.ravel(np.asarray(v, dtype=float))
 
 
@@ -101,7 +107,7 @@ def _dot(a, b):
 def _rel(a, b, floor=1e-8):
     """Relative error; `floor` keeps a derivative that is zero (a constant function) from dividing
     finite-difference noise by nothing."""
-    fa, fb = _flat(a), _flat(b)
+    fa, fb = _flat(a, b), _flat(b, a)
     fa = np.zeros_like(fb) if fa is None else fa
     fb = np.zeros_like(fa) if fb is None else fb
     scale = max(np.linalg.norm(fa), np.linalg.norm(fb), floor)

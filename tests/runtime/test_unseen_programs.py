@@ -167,3 +167,44 @@ def test_gradient_of_a_0d_array_is_a_writeable_0d_array(dtype):
         assert type(d) is np.ndarray and d.shape == () and d.dtype == dtype
         d[...] = 0.0
     assert type(grad(lambda x: x * 2.0)(0.3)) is float  # a Python float in, a Python float out
+
+
+@pytest.mark.parametrize("fn, value", [("softplus", np.log1p(np.exp(0.5))), ("relu", 0.5), ("step", 1.0)])
+def test_define_a_constant_call_of_softplus_relu_step_as_a_factor(fresh_cache, fn, value):
+    # softplus(0.5) is a number, but SymPy could not evaluate it: the emitter's float() raised an internal error
+    op = define(f"scale_{fn}(x[i]) -> y[i] = x[i] * {fn}(0.5)")
+    x = np.array([1.0, -2.0, 0.5])
+    assert_close(op(x), value * x)
+    assert_close(grad(lambda x: tnp.sum(op(x) * x))(x), 2 * value * x)
+    assert op(x.astype(np.float32)).dtype == np.float32
+
+
+def test_define_several_outputs_one_of_them_constant(fresh_cache):
+    # the constant output's tangent is a ZeroTangent: verification flattened the tuple of tangents with
+    # np.concatenate and failed ("zero-dimensional arrays cannot be concatenated"), so the rule was rejected
+    op = define("const_and_sum(x[i]) -> (c[], s[]):\n    c[] = 1.5\n    s[] = 2 * sum(i, x[i])\n")
+    x = np.array([1.0, 2.0, 3.0])
+    c, s = op(x)
+    assert_close(c, 1.5)
+    assert_close(s, 12.0)
+    (_, ds) = jvp(op, (x,), (np.ones(3),))[1]
+    assert_close(ds, 6.0)
+    assert_close(grad(lambda x: op(x)[0] * 3 + op(x)[1] ** 2)(x), 4 * s * np.ones(3))  # d(s²) = 2s·2
+
+
+def test_define_a_statement_whose_terms_in_an_index_cancel(fresh_cache):
+    # SymPy simplifies x[i] - (y[j] + x[i]) to -y[j]: the target's i was then reported as "summed over on the
+    # right" and the valid rule rejected; the value is constant along i and is broadcast
+    op = define("cancel(x[i], y[j]) -> t1[i,j]:\n    t0[i,j] = x[i] - (y[j] + x[i])\n    t1[i,j] = t0[i,j] * x[i]\n")
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0, 4.0])
+    assert_close(op(x, y), -np.outer(x, y))
+    gx, gy = grad(lambda x, y: tnp.sum(op(x, y) ** 2), argnums=(0, 1))(x, y)
+    assert_close(gx, 2 * x * np.sum(y * y))
+    assert_close(gy, 2 * y * np.sum(x * x))
+    zero = define("zero_along_i(x[i], a: scalar) -> out[i] = erf(x[i]) * (a - a) + a")
+    assert_close(zero(x, 0.25), np.full(3, 0.25))
+    assert_close(grad(lambda a: tnp.sum(zero(x, a)))(0.25), 3.0)
+    # an output that cancels to a constant is made in the working dtype, like any other output
+    vanish = define("vanish(x[i], y[j]) -> out[i,j] = (x[i] - x[i]) * y[j]")
+    out = vanish(x.astype(np.float32), y.astype(np.float32))
+    assert out.dtype == np.float32 and out.shape == (3, 4) and not out.any()
