@@ -62,17 +62,6 @@ template <typename T> __device__ __forceinline__ T tr_shift(T stored) {
     return isfinite(x) ? x : T(0);
 }
 
-#ifdef __CUDACC__
-template <typename U> __device__ __forceinline__ void tr_atomic_max(U* p, U v) { atomicMax(p, v); }
-#else  // the CPU emulation of the kernels (tests/codegen/cuda_emu.h), which has no atomicMax
-template <typename U> __device__ __forceinline__ void tr_atomic_max(U* p, U v) {
-    std::atomic_ref<U> a(*p);
-    U cur = a.load();
-    while (cur < v && !a.compare_exchange_weak(cur, v)) {
-    }
-}
-#endif
-
 // the modes of tr_store, for a maximum: store, combine, combine atomically
 template <typename T> __device__ __forceinline__ void tr_store_max(T* p, long long i, T v, int mode) {
     if (!p) return;
@@ -81,7 +70,7 @@ template <typename T> __device__ __forceinline__ void tr_store_max(T* p, long lo
     const U k = tr_key(v);
     if (mode == 0) *q = k;
     else if (mode == 1) { if (k > *q) *q = k; }
-    else tr_atomic_max(q, k);
+    else atomicMax(q, k);
 }
 
 template <typename T> __device__ __forceinline__ T tr_warp_max(T v) {

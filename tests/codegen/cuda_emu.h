@@ -65,6 +65,13 @@ template <typename T> T __shfl_down_sync(unsigned, T v, int delta) {
 }
 
 template <typename T> T atomicAdd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_add(v); }
+template <typename T> T atomicMax(T* p, T v) {
+    std::atomic_ref<T> a(*p);
+    T cur = a.load();
+    while (cur < v && !a.compare_exchange_weak(cur, v)) {
+    }
+    return cur;
+}
 template <typename T> T rsqrt(T x) { return T(1) / std::sqrt(x); }
 
 template <typename... A, std::size_t... I>
