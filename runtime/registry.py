@@ -163,6 +163,18 @@ def _arity_error(label, meta, sig, got):
                      f"signature: {sig}")
 
 
+def _check_shapes(what, triples):
+    """(name, tangent, value) triples: each non-zero tangent has its value's shape, else a ValueError
+    '<what> d<name> has shape ... but <name> has shape ...'."""
+    for name, t, v in triples:
+        t = unthunk(t)
+        if not is_zero(t) and shape_of(t) != shape_of(v):
+            raise ValueError(f"{what} d{name} has shape {shape_of(t)} but {name} has shape {shape_of(v)}")
+
+
+_UNSET = object()  # a parameter _bind has not filled yet
+
+
 def _bind(label, meta, sig, args, kw):
     """Positional arguments from a call that names some by keyword (`matmul(A=a, B=b)`), or a TypeError
     naming the op and its signature."""
@@ -182,9 +194,6 @@ def _bind(label, meta, sig, args, kw):
         raise TypeError(f"{label}: missing argument{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
                         f"signature: {sig}")
     return tuple(out)
-
-
-_UNSET = object()
 
 
 def _cuda_dispatch(module_name, opname, args):
@@ -295,13 +304,8 @@ class Op(Primitive):
         if len(tangents) != self.n_in + 1:
             raise TypeError(f"{label}: expected {self.n_in + 1} tangents (d_self, "
                             f"{', '.join('d' + p['name'] for p in self.inputs)}) but got {len(tangents)}")
-        for p, t, a in zip(self.inputs, tangents[1:], args):
-            t = unthunk(t)
-            if is_zero(t) or p.get("kind") == "int":
-                continue
-            if shape_of(t) != shape_of(a):
-                raise ValueError(f"{label}: tangent d{p['name']} has shape {shape_of(t)} but {p['name']} has shape "
-                                 f"{shape_of(a)}")
+        _check_shapes(f"{label}: tangent", ((p["name"], t, a) for p, t, a in zip(self.inputs, tangents[1:], args)
+                                            if p.get("kind") != "int"))
 
     def _check_cotangent(self, label, dy, y):
         """The cotangent handed to a public pullback has the output's shape (one per output for several):
@@ -316,13 +320,7 @@ class Op(Primitive):
             pairs = zip(names, dy, y)
         else:
             pairs = ((self.outputs[0]["name"], dy, y),)
-        for o, t, v in pairs:
-            t = unthunk(t)
-            if is_zero(t):
-                continue
-            if shape_of(t) != shape_of(v):
-                raise ValueError(f"{label} pullback: cotangent d{o} has shape {shape_of(t)} but {o} has shape "
-                                 f"{shape_of(v)}")
+        _check_shapes(f"{label} pullback: cotangent", pairs)
 
     def _make_frule(self):
         n, check, name, sig, meta, mod = self.n_in, self.check, self.name, self.signature, self.meta, self.module_name

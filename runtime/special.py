@@ -1,6 +1,8 @@
 """Special functions NumPy lacks, vectorized and accurate to a few ulps in float64 (erf)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
@@ -8,9 +10,7 @@ _INV_SQRT_PI = 1.0 / np.sqrt(np.pi)
 _SPLIT = 2.0  # series below, continued fraction above (each converges fastest on its side)
 _MAX_TERMS = 40
 # the series for erf(x)·exp(x²)/x in t = x²: c_n = 2^n / (2n+1)!!, all positive (no cancellation)
-_SERIES = [1.0]
-for _n in range(1, _MAX_TERMS + 1):
-    _SERIES.append(_SERIES[-1] * 2.0 / (2 * _n + 1))
+_SERIES = list(itertools.accumulate(range(1, _MAX_TERMS + 1), lambda c, n: c * 2.0 / (2 * n + 1), initial=1.0))
 _CF_DEPTH = 40
 
 
