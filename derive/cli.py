@@ -109,8 +109,10 @@ def print_table(outcomes, out=sys.stdout):
         for k, s in enumerate(r["pullback"]):
             print(f"  {'pullback   ' if k == 0 else '           '}  {_form(s)}", file=out)
         v = r.get("verification") or {}
+        extents = "; ".join(" ".join(f"{k}={n}" for k, n in e.items()) for e in v.get("extents", []) if e)
         line = f"  check        {status}: finite differences {v.get('fd_error', float('nan')):.1e}, " \
-               f"adjoint {v.get('adjoint_error', float('nan')):.1e}, {r['seconds'] * 1000:.0f} ms"
+               f"adjoint {v.get('adjoint_error', float('nan')):.1e}, " \
+               f"{f'extents {extents}, ' if extents else ''}{r['seconds'] * 1000:.0f} ms"
         print(line, file=out)
         for p in v.get("problems", []):
             print(f"               {p}", file=out)

@@ -15,7 +15,8 @@ from .errors import RuleError
 from .ir import IndexSum, Program, Stmt, TensorVar
 from .lang import ast as A
 
-_PY_RESERVED = {"np", "max", "min", "range", "len", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero"}
+_PY_RESERVED = {"np", "max", "min", "range", "len", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero",
+                "_CHUNK_ELEMENTS"}  # the generated module's chunk budget (emit_numpy.CHUNK_NAME)
 RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
