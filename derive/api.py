@@ -90,7 +90,10 @@ class RuleResult:
             "signature": p.signature,
             "doc": self.doc,
             "source": self.source,
-            "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices)} for v in p.inputs],
+            "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices),
+                        **({} if v.kind == "int" else {"domain": p.domains.get(v.name, "real"),
+                                                       "domain_declared": bool(v.domain)})}
+                       for v in p.inputs],
             "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
             "pushforward": display.program_json(self.derivation, "pushforward"),
             "pullback": display.program_json(self.derivation, "pullback"),

@@ -94,7 +94,8 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def print_table(outcomes, out=sys.stdout):
+def print_table(outcomes, out=None):
+    out = out or sys.stdout  # looked up per call: a default bound at import would outlive a redirection
     rows = []
     for o in outcomes:
         for r in o["rules"]:
@@ -123,13 +124,20 @@ def print_table(outcomes, out=sys.stdout):
     print(f"{_count(len(rows), 'rule')}, {len(rows) - n_bad} verified, {n_bad} failed", file=out)
 
 
-def print_latex(outcomes, out=sys.stdout):
+def print_latex(outcomes, out=None):
+    out = out or sys.stdout
+    from . import domains
+
     for o in outcomes:
         for r in o["rules"]:
             print(f"% {r['signature']}  ({r['source']})", file=out)
             print("\\begin{aligned}", file=out)
             lines = [s["latex"] for s in r["pushforward"]] + [s["latex"] for s in r["pullback"]]
-            print(" \\\\\n".join("  " + l.replace(" = ", " &= ", 1) for l in lines), file=out)
+            rows = ["  " + l.replace(" = ", " &= ", 1) for l in lines]
+            declared = [domains.latex(i["name"], i["domain"]) for i in r["inputs"] if i.get("domain_declared")]
+            if declared:      # the domain the rule is derived and verified on, as a last row
+                rows.append("  &\\text{for } " + ",\\ ".join(declared))
+            print(" \\\\\n".join(rows), file=out)
             print("\\end{aligned}\n", file=out)
 
 

@@ -50,5 +50,5 @@ def latex(name: str, dom: str) -> str:
             return ("-" if v < 0 else "") + "\\infty" if math.isinf(v) else number_text(v)
         return f"{name} \\in ({num(iv[0])}, {num(iv[1])})"
     sets = {"positive": "> 0", "negative": "< 0", "nonzero": "\\neq 0", "spd": "\\succ 0",
-            "symmetric": "= " + name + "^{\\mathsf{T}}"}
+            "symmetric": "= " + name + "^{\\top}"}
     return f"{name} {sets[dom]}" if dom in sets else f"{name}\\ \\text{{{dom}}}"
