@@ -296,7 +296,8 @@ def check_op(name, fns, meta, seeds=(0, 1), module=None) -> Check:
         if checked:
             chk.extents.append(sizes)
     if chk.points == 0:
-        chk.problem("no well-posed point to check at: " + "; ".join(chk.notes))
+        chk.problem("no well-posed point to check at (if the inputs live on part of the real line, declare it "
+                    "in the header, e.g. x[i]: (1, inf)): " + "; ".join(chk.notes))
     if chk.primal_error > 1e-12:
         chk.problem(f"frule/rrule primal differs from the forward function (rel. error {chk.primal_error:.2e})")
     if chk.fd_error > FD_TOL:

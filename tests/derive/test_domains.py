@@ -40,6 +40,15 @@ def test_rule_file_on_declared_domains_verifies_and_emits(tmp_path, capsys):
         sys.modules.pop(spec.name, None)
 
 
+def test_a_whole_rule_on_the_command_line_keeps_its_domain(capsys):
+    assert cli.main(["-e", "r(x[i]: (1, inf)) -> y[i] = log(x[i] - 1)", "--no-cache", "--no-write"]) == 0
+    out = capsys.readouterr().out
+    assert "r(x[i]: (1, inf)) -> y[i]" in out and "1 rule, 1 verified, 0 failed" in out
+    assert cli.main(["-e", "y[i] = log(x[i] - 1)", "--no-cache", "--no-write"]) == 1
+    out = capsys.readouterr().out
+    assert "no point could be checked" in out and "declare it in the header" in out
+
+
 def test_without_the_declaration_the_shifted_log_cannot_verify():
     """Inferred, log's argument makes x 'positive', sampled in (0.5, 1.5): log(x - 1) is NaN there."""
     r = api.derive_expr("y[i] = log(x[i] - 1)")
