@@ -117,8 +117,8 @@ def test_bad_domains_are_positioned_errors(text, expected):
 
 
 def test_scalar_and_batched_domains():
-    (r,) = api.derive_text("f(x[i]: (-inf, inf), S[i,j,b]: spd, t: (0, 2)) -> y[b] = logdet(S[i,j,b]) * x[i] * x[i] * t",
-                           "<t>")
+    text = "f(x[i]: (-inf, inf), S[i,j,b]: spd, t: (0, 2)) -> y[b] = logdet(S[i,j,b]) * x[i] * x[i] * t"
+    (r,) = api.derive_text(text, "<t>")
     assert r.ok, r.check.problems
     assert r.program.domains == {"x": "(-inf, inf)", "S": "spd", "t": "(0, 2)"}
     assert r.program.signature == "f(x[i]: (-inf, inf), S[i,j,b]: spd, t: (0, 2)) -> y[b]"
