@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import calculus, codegen, display, verify
+from . import calculus, codegen, display, emit_numpy, verify
 from .errors import DeriveError, RuleError, VerificationError
 from .lang import parser
 from .lower import lower
@@ -90,7 +90,10 @@ class RuleResult:
             "signature": p.signature,
             "doc": self.doc,
             "source": self.source,
-            "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices)} for v in p.inputs],
+            "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices),
+                        **({} if v.kind == "int" else {"domain": p.domains.get(v.name, "real"),
+                                                       "domain_declared": bool(v.domain)})}
+                       for v in p.inputs],
             "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
             "pushforward": display.program_json(self.derivation, "pushforward"),
             "pullback": display.program_json(self.derivation, "pullback"),
@@ -99,8 +102,11 @@ class RuleResult:
             "seconds": round(self.seconds, 4),
         }
         if self.check is not None:
-            out["verification"] = {"fd_error": self.check.fd_error, "adjoint_error": self.check.adjoint_error,
-                                   "points": self.check.points, "problems": list(self.check.problems)}
+            c = self.check
+            out["verification"] = {"fd_error": c.fd_error, "adjoint_error": c.adjoint_error,
+                                   "chunk_error": c.chunk_error, "points": c.points, "skipped": c.skipped,
+                                   "extents": [dict(e) for e in c.extents], "skipped_because": list(c.notes),
+                                   "problems": list(c.problems)}
         if self.error:
             out["error"] = self.error
         return out
@@ -159,8 +165,7 @@ def verify_results(results, path="<string>"):
     ns: dict = {}
     try:
         exec(compile(src, f"<generated from {path}>", "exec"), ns)
-        from runtime import backend_numpy
-        fns = ns["_define"](backend_numpy)
+        fns = verify.load(ns)
     except Exception as exc:
         for r in results:
             r.error = f"generated code does not load: {type(exc).__name__}: {exc}"
@@ -187,7 +192,8 @@ def render_module(results, source: str, *, export: bool = True, doc: str = "", c
     ops = [r.code for r in results]
     metas = {r.name: r.code.meta for r in results}
     return tpl.render(source=source, command=command, doc=(doc or f"Rules derived from {source}.").strip(),
-                      ops=ops, ops_literal=codegen.ops_literal(metas), export=export)
+                      ops=ops, ops_literal=codegen.ops_literal(metas), export=export,
+                      chunk_name=emit_numpy.CHUNK_NAME, chunk_elements=emit_numpy.CHUNK_ELEMENTS)
 
 
 def generate_module_source(text: str, module_name: str | None = None, source_label: str = "<runtime>") -> str:

@@ -254,8 +254,56 @@ def canonical(t: Term) -> Term:
     return Term(c, tuple(sorted(new_sums, key=lambda s: s.name)), a)
 
 
+def _zero_off(f):
+    """(condition, value) for a factor that is exactly 0 on a whole region and `value` where `condition`
+    holds: step(u) is 1 where u > 0; where(c, a, 0) is a where c; where(c, 0, b) is b where c fails."""
+    if isinstance(f, ir.step):
+        return sp.StrictGreaterThan(f.args[0], 0), sp.S.One, True
+    if isinstance(f, ir.where):
+        c, a, b = f.args
+        if b == 0:
+            return c, a, True
+        if a == 0:
+            return c, b, False
+    return None
+
+
+def _may_blow_up(e) -> bool:
+    """e may be infinite or NaN somewhere: it divides by, takes a root or a log of, a tensor value."""
+    for p in e.atoms(sp.Pow):
+        if ir.accesses(p.base) and not (p.exp.is_integer and p.exp.is_nonnegative):
+            return True
+    return any(ir.accesses(f) for f in e.atoms(sp.log, sp.tan, sp.asin, sp.acos, sp.atanh, sp.acosh))
+
+
+def guard_zero_regions(e):
+    """Move the other factors of a product into the branch of a factor that is exactly zero on a region:
+    step(u)·r -> where(u > 0, r, 0). On that region the product's true value is 0 (the function is locally
+    constant there), while r may be infinite, and 0·∞ is NaN: d sqrt(relu(u)) = step(u)/(2·sqrt(relu(u)))
+    is 0/0 for every u < 0. NumPy's where evaluates the other branch but never lets it through.
+    Applied to every product inside e, innermost first."""
+    if not e.args or ir.is_access(e) or not e.has(ir.step, ir.where):
+        return e
+    e = e.func(*[guard_zero_regions(a) for a in e.args])
+    if not isinstance(e, sp.Mul):
+        return e
+    fs = list(e.args)
+    for k, f in enumerate(fs):
+        z = _zero_off(f)
+        if z is None:
+            continue
+        rest = sp.Mul(*(fs[:k] + fs[k + 1:]))
+        if not _may_blow_up(rest):
+            continue
+        cond, val, on_true = z
+        inner = guard_zero_regions(val * rest)
+        return ir.where(cond, inner, sp.S.Zero) if on_true else ir.where(cond, sp.S.Zero, inner)
+    return e
+
+
 def simplify_terms(terms, reserved=()) -> list:
     out = []
+    terms = [Term(guard_zero_regions(t.coeff), t.sums, t.atom) for t in terms]
     for t in terms:
         for u in split_sums(contract_deltas(t)):
             u = contract_deltas(u)

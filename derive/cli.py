@@ -94,7 +94,8 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def print_table(outcomes, out=sys.stdout):
+def print_table(outcomes, out=None):
+    out = out or sys.stdout  # looked up per call: a default bound at import would outlive a redirection
     rows = []
     for o in outcomes:
         for r in o["rules"]:
@@ -109,8 +110,12 @@ def print_table(outcomes, out=sys.stdout):
         for k, s in enumerate(r["pullback"]):
             print(f"  {'pullback   ' if k == 0 else '           '}  {_form(s)}", file=out)
         v = r.get("verification") or {}
+        extents = "; ".join(" ".join(f"{k}={n}" for k, n in e.items()) for e in v.get("extents", []) if e)
         line = f"  check        {status}: finite differences {v.get('fd_error', float('nan')):.1e}, " \
-               f"adjoint {v.get('adjoint_error', float('nan')):.1e}, {r['seconds'] * 1000:.0f} ms"
+               f"adjoint {v.get('adjoint_error', float('nan')):.1e}, " \
+               f"{f'extents {extents}, ' if extents else ''}{r['seconds'] * 1000:.0f} ms"
+        if v.get("points", 1) == 0:
+            line = f"  check        {status}: no point could be checked, {r['seconds'] * 1000:.0f} ms"
         print(line, file=out)
         for p in v.get("problems", []):
             print(f"               {p}", file=out)
@@ -121,13 +126,20 @@ def print_table(outcomes, out=sys.stdout):
     print(f"{_count(len(rows), 'rule')}, {len(rows) - n_bad} verified, {n_bad} failed", file=out)
 
 
-def print_latex(outcomes, out=sys.stdout):
+def print_latex(outcomes, out=None):
+    out = out or sys.stdout
+    from . import domains
+
     for o in outcomes:
         for r in o["rules"]:
             print(f"% {r['signature']}  ({r['source']})", file=out)
             print("\\begin{aligned}", file=out)
             lines = [s["latex"] for s in r["pushforward"]] + [s["latex"] for s in r["pullback"]]
-            print(" \\\\\n".join("  " + l.replace(" = ", " &= ", 1) for l in lines), file=out)
+            rows = ["  " + l.replace(" = ", " &= ", 1) for l in lines]
+            declared = [domains.latex(i["name"], i["domain"]) for i in r["inputs"] if i.get("domain_declared")]
+            if declared:      # the domain the rule is derived and verified on, as a last row
+                rows.append("  &\\text{for } " + ",\\ ".join(declared))
+            print(" \\\\\n".join(rows), file=out)
             print("\\end{aligned}\n", file=out)
 
 
@@ -226,7 +238,8 @@ def build_parser():
         description="Derive, verify and generate code for tensor rules written in index notation.")
     ap.add_argument("files", nargs="*", help="rule files (default: the shipped library in rules/)")
     ap.add_argument("-e", "--expr", action="append", default=[], metavar="EXPR",
-                    help='derive one expression, e.g. -e "B = inv(A)" (inputs and outputs inferred)')
+                    help='derive one expression, e.g. -e "B = inv(A)" (inputs and outputs inferred), or one '
+                         'rule with its header')
     ap.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     ap.add_argument("--latex", action="store_true", help="print the derived rules in LaTeX")
     ap.add_argument("--check", action="store_true",
@@ -278,7 +291,11 @@ def _main(argv) -> int:
                 module = "rules_" + "".join(ch if ch.isalnum() else "_" for ch in module)
             sources.append((text, f, module, None))
         for k, e in enumerate(args.expr):
-            sources.append((e, "<expr>", f"expr{k}" if len(args.expr) > 1 else "expr", "expr"))
+            from .lang.parser import starts_with_header
+
+            # a whole rule (`-e "r(x[i]: positive) -> y[i] = log(x[i])"`) keeps its header and domains
+            bare = None if starts_with_header(e, "<expr>") else "expr"
+            sources.append((e, "<expr>", f"expr{k}" if len(args.expr) > 1 else "expr", bare))
         for text, label, module, bare in sources:
             outcomes.append(process_file(text, label, module, use_cache=not args.no_cache, bare_name=bare,
                                          with_cuda=bool(shipped or args.out)))

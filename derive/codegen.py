@@ -17,7 +17,7 @@ import sympy as sp
 
 from . import ir
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
-from .emit_numpy import CHUNK_ELEMENTS, Emitter, _paren, _union
+from .emit_numpy import CHUNK_NAME, Emitter, _paren, _union
 from .ir import IndexSum
 from .lower import Extent, Idx
 
@@ -44,7 +44,7 @@ class OpGen:
         self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
         self.counter = itertools.count()
-        taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "_recip", "tangents"}
+        taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "_recip", "tangents", CHUNK_NAME}
         self.names: dict = {}
         for v in self.p.all_vars:
             self.names[v.name] = _pyname(v.name.lstrip("_") if v.role == "temp" else v.name, taken) \
@@ -171,7 +171,7 @@ class OpGen:
         per_row = " * ".join(self.extent_code(s) for s in big if s != ci) or "1"
         n = self.extent_code(ci)
         step = em.tmp("step")
-        em.line(f"{step} = max(1, {CHUNK_ELEMENTS} // max(1, {per_row}))")
+        em.line(f"{step} = max(1, {CHUNK_NAME} // max(1, {per_row}))")
 
         whole = ", ".join(em.names[name] for name, _ in sliced)
         em.line(f"if {step} >= {n}:")
@@ -240,7 +240,7 @@ class OpGen:
         pb.line("    if not " + memo + ":")
         pb.line(f"        def {fn}_slice(_m, {', '.join(sliced.values())}):")
         pb.lines.extend("    " + l for l in sub.lines)
-        pb.line(f"        {step} = max(1, {CHUNK_ELEMENTS} // max(1, {', '.join(per_row)}{', 1' if len(per_row) == 1 else ''}))")
+        pb.line(f"        {step} = max(1, {CHUNK_NAME} // max(1, {', '.join(per_row)}{', 1' if len(per_row) == 1 else ''}))")
         pb.line(f"        if {step} >= {n}:")
         whole = ", ".join(names.get(name, name) for (name, _) in sliced)
         pb.line(f"            {memo}.append({fn}_slice({n}, {whole}))")

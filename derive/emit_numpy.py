@@ -17,6 +17,9 @@ from .ir import IndexSum
 from .lower import Extent, Idx
 
 CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one slice holds (32 MB in float64)
+# The generated module's global holding that budget: sliced passes read it when they run, so verification and
+# tests can set it small and drive the very code that ships through its chunked path.
+CHUNK_NAME = "_CHUNK_ELEMENTS"
 
 _FUNCS = {
     "exp": "np.exp", "log": "np.log", "log1p": "np.log1p", "expm1": "np.expm1", "sin": "np.sin",

@@ -213,6 +213,7 @@ class TensorVar:
     classes: tuple                 # extent class of each axis (strings)
     role: str = "input"            # 'input' | 'output' | 'temp'
     indices: tuple = ()            # the header's index letters (for signatures); () for temps
+    domain: str = ""               # the domain its header declares (derive.domains text); "" where none
 
     @property
     def rank(self) -> int:

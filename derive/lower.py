@@ -10,12 +10,13 @@ import keyword
 
 import sympy as sp
 
-from . import ir
+from . import domains, ir
 from .errors import RuleError
 from .ir import IndexSum, Program, Stmt, TensorVar
 from .lang import ast as A
 
-_PY_RESERVED = {"np", "max", "min", "range", "len", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero"}
+_PY_RESERVED = {"np", "max", "min", "range", "len", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero",
+                "_CHUNK_ELEMENTS"}  # the generated module's chunk budget (emit_numpy.CHUNK_NAME)
 RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
@@ -92,7 +93,8 @@ class Lowerer:
         self.stmts: list[Stmt] = []
         self.temp_counter = itertools.count()
         self.square_pairs: list = []
-        self.domain: dict[str, str] = {}
+        self.domain: dict[str, str] = {}         # inferred hints (log's argument positive, logdet's spd)
+        self.declared: dict[str, str] = {}       # domains the header declares (derive.domains text)
         self.stmt_no = 0
 
     # -- errors --------------------------------------------------------------------------------------------
@@ -168,6 +170,20 @@ class Lowerer:
             if role == "output":
                 raise self.err(f"output '{p.name}' must be a tensor (write {p.name}[] for a scalar)", p)
             self.add_tensor(p.name, p.kind, 0, role, p.pos)
+        if p.domain is not None:
+            self.declare_domain(p, self.tensors[p.name])
+
+    def declare_domain(self, p: A.Param, t):
+        """A declared domain must fit its tensor; spd and symmetric make the first two axes one extent."""
+        dom, rank = p.domain.text, t.rank or 0
+        least = domains.NAMED.get(dom, (0, ""))[0]
+        if rank < least:
+            what = f"{rank} ind{'ex' if rank == 1 else 'ices'}" if p.indices is not None else "none (a scalar)"
+            raise self.err(f"domain '{dom}' needs a matrix (two indices, then batch indices); '{p.name}' has "
+                           f"{what}", p.domain.pos, p.domain.width)
+        if dom in domains.MATRIX:
+            self.uf.union(t.axis(0), t.axis(1), p.domain.pos, self.name, f"'{p.name}: {dom}' is square, but ")
+        self.declared[p.name] = dom
 
     # -- statements ----------------------------------------------------------------------------------------
     def statement(self, st: A.Statement):
@@ -683,12 +699,15 @@ class Lowerer:
         for c, ls in by_cls.items():
             if len(ls) > 1:
                 equal.append(sorted(ls))
-        domains = {v.name: self.domain.get(v.name, "real") for v in inputs if v.kind != "int"}
+        doms = {v.name: self.declared.get(v.name) or self.domain.get(v.name, "real") for v in inputs
+                if v.kind != "int"}
+        for v in inputs:
+            v.domain = self.declared.get(v.name, "")
         for t in self.tensors.values():
             if t.role == "input":
                 t.letters = t.letters or tuple(cls_of(t.axis(k)) for k in range(t.rank or 0))
         prog = Program(self.name, inputs, outputs, temps, self.stmts, {}, equal_extents=equal,
-                       doc=self.rule.doc, domains=domains)
+                       doc=self.rule.doc, domains=doms)
         for v in inputs:
             for l, c in zip(v.indices, v.classes):
                 size = self.uf.size.get(names[c])
@@ -702,9 +721,8 @@ def signature(prog: Program) -> str:
     def fmt(v):
         if v.kind == "int":
             return f"{v.name}: int"
-        if v.kind == "scalar":
-            return v.name
-        return f"{v.name}[{','.join(v.indices)}]"
+        text = v.name if v.kind == "scalar" else f"{v.name}[{','.join(v.indices)}]"
+        return f"{text}: {v.domain}" if v.domain else text
 
     outs = [fmt(v) for v in prog.outputs]
     out = outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"

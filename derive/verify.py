@@ -2,7 +2,12 @@
 
 The pushforward is checked against central finite differences of the forward function, the pullback
 against the pushforward through the adjoint identity ⟨ȳ, J·ẋ⟩ = ⟨Jᵀ·ȳ, ẋ⟩, in float64 at random points,
-with inputs drawn from each argument's domain (positive, SPD, well-conditioned).
+with inputs drawn from each argument's domain (declared, or inferred: positive, SPD, well-conditioned).
+Nothing is dropped: a NaN or Inf where the finite differences are finite fails. Free index classes get
+distinct extents, ascending and then descending, so a rule is met tall and wide; a point where the primal
+itself is ill posed (not finite, a matrix near singular) is skipped, never counted as a pass, and a rule
+passes only if no well-posed point fails and there is one. The sliced (chunked) passes the code ships are run
+under a tiny chunk budget and compared with the one-shot results.
 """
 from __future__ import annotations
 
@@ -10,10 +15,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-SIZES = (3, 4, 2, 5, 6, 7)
+from . import domains
+from .emit_numpy import CHUNK_NAME
+
+SIZES = (3, 4, 5, 6, 7, 8)       # extents of free index classes, in order of first appearance (then reversed)
 FD_STEPS = (1e-4, 1e-5, 1e-6, 1e-7)
 FD_TOL = 1e-6
 ADJ_TOL = 1e-10
+COND_LIMIT = 1e6                 # a matrix handed to inv/det/solve conditioned worse than this: ill posed
+CHUNK_BUDGETS = (1, 16)          # chunk budgets (elements per slice) the sliced passes are compared under
+CHUNK_TOL = 1e-10
 
 
 @dataclass
@@ -21,24 +32,71 @@ class Check:
     fd_error: float = 0.0          # worst relative error of the pushforward against finite differences
     adjoint_error: float = 0.0     # worst relative error of the adjoint identity
     primal_error: float = 0.0      # frule/rrule primal vs forward
-    points: int = 0
+    chunk_error: float = 0.0       # worst relative difference of the chunked passes from the one-shot ones
+    points: int = 0                # well-posed points checked
+    skipped: int = 0               # ill-posed points: neither a pass nor a failure
+    extents: list = field(default_factory=list)   # {index: extent} of each assignment with a checked point
     problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)     # why points were skipped
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
+    def extents_text(self) -> str:
+        return "; ".join(" ".join(f"{k}={v}" for k, v in e.items()) for e in self.extents)
 
-def sample_inputs(meta, rng, sizes=None):
-    """Random arguments for an op from its OPS metadata (shapes from index extents, domain hints)."""
-    ext = dict(sizes or {})
+    def problem(self, msg):
+        if msg not in self.problems:
+            self.problems.append(msg)
+
+
+# -- extents and inputs -----------------------------------------------------------------------------------------
+
+
+def _classes(meta):
     classes = {}
     for group in meta.get("equal_extents", []):
         for l in group:
             classes[l] = group[0]
-    for l, n in meta.get("extents", {}).items():
-        ext.setdefault(classes.get(l, l), n)
-    k = 0
+    return classes
+
+
+def extent_assignments(meta) -> list:
+    """Extents (by class) to verify at: each free class a distinct extent ≥ 3, ascending in order of first
+    appearance, then descending, so every pair of classes is met both ways (X tall and wide); extents declared
+    in the header (x[i:3]) stay as declared."""
+    classes = _classes(meta)
+    fixed = {classes.get(l, l): n for l, n in meta.get("extents", {}).items()}
+    free = []
+    for inp in meta["inputs"]:
+        for l in inp.get("indices", []) if inp["kind"] == "tensor" else []:
+            c = classes.get(l, l)
+            if c not in fixed and c not in free:
+                free.append(c)
+    sizes = [SIZES[k] if k < len(SIZES) else SIZES[-1] + 1 + k for k in range(len(free))]
+    out = [{**fixed, **dict(zip(free, sizes))}]
+    if len(free) > 1:
+        out.append({**fixed, **dict(zip(free, reversed(sizes)))})
+    return out
+
+
+def _by_letter(meta, ext):
+    classes = _classes(meta)
+    out = {}
+    for inp in meta["inputs"]:
+        for l in inp.get("indices", []) if inp["kind"] == "tensor" else []:
+            out.setdefault(l, ext[classes.get(l, l)])
+    return out
+
+
+def sample_inputs(meta, rng, sizes=None):
+    """Random arguments for an op from its OPS metadata: shapes from `sizes` (index -> extent; by default the
+    first of extent_assignments), entries from each input's domain."""
+    classes = _classes(meta)
+    ext = dict(extent_assignments(meta)[0])
+    for l, n in (sizes or {}).items():
+        ext[classes.get(l, l)] = n
     args = []
     for inp in meta["inputs"]:
         if inp["kind"] == "int":
@@ -46,32 +104,103 @@ def sample_inputs(meta, rng, sizes=None):
             continue
         dom = meta.get("domains", {}).get(inp["name"], "real")
         if inp["kind"] == "scalar":
-            args.append(float(rng.uniform(0.5, 1.5) if dom == "positive" else rng.uniform(0.6, 1.4)))
+            args.append(float(_draw((), dom, rng)) if dom != "real" else float(rng.uniform(0.6, 1.4)))
             continue
-        shape = []
-        for l in inp["indices"]:
-            c = classes.get(l, l)
-            if c not in ext:
-                ext[c] = SIZES[k % len(SIZES)]
-                k += 1
-            shape.append(ext[c])
-        args.append(_draw(shape, dom, rng))
+        args.append(_draw([ext[classes.get(l, l)] for l in inp["indices"]], dom, rng))
     return args
 
 
 def _draw(shape, dom, rng):
+    """Entries inside the domain, away from its boundary (finite differences step 1e-4 at most)."""
+    iv = domains.interval(dom)
+    if iv is not None:
+        lo, hi = iv
+        if np.isfinite(lo) and np.isfinite(hi):
+            return lo + (hi - lo) * rng.uniform(0.2, 0.8, shape)
+        if np.isfinite(lo):
+            return lo + rng.uniform(0.5, 1.5, shape)
+        if np.isfinite(hi):
+            return hi - rng.uniform(0.5, 1.5, shape)
+        return rng.uniform(-0.5, 0.5, shape)
     if dom == "positive":
         return rng.uniform(0.5, 1.5, shape)
+    if dom == "negative":
+        return -rng.uniform(0.5, 1.5, shape)
+    if dom == "nonzero":
+        return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 1.5, shape)
     x = rng.uniform(-0.5, 0.5, shape)
-    if dom in ("spd", "wellcond") and len(shape) >= 2 and shape[0] == shape[1]:
+    if dom in ("spd", "wellcond", "symmetric") and len(shape) >= 2 and shape[0] == shape[1]:
         n = shape[0]
         m = np.moveaxis(x, (0, 1), (-2, -1))
         if dom == "spd":
             m = m @ np.swapaxes(m, -1, -2) + np.eye(n)
+        elif dom == "symmetric":    # indefinite: a diagonal of both signs
+            m = (m + np.swapaxes(m, -1, -2)) / 2 + np.diag(rng.choice([-2.0, 2.0], n))
         else:
             m = m + 2.0 * np.eye(n)
         return np.ascontiguousarray(np.moveaxis(m, (-2, -1), (0, 1)))
     return x
+
+
+# -- the namespace verification runs generated code on ------------------------------------------------------------
+
+
+class _WatchedLinalg:
+    def __init__(self, watch):
+        self._watch = watch
+
+    def _seen(self, a):
+        try:
+            c = float(np.max(np.linalg.cond(np.asarray(a, dtype=float)), initial=0.0))
+        except (np.linalg.LinAlgError, ValueError):
+            c = np.inf
+        self._watch.worst_cond = max(self._watch.worst_cond, c if c == c else np.inf)
+
+    def __getattr__(self, name):
+        fn = getattr(np.linalg, name)
+        if name not in ("inv", "det", "slogdet", "solve", "cholesky"):
+            return fn
+
+        def watched(a, *args, **kw):
+            self._seen(a)
+            return fn(a, *args, **kw)
+        return watched
+
+
+class Watched:
+    """The runtime's NumPy namespace with every inv/det/slogdet/solve argument's condition number recorded:
+    how verification tells a point where the primal is ill posed (a singular XᵀX) from a wrong derivative."""
+
+    def __init__(self):
+        from runtime import backend_numpy
+
+        self._base = backend_numpy
+        self.worst_cond = 0.0
+        self.linalg = _WatchedLinalg(self)
+
+    def __getattr__(self, name):
+        v = getattr(self._base, name)
+        setattr(self, name, v)
+        return v
+
+
+class Loaded(dict):
+    """An op table from a generated module's `_define`, built over a Watched namespace, with the module."""
+
+    watch: Watched | None = None
+    module: dict | None = None
+
+
+def load(module) -> Loaded:
+    """The ops of a generated module (its namespace dict or the module) ready for check_op."""
+    ns = module if isinstance(module, dict) else vars(module)
+    watch = Watched()
+    fns = Loaded(ns["_define"](watch))
+    fns.watch, fns.module = watch, ns
+    return fns
+
+
+# -- comparisons -------------------------------------------------------------------------------------------------
 
 
 def _flat(v, like=None):
@@ -86,6 +215,11 @@ def _flat(v, like=None):
     if v is None or type(v).__name__ in ("ZeroTangent", "NoTangent"):
         return None if like is None else np.zeros(np.size(_flat(like, v) if isinstance(like, tuple) else like))
     return np.ravel(np.asarray(v, dtype=float))
+
+
+def _finite(v, like=None) -> bool:
+    f = _flat(v, like)
+    return f is None or bool(np.all(np.isfinite(f)))
 
 
 def _like(y, rng):
@@ -106,10 +240,12 @@ def _dot(a, b):
 
 def _rel(a, b, floor=1e-8):
     """Relative error; `floor` keeps a derivative that is zero (a constant function) from dividing
-    finite-difference noise by nothing."""
+    finite-difference noise by nothing. NaN anywhere gives inf: a comparison never drops a NaN."""
     fa, fb = _flat(a, b), _flat(b, a)
     fa = np.zeros_like(fb) if fa is None else fa
     fb = np.zeros_like(fa) if fb is None else fb
+    if fa.shape != fb.shape or not (np.all(np.isfinite(fa)) and np.all(np.isfinite(fb))):
+        return np.inf
     scale = max(np.linalg.norm(fa), np.linalg.norm(fb), floor)
     return float(np.linalg.norm(fa - fb) / scale)
 
@@ -123,48 +259,130 @@ def _central(f, x, xdot, h, multi):
     return (yp - ym) / (2 * h)
 
 
-def check_op(name, fns, meta, seeds=(0, 1)) -> Check:
-    """Check one op's emitted forward, frule and rrule at random points."""
-    from runtime.tangents import unthunk
+class _IllPosed(Exception):
+    pass
 
-    f, frule, rrule = fns[name], fns[name + "_frule"], fns[name + "_rrule"]
+
+# -- the check ---------------------------------------------------------------------------------------------------
+
+
+def check_op(name, fns, meta, seeds=(0, 1), module=None) -> Check:
+    """Check one op's emitted forward, frule and rrule at random points of every extent assignment.
+
+    `fns` is the op table (best from `load`, whose namespace reveals near-singular matrices); `module`, the
+    generated module's namespace (implied by `load`), lets the chunked passes be compared with one-shot ones."""
+    watch = getattr(fns, "watch", None)
+    module = module if module is not None else getattr(fns, "module", None)
+    if module is not None and not isinstance(module, dict):
+        module = vars(module)
     chk = Check()
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        x = sample_inputs(meta, rng)
-        diff = [inp["kind"] != "int" for inp in meta["inputs"]]
-        with np.errstate(all="ignore"):
-            y = f(*x)
-            if not np.all(np.isfinite(_flat(y))):
-                chk.problems.append(f"the forward pass is not finite at a random point (seed {seed})")
-                break
-            xdot = [(_like(v, rng) if d else None) for v, d in zip(x, diff)]
-            from runtime.tangents import NoTangent
-            tangents = (NoTangent(),) + tuple(t if t is not None else NoTangent() for t in xdot)
-            y1, ydot = frule(tangents, *x)
-            # central differences at several steps; the best one (truncation vs rounding) is the estimate
-            fds = [_central(f, x, xdot, h, isinstance(y, tuple)) for h in FD_STEPS]
-            y2, pb = rrule(*x)
-            ybar = _like(y, rng)
-            grads = pb(ybar)
-        chk.points += 1
-        chk.primal_error = max(chk.primal_error, _rel(y1, y), _rel(y2, y))
-        ynorm = float(np.linalg.norm(_flat(y)))
-        chk.fd_error = max(chk.fd_error, min(_rel(ydot, fd, floor=1e-3 * (1.0 + ynorm)) for fd in fds))
-        grads = tuple(unthunk(g) for g in grads)
-        if type(grads[0]).__name__ != "NoTangent":
-            chk.problems.append("the pullback's first cotangent (for the function itself) must be NoTangent()")
-        lhs = _dot(ybar, ydot)
-        rhs = sum(_dot(g, t) for g, t in zip(grads[1:], xdot) if t is not None)
-        # the floor (a small multiple of |ȳ|·|ẋ|) lets a derivative that vanishes (a constant function)
-        # pass on rounding noise; a wrong pullback errs by O(|ȳ|·|J|·|ẋ|), far above it
-        xnorm = float(np.linalg.norm(np.concatenate([_flat(t) for t in xdot if t is not None] or [np.zeros(1)])))
-        scale = max(abs(lhs), abs(rhs), 1e-4 * float(np.linalg.norm(_flat(ybar))) * xnorm)
-        chk.adjoint_error = max(chk.adjoint_error, abs(lhs - rhs) / scale)
+    for a, ext in enumerate(extent_assignments(meta)):
+        sizes = _by_letter(meta, ext)
+        checked = 0
+        for seed in seeds:
+            rng = np.random.default_rng(seed if a == 0 else (seed, a))
+            x = sample_inputs(meta, rng, ext)
+            try:
+                vals = _check_point(chk, name, fns, meta, x, rng, watch)
+            except _IllPosed as why:
+                chk.skipped += 1
+                note = f"{' '.join(f'{k}={v}' for k, v in sizes.items())}: {why}"
+                if note not in chk.notes:
+                    chk.notes.append(note)
+                continue
+            if checked == 0 and module is not None and CHUNK_NAME in module:
+                _compare_chunked(chk, module, name, fns, x, vals)
+            checked += 1
+        if checked:
+            chk.extents.append(sizes)
+    if chk.points == 0:
+        chk.problem("no well-posed point to check at (if the inputs live on part of the real line, declare it "
+                    "in the header, e.g. x[i]: (1, inf)): " + "; ".join(chk.notes))
     if chk.primal_error > 1e-12:
-        chk.problems.append(f"frule/rrule primal differs from the forward function (rel. error {chk.primal_error:.2e})")
+        chk.problem(f"frule/rrule primal differs from the forward function (rel. error {chk.primal_error:.2e})")
     if chk.fd_error > FD_TOL:
-        chk.problems.append(f"pushforward disagrees with finite differences (rel. error {chk.fd_error:.2e})")
+        chk.problem(f"pushforward disagrees with finite differences (rel. error {chk.fd_error:.2e})")
     if chk.adjoint_error > ADJ_TOL:
-        chk.problems.append(f"pullback is not the adjoint of the pushforward (rel. error {chk.adjoint_error:.2e})")
+        chk.problem(f"pullback is not the adjoint of the pushforward (rel. error {chk.adjoint_error:.2e})")
+    if chk.chunk_error > CHUNK_TOL:
+        chk.problem(f"the chunked (sliced) pass differs from the one-shot pass (rel. error {chk.chunk_error:.2e})")
     return chk
+
+
+def _run(name, fns, x, xdot, ybar):
+    """Forward, frule and rrule (with its pullback applied) at one point: what the chunked pass must repeat."""
+    from runtime.tangents import NoTangent, unthunk
+
+    tangents = (NoTangent(),) + tuple(t if t is not None else NoTangent() for t in xdot)
+    y = fns[name](*x)
+    y1, ydot = fns[name + "_frule"](tangents, *x)
+    y2, pb = fns[name + "_rrule"](*x)
+    grads = tuple(unthunk(g) for g in pb(ybar))
+    return y, y1, ydot, y2, grads
+
+
+def _check_point(chk, name, fns, meta, x, rng, watch):
+    f = fns[name]
+    diff = [inp["kind"] != "int" for inp in meta["inputs"]]
+    multi = len(meta["outputs"]) > 1
+    if watch is not None:
+        watch.worst_cond = 0.0
+    with np.errstate(all="ignore"):
+        try:
+            y = f(*x)
+            if not _finite(y):
+                raise _IllPosed("the forward pass is not finite")
+            xdot = [(_like(v, rng) if d else None) for v, d in zip(x, diff)]
+            fds = [fd for fd in (_central(f, x, xdot, h, multi) for h in FD_STEPS) if _finite(fd)]
+            ybar = _like(y, rng)
+            vals = _run(name, fns, x, xdot, ybar)
+        except np.linalg.LinAlgError as exc:
+            if watch is not None and watch.worst_cond > COND_LIMIT:
+                raise _IllPosed(f"a singular matrix ({exc})") from None
+            raise
+    if watch is not None and watch.worst_cond > COND_LIMIT:
+        raise _IllPosed(f"a matrix has condition number {watch.worst_cond:.1e} > {COND_LIMIT:.0e}")
+    if not fds:
+        raise _IllPosed("finite differences are not finite")
+    _, y1, ydot, y2, grads = vals
+    chk.points += 1
+    # a NaN or Inf where the forward value and finite differences are finite is a failure, never dropped
+    if not (_finite(y1) and _finite(y2)):
+        chk.problem("frule/rrule primal is not finite (NaN or Inf) where the forward function is finite")
+    if not _finite(ydot, y):
+        chk.problem("pushforward is not finite (NaN or Inf) where finite differences are finite")
+    if not all(_finite(g, xi) for g, xi, d in zip(grads[1:], x, diff) if d):
+        chk.problem("pullback is not finite (NaN or Inf) where finite differences are finite")
+    chk.primal_error = max(chk.primal_error, _rel(y1, y), _rel(y2, y))
+    ynorm = float(np.linalg.norm(_flat(y)))
+    chk.fd_error = max(chk.fd_error, min(_rel(ydot, fd, floor=1e-3 * (1.0 + ynorm)) for fd in fds))
+    if type(grads[0]).__name__ != "NoTangent":
+        chk.problem("the pullback's first cotangent (for the function itself) must be NoTangent()")
+    lhs = _dot(ybar, ydot)
+    rhs = sum(_dot(g, t) for g, t in zip(grads[1:], xdot) if t is not None)
+    # the floor (a small multiple of |ȳ|·|ẋ|) lets a derivative that vanishes (a constant function)
+    # pass on rounding noise; a wrong pullback errs by O(|ȳ|·|J|·|ẋ|), far above it
+    xnorm = float(np.linalg.norm(np.concatenate([_flat(t) for t in xdot if t is not None] or [np.zeros(1)])))
+    scale = max(abs(lhs), abs(rhs), 1e-4 * float(np.linalg.norm(_flat(ybar))) * xnorm)
+    adj = abs(lhs - rhs) / scale if np.isfinite(lhs) and np.isfinite(rhs) else np.inf
+    chk.adjoint_error = max(chk.adjoint_error, adj)
+    return xdot, ybar, vals
+
+
+def _compare_chunked(chk, module, name, fns, x, point):
+    """Run the point again with the sliced passes cut into tiny slices (one row, then a few rows with a ragged
+    last slice) and compare every output with the one-shot results."""
+    xdot, ybar, ref = point
+    old = module[CHUNK_NAME]
+    try:
+        for budget in CHUNK_BUDGETS:
+            module[CHUNK_NAME] = budget
+            with np.errstate(all="ignore"):
+                got = _run(name, fns, x, xdot, ybar)
+            pairs = list(zip(got[:4], ref[:4])) + [(_flat(a, xi), _flat(b, xi))
+                                                   for a, b, xi in zip(got[4][1:], ref[4][1:], x)]
+            for a, b in pairs:
+                if _finite(b):     # a one-shot value that is not finite has failed already
+                    chk.chunk_error = max(chk.chunk_error, _rel(a, b))
+    finally:
+        module[CHUNK_NAME] = old

@@ -8,6 +8,10 @@ import math
 from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
 
+# Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
+# it small (as verification does) sends the same code through its sliced path.
+_CHUNK_ELEMENTS = 4194304
+
 
 def _recip(n):
     """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is

@@ -7,6 +7,10 @@ import math
 from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
 
+# Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
+# it small (as verification does) sends the same code through its sliced path.
+_CHUNK_ELEMENTS = 4194304
+
 
 def _recip(n):
     """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
@@ -337,7 +341,7 @@ def _define(np):
         n_j = y.shape[0]
         def _chunk0(_m, _s0_x):
             return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step10 = max(1, 4194304 // max(1, n_j))
+        _step10 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step10 >= n_i:
             out = _chunk0(n_i, x)
         else:
@@ -350,7 +354,7 @@ def _define(np):
         n_j = y.shape[0]
         def _chunk12(_m, _s0_x):
             return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step22 = max(1, 4194304 // max(1, n_j))
+        _step22 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step22 >= n_i:
             out = _chunk12(n_i, x)
         else:
@@ -359,7 +363,7 @@ def _define(np):
         if not is_zero(db):
             def _chunk25(_m, _s0_x):
                 return (db @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-            _step35 = max(1, 4194304 // max(1, n_j))
+            _step35 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step35 >= n_i:
                 _p24 = _chunk25(n_i, x)
             else:
@@ -371,7 +375,7 @@ def _define(np):
                 _e40 = (dy * y)
                 _e48 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
                 return ((-2.0 * (_e39 * (_e48 @ np.einsum("a,ab->a", b, _e40)))) + (2.0 * (_e39 * np.einsum("ab,ab->a", _s0_x, (_e48 @ ((b[:, None]) * dy)), optimize=True))))
-            _step55 = max(1, 4194304 // max(1, n_j))
+            _step55 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step55 >= n_i:
                 _p37 = _chunk38(n_i, x)
             else:
@@ -383,7 +387,7 @@ def _define(np):
                 _e60 = (_s0_d_x * _s1_x)
                 _e68 = np.exp(((-1 / s) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
                 return ((-2.0 * (_e59 * np.einsum("ab,a->a", _e60, (b @ np.transpose(_e68))))) + (2.0 * (_e59 * np.einsum("ab,ab->a", _s0_d_x, (_e68 @ ((b[:, None]) * y)), optimize=True))))
-            _step75 = max(1, 4194304 // max(1, n_j))
+            _step75 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step75 >= n_i:
                 _p57 = _chunk58(n_i, dx, x)
             else:
@@ -394,7 +398,7 @@ def _define(np):
                 _e80 = ((s ** -2) * ds)
                 _e86 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
                 return (_e80 * ((_e86 * np.exp(((-1 / s) * _e86))) @ b))
-            _step91 = max(1, 4194304 // max(1, n_j))
+            _step91 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step91 >= n_i:
                 _p77 = _chunk78(n_i, x)
             else:
@@ -407,7 +411,7 @@ def _define(np):
         n_j = y.shape[0]
         def _chunk93(_m, _s0_x):
             return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step103 = max(1, 4194304 // max(1, n_j))
+        _step103 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step103 >= n_i:
             out = _chunk93(n_i, x)
         else:
@@ -426,7 +430,7 @@ def _define(np):
                         _c123 = _s0_b_out @ _e114
                         _r130 = ((-2.0 * (_e106 * (y * ((b * _c123)[:, None])))) + (2.0 * (_e106 * ((b[:, None]) * (np.transpose(_e114) @ ((_s0_b_out[:, None]) * _s1_x))))))
                         return (_r122, _r130, _c123, ((s ** -2) * (b @ (np.transpose((_e112 * _e114)) @ _s0_b_out))),)
-                    _step138 = max(1, 4194304 // max(1, n_j, n_j, n_j, n_j))
+                    _step138 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
                     if _step138 >= n_i:
                         _memo137.append(_fused105_slice(n_i, dout, x))
                     else:

@@ -90,10 +90,24 @@ def _inner(ys, dys):
 
 
 def _errors(a, b, atol):
+    """Elementwise relative error of a against the reference b; inf wherever either is NaN or Inf: a value
+    that is not finite is never dropped, and a reference that is not finite (a point outside the function's
+    domain, or at a singularity) verifies nothing, so it cannot pass either."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    floor = max(atol, 1e-3 * float(np.max(np.abs(b), initial=0.0)))
-    err = np.abs(a - b) / np.maximum(np.maximum(np.abs(a), np.abs(b)), floor)
-    return np.where(np.isnan(a) & np.isnan(b), 0.0, np.where(np.isnan(err), np.inf, err))
+    finite = np.isfinite(a) & np.isfinite(b)
+    floor = max(atol, 1e-3 * float(np.max(np.abs(np.where(np.isfinite(b), b, 0.0)), initial=0.0)))
+    with np.errstate(all="ignore"):
+        err = np.abs(a - b) / np.maximum(np.maximum(np.abs(a), np.abs(b)), floor)
+    return np.where(finite, err, np.inf)
+
+
+def _why(got, ref):
+    """A note for a comparison whose values are not finite."""
+    if not np.all(np.isfinite(ref)):
+        return "; the reference is not finite here: the point is outside the domain or at a singularity"
+    if not np.all(np.isfinite(got)):
+        return "; NaN or Inf where the reference is finite"
+    return ""
 
 
 def _loc(name, shape, flat):
@@ -131,7 +145,7 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
     for k, (a, b) in enumerate(zip(ys, y_ref)):
         e = _errors(a, b, atol)
         report.record(float(np.max(e, initial=0.0)), f"primal {(out_names or ['y'] * len(ys))[k]}",
-                      "rrule's primal vs the forward function")
+                      "rrule's primal vs the forward function" + _why(a, b))
     dys = tuple(rng.standard_normal(np.shape(v)) for v in ys)
     cots = pullback(dys if isinstance(y, tuple) else dys[0])
     cots = tuple(unthunk(c) for c in cots)
@@ -166,14 +180,15 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
             err = _errors(cd.ravel(), fd, atol)
             j = int(np.argmax(err))
             report.record(float(err[j]), _loc(in_names[i], np.shape(a), j),
-                          f"rrule gives {cd.ravel()[j]:.6g}, finite differences {fd[j]:.6g}")
+                          f"rrule gives {cd.ravel()[j]:.6g}, finite differences {fd[j]:.6g}"
+                          + _why(cd.ravel()[j], fd[j]))
         else:
             for _ in range(3):
                 v = rng.standard_normal(np.shape(a))
                 fd = (probe(_perturb(args, i, eps * v)) - probe(_perturb(args, i, -eps * v))) / (2 * eps)
                 got = float(np.sum(cd * v))
                 report.record(float(_errors(got, fd, atol)), f"{in_names[i]} (random direction)",
-                              f"<cotangent, v> = {got:.6g}, finite differences {fd:.6g}")
+                              f"<cotangent, v> = {got:.6g}, finite differences {fd:.6g}" + _why(got, fd))
 
     # adjoint identity against the frule, where there is one; a frule that exists but raises is a failure,
     # not a reason to skip the check
@@ -190,7 +205,7 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
         lhs = _inner([_dense(d, v) for d, v in zip(_tuple(dy), ys)], dys)
         rhs = sum(float(np.sum(_dense(c, a) * t)) for a, c, t in zip(args, cots, tangents) if _is_diff(a))
         report.record(float(_errors(lhs, rhs, atol)), "adjoint identity",
-                      f"<dy_bar, frule(dx)> = {lhs:.6g}, <rrule(dy_bar), dx> = {rhs:.6g}")
+                      f"<dy_bar, frule(dx)> = {lhs:.6g}, <rrule(dy_bar), dx> = {rhs:.6g}" + _why(lhs, rhs))
     if verbose:
         print(report)
     if not report.ok:
@@ -219,7 +234,8 @@ def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False
     plus, minus = _tuple(forward(*along(eps))), _tuple(forward(*along(-eps)))
     for k in range(len(ys)):
         e = _errors(ys[k], y_ref[k], atol)
-        report.record(float(np.max(e, initial=0.0)), f"primal {out_names[k]}", "frule's primal vs the forward function")
+        report.record(float(np.max(e, initial=0.0)), f"primal {out_names[k]}",
+                      "frule's primal vs the forward function" + _why(ys[k], y_ref[k]))
         fd = (np.asarray(plus[k], dtype=np.float64) - np.asarray(minus[k], dtype=np.float64)) / (2 * eps)
         got = _dense(dys[k], ys[k])
         if got.shape != fd.shape:
@@ -229,7 +245,8 @@ def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False
         j = int(np.argmax(err)) if err.size else 0
         if err.size:
             report.record(float(err[j]), _loc(out_names[k], fd.shape, j),
-                          f"frule gives {got.ravel()[j]:.6g}, finite differences {fd.ravel()[j]:.6g}")
+                          f"frule gives {got.ravel()[j]:.6g}, finite differences {fd.ravel()[j]:.6g}"
+                          + _why(got.ravel()[j], fd.ravel()[j]))
     try:
         _, pullback = rrule(op, *args)
     except Exception:
@@ -240,7 +257,7 @@ def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False
         lhs = _inner([_dense(d, v) for d, v in zip(dys, ys)], ybar)
         rhs = sum(float(np.sum(_dense(c, a) * t)) for a, c, t in zip(args, cots, tangents) if _is_diff(a))
         report.record(float(_errors(lhs, rhs, atol)), "adjoint identity",
-                      f"<y_bar, frule(dx)> = {lhs:.6g}, <rrule(y_bar), dx> = {rhs:.6g}")
+                      f"<y_bar, frule(dx)> = {lhs:.6g}, <rrule(y_bar), dx> = {rhs:.6g}" + _why(lhs, rhs))
     if verbose:
         print(report)
     if not report.ok:

@@ -102,17 +102,29 @@ class Statement(Node):
 
 
 @dataclass(frozen=True)
+class Domain(Node):
+    """A declared input domain after ':' in a header: a name (`positive`, `spd`, ...) or an open interval
+    `(lo, hi)`; `text` is its canonical spelling (derive.domains), `width` how many columns it spans."""
+
+    text: str
+    pos: Pos
+    width: int = 1
+
+
+@dataclass(frozen=True)
 class Param(Node):
     """A formal input or output in a rule header.
 
     kind: 'tensor' (indices given, possibly empty: `s[]` is a scalar tensor), 'scalar' (a bare name:
     a differentiable scalar parameter), or 'int' (`n: int`: a non-differentiable integer argument).
+    domain: the input's declared domain (`x[i]: positive`, `t: (0, 1)`), None where none is declared.
     """
 
     name: str
     indices: tuple[Index, ...] | None
     kind: str
     pos: Pos
+    domain: Domain | None = None
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
+from derive import domains
 from derive.errors import RuleError
 from derive.lang.ast import (
-    Access, BinOp, Call, Index, Name, Neg, Node, Num, Param, Pos, RuleDef, RuleFile, Statement, Subscript,
+    Access, BinOp, Call, Domain, Index, Name, Neg, Node, Num, Param, Pos, RuleDef, RuleFile, Statement, Subscript,
 )
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
@@ -294,9 +295,12 @@ class _Parser:
         name = self.name(tok)
         if self.peek().is_op("["):
             indices = self.indices(self.advance(), header=True)
-            # After an output, ':' opens the block, so only an input can carry a misplaced type.
+            # After an output, ':' opens the block, so only an input can carry a domain.
             if not output and self.peek().is_op(":"):
-                raise _error(f"only a bare name takes a type; '{name}' is a tensor", self.peek())
+                self.advance()
+                if self.peek().kind == "name" and self.peek().text in _TYPES:
+                    raise _error(f"only a bare name takes a type; '{name}' is a tensor", self.peek())
+                return Param(name, indices, "tensor", tok.pos, self.domain(name))
             return Param(name, indices, "tensor", tok.pos)
         if output:
             return Param(name, None, "tensor", tok.pos)
@@ -307,9 +311,47 @@ class _Parser:
         if kind.kind == "name" and kind.text in _TYPES:
             self.advance()
             return Param(name, None, kind.text, tok.pos)
-        if kind.kind == "name":
-            raise _error(f"unknown parameter type '{kind.text}'; use 'int' or 'scalar'", kind)
-        raise _error(f"expected a type ('int' or 'scalar') after ':' in parameter '{name}'", kind)
+        return Param(name, None, "scalar", tok.pos, self.domain(name, types=True))
+
+    def domain(self, name: str, types: bool = False) -> Domain:
+        """A declared domain after ':' (`positive`, `spd`, `(1, inf)`); `types`: 'int'/'scalar' were allowed too."""
+        tok = self.peek()
+        choices = "positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"
+        if types:
+            choices = "'int', 'scalar' or a domain: " + choices
+        if tok.kind == "name":
+            if tok.text not in domains.NAMED:
+                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'; use {choices}", tok)
+            self.advance()
+            return Domain(tok.text, tok.pos, len(tok.text))
+        if not tok.is_op("("):
+            raise _error(f"expected {'a type or domain' if types else 'a domain'} after ':' in parameter "
+                         f"'{name}': {choices}", tok)
+        opener = self.advance()
+        lo = self.bound(name)
+        self.expect(",", "expected ',' between the bounds of an interval, as in (0, 1)")
+        hi = self.bound(name)
+        close = self.close(opener)
+        width = close.pos.col + 1 - opener.pos.col if close.pos.line == opener.pos.line else 1
+        if not lo < hi:
+            raise RuleError(f"the interval of '{name}' is empty: its lower bound {domains.number_text(lo)} is not "
+                            f"below its upper bound {domains.number_text(hi)}", opener.pos, width=width)
+        return Domain(domains.interval_text(lo, hi), opener.pos, width)
+
+    def bound(self, name: str) -> float:
+        """One bound of an interval domain: a number or inf, optionally signed."""
+        sign = self.advance().text if self.peek().is_op("-", "+") else "+"
+        tok = self.peek()
+        if tok.kind == "num":
+            value = float(tok.text)
+            if value == float("inf"):
+                raise _error(f"'{tok.text}' is too large for a bound; write inf", tok)
+        elif tok.kind == "name" and tok.text == "inf":
+            value = float("inf")
+        else:
+            raise _error(f"expected a number or inf as a bound of the interval of '{name}'", tok)
+        self.advance()
+        return -value if sign == "-" else value
 
     def outputs(self) -> tuple[Param, ...]:
         if self.peek().is_op("("):

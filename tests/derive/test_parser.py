@@ -281,9 +281,11 @@ def test_error_text_indentation():
     ("f(x) -> y:", 1, 1, 1, "rule 'f' has no statements; indent them under its header"),
     ("f(x) -> y: y = x", 1, 12, 1, "expected the statements of rule 'f' on the following lines, indented"),
     ("f(x) -> y: int\n  y = x", 1, 12, 3, "an output is always a tensor and takes no type"),
-    ("f(x: float) -> y = x", 1, 6, 5, "unknown parameter type 'float'; use 'int' or 'scalar'"),
-    ("f(x: 3) -> y = x", 1, 6, 1, "expected a type ('int' or 'scalar') after ':' in parameter 'x'"),
-    ("f(x[i]: int) -> y = x", 1, 7, 1, "only a bare name takes a type; 'x' is a tensor"),
+    ("f(x: float) -> y = x", 1, 6, 5, "unknown type or domain 'float'; use 'int', 'scalar' or a domain: "
+         "positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"),
+    ("f(x: 3) -> y = x", 1, 6, 1, "expected a type or domain after ':' in parameter 'x': 'int', 'scalar' or a "
+         "domain: positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"),
+    ("f(x[i]: int) -> y = x", 1, 9, 3, "only a bare name takes a type; 'x' is a tensor"),
     ("f(x,) -> y = x", 1, 5, 1, "expected a parameter after ','"),
     ("f(x y) -> z = x", 1, 5, 1, "expected ',' or ')' after parameter 'x'"),
     ("f(x) -> () = x", 1, 10, 1, "expected an output after '('"),

@@ -79,3 +79,39 @@ def test_check_rrule_without_a_frule_says_the_adjoint_check_was_skipped():
 
     op = register_rrule(lambda x: x * 3.0, lambda x: (x * 3.0, lambda g: (NoTangent(), g * 3.0)))
     assert "adjoint identity: skipped" in str(check_rrule(op, np.ones(3)))
+
+
+def _sqrt_op(name):
+    """sqrt with its textbook rules, registered under a fresh function (NaN below 0, like NumPy's)."""
+    def f(x):
+        return np.sqrt(x)
+    f.__name__ = name
+    op = register_rrule(f, lambda x: (np.sqrt(x), lambda d: (NoTangent(), 0.5 / np.sqrt(x) * d)))
+    return register_frule(op, lambda t, x: (np.sqrt(x), 0.5 / np.sqrt(x) * t[1]))
+
+
+def test_a_point_outside_the_domain_fails_rather_than_passes_on_nan():
+    """At x = -1 the forward value, its finite differences and both rules are NaN: nothing is verified
+    there, so the check must not report ok (NaN == NaN was once counted as agreement)."""
+    op = _sqrt_op("sqrt_nan_r")
+    x = np.array([-1.0, 4.0])
+    with np.errstate(invalid="ignore"):
+        with pytest.raises(AssertionError, match="not finite here"):
+            check_rrule(op, x)
+        with pytest.raises(AssertionError, match="not finite here"):
+            check_frule(op, x)
+        assert check_rrule(op, np.array([1.0, 4.0])).ok
+
+
+def test_nan_derivative_where_finite_differences_are_finite_fails():
+    def g(x):
+        return x * np.sqrt(np.maximum(x - 2, 0)) + x * x
+
+    def d(x):  # the chain rule's step/sqrt: 0/0 for x < 2, where the derivative is 2x
+        r = np.maximum(x - 2, 0)
+        return np.sqrt(r) + x * (x > 2) / (2 * np.sqrt(r)) + 2 * x
+
+    op = register_rrule(g, lambda x: (g(x), lambda dy: (NoTangent(), d(x) * dy)))
+    with np.errstate(all="ignore"):
+        with pytest.raises(AssertionError, match="NaN or Inf where the reference is finite"):
+            check_rrule(op, np.array([1.0, 3.0]))
