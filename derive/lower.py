@@ -205,6 +205,7 @@ class Lowerer:
             raise self.err("a comparison is only allowed as the first argument of where()", st.expr)
         free = self.free_letters(expr)
         if isinstance(tgt, A.Name):
+            free = _text_order(free, st.expr)
             target_letters = tuple(s.name for s in free)
             syms = tuple(free)
         else:
@@ -443,7 +444,7 @@ class Lowerer:
 
     def c_Subscript(self, node, bound):
         base = self.convert(node.base, bound)
-        free = self.free_letters(base)
+        free = _text_order(self.free_letters(base), node.base)
         if len(free) != len(node.indices):
             raise self.err(f"this expression has {len(free)} free indices but is subscripted with "
                            f"{len(node.indices)}", node, 1)
@@ -573,7 +574,7 @@ class Lowerer:
                 self.uf.find(s.ext)
             return t, syms
         e = self.scalar(node, bound)
-        free = self.free_letters(e)
+        free = _text_order(self.free_letters(e), node)
         if ir.is_access(e) and list(e.args) == free and len(set(free)) == len(free):
             return self.tensors[ir.acc_name(e)], free
         return self.lift(e, free, node.pos), free
@@ -761,6 +762,34 @@ class Lowerer:
                     prog.extents[l] = size[0]
         prog.signature = signature(prog)
         return prog
+
+
+def _text_order(syms, node) -> list:
+    """The free indices of an expression in the order the text first names them: the axes of a subscripted
+    expression, of a matrix function's argument and of a bare-named target (`T = y[i]*x[j]` is T[i,j]).
+    Indices the text does not name (a bare `inv(A)`'s axes) keep their order, after the named ones."""
+    names: list = []
+
+    def walk(n):
+        if isinstance(n, (A.Access, A.Subscript)):    # a subscripted base's letters are its own
+            names.extend(ix.name for ix in n.indices)
+        elif isinstance(n, A.Call):
+            if n.func in ("delta", "size"):
+                names.extend(a.name for a in n.args if isinstance(a, A.Name))
+            else:
+                for a in n.args:
+                    walk(a)
+        elif isinstance(n, A.BinOp):
+            walk(n.left)
+            walk(n.right)
+        elif isinstance(n, A.Neg):
+            walk(n.operand)
+
+    walk(node)
+    first = {}
+    for k, name in enumerate(names):
+        first.setdefault(name, k)
+    return sorted(syms, key=lambda s: first.get(s.name, len(names)))
 
 
 def _start(n) -> A.Pos:
