@@ -34,6 +34,7 @@ class RuleResult:
     seconds: float = 0.0
     doc: str = ""
     error: str | None = None
+    rule: object = None            # the parsed rule (derive.lang.ast.RuleDef), for the reference check
 
     @property
     def ok(self) -> bool:
@@ -100,6 +101,7 @@ class RuleResult:
         }
         if self.check is not None:
             out["verification"] = {"fd_error": self.check.fd_error, "adjoint_error": self.check.adjoint_error,
+                                   "reference_error": self.check.reference_error,
                                    "points": self.check.points, "problems": list(self.check.problems)}
         if self.error:
             out["error"] = self.error
@@ -137,7 +139,7 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
             raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
                               f"{type(exc).__name__}: {exc}") from exc
         results.append(RuleResult(r.name, prog.source, prog, d, code, doc=r.doc,
-                                  seconds=time.perf_counter() - t0))
+                                  seconds=time.perf_counter() - t0, rule=r))
     if verify_rules:
         verify_results(results, path)
     return results
@@ -170,6 +172,7 @@ def verify_results(results, path="<string>"):
         t1 = time.perf_counter()
         try:
             r.check = verify.check_op(r.name, fns, r.code.meta)
+            verify.check_reference(r.check, r.name, fns, r.code.meta, r.rule)
         except Exception as exc:
             r.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
         r.seconds += time.perf_counter() - t1 + share

@@ -110,7 +110,8 @@ def print_table(outcomes, out=sys.stdout):
             print(f"  {'pullback   ' if k == 0 else '           '}  {_form(s)}", file=out)
         v = r.get("verification") or {}
         line = f"  check        {status}: finite differences {v.get('fd_error', float('nan')):.1e}, " \
-               f"adjoint {v.get('adjoint_error', float('nan')):.1e}, {r['seconds'] * 1000:.0f} ms"
+               f"adjoint {v.get('adjoint_error', float('nan')):.1e}, " \
+               f"reference {v.get('reference_error', float('nan')):.1e}, {r['seconds'] * 1000:.0f} ms"
         print(line, file=out)
         for p in v.get("problems", []):
             print(f"               {p}", file=out)

@@ -21,6 +21,7 @@ class Check:
     fd_error: float = 0.0          # worst relative error of the pushforward against finite differences
     adjoint_error: float = 0.0     # worst relative error of the adjoint identity
     primal_error: float = 0.0      # frule/rrule primal vs forward
+    reference_error: float = 0.0   # worst relative error of the forward value against derive.reference
     points: int = 0
     problems: list = field(default_factory=list)
 
@@ -167,4 +168,67 @@ def check_op(name, fns, meta, seeds=(0, 1)) -> Check:
         chk.problems.append(f"pushforward disagrees with finite differences (rel. error {chk.fd_error:.2e})")
     if chk.adjoint_error > ADJ_TOL:
         chk.problems.append(f"pullback is not the adjoint of the pushforward (rel. error {chk.adjoint_error:.2e})")
+    return chk
+
+
+# -- forward values against the reference evaluator (derive.reference) ------------------------------------------
+# Each (offset, scale) pair moves the sampled inputs to offset + scale·x where the domain allows (real and
+# positive tensors; SPD and well-conditioned matrices are only scaled; scalar parameters, which are mostly
+# hyperparameters such as a kernel's bandwidth, and integers stay). The reference runs in mpmath, so an
+# intermediate that overflows float64 does not spoil it; points where its value is not finite in float64
+# (exp(1e6)) are outside the rule's domain and skipped. The default checks the
+# meaning at the sampled point itself; STRICT_REFERENCE_SCALES adds realistic magnitudes, where code that
+# expands (x - μ)ᵀS⁻¹(x - μ) or |x|² + |y|² - 2x·y cancels catastrophically and log(1 + exp(x)) overflows,
+# for when the generated code is numerically faithful (issue 9, section 3).
+REFERENCE_SCALES = ((0.0, 1.0),)
+STRICT_REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (1e6, 1.0), (0.0, 1e3), (1e3, 1e-3))
+REFERENCE_TOL = 1e-6
+REFERENCE_DPS = 30
+
+
+def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> Check:
+    """Compare the emitted forward function's values with derive.reference's reading of the rule's text
+    (mpmath, REFERENCE_DPS digits) at the sampled point moved by each (offset, scale); record the worst relative
+    error in chk.reference_error and a problem above REFERENCE_TOL."""
+    from . import reference
+
+    if rule is None:
+        return chk
+    f = fns[name]
+    outs = [o["name"] for o in meta["outputs"]]
+    for offset, scale in (REFERENCE_SCALES if scales is None else scales):
+        x = sample_inputs(meta, np.random.default_rng(seed))
+        moved = []
+        for inp, v in zip(meta["inputs"], x):
+            dom = meta.get("domains", {}).get(inp["name"], "real")
+            if inp["kind"] != "tensor":
+                moved.append(v)
+            elif dom in ("spd", "wellcond"):
+                moved.append(v * scale)
+            else:
+                moved.append(v * scale + (abs(offset) if dom == "positive" else offset))
+        try:
+            want = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
+                                      precision="mp", dps=REFERENCE_DPS)
+            want = tuple(np.array(want[o], dtype=float) for o in outs)
+        except (reference.ReferenceError_, ArithmeticError, ValueError, ZeroDivisionError):
+            continue
+        if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                got = f(*moved)
+            except (ArithmeticError, ValueError, np.linalg.LinAlgError):
+                got = None
+        got = got if isinstance(got, tuple) else (got,)
+        err = 0.0
+        for g, w in zip(got, want):
+            g = np.full(np.shape(w), np.nan) if g is None else np.asarray(g, dtype=float)
+            scale_w = max(float(np.linalg.norm(w)), 1e-300)
+            e = float(np.linalg.norm(g - w) / scale_w) if np.shape(g) == np.shape(w) else np.inf
+            err = max(err, e if np.isfinite(e) else np.inf)
+        chk.reference_error = max(chk.reference_error, err)
+        if err > REFERENCE_TOL:
+            chk.problems.append(f"forward value differs from the reference evaluation of the rule's text (rel. "
+                                f"error {err:.2e} at inputs offset by {offset:g}, scaled by {scale:g})")
     return chk

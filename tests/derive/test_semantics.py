@@ -212,3 +212,66 @@ def test_generated_code_computes_what_the_reference_says(rhs, seed):
     assume(np.all(np.isfinite(want)) and np.max(np.abs(want)) < 1e100)
     assert np.shape(got) == np.shape(want)
     assert _rel(got, want) < 1e-9, (text, got, want)
+
+
+# -- the verifier's forward-value check against the reference -----------------------------------------------------
+
+
+def _rule_and_fns(text):
+    results = api.derive_text(text, "<test>", verify_rules=False)
+    ns: dict = {}
+    exec(compile(api.render_module(results, "<test>", export=False), "<test>", "exec"), ns)
+    return results[0], ns["_define"](backend_numpy)
+
+
+def test_verifier_reports_the_reference_error():
+    r = api.derive_expr("y[] = 1 / (v[k] * v[k])")
+    assert r.ok and 0.0 <= r.check.reference_error < 1e-12
+    assert r.to_json()["verification"]["reference_error"] == r.check.reference_error
+
+
+def test_verifier_catches_a_forward_that_means_something_else():
+    """The old reading (Σ 1/v²) passed finite differences and the adjoint check; the reference does not."""
+    from derive import verify
+
+    r, fns = _rule_and_fns("r(v[k]) -> y[] = 1 / (v[k] * v[k])")
+    fns = dict(fns, r=lambda v: np.sum(1 / v**2))
+    chk = verify.check_reference(verify.Check(), "r", fns, r.code.meta, r.rule, scales=((0.0, 1.0),))
+    assert chk.reference_error > 0.1 and "reference evaluation" in chk.problems[0]
+
+
+def test_verifier_strict_scales_catch_cancellation():
+    """|x - μ|² multiplied out (|x|² - 2x·μ + |μ|²) is exact near the origin and loses every digit at 1e6."""
+    from derive import verify
+
+    r, fns = _rule_and_fns("r(x[i], mu[i]) -> y[] = (x[i] - mu[i]) * (x[i] - mu[i])")
+    fns = dict(fns, r=lambda x, mu: x @ x - 2 * x @ mu + mu @ mu)
+    near = verify.check_reference(verify.Check(), "r", fns, r.code.meta, r.rule, scales=((0.0, 1.0),))
+    assert near.ok and near.reference_error < 1e-12
+    far = verify.check_reference(verify.Check(), "r", fns, r.code.meta, r.rule, scales=((1e6, 1.0),))
+    assert not far.ok and far.reference_error > 1e-6
+    assert (1e6, 1.0) in verify.STRICT_REFERENCE_SCALES
+
+
+def test_verifier_skips_points_outside_the_domain():
+    """exp near 1e3 overflows in any float64 code: such a point is not held against the rule, the others are."""
+    from derive import verify
+
+    r, fns = _rule_and_fns("r(x[i]) -> y[i] = exp(x[i])")
+    chk = verify.check_reference(verify.Check(), "r", fns, r.code.meta, r.rule,
+                                 scales=verify.STRICT_REFERENCE_SCALES)
+    assert chk.ok and chk.reference_error < 1e-13, chk.problems
+
+
+def test_axes_of_an_expression_follow_the_text():
+    """A subscripted expression, a matrix function's argument and a bare target take their axes in the order
+    the text names the indices (SymPy's term order used to decide: (y[i]*x[j])[k,l] came out as x⊗y)."""
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([5.0, 7.0])
+    fns = _ops("o(x[j], y[i]) -> T[k,l] = (y[i] * x[j])[k,l]\n"
+               "b(x[j], y[i]) -> T:\n    T = y[i] * x[j]\n"
+               "m(A[i,j], B[j,i]) -> T[k,l] = inv(B[j,i] + A[i,j])[k,l]")
+    np.testing.assert_array_equal(fns["o"](x, y), np.outer(y, x))
+    np.testing.assert_array_equal(fns["b"](x, y), np.outer(y, x))
+    a = np.array([[3.0, 1.0], [0.0, 2.0]])
+    bm = np.array([[1.0, 0.0], [2.0, 4.0]])
+    np.testing.assert_allclose(fns["m"](a, bm), np.linalg.inv(bm + a.T), rtol=1e-14)
