@@ -275,3 +275,49 @@ def test_axes_of_an_expression_follow_the_text():
     a = np.array([[3.0, 1.0], [0.0, 2.0]])
     bm = np.array([[1.0, 0.0], [2.0, 4.0]])
     np.testing.assert_allclose(fns["m"](a, bm), np.linalg.inv(bm + a.T), rtol=1e-14)
+
+
+# -- docs/language.md "Summation": every worked example means what the table says ----------------------------------
+
+DOC_VALUES = {           # by hand, at u = [1, 2], v = x = [1, 2, 3]
+    "y[] = v[k] * v[k]": 14.0,
+    "y[] = 1 / (v[k] * v[k])": 1 / 14,
+    "y[] = 1 / v[k] / v[k]": 1 + 1 / 4 + 1 / 9,
+    "y[] = (u[i] * u[i]) / (v[k] * v[k])": 5 / 14,
+    "y[] = u[i] * u[i] / (v[k] * v[k])": 5 / 14,
+    "y[] = x[i] / v[i]": 3.0,
+    "y[] = x[i] * x[i] / (v[k] * v[k])": 1.0,
+    "y[] = sqrt(x[i] * x[i])": math.sqrt(14),
+    "y[] = exp(-(x[i] * x[i]))": math.exp(-14),
+    "y[] = (x[i] * x[i]) ** 2": 196.0,
+    "y[i] = x[i] / (x[i] * x[i])": [1.0, 1 / 2, 1 / 3],
+}
+
+
+def _doc_table():
+    import pathlib
+    import re
+
+    doc = (pathlib.Path(__file__).parents[2] / "docs" / "language.md").read_text()
+    section = doc[doc.index("\n## Summation"):]
+    return re.findall(r"^\| `([^`]+)` \| ([^|]*) \|", section, re.M)
+
+
+def test_summation_table_in_the_docs():
+    rows = _doc_table()
+    assert len(rows) == 14
+    inputs = {"u": np.array([1.0, 2.0]), "v": V, "x": V}
+    for written, meaning in rows:
+        if meaning.startswith(("refused", "an error")):
+            with pytest.raises(RuleError):
+                api.derive_expr(written)
+            continue
+        r = api.derive_expr(written)
+        assert r.ok, (written, r.check.problems)
+        ns: dict = {}
+        exec(api.render_module([r], "<doc>", export=False), ns)
+        f = ns["_define"](backend_numpy)["expr"]
+        args = [inputs[v.name] for v in r.program.inputs]
+        np.testing.assert_allclose(f(*args), DOC_VALUES[written], rtol=1e-14, err_msg=written)
+        ref = evaluate_text(written, {v.name: inputs[v.name] for v in r.program.inputs})["y"]
+        np.testing.assert_allclose(ref, DOC_VALUES[written], rtol=1e-14, err_msg=written)
