@@ -34,6 +34,7 @@ class RuleResult:
     seconds: float = 0.0
     doc: str = ""
     error: str | None = None
+    rule: object = None            # the parsed rule (derive.lang.ast.RuleDef), for the reference check
 
     @property
     def ok(self) -> bool:
@@ -104,7 +105,7 @@ class RuleResult:
         if self.check is not None:
             c = self.check
             out["verification"] = {"fd_error": c.fd_error, "adjoint_error": c.adjoint_error,
-                                   "chunk_error": c.chunk_error, "points": c.points, "skipped": c.skipped,
+                                   "chunk_error": c.chunk_error, "reference_error": c.reference_error, "points": c.points, "skipped": c.skipped,
                                    "extents": [dict(e) for e in c.extents], "skipped_because": list(c.notes),
                                    "problems": list(c.problems)}
         if self.error:
@@ -143,7 +144,7 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
             raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
                               f"{type(exc).__name__}: {exc}") from exc
         results.append(RuleResult(r.name, prog.source, prog, d, code, doc=r.doc,
-                                  seconds=time.perf_counter() - t0))
+                                  seconds=time.perf_counter() - t0, rule=r))
     if verify_rules:
         verify_results(results, path)
     return results
@@ -175,6 +176,7 @@ def verify_results(results, path="<string>"):
         t1 = time.perf_counter()
         try:
             r.check = verify.check_op(r.name, fns, r.code.meta)
+            verify.check_reference(r.check, r.name, fns, r.code.meta, r.rule)
         except Exception as exc:
             r.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
         r.seconds += time.perf_counter() - t1 + share

@@ -113,6 +113,7 @@ def print_table(outcomes, out=None):
         extents = "; ".join(" ".join(f"{k}={n}" for k, n in e.items()) for e in v.get("extents", []) if e)
         line = f"  check        {status}: finite differences {v.get('fd_error', float('nan')):.1e}, " \
                f"adjoint {v.get('adjoint_error', float('nan')):.1e}, " \
+               f"reference {v.get('reference_error', float('nan')):.1e}, " \
                f"{f'extents {extents}, ' if extents else ''}{r['seconds'] * 1000:.0f} ms"
         if v.get("points", 1) == 0:
             line = f"  check        {status}: no point could be checked, {r['seconds'] * 1000:.0f} ms"

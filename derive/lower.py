@@ -221,6 +221,7 @@ class Lowerer:
             raise self.err("a comparison is only allowed as the first argument of where()", st.expr)
         free = self.free_letters(expr)
         if isinstance(tgt, A.Name):
+            free = _text_order(free, st.expr)
             target_letters = tuple(s.name for s in free)
             syms = tuple(free)
         else:
@@ -362,40 +363,104 @@ class Lowerer:
     def c_BinOp(self, node, bound):
         op = node.op
         if op in _COMPARE:
-            return _COMPARE[op](self.scalar(node.left, bound), self.scalar(node.right, bound))
+            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
+            self.no_hidden_clash([(node.left, a), (node.right, b)])
+            return _COMPARE[op](a, b)
         if op in "+-":
             a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
+            self.no_hidden_clash([(node.left, a), (node.right, b)])
             return a + b if op == "+" else a - b
         if op == "**":
-            return sp.Pow(self.scalar(node.left, bound), self.scalar(node.right, bound))
-        # a chain of * and /: Einstein summation over indices repeated among its factors
-        factors = []
+            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
+            self.no_hidden_clash([(node.left, a), (node.right, b)])
+            return sp.Pow(a, b)
+        return self.product(node, bound)
 
-        def flatten(n, inverse):
-            if isinstance(n, A.BinOp) and n.op in "*/":
-                flatten(n.left, inverse)
-                flatten(n.right, inverse if n.op == "*" else not inverse)
+    # -- Einstein summation --------------------------------------------------------------------------------
+    # The rule (docs/language.md, "Summation"): an index is summed over the smallest enclosing product in
+    # which it occurs twice. A product is a chain of * and / (parentheses and signs inside it do not end it,
+    # as multiplication is associative); a denominator, a function's argument, a power's base or exponent and
+    # a parenthesized sum are parts of their own, so an index occurring twice inside one of them is summed
+    # there and the sum stays inside (1/(v[k]*v[k]) is 1/Σv²). A reading that needs a choice is refused:
+    # an index three times in one product, or summed inside a part while also used beside it.
+
+    def product(self, node, bound):
+        factors = []          # (node, is_denominator) or None for a sign
+
+        def flatten(n):
+            if isinstance(n, A.BinOp) and n.op == "*":
+                flatten(n.left)
+                flatten(n.right)
+            elif isinstance(n, A.BinOp) and n.op == "/":
+                flatten(n.left)
+                factors.append((n.right, True))         # the whole denominator is one part of the product
+            elif isinstance(n, A.Neg):
+                factors.append(None)
+                flatten(n.operand)
             else:
-                factors.append((n, inverse))
+                factors.append((n, False))
 
-        flatten(node, False)
-        conv = [(self.scalar(n, bound), inv) for n, inv in factors]
-        counts: dict = {}
-        for e, _ in conv:
+        flatten(node)
+        conv = [(n, self.scalar(n, bound), den) for n, den in (f for f in factors if f is not None)]
+        sign = -1 if sum(f is None for f in factors) % 2 else 1
+        self.no_hidden_clash([(n, e) for n, e, _ in conv], dens={id(n) for n, _, den in conv if den})
+        seen: dict = {}
+        for n, e, _ in conv:
             for s in self.occurrences(e):
-                counts[s] = counts.get(s, 0) + 1
-        summed = [s for s, c in counts.items() if c > 1 and s.name not in self.target_letters
-                  and s.name not in bound]
-        prod = sp.Mul(*[(1 / e if inv else e) for e, inv in conv])
+                seen.setdefault(s, []).append(n)
+        summed = []
+        for s, nodes in seen.items():
+            if len(nodes) < 2 or s.name in self.target_letters or s.name in bound:
+                continue
+            if len(nodes) > 2:
+                raise self.err(f"index '{s.name}' occurs {len(nodes)} times in this product, so which two are "
+                               f"summed is ambiguous; write the sum explicitly, e.g. sum({s.name}, ...) around "
+                               f"the whole product, or group a pair in a function or power", _start(nodes[2]), 1)
+            summed.append(s)
+        prod = sp.Mul(sign, *[(1 / e if den else e) for _, e, den in conv])
         return IndexSum(prod, summed) if summed else prod
 
     def occurrences(self, e):
         """Free indices of e, an index counted once per factor (repeats inside one access already summed)."""
         return self.free_letters(e)
 
+    def no_hidden_clash(self, parts, dens=frozenset(), label=None):
+        """Refuse an index summed inside one part (twice in it) that is also used in a sibling part:
+        `x[i] / (v[i]*v[i])` could mean Σ x/Σv² or Σᵢ xᵢ/(vᵢ·vᵢ)."""
+        if len(parts) < 2:
+            return
+        free = [set(self.free_letters(e)) if isinstance(e, sp.Basic) else set() for _, e in parts]
+        for k, (n, e) in enumerate(parts):
+            if not isinstance(e, sp.Basic):
+                continue
+            hidden = {s for q in e.atoms(IndexSum) for s in q.indices} & set(self.letters.values())
+            for s in sorted(hidden, key=str):
+                for m, (n2, _) in enumerate(parts):
+                    if m != k and s in free[m]:
+                        where = label or self.part_name(n, id(n) in dens)
+                        raise self.err(
+                            f"index '{s.name}' is summed inside {where} (at column {_start(n).col}, where it "
+                            f"occurs twice) and also appears here, outside it, so the reading is ambiguous; "
+                            f"write the sum you mean explicitly, e.g. sum({s.name}, ...), or rename one of the "
+                            f"indices", _start(n2), 1)
+
+    @staticmethod
+    def part_name(n, den=False):
+        if den:
+            return "the denominator"
+        if isinstance(n, A.Call):
+            return f"the argument of {n.func}()"
+        if isinstance(n, A.BinOp) and n.op == "**":
+            return "the power"
+        if isinstance(n, A.BinOp) and n.op in "+-":
+            return "the sum in parentheses"
+        if isinstance(n, (A.Access, A.Subscript)):
+            return "the repeated subscript (a trace)"
+        return "this part"
+
     def c_Subscript(self, node, bound):
         base = self.convert(node.base, bound)
-        free = self.free_letters(base)
+        free = _text_order(self.free_letters(base), node.base)
         if len(free) != len(node.indices):
             raise self.err(f"this expression has {len(free)} free indices but is subscripted with "
                            f"{len(node.indices)}", node, 1)
@@ -497,6 +562,7 @@ class Lowerer:
                 elif is_rel:
                     raise self.err("a comparison is only allowed as the first argument of where()", a, 1)
                 args.append(e)
+            self.no_hidden_clash(list(zip(node.args, args)), label=f"an argument of {f}()")
             if f in ("log", "sqrt") or (f == "pow" and not args[1].is_integer):
                 self.mark_domain(args[0], "positive")
             return fn(*args)
@@ -524,7 +590,7 @@ class Lowerer:
                 self.uf.find(s.ext)
             return t, syms
         e = self.scalar(node, bound)
-        free = self.free_letters(e)
+        free = _text_order(self.free_letters(e), node)
         if ir.is_access(e) and list(e.args) == free and len(set(free)) == len(free):
             return self.tensors[ir.acc_name(e)], free
         return self.lift(e, free, node.pos), free
@@ -715,6 +781,41 @@ class Lowerer:
                     prog.extents[l] = size[0]
         prog.signature = signature(prog)
         return prog
+
+
+def _text_order(syms, node) -> list:
+    """The free indices of an expression in the order the text first names them: the axes of a subscripted
+    expression, of a matrix function's argument and of a bare-named target (`T = y[i]*x[j]` is T[i,j]).
+    Indices the text does not name (a bare `inv(A)`'s axes) keep their order, after the named ones."""
+    names: list = []
+
+    def walk(n):
+        if isinstance(n, (A.Access, A.Subscript)):    # a subscripted base's letters are its own
+            names.extend(ix.name for ix in n.indices)
+        elif isinstance(n, A.Call):
+            if n.func in ("delta", "size"):
+                names.extend(a.name for a in n.args if isinstance(a, A.Name))
+            else:
+                for a in n.args:
+                    walk(a)
+        elif isinstance(n, A.BinOp):
+            walk(n.left)
+            walk(n.right)
+        elif isinstance(n, A.Neg):
+            walk(n.operand)
+
+    walk(node)
+    first = {}
+    for k, name in enumerate(names):
+        first.setdefault(name, k)
+    return sorted(syms, key=lambda s: first.get(s.name, len(names)))
+
+
+def _start(n) -> A.Pos:
+    """Where the text of node n begins (a BinOp's own position is its operator)."""
+    while isinstance(n, (A.BinOp, A.Subscript)):
+        n = n.left if isinstance(n, A.BinOp) else n.base
+    return n.pos
 
 
 def signature(prog: Program) -> str:

@@ -33,6 +33,7 @@ class Check:
     adjoint_error: float = 0.0     # worst relative error of the adjoint identity
     primal_error: float = 0.0      # frule/rrule primal vs forward
     chunk_error: float = 0.0       # worst relative difference of the chunked passes from the one-shot ones
+    reference_error: float = 0.0   # worst relative error of the forward value against derive.reference
     points: int = 0                # well-posed points checked
     skipped: int = 0               # ill-posed points: neither a pass nor a failure
     extents: list = field(default_factory=list)   # {index: extent} of each assignment with a checked point
@@ -386,3 +387,79 @@ def _compare_chunked(chk, module, name, fns, x, point):
                     chk.chunk_error = max(chk.chunk_error, _rel(a, b))
     finally:
         module[CHUNK_NAME] = old
+
+# -- forward values against the reference evaluator (derive.reference) ------------------------------------------
+# Each (offset, scale) pair moves the sampled inputs to offset + scale·x where the domain allows (real and
+# positive tensors; SPD and well-conditioned matrices are only scaled; scalar parameters, which are mostly
+# hyperparameters such as a kernel's bandwidth, and integers stay). The reference runs in mpmath, so an
+# intermediate that overflows float64 does not spoil it; points where its value is not finite in float64
+# (exp(1e6)) are outside the rule's domain and skipped. The default checks the
+# meaning at the sampled point itself; STRICT_REFERENCE_SCALES adds realistic magnitudes, where code that
+# expands (x - μ)ᵀS⁻¹(x - μ) or |x|² + |y|² - 2x·y cancels catastrophically and log(1 + exp(x)) overflows,
+# for when the generated code is numerically faithful (issue 9, section 3).
+REFERENCE_SCALES = ((0.0, 1.0),)
+STRICT_REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (1e6, 1.0), (0.0, 1e3), (1e3, 1e-3))
+REFERENCE_TOL = 1e-6
+REFERENCE_DPS = 30
+
+
+def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> Check:
+    """Compare the emitted forward function's values with derive.reference's reading of the rule's text
+    (mpmath, REFERENCE_DPS digits) at the sampled point moved by each (offset, scale); record the worst relative
+    error in chk.reference_error and a problem above REFERENCE_TOL."""
+    from . import reference
+
+    if rule is None:
+        return chk
+    f = fns[name]
+    outs = [o["name"] for o in meta["outputs"]]
+    for offset, scale in (REFERENCE_SCALES if scales is None else scales):
+        x = sample_inputs(meta, np.random.default_rng(seed))
+        moved = []
+        for inp, v in zip(meta["inputs"], x):
+            moved.append(_moved(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale))
+        if any(m is None for m in moved):
+            continue
+        try:
+            want = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
+                                      precision="mp", dps=REFERENCE_DPS)
+            want = tuple(np.array(want[o], dtype=float) for o in outs)
+        except (reference.ReferenceError_, ArithmeticError, ValueError, ZeroDivisionError):
+            continue
+        if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                got = f(*moved)
+            except (ArithmeticError, ValueError, np.linalg.LinAlgError):
+                got = None
+        got = got if isinstance(got, tuple) else (got,)
+        err = 0.0
+        for g, w in zip(got, want):
+            g = np.full(np.shape(w), np.nan) if g is None else np.asarray(g, dtype=float)
+            scale_w = max(float(np.linalg.norm(w)), 1e-300)
+            e = float(np.linalg.norm(g - w) / scale_w) if np.shape(g) == np.shape(w) else np.inf
+            err = max(err, e if np.isfinite(e) else np.inf)
+        chk.reference_error = max(chk.reference_error, err)
+        if err > REFERENCE_TOL:
+            chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
+                        f"error {err:.2e} at inputs offset by {offset:g}, scaled by {scale:g})")
+    return chk
+
+
+def _moved(v, inp, dom, offset, scale):
+    """v moved to offset + scale·v inside its domain, or None where the domain does not allow the move (an
+    interval is only checked where it was sampled); scalar and int parameters stay."""
+    if inp["kind"] != "tensor" or (offset == 0.0 and scale == 1.0):
+        return v
+    if dom in ("spd", "wellcond"):
+        return v * scale
+    if dom == "symmetric":
+        return v * scale + offset
+    if dom == "positive":
+        return v * scale + abs(offset)
+    if dom == "negative":
+        return v * scale - abs(offset)
+    if dom in ("real", "nonzero"):
+        return v * scale + offset
+    return None

@@ -1,0 +1,594 @@
+"""An independent reference evaluator of the rule language: plain nested loops over the syntax tree.
+
+It reads the parsed rule (derive.lang.ast), never the lowered IR, and follows docs/language.md
+("Summation") directly, so tests and the verifier can hold the lowering and the generated code to the
+documented meaning. Values are float64 with compensated sums (math.fsum), or mpmath numbers at a chosen
+precision. Meant for small extents: every element is one recursive walk.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath
+import numpy as np
+
+from .lang import ast as A
+
+__all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
+
+_MATRIX = ("inv", "det", "logdet", "solve", "trace", "transpose")
+
+
+class ReferenceError_(ValueError):
+    """The reference cannot give the expression a meaning (the lowering refuses such rules too)."""
+
+
+# -- numbers ---------------------------------------------------------------------------------------------------
+
+
+class _F64:
+    """float64 arithmetic; sums are compensated (fsum); domain errors give NaN, overflow ±inf, like IEEE."""
+
+    nan = math.nan
+
+    @staticmethod
+    def num(text):
+        return float(text)
+
+    @staticmethod
+    def of(x):
+        return float(x)
+
+    fsum = staticmethod(math.fsum)
+
+    @staticmethod
+    def div(a, b):
+        try:
+            return a / b
+        except ZeroDivisionError:
+            return math.nan if a == 0 or a != a else math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+    @staticmethod
+    def pow(a, b):
+        try:
+            r = a ** b
+        except ZeroDivisionError:
+            return math.inf
+        except OverflowError:
+            return math.inf
+        return math.nan if isinstance(r, complex) else float(r)
+
+    @staticmethod
+    def call(name, *a):
+        x = a[0]
+        try:
+            if name == "sigmoid":
+                return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+            if name == "softplus":
+                return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
+            if name == "log":
+                return -math.inf if x == 0 else math.log(x)
+            if name == "sqrt":
+                return math.sqrt(x)
+            return _MATH[name](*a)
+        except OverflowError:
+            return math.inf if name != "sinh" or x > 0 else -math.inf
+        except ValueError:
+            return math.nan
+
+    @staticmethod
+    def finite(x):
+        return math.isfinite(x)
+
+
+_MATH = {
+    "exp": math.exp, "log1p": math.log1p, "expm1": math.expm1, "sin": math.sin, "cos": math.cos,
+    "tan": math.tan, "asin": math.asin, "acos": math.acos, "atan": math.atan, "sinh": math.sinh,
+    "cosh": math.cosh, "tanh": math.tanh, "abs": abs, "erf": math.erf,
+}
+
+
+class _MP:
+    """mpmath arithmetic at the working precision set around the evaluation; complex results are NaN."""
+
+    nan = mpmath.mpf("nan")
+
+    @staticmethod
+    def num(text):
+        return mpmath.mpf(text)
+
+    @staticmethod
+    def of(x):
+        return mpmath.mpf(x) if not isinstance(x, mpmath.mpf) else x
+
+    @staticmethod
+    def fsum(xs):
+        return mpmath.fsum(xs)
+
+    @staticmethod
+    def _real(r):
+        if isinstance(r, mpmath.mpc):
+            return r.real if r.imag == 0 else mpmath.mpf("nan")
+        return r
+
+    @classmethod
+    def div(cls, a, b):
+        if b == 0:
+            return mpmath.mpf("nan") if a == 0 else mpmath.inf * mpmath.sign(a) * (1 if b >= 0 else -1)
+        return a / b
+
+    @classmethod
+    def pow(cls, a, b):
+        if a == 0 and b < 0:
+            return mpmath.inf
+        return cls._real(mpmath.power(a, b))
+
+    @classmethod
+    def call(cls, name, *a):
+        x = a[0]
+        if name == "sigmoid":
+            return 1 / (1 + mpmath.exp(-x))
+        if name == "softplus":
+            return mpmath.log1p(mpmath.exp(x)) if x < 0 else x + mpmath.log1p(mpmath.exp(-x))
+        if name == "log" and x == 0:
+            return -mpmath.inf
+        return cls._real(_MPF[name](*a))
+
+    @staticmethod
+    def finite(x):
+        return mpmath.isfinite(x)
+
+
+_MPF = {
+    "exp": mpmath.exp, "log": mpmath.log, "log1p": mpmath.log1p, "expm1": mpmath.expm1, "sin": mpmath.sin,
+    "cos": mpmath.cos, "tan": mpmath.tan, "asin": mpmath.asin, "acos": mpmath.acos, "atan": mpmath.atan,
+    "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh, "sqrt": mpmath.sqrt, "abs": mpmath.fabs,
+    "erf": mpmath.erf,
+}
+
+
+def _common(ctx, name, args):
+    """Functions whose definition is the same in every number type."""
+    if name == "relu":
+        return args[0] if args[0] > 0 else args[0] * 0
+    if name == "step":
+        return ctx.of(1) if args[0] > 0 else ctx.of(0)
+    if name == "sign":
+        return ctx.of((args[0] > 0) - (args[0] < 0))
+    if name == "pow":
+        return ctx.pow(args[0], args[1])
+    if name == "where":
+        return args[1] if args[0] else args[2]
+    if name == "max":
+        return args[0] if args[0] >= args[1] else args[1]
+    if name == "min":
+        return args[0] if args[0] <= args[1] else args[1]
+    return ctx.call(name, *args)
+
+
+# -- evaluation ------------------------------------------------------------------------------------------------
+
+
+def _flatten_product(node):
+    """The parts of a product (a chain of * and /; signs and parentheses inside do not end it):
+    [(node, is_denominator)] and the sign. A denominator is one part, whatever it contains."""
+    parts, sign = [], 1
+
+    def walk(n):
+        nonlocal sign
+        if isinstance(n, A.BinOp) and n.op == "*":
+            walk(n.left)
+            walk(n.right)
+        elif isinstance(n, A.BinOp) and n.op == "/":
+            walk(n.left)
+            parts.append((n.right, True))
+        elif isinstance(n, A.Neg):
+            sign = -sign
+            walk(n.operand)
+        else:
+            parts.append((n, False))
+
+    walk(node)
+    return parts, sign
+
+
+def _is_product(n):
+    return isinstance(n, A.BinOp) and n.op in ("*", "/")
+
+
+class _Eval:
+    def __init__(self, rule: A.RuleDef, values: dict, ctx):
+        self.rule, self.ctx = rule, ctx
+        self.values = values                  # name -> np.ndarray (object) or a number
+        self.header_ext: dict = {}
+        for p in rule.inputs:
+            if p.indices and p.name in values:
+                for ix, n in zip(p.indices, np.shape(values[p.name])):
+                    self.header_ext.setdefault(ix.name, n)
+
+    # -- letters -----------------------------------------------------------------------------------------------
+    def anon(self, node, rank):
+        """Letters for the axes of a bare tensor name passed to a matrix function (`inv(A)`)."""
+        key = id(node)
+        if key not in self.anon_letters:
+            self.anon_letters[key] = [f"#{len(self.anon_letters)}.{k}" for k in range(rank)]
+        return self.anon_letters[key]
+
+    def free(self, n, fixed) -> list:
+        """The letters n leaves unsummed, in order of first appearance in the text. `fixed` letters (the
+        left side's, and those of enclosing explicit sums) are never summed implicitly."""
+        if isinstance(n, (A.Num, A.Name)):
+            return []
+        if isinstance(n, A.Access):
+            return self._subscript_free([ix.name for ix in n.indices], fixed)
+        if isinstance(n, A.Subscript):
+            return self._subscript_free([ix.name for ix in n.indices], fixed)
+        if isinstance(n, A.Neg):
+            return self.free(n.operand, fixed)
+        if _is_product(n):
+            parts, _ = _flatten_product(n)
+            frees = [self.free(p, fixed) for p, _ in parts]
+            out = []
+            for f in frees:
+                for l in f:
+                    if l not in out and (l in fixed or sum(l in g for g in frees) == 1):
+                        out.append(l)
+            return out
+        if isinstance(n, A.BinOp):
+            return _union(self.free(n.left, fixed), self.free(n.right, fixed))
+        if isinstance(n, A.Call):
+            f = n.func
+            if f == "sum":
+                ks = [a.name for a in n.args[:-1]]
+                return [l for l in self.free(n.args[-1], fixed | set(ks)) if l not in ks]
+            if f == "delta":
+                return _union([n.args[0].name], [n.args[1].name])
+            if f == "size":
+                return []
+            if f in _MATRIX:
+                return self.prim_letters(n)
+            out: list = []
+            for a in n.args:
+                out = _union(out, self.free(a, fixed))
+            return out
+        raise ReferenceError_(f"unknown node {type(n).__name__}")
+
+    @staticmethod
+    def _subscript_free(letters, fixed):
+        return [l for k, l in enumerate(letters) if l not in letters[:k] and (l in fixed or letters.count(l) == 1)]
+
+    # -- extents -----------------------------------------------------------------------------------------------
+    def extent(self, letter, nodes, scope):
+        """The extent of `letter` as used in `nodes` (not inside a sum() that rebinds it)."""
+        found = self._find_extent(letter, nodes, set())
+        if found is not None:
+            return found
+        if letter in scope:
+            return scope[letter]
+        if letter in self.stmt_ext:
+            return self.stmt_ext[letter]
+        if letter in self.header_ext:
+            return self.header_ext[letter]
+        raise ReferenceError_(f"the extent of index '{letter}' is unknown")
+
+    def _find_extent(self, letter, nodes, seen):
+        partners = []
+        stack = list(nodes)
+        while stack:
+            n = stack.pop(0)
+            if isinstance(n, A.Access):
+                for k, ix in enumerate(n.indices):
+                    if ix.name == letter:
+                        return np.shape(self.values[n.name])[k]
+            elif isinstance(n, A.Subscript):
+                for k, ix in enumerate(n.indices):
+                    if ix.name == letter:
+                        return self.tensor_of(n.base)[0].shape[k]
+                stack.append(n.base)
+            elif isinstance(n, A.Call):
+                if n.func == "sum" and letter in [a.name for a in n.args[:-1]]:
+                    continue
+                if n.func == "delta":
+                    names = [a.name for a in n.args]
+                    if letter in names:
+                        partners += [x for x in names if x != letter]
+                    continue
+                if n.func in _MATRIX:
+                    letters = self.prim_letters(n)
+                    if letter in letters:
+                        return self.prim(n)[0].shape[letters.index(letter)]
+                    continue          # letters inside a matrix function's argument are its own axes
+                stack.extend(n.args)
+            elif isinstance(n, A.BinOp):
+                stack += [n.left, n.right]
+            elif isinstance(n, A.Neg):
+                stack.append(n.operand)
+        for p in partners:
+            if p not in seen:
+                r = self._find_extent(p, nodes, seen | {letter})
+                if r is not None:
+                    return r
+        return None
+
+    # -- statements --------------------------------------------------------------------------------------------
+    def run(self):
+        for st in self.rule.statements:
+            self.statement(st)
+        return self.values
+
+    def statement(self, st):
+        self.anon_letters: dict = {}
+        self.tensor_cache: dict = {}
+        self.stmt_ext: dict = {}
+        tgt = st.target
+        if isinstance(tgt, A.Access):
+            letters = [ix.name for ix in tgt.indices]
+        else:
+            letters = self.free(st.expr, frozenset())
+        loose = [l for l in self.free(st.expr, frozenset(letters)) if l not in letters]
+        if loose:
+            raise ReferenceError_(f"index '{loose[0]}' is free on the right and not on the left")
+        # extents of the statement's own letters, for delta-only and size() uses
+        for l in letters:
+            self.stmt_ext[l] = self.extent(l, [st.expr], {})
+        self.values[tgt.name] = self.loop(st.expr, letters, frozenset(letters), {}, {})
+
+    def loop(self, node, letters, fixed, env, scope):
+        shape = tuple(self.extent(l, [node], scope) for l in letters)
+        out = np.empty(shape, dtype=object)
+        sc = dict(scope, **dict(zip(letters, shape)))
+        for idx in itertools.product(*(range(n) for n in shape)):
+            out[idx] = self.ev(node, fixed, dict(env, **dict(zip(letters, idx))), sc)
+        return out
+
+    # -- expressions -------------------------------------------------------------------------------------------
+    def ev(self, n, fixed, env, scope):
+        ctx = self.ctx
+        if isinstance(n, A.Num):
+            return ctx.num(n.value)
+        if isinstance(n, A.Name):
+            v = self.values[n.name]
+            return ctx.of(v.item() if isinstance(v, np.ndarray) else v)
+        if isinstance(n, A.Access):
+            return self.element(self.values[n.name], [ix.name for ix in n.indices], fixed, env, scope, [n])
+        if isinstance(n, A.Subscript):
+            t, _ = self.tensor_of(n.base)
+            return self.element(t, [ix.name for ix in n.indices], fixed, env, scope, [n])
+        if isinstance(n, A.Neg):
+            return -self.ev(n.operand, fixed, env, scope)
+        if _is_product(n):
+            return self.product(n, fixed, env, scope)
+        if isinstance(n, A.BinOp):
+            a, b = self.ev(n.left, fixed, env, scope), self.ev(n.right, fixed, env, scope)
+            op = n.op
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "**":
+                return ctx.pow(a, b)
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+        if isinstance(n, A.Call):
+            return self.call(n, fixed, env, scope)
+        raise ReferenceError_(f"unknown node {type(n).__name__}")
+
+    def element(self, t, letters, fixed, env, scope, nodes):
+        """t[letters] at env; a letter repeated in one subscript and not fixed sums the diagonal."""
+        rep = [l for k, l in enumerate(letters) if l not in letters[:k] and letters.count(l) > 1
+               and l not in fixed]
+        if not rep:
+            return self.ctx.of(t[tuple(env[l] for l in letters)])
+        exts = [self.extent(l, nodes, scope) for l in rep]
+        terms = []
+        for vals in itertools.product(*(range(e) for e in exts)):
+            e2 = dict(env, **dict(zip(rep, vals)))
+            terms.append(self.ctx.of(t[tuple(e2[l] for l in letters)]))
+        return self.ctx.fsum(terms)
+
+    def product(self, n, fixed, env, scope):
+        """Einstein summation: an index in two parts of this product, not fixed, is summed over the product."""
+        parts, sign = _flatten_product(n)
+        frees = [self.free(p, fixed) for p, _ in parts]
+        count: dict = {}
+        for f in frees:
+            for l in f:
+                if l not in fixed:
+                    count[l] = count.get(l, 0) + 1
+        if any(c > 2 for c in count.values()):
+            raise ReferenceError_("an index occurs more than twice in one product")
+        summed = [l for l, c in count.items() if c == 2]
+        nodes = [p for p, _ in parts]
+        exts = [self.extent(l, nodes, scope) for l in summed]
+        sc = dict(scope, **dict(zip(summed, exts)))
+        terms = []
+        for vals in itertools.product(*(range(e) for e in exts)):
+            e2 = dict(env, **dict(zip(summed, vals)))
+            v = self.ctx.of(sign)
+            for p, den in parts:
+                x = self.ev(p, fixed, e2, sc)
+                v = self.ctx.div(v, x) if den else v * x
+            terms.append(v)
+        return self.ctx.fsum(terms) if summed else terms[0]
+
+    def call(self, n, fixed, env, scope):
+        f, ctx = n.func, self.ctx
+        if f == "sum":
+            ks = [a.name for a in n.args[:-1]]
+            body = n.args[-1]
+            exts = [self.extent(k, [body], scope) for k in ks]
+            sc = dict(scope, **dict(zip(ks, exts)))
+            terms = [self.ev(body, fixed | set(ks), dict(env, **dict(zip(ks, vals))), sc)
+                     for vals in itertools.product(*(range(e) for e in exts))]
+            return ctx.fsum(terms)
+        if f == "delta":
+            i, j = (a.name for a in n.args)
+            return ctx.of(1 if env[i] == env[j] else 0)
+        if f == "size":
+            l = n.args[0].name
+            if l in scope:
+                return ctx.of(scope[l])
+            return ctx.of(self.stmt_ext.get(l, self.header_ext.get(l)))
+        if f in _MATRIX:
+            t, letters = self.prim(n)
+            return ctx.of(t[tuple(env[l] for l in letters)])
+        args = [self.ev(a, fixed, env, scope) for a in n.args]
+        return _common(ctx, f, args)
+
+    # -- whole tensors and matrix functions --------------------------------------------------------------------
+    def tensor_of(self, node):
+        """node as a tensor over its free letters (in order of appearance): (array, letters).
+        A bare name is the whole tensor, with letters of its own."""
+        key = id(node)
+        if key in self.tensor_cache:
+            return self.tensor_cache[key]
+        if isinstance(node, A.Name):
+            v = np.asarray(self.values[node.name], dtype=object)
+            r = (v, self.anon(node, v.ndim))
+        else:
+            letters = self.free(node, frozenset())
+            r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
+        self.tensor_cache[key] = r
+        return r
+
+    def prim_letters(self, n) -> list:
+        f = n.func
+        if f == "sum" or not n.args:
+            return []
+        la = self._arg_letters(n.args[0])
+        if f == "inv":
+            return la
+        if f in ("det", "logdet", "trace"):
+            return la[2:]
+        if f == "transpose":
+            return [la[1], la[0]] + la[2:]
+        lb = self._arg_letters(n.args[1])
+        return [la[0]] + lb[1:]
+
+    def _arg_letters(self, a):
+        if isinstance(a, A.Name):
+            return self.anon(a, np.ndim(self.values[a.name]))
+        return self.free(a, frozenset())
+
+    def prim(self, n):
+        key = ("prim", id(n))
+        if key in self.tensor_cache:
+            return self.tensor_cache[key]
+        f = n.func
+        a, la = self.tensor_of(n.args[0])
+        batch = a.shape[2:]
+        if f == "transpose":
+            out = np.swapaxes(a, 0, 1)
+        elif f == "trace":
+            out = np.empty(batch, dtype=object)
+            for b in np.ndindex(*batch):
+                out[b] = self.ctx.fsum([a[(k, k) + b] for k in range(a.shape[0])])
+        elif f in ("inv", "det", "logdet"):
+            out = np.empty(a.shape if f == "inv" else batch, dtype=object)
+            for b in np.ndindex(*batch):
+                m = a[(slice(None), slice(None)) + b]
+                r = self._matrix(f, m)
+                if f == "inv":
+                    out[(slice(None), slice(None)) + b] = r
+                else:
+                    out[b] = r
+        else:                                   # solve(A, b): b's first axis are A's columns
+            rhs, lb = self.tensor_of(n.args[1])
+            nb = len(batch)
+            core = rhs.shape[:rhs.ndim - nb]       # (n,) or (n, m)
+            out = np.empty((a.shape[0],) + core[1:] + batch, dtype=object)
+            for b in np.ndindex(*batch):
+                m = a[(slice(None), slice(None)) + b]
+                r = rhs[(Ellipsis,) + b] if nb else rhs
+                out[(Ellipsis,) + b] = self._solve(m, r)
+        res = (out, self.prim_letters(n))
+        self.tensor_cache[key] = res
+        return res
+
+    def _matrix(self, f, m):
+        if self.ctx is _MP:
+            mm = mpmath.matrix(m.tolist())
+            if f == "inv":
+                return np.array(mpmath.inverse(mm).tolist(), dtype=object)
+            d = mpmath.det(mm)
+            return d if f == "det" else (mpmath.log(d) if d > 0 else mpmath.mpf("nan"))
+        mf = np.array(m, dtype=float)
+        if f == "inv":
+            return np.linalg.inv(mf).astype(object)
+        if f == "det":
+            return float(np.linalg.det(mf))
+        s, ld = np.linalg.slogdet(mf)
+        return float(ld) if s > 0 else math.nan
+
+    def _solve(self, m, r):
+        if self.ctx is _MP:
+            mm = mpmath.matrix(m.tolist())
+            cols = r.reshape(r.shape[0], -1)
+            out = np.empty(cols.shape, dtype=object)
+            for c in range(cols.shape[1]):
+                x = mpmath.lu_solve(mm, mpmath.matrix(cols[:, c].tolist()))
+                out[:, c] = [x[k] for k in range(cols.shape[0])]
+            return out.reshape(r.shape)
+        return np.linalg.solve(np.array(m, dtype=float), np.array(r, dtype=float).reshape(r.shape[0], -1)) \
+            .reshape(r.shape).astype(object)
+
+
+def _union(a, b):
+    return a + [x for x in b if x not in a]
+
+
+# -- entry points ----------------------------------------------------------------------------------------------
+
+
+def evaluate(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40) -> dict:
+    """Every tensor the rule assigns, from `inputs` (a dict by name, or a sequence in header order).
+
+    precision 'f64': float64 with compensated sums; 'mp': mpmath at `dps` decimal digits. Arrays come back as
+    float64 arrays ('f64') or object arrays of mpmath numbers ('mp'); rank-0 results are 0-d arrays.
+    """
+    if not isinstance(inputs, dict):
+        inputs = {p.name: v for p, v in zip(rule.inputs, inputs)}
+    if precision == "f64":
+        ctx = _F64
+    elif precision == "mp":
+        ctx = _MP
+    else:
+        raise ValueError(f"precision must be 'f64' or 'mp', not {precision!r}")
+    vals = {}
+    for k, v in inputs.items():
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            vals[k] = int(v)
+        elif np.ndim(v) == 0 and not isinstance(v, np.ndarray):
+            vals[k] = ctx.of(float(v)) if ctx is _F64 else ctx.of(v)
+        else:
+            arr = np.asarray(v)
+            conv = np.empty(arr.shape, dtype=object)
+            for idx in np.ndindex(*arr.shape):
+                conv[idx] = ctx.of(float(arr[idx]) if ctx is _F64 else arr[idx])
+            vals[k] = conv
+    given = set(vals)
+    if ctx is _MP:
+        with mpmath.workdps(dps):
+            out = _Eval(rule, vals, ctx).run()
+    else:
+        out = _Eval(rule, vals, ctx).run()
+    res = {}
+    for k, v in out.items():
+        if k in given:
+            continue
+        res[k] = np.array(v, dtype=float) if ctx is _F64 else v
+    return res
+
+
+def evaluate_text(text: str, inputs, **kw) -> dict:
+    """evaluate() for rule text: one rule with a header, or bare statements (`y[] = x[i] * x[i]`)."""
+    from .lang import parser
+
+    if parser.starts_with_header(text):
+        rules = parser.parse_file(text).rules
+        if len(rules) != 1:
+            raise ValueError("evaluate_text takes exactly one rule")
+        rule = rules[0]
+    else:
+        rule = parser.parse_statements(text)
+    return evaluate(rule, inputs, **kw)
