@@ -362,10 +362,12 @@ class Emitter:
         if hit is not None and canonical_key(base)[1] == hit[3]:
             ex, den, pos = hit[:3]
         else:
-            ex = self.bind(sp.exp(-sp.Abs(base)), f"np.exp(-np.abs({bc}))", bax)[0]
-            den = self.tmp("e")
+            # -|u| as where(u >= 0, -u, u), not -abs(u): traced for a second derivative, abs'(0) = 0 would
+            # lose σ''s slope at u = 0
+            pos, ex, den = self.tmp("p"), self.tmp("e"), self.tmp("e")
+            self.line(f"{pos} = {_paren(bc)} >= 0")
+            self.line(f"{ex} = np.exp(np.where({pos}, -{_paren(bc)}, {bc}))")
             self.line(f"{den} = 1.0 + {ex}")
-            pos = f"({bc} >= 0)"
             self.cache[key] = (ex, den, pos, canonical_key(base)[1])
         hi, lo = ("1.0", ex) if not flip else (ex, "1.0")
         return self.bind(e, f"(np.where({pos}, {hi}, {lo}) / {den})", bax)

@@ -78,8 +78,9 @@ def sigmoid(x):
     """1 / (1 + exp(-x)), relatively accurate in both tails: with e = exp(-|x|) <= 1 (no overflow), 1/(1 + e)
     for x >= 0 and e/(1 + e) below. (0.5·tanh(x/2) + 0.5 rounds to 0 below -20 in float32, -40 in float64.)"""
     x = np.asarray(x)
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0, e) / (1.0 + e)
+    pos = x >= 0
+    e = np.exp(np.where(pos, -x, x))
+    return np.where(pos, 1.0, e) / (1.0 + e)
 
 
 def softplus(x):

@@ -322,3 +322,14 @@ def test_only_translation_invariant_inputs_are_centred():
     want = np.einsum("d,ijd->ij", w.astype(np.float64), (x64[:, None] - y64[None]) ** 2)
     assert _rel(fns["wdist"](x, y, w), want) <= TOL[np.float32]
     np.testing.assert_allclose(fns["dots"](x, y), x64 @ y64.T, rtol=1e-6)
+
+
+def test_generated_logistic_functions_have_second_derivatives_at_zero():
+    # the tail-accurate forms branch at 0; traced for a second derivative they must keep σ's slope there
+    # (exp(-abs(u)) did not: abs'(0) = 0 gave softplus''(0) = 0)
+    x = np.array([0.0, 0.5, -0.5])
+    s = 1 / (1 + np.exp(-x))
+    d2 = grad(lambda v: np.sum(grad(lambda u: np.sum(generated.softplus(u)))(v)))(x)
+    np.testing.assert_allclose(d2, s * (1 - s), rtol=1e-12)
+    d2 = grad(lambda v: np.sum(grad(lambda u: np.sum(generated.sigmoid(u)))(v)))(x)
+    np.testing.assert_allclose(d2, s * (1 - s) * (1 - 2 * s), rtol=1e-12, atol=1e-15)
