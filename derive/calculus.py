@@ -480,10 +480,10 @@ def primitive_differential(st: Stmt, prog: Program, aux_inverse, active):
                          * ir.access(R, (e_, b) + batch), [c_, e_])
         out.append(LinStmt(tan(R), idx, expr))
     elif st.prim in ("det", "logdet"):
-        # d det(X) = det(X)·tr(X⁻¹·dX),  d logdet(X) = tr(X⁻¹·dX)
-        Xi = aux_inverse(X)
-        tr = IndexSum(ir.access(Xi, (b, a) + batch) * ir.access(tan(X), (a, b) + batch), [a, b])
-        expr = ir.access(R, batch) * tr if st.prim == "det" else tr
+        # d det(X) = tr(adj(X)·dX) (= det(X)·tr(X⁻¹·dX) where X is invertible; the adjugate exists at singular
+        # X too),  d logdet(X) = tr(X⁻¹·dX)
+        Xi = aux_inverse(X, "adj" if st.prim == "det" else "inv")
+        expr = IndexSum(ir.access(Xi, (b, a) + batch) * ir.access(tan(X), (a, b) + batch), [a, b])
         out.append(LinStmt(tan(R), batch, expr))
     elif st.prim == "solve":
         # x = A⁻¹b:  dz = db - dA·x,  dx = A⁻¹·dz
@@ -518,15 +518,17 @@ def derive(prog: Program) -> Derivation:
         if st.prim == "inv" and len(prog.var(st.target).classes) == len(prog.var(st.args[0]).classes):
             inverses.setdefault(st.args[0], st.target)     # reuse an inverse the rule computes anyway
 
-    def aux_inverse(X):
-        if X not in inverses:
+    def aux_inverse(X, prim="inv"):
+        """The inverse (or the adjugate, prim "adj") of X, computed once for all derivatives that need it."""
+        key = X if prim == "inv" else (prim, X)
+        if key not in inverses:
             xv = prog.var(X)
-            name = f"_inv_{X.lstrip('_')}"
-            inverses[X] = name
+            name = f"_{prim}_{X.lstrip('_')}"
+            inverses[key] = name
             idx = tuple(Idx(f"q{k}", c) for k, c in enumerate(xv.classes))
             prog.temps.append(TensorVar(name, "tensor", xv.classes, "temp"))
-            d.aux.append(Stmt(name, idx, prim="inv", args=(X,)))
-        return inverses[X]
+            d.aux.append(Stmt(name, idx, prim=prim, args=(X,)))
+        return inverses[key]
 
     tangent_of: dict = {}   # name -> list of LinStmt (pushforward statements)
     for st in prog.stmts:

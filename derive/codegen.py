@@ -61,6 +61,7 @@ class OpGen:
             for a, c in enumerate(v.classes):
                 self.extent_src.setdefault(c, (self.names[v.name], a))
         self.float_inputs = [self.names[v.name] for v in self.p.inputs if v.kind != "int"]
+        self.centre = _centring(d)
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def extent_var(self, cls):
@@ -73,6 +74,26 @@ class OpGen:
         for c, (n, a) in self.extent_src.items():
             if classes is None or c in classes:
                 em.line(f"{self.extent_var(c)} = {n}.shape[{a}]")
+
+    def emit_centre(self, em: Emitter):
+        """Move translation-invariant inputs to a common origin (their mean along the shifted axis) before
+        anything is computed from them: the rule's value and derivatives are unchanged, and the expanded
+        |x|² + |y|² - 2x·y (and the split x·Σ K - Σ K·y of its gradient) no longer cancel catastrophically
+        for coordinates far from 0. x - c is exact where x and c are within a factor 2 (Sterbenz)."""
+        for cls, group in self.centre:
+            c = em.tmp("shift")
+            parts, counts = [], []
+            for name in group:
+                v, var = self.p.var(name), self.names[name]
+                pos = v.classes.index(cls)
+                other = tuple(k for k in range(v.rank) if k != pos)
+                parts.append(f"np.sum({var}, axis={other if len(other) > 1 else other[0]})" if other else var)
+                counts.append(" * ".join(f"{var}.shape[{k}]" for k in other) or "1")
+            em.line(f"{c} = ({' + '.join(parts)}) / max(1, {' + '.join(counts)})")
+            for name in group:
+                v, var = self.p.var(name), self.names[name]
+                trail = v.rank - 1 - v.classes.index(cls)
+                em.line(f"{var} = {var} - {c}" + (f"[:{', None' * trail}]" if trail else ""))
 
     def emitter(self, names, indent="        ", cache=None):
         em = Emitter(names, self.extent_code, indent, self.counter, cache)
@@ -121,8 +142,8 @@ class OpGen:
         nb = xv.rank - 2
         batch_first = tuple(range(2, xv.rank)) + (0, 1)
         Xb = X if nb == 0 else f"np.transpose({X}, {batch_first})"
-        if st.prim == "inv":
-            code = f"np.linalg.inv({Xb})"
+        if st.prim in ("inv", "adj"):
+            code = f"np.linalg.inv({Xb})" if st.prim == "inv" else f"np.adjugate({Xb})"
             return code if nb == 0 else f"np.transpose({code}, {tuple(list(range(nb, nb + 2)) + list(range(nb)))})"
         if st.prim == "det":
             return f"np.linalg.det({Xb})"
@@ -345,6 +366,7 @@ class OpGen:
         em = self.emitter(self.names)
         em.indent = "        "
         self.extents(em)
+        self.emit_centre(em)
         for st in self.needed_stmts({v.name for v in p.outputs}):
             self.emit_stmt(em, st)
         outs = ", ".join(self.names[v.name] for v in p.outputs)
@@ -360,6 +382,7 @@ class OpGen:
         tans = ", ".join(["_"] + [self.tan_names[v.name] for v in p.inputs])
         em.line(f"{tans}, = tangents" if len(p.inputs) == 0 else f"{tans} = tangents")
         self.extents(em)
+        self.emit_centre(em)
         needed_by_tangents = {ir.acc_name(a) for ls in d.pushforward for t in ls.terms for a in ir.accesses(t.coeff)}
         for st in self.needed_stmts({v.name for v in p.outputs} | needed_by_tangents):
             self.emit_stmt(em, st)
@@ -397,6 +420,7 @@ class OpGen:
         args = ", ".join(self.names[v.name] for v in p.inputs)
         em = self.emitter(self.names)
         self.extents(em)
+        self.emit_centre(em)
         aux_names = {st.target for st in d.aux}
         needed = {v.name for v in p.outputs}
         for ls in d.pullback:
@@ -665,9 +689,93 @@ def _intermediates(e):
     return found, top
 
 
+def _centring(d: Derivation):
+    """[(extent class, inputs)]: groups of inputs, each with one axis of that class, such that adding one
+    vector c along that axis to all of them leaves every output unchanged (distances, differences), and
+    whose generated code multiplies them out (_exposed). Centring them costs O(size of the inputs)."""
+    p = d.program
+    out = []
+    for cls in dict.fromkeys(c for v in p.inputs for c in v.classes):
+        cands = [v.name for v in p.inputs if v.kind == "tensor" and v.classes.count(cls) == 1]
+        if not cands or len(cands) > 4:
+            continue
+        for k in range(len(cands), 0, -1):
+            group = next((g for g in itertools.combinations(cands, k) if _shift_invariant(p, cls, g)), None)
+            if group is not None:
+                if _exposed_anywhere(d, cls, group):
+                    out.append((cls, list(group)))
+                break
+    return out
+
+
+def _shifted(e, prog, cls, group):
+    """e with every access X[..d..] of a tensor X in group replaced by X[..d..] + c[d] (d its axis of class cls)."""
+    c = ir.tensor_fn("_shift_c")
+    rep = {}
+    for a in ir.accesses(e, set(group)):
+        pos = prog.var(ir.acc_name(a)).classes.index(cls)
+        rep[a] = a + c(a.args[pos])
+    return e.xreplace(rep) if rep else e
+
+
+def _shift_invariant(prog, cls, group):
+    """Every output provably unchanged when the group is shifted (SymPy cancels x + c - (y + c) as it builds
+    the expression; failing that, after expansion). Conservative: a temporary that is not invariant
+    (|x|², say) makes whatever reads it count as not invariant."""
+    tainted = set()
+    for st in prog.stmts:
+        reads = set(st.args) if st.prim else {ir.acc_name(a) for a in ir.accesses(st.expr)}
+        if reads & tainted or (st.prim and reads & set(group)):
+            tainted.add(st.target)
+            continue
+        if st.prim:
+            continue
+        new = _shifted(st.expr, prog, cls, group)
+        if new != st.expr and sp.expand(new - st.expr) != 0:
+            tainted.add(st.target)
+    return not any(v.name in tainted for v in prog.outputs)
+
+
+def _exposed(e, prog, cls, group):
+    """True when e uses a tensor of the group other than inside a difference the shift cancels in
+    ((x[i,d] - y[j,d]) is safe; x[i,d]·y[j,d] and x[i,d]·Σ_j K[i,j] are not)."""
+    if ir.is_access(e):
+        return ir.acc_name(e) in group
+    if not e.args:
+        return False
+    if isinstance(e, sp.Add) and ir.accesses(e, set(group)) and _shifted(e, prog, cls, group) == e:
+        return False
+    return any(_exposed(a, prog, cls, group) for a in e.args)
+
+
+def _exposed_anywhere(d, cls, group):
+    p = d.program
+    exprs = [_expand_sums(st.expr) for st in p.stmts if not st.prim]
+    exprs += [_expand_sums(IndexSum(t.coeff * t.atom, list(t.sums))) for ls in d.pushforward + d.pullback
+              for t in ls.terms]
+    return any(_exposed(e, p, cls, group) for e in exprs)
+
+
+def _needs_expansion(body):
+    """True when a factor of the summand that is a sum (or a power of one) spans indices no single array of
+    the summand carries: (x[i,d] - y[j,d])² would be a new N×M×D intermediate. Otherwise the factored form
+    costs no more than the expansion and is better conditioned: (X[n,i] - μ[i])·S⁻¹[i,j]·(X[n,j] - μ[j])
+    multiplied out cancels catastrophically for |μ| far above the spread of X."""
+    arrays = [set(a.args) for a in ir.accesses(body)]
+    for f in _factors(body):
+        base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 1 else f
+        if isinstance(base, sp.Add):
+            idx = set(ir.free_indices(base, base.atoms(Idx)))
+            if not any(idx <= a for a in arrays if a is not None):
+                return True
+    return False
+
+
 def _expand_sums(e):
     """Σ_d (x[i,d] - y[j,d])² -> Σ_d x[i,d]² + Σ_d y[j,d]² - 2·Σ_d x[i,d]·y[j,d] when every piece has fewer
-    indices than the summand: no N×M×D intermediate, and the cross term is a matrix product."""
+    indices than the summand: no N×M×D intermediate, and the cross term is a matrix product. Only where the
+    factored form would be such an intermediate (_needs_expansion); the cancellation this invites far from
+    the origin is the reason OpGen centres translation-invariant inputs first (_translation_groups)."""
     if isinstance(e, IndexSum):
         body = _expand_sums(e.body)
         ks = list(e.indices)
@@ -680,7 +788,7 @@ def _expand_sums(e):
                     return True
                 return all(f.is_number or ir.is_access(f) for f in _factors(p))
 
-            if isinstance(ex, sp.Add) and all(cheap(p) for p in ex.args):
+            if _needs_expansion(body) and isinstance(ex, sp.Add) and all(cheap(p) for p in ex.args):
                 out = []
                 for p in ex.args:
                     pf = set(ir.free_indices(p, p.atoms(Idx)))

@@ -596,7 +596,7 @@ class OpCuda:
         k.outputs.append(st.target)
         k.fields = fields
         k.extra = ["T* __restrict__ ws"]
-        width = {"inv": "2n", "det": "n", "logdet": "n", "solve": "n+r"}[st.prim]
+        width = {"inv": "2n", "adj": "2n", "det": "n", "logdet": "n", "solve": "n+r"}[st.prim]
         return {"class": "prim", "kernel": self.add(k), "op": st.prim, "outputs": [{"buf": st.target, "atoms": None}],
                 "params": k.manifest_params(), "n": xcl[0], "batch": list(batch), "rhs": rhs, "width": width,
                 "reads": list(k.reads)}

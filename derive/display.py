@@ -25,6 +25,9 @@ def pretty_name(name: str, style="unicode") -> str:
         if prefix:
             return "d(" + inv + ")" if style == "unicode" else r"\mathrm{d}(" + inv + ")"
         return inv
+    if name.startswith("_adj_"):
+        inner = pretty_name(name[5:] if not name[5:].startswith("t") else "_" + name[5:], style)
+        return f"adj({inner})" if style == "unicode" else rf"\operatorname{{adj}}({inner})"
     if name.startswith("_z"):
         name = "z"
     elif name.startswith("_"):

@@ -27,8 +27,16 @@ KNOWN_FUNCTIONS = {
     "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
     "sqrt": "sqrt", "erf": "erf", "Abs": "fabs", "sign": "tr_sign", "sigmoid": "tr_sigmoid",
     "softplus": "tr_softplus", "relu": "tr_relu", "step": "tr_step", "Heaviside": "tr_step",
-    "max_shift": "tr_shift",
+    "max_shift": "tr_shift", "grouped": "",
 }
+
+
+class grouped(sp.Function):
+    """grouped(e) prints as (e): a sum evaluated on its own, before it joins an enclosing one (x - M in
+    (x - M) - log Σ exp(x - M), which SymPy would otherwise flatten into one sum of three terms)."""
+
+    nargs = 1
+    is_real = True
 
 
 class max_shift(sp.Function):
@@ -119,6 +127,9 @@ class CudaPrinter(C99CodePrinter):
         if name == "where":
             c, a, b = (self._print(x) for x in e.args)
             return f"({c} ? ({a}) : ({b}))"          # a condition prints parenthesized or as a name
+        if name == "log" and isinstance(e.args[0], ir.sigmoid):
+            # log σ(u) = -softplus(-u): finite where σ(u) underflows
+            return f"(-tr_softplus({self._print(-e.args[0].args[0])}))"
         fn = KNOWN_FUNCTIONS.get(name)
         if fn is None:
             raise NotImplementedError(f"no CUDA spelling for {name}")
@@ -127,6 +138,7 @@ class CudaPrinter(C99CodePrinter):
     _print_exp = _print_log = _print_sin = _print_cos = _print_tan = _print_Function
     _print_asin = _print_acos = _print_atan = _print_sinh = _print_cosh = _print_tanh = _print_Function
     _print_erf = _print_Abs = _print_sign = _print_log1p = _print_expm1 = _print_Heaviside = _print_Function
+    _print_grouped = _print_Function
 
     def _print_Relational(self, e):
         op = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[e.rel_op]
@@ -286,6 +298,19 @@ class Planner:
             return e
         if isinstance(e, IndexSum):
             return IndexSum(self._stabilize(e.body), e.indices)
+        if isinstance(e, sp.Add):
+            # rest ± log Σ exp(u) -> (rest ± M) ± log Σ exp(u - M): rest - M is exact where rest is near the
+            # maximum (log-softmax), and only the small log Σ is added after; -log Σ - M + x lost the low bits
+            # of x - M to the rounding of log Σ + M (20 % at 1e15 in float64)
+            for a in e.args:
+                for sgn in (1, -1):
+                    lg = sgn * a
+                    if isinstance(lg, sp.log) and self._shiftable(self._stabilize(lg.args[0])):
+                        s = self._stabilize(lg.args[0])
+                        u = s.body.args[0]
+                        m = self.shift(u, s.indices)
+                        rest = sp.Add(*[self._stabilize(x) for x in e.args if x is not a])
+                        return grouped(rest + sgn * m) + sgn * sp.log(IndexSum(sp.exp(u - m), s.indices))
         args = [self._stabilize(a) for a in e.args]
         if isinstance(e, sp.log) and self._shiftable(args[0]):
             s = args[0]
@@ -315,6 +340,15 @@ class Planner:
         map_terms: list = []
         groups: dict = {}
         direct: list = []                     # pieces planned from single terms (gemm / reduce chains)
+        # a log-sum-exp term joins the elementwise terms it is added to, so _stabilize can subtract the
+        # maximum from them first (log-softmax: (x - M) - log Σ exp(x - M))
+        lse = [t for t in terms if any(isinstance(g * t, sp.log) and _is_sum_of_exp((g * t).args[0])
+                                       for g in (1, -1))]
+        if len(lse) == 1:
+            plain = [t for t in terms if t is not lse[0] and _split_sum(t) is None]
+            if plain:
+                terms = [sp.Add(lse[0], *plain)] + [t for t in terms if t is not lse[0]
+                                                     and not any(t is q for q in plain)]
         for term in terms:
             term = self._stabilize(term)
             split = _split_sum(term)

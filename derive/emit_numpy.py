@@ -175,6 +175,9 @@ class Emitter:
         if isinstance(e, IndexSum):
             return self.emit_sum(e)
         if isinstance(e, sp.Add):
+            shifted = self.emit_shifted_add(e)
+            if shifted is not None:
+                return shifted
             args = sorted(e.args, key=lambda a: a.could_extract_minus_sign())
             signs, parts = [], []
             for a in args:
@@ -246,14 +249,24 @@ class Emitter:
         out = "".join(letters[s] for s in dict.fromkeys(idx))
         return self.bind(e, f'np.einsum("{spec}->{out}", {name})', tuple(dict.fromkeys(idx)), "g")
 
-    def emit_logsumexp(self, e):
-        """log(Σ_k exp(u)) without overflow: shift by the maximum over k first."""
+    def _lse_parts(self, e):
+        """log(Σ_k exp(u)) as two variables: the maximum m over k and log Σ_k exp(u - m), each over the
+        free axes (None when the sum is not over u's own axes). Their sum is the log-sum-exp; kept apart, a
+        caller can subtract m from a term of the same size first (x - lse), which is exact, and the small
+        log Σ after: adding m to the log Σ first would round away the low bits of the result."""
+        key = ("lse", canonical_key(e)[0])
         s = e.args[0]
         u = s.body.args[0]
         uc, uax = self.emit(u)
         ks = [k for k in s.indices if k in uax]
         if len(ks) != len(s.indices):
             return None
+        hit = self.cache.get(key)
+        if hit is not None:
+            _, m = canonical_key(e)
+            inv = {c: x for x, c in m.items()}
+            ls, mo, axes = hit
+            return ls, mo, tuple(inv[a] for a in axes)
         pos = tuple(uax.index(k) for k in ks)
         ax = pos[0] if len(pos) == 1 else pos
         m = self.tmp("m")
@@ -262,11 +275,48 @@ class Emitter:
         self.line(f"{m} = np.max({uc}, axis={ax}, keepdims=True, initial=-np.inf)")
         self.line(f"{m} = np.where(np.isfinite({m}), {m}, 0.0)")
         out_axes = tuple(a for a in uax if a not in ks)
+        ls, mo = self.tmp("ls"), self.tmp("m")
         if not out_axes:
-            code = f"np.log(np.sum(np.exp({uc} - {m}))) + np.sum({m})"
+            self.line(f"{ls} = np.log(np.sum(np.exp({uc} - {m})))")
+            self.line(f"{mo} = np.sum({m})")
         else:
-            code = f"np.log(np.sum(np.exp({uc} - {m}), axis={ax})) + np.sum({m}, axis={ax})"
-        return self.bind(e, code, out_axes)
+            self.line(f"{ls} = np.log(np.sum(np.exp({uc} - {m}), axis={ax}))")
+            self.line(f"{mo} = np.sum({m}, axis={ax})")
+        _, cm = canonical_key(e)
+        if all(a in cm for a in out_axes):
+            self.cache[key] = (ls, mo, tuple(cm[a] for a in out_axes))
+        return ls, mo, out_axes
+
+    def emit_logsumexp(self, e):
+        """log(Σ_k exp(u)) without overflow: shift by the maximum over k first."""
+        parts = self._lse_parts(e)
+        if parts is None:
+            return None
+        ls, mo, out_axes = parts
+        return self.bind(e, f"{ls} + {mo}", out_axes)
+
+    def emit_shifted_add(self, e):
+        """rest ± log Σ_k exp(u) as (rest ± m) ± log Σ_k exp(u - m), m the maximum: softmax's x_i - lse is
+        x_i - m, exact where x_i is near m, minus a number in [0, log n]; x_i - (m + log Σ) would lose
+        the low bits of x_i - m to the rounding of m + log Σ (6 % at 1e15 in float64, 2e-4 at 1e4 in
+        float32). None when e has no such term."""
+        lses = [(a, s) for a in e.args for s in (1, -1) if _is_lse(s * a)]
+        if len(lses) != 1:
+            return None
+        a, sgn = lses[0]
+        parts = self._lse_parts(sgn * a)
+        if parts is None:
+            return None
+        ls, mo, lax = parts
+        rest = sp.Add(*[x for x in e.args if x is not a])
+        rc, rax = self.emit(rest)
+        axes = _union([rax, lax])
+        if set(axes) == set(self.pref or ()):
+            axes = self.order(axes)
+        op = "+" if sgn == 1 else "-"
+        code = (f"(({self.align(rc, rax, axes)} {op} {self.align(mo, lax, axes)}) "
+                f"{op} {self.align(ls, lax, axes)})")
+        return self.bind(e, code, axes)
 
     def emit_function(self, e):
         fname = type(e).__name__
@@ -282,11 +332,14 @@ class Emitter:
                 # both branches constants: keep the working dtype (float32 stays float32)
                 code = f"np.asarray({code}, dtype={self.dtype()})"
             return self.bind(e, code, axes)
+        if fname == "log" and isinstance(e.args[0], ir.sigmoid):
+            # log σ(u) = -softplus(-u): finite far into the left tail, where σ(u) underflows to 0
+            return self.emit(-ir.softplus(-e.args[0].args[0]))
+        if fname == "sigmoid":
+            return self.emit_sigmoid(e)
         (ac, aax), = [self.emit(a) for a in e.args] if len(e.args) == 1 else [(None, None)]
         if fname in _FUNCS:
             code = f"{_FUNCS[fname]}({ac})"
-        elif fname == "sigmoid":
-            code = f"(0.5 * np.tanh(0.5 * {_paren(ac)}) + 0.5)"
         elif fname == "softplus":
             code = f"np.logaddexp(0.0, {ac})"
         elif fname == "relu":
@@ -298,6 +351,29 @@ class Emitter:
         if len(e.args) == 1 and _of_extents(e.args[0]):
             code = f"float({code})"  # log(size(i)): a Python float keeps float32 arrays float32
         return self.bind(e, code, aax)
+
+    def emit_sigmoid(self, e):
+        """σ(u) = 1/(1 + e) for u ≥ 0 and e/(1 + e) below, e = exp(-|u|) ≤ 1: relative accuracy in both tails
+        (through tanh, 0.5·tanh(u/2) + 0.5 is 0 below -20 in float32, -40 in float64). σ(u) and σ(-u) (the
+        derivative is σ(u)·σ(-u)) share e and 1 + e."""
+        u = e.args[0]
+        flip = u.could_extract_minus_sign()
+        base = -u if flip else u
+        key = ("sigmoid", canonical_key(base)[0])
+        hit = self.cache.get(key)
+        bc, bax = self.emit(base)
+        if hit is not None and canonical_key(base)[1] == hit[3]:
+            ex, den, pos = hit[:3]
+        else:
+            # -|u| as where(u >= 0, -u, u), not -abs(u): traced for a second derivative, abs'(0) = 0 would
+            # lose σ''s slope at u = 0
+            pos, ex, den = self.tmp("p"), self.tmp("e"), self.tmp("e")
+            self.line(f"{pos} = {_paren(bc)} >= 0")
+            self.line(f"{ex} = np.exp(np.where({pos}, -{_paren(bc)}, {bc}))")
+            self.line(f"{den} = 1.0 + {ex}")
+            self.cache[key] = (ex, den, pos, canonical_key(base)[1])
+        hi, lo = ("1.0", ex) if not flip else (ex, "1.0")
+        return self.bind(e, f"(np.where({pos}, {hi}, {lo}) / {den})", bax)
 
     # -- products and sums -------------------------------------------------------------------------------------
     def emit_sum(self, e):
@@ -506,6 +582,10 @@ def _numstr(x):
 
 def _is_sum_of_exp(x):
     return isinstance(x, IndexSum) and isinstance(x.body, sp.exp)
+
+
+def _is_lse(x):
+    return isinstance(x, sp.log) and _is_sum_of_exp(x.args[0])
 
 
 def _stable_softmax(factors):

@@ -89,8 +89,8 @@ class sigmoid(sp.Function):
     is_real = True
 
     def fdiff(self, argindex=1):
-        s = sigmoid(self.args[0])
-        return s * (1 - s)
+        # σ(x)·σ(-x), not σ(x)·(1 - σ(x)): 1 - σ(x) rounds to 0 for large x, where σ(-x) keeps its digits
+        return sigmoid(self.args[0]) * sigmoid(-self.args[0])
 
 
 class softplus(sp.Function):

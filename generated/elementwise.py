@@ -263,23 +263,31 @@ def _define(np):
 
     # ---- sigmoid(x[i]) -> y[i]    (rules/elementwise.rules:24)
     def sigmoid(x):
-        y = (0.5 * np.tanh(0.5 * x) + 0.5)
+        _p0 = x >= 0
+        _e1 = np.exp(np.where(_p0, -x, x))
+        y = (np.where(_p0, 1.0, _e1) / (1.0 + _e1))
         return y
 
     def sigmoid_frule(tangents, x):
         _, dx = tangents
-        y = (0.5 * np.tanh(0.5 * x) + 0.5)
+        _p4 = x >= 0
+        _e5 = np.exp(np.where(_p4, -x, x))
+        _e6 = 1.0 + _e5
+        y = (np.where(_p4, 1.0, _e5) / _e6)
         dy = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, ((1.0 - y) * dx * y))
+            dy = _add(dy, (dx * (np.where(_p4, _e5, 1.0) / _e6) * y))
         return y, dy
 
     def sigmoid_rrule(x):
-        y = (0.5 * np.tanh(0.5 * x) + 0.5)
+        _p10 = x >= 0
+        _e11 = np.exp(np.where(_p10, -x, x))
+        _e12 = 1.0 + _e11
+        y = (np.where(_p10, 1.0, _e11) / _e12)
         def sigmoid_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
-            dx = ((1.0 - y) * dy * y)
+            dx = (dy * (np.where(_p10, _e11, 1.0) / _e12) * y)
             return (_NO, dx)
         return y, sigmoid_pullback
 
@@ -293,7 +301,9 @@ def _define(np):
         y = np.logaddexp(0.0, x)
         dy = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx * (0.5 * np.tanh(0.5 * x) + 0.5)))
+            _p2 = x >= 0
+            _e3 = np.exp(np.where(_p2, -x, x))
+            dy = _add(dy, (dx * (np.where(_p2, 1.0, _e3) / (1.0 + _e3))))
         return y, dy
 
     def softplus_rrule(x):
@@ -301,7 +311,9 @@ def _define(np):
         def softplus_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
-            dx = (dy * (0.5 * np.tanh(0.5 * x) + 0.5))
+            _p8 = x >= 0
+            _e9 = np.exp(np.where(_p8, -x, x))
+            dx = (dy * (np.where(_p8, 1.0, _e9) / (1.0 + _e9)))
             return (_NO, dx)
         return y, softplus_pullback
 

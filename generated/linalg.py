@@ -238,24 +238,23 @@ def _define(np):
         s = (x @ (np.transpose(A) @ x))
         ds = _ZERO
         if not is_zero(dx):
-            ds = _add(ds, ((x @ (np.transpose(A) @ dx)) + (x @ (A @ dx))))
+            ds = _add(ds, (x @ (np.transpose((A + np.transpose(A, (1, 0)))) @ dx)))
         if not is_zero(dA):
             ds = _add(ds, (x @ (np.transpose(dA) @ x)))
         return s, ds
 
     def quadratic_rrule(x, A):
-        _c11 = np.transpose(A) @ x
-        s = (x @ _c11)
+        s = (x @ (np.transpose(A) @ x))
         def quadratic_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_x13():
-                dx = ((ds * (A @ x)) + (ds * _c11))
+            def _pb_x11():
+                dx = (ds * ((A + np.transpose(A, (1, 0))) @ x))
                 return dx
-            def _pb_A17():
+            def _pb_A14():
                 dA = (ds * (x[:, None]) * x)
                 return dA
-            return (_NO, Thunk(_pb_x13), Thunk(_pb_A17))
+            return (_NO, Thunk(_pb_x11), Thunk(_pb_A14))
         return s, quadratic_pullback
 
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
@@ -289,10 +288,10 @@ def _define(np):
     def det_frule(tangents, A):
         _, dA = tangents
         d = np.linalg.det(A)
-        _inv_A = np.linalg.inv(A)
+        _adj_A = np.adjugate(A)
         dd = _ZERO
         if not is_zero(dA):
-            dd = _add(dd, (d * np.sum((_inv_A * np.transpose(dA, (1, 0))), axis=(0, 1))))
+            dd = _add(dd, np.sum((_adj_A * np.transpose(dA, (1, 0))), axis=(0, 1)))
         return d, dd
 
     def det_rrule(A):
@@ -300,8 +299,8 @@ def _define(np):
         def det_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _inv_A = np.linalg.inv(A)
-            dA = (np.transpose(_inv_A, (1, 0)) * dd * d)
+            _adj_A = np.adjugate(A)
+            dA = (np.transpose(_adj_A, (1, 0)) * dd)
             return (_NO, dA)
         return d, det_pullback
 
@@ -412,26 +411,25 @@ def _define(np):
             _dinv_S = _add(_dinv_S, (-((_inv_S @ dS) @ _inv_S)))
         dm = _ZERO
         if not is_zero(dx):
-            dm = _add(dm, ((x @ (np.transpose(_inv_S) @ dx)) + (x @ (_inv_S @ dx))))
+            dm = _add(dm, (x @ (np.transpose((_inv_S + np.transpose(_inv_S, (1, 0)))) @ dx)))
         if not is_zero(_dinv_S):
             dm = _add(dm, (x @ (np.transpose(_dinv_S) @ x)))
         return m, dm
 
     def mahalanobis_rrule(x, S):
         _inv_S = np.linalg.inv(S)
-        _c13 = np.transpose(_inv_S) @ x
-        m = (x @ _c13)
+        m = (x @ (np.transpose(_inv_S) @ x))
         def mahalanobis_pullback(dm):
             if is_zero(dm):
                 return (_NO, _ZERO, _ZERO)
             _dinv_S = (dm * (x[:, None]) * x)
-            def _pb_x16():
-                dx = ((dm * (_inv_S @ x)) + (dm * _c13))
+            def _pb_x14():
+                dx = (dm * ((_inv_S + np.transpose(_inv_S, (1, 0))) @ x))
                 return dx
-            def _pb_S20():
+            def _pb_S17():
                 dS = (-(np.transpose(_inv_S) @ np.transpose((_inv_S @ np.transpose(_dinv_S)))))
                 return dS
-            return (_NO, Thunk(_pb_x16), Thunk(_pb_S20))
+            return (_NO, Thunk(_pb_x14), Thunk(_pb_S17))
         return m, mahalanobis_pullback
 
     # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)

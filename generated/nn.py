@@ -86,18 +86,18 @@ def _define(np):
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
-        _m2 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m2))) + np.sum(_m2))
+        _m4 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
+        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
+        y = (np.log(np.sum(np.exp(x - _m4))) + np.sum(_m4))
         dy = _ZERO
         if not is_zero(dx):
             dy = _add(dy, np.sum((dx * np.exp((x - y))), axis=0))
         return y, dy
 
     def logsumexp_rrule(x):
-        _m8 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m8))) + np.sum(_m8))
+        _m12 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
+        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        y = (np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12))
         def logsumexp_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
@@ -110,29 +110,29 @@ def _define(np):
     def softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        y = (np.exp((x - (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)))))
+        y = (np.exp(((x - np.sum(_m0)) - np.log(np.sum(np.exp(x - _m0))))))
         return y
 
     def softmax_frule(tangents, x):
         _, dx = tangents
-        _m5 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m5 = np.where(np.isfinite(_m5), _m5, 0.0)
-        y = (np.exp((x - (np.log(np.sum(np.exp(x - _m5))) + np.sum(_m5)))))
+        _m6 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
+        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        y = (np.exp(((x - np.sum(_m6)) - np.log(np.sum(np.exp(x - _m6))))))
         dy = _ZERO
         if not is_zero(dx):
-            _e10 = (dx * y)
-            dy = _add(dy, _e10 + (-np.einsum("a,b->b", _e10, y)))
+            _e12 = (dx * y)
+            dy = _add(dy, _e12 + (-np.einsum("a,b->b", _e12, y)))
         return y, dy
 
     def softmax_rrule(x):
-        _m12 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
-        y = (np.exp((x - (np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12)))))
+        _m14 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
+        _m14 = np.where(np.isfinite(_m14), _m14, 0.0)
+        y = (np.exp(((x - np.sum(_m14)) - np.log(np.sum(np.exp(x - _m14))))))
         def softmax_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
-            _e17 = (dy * y)
-            dx = _e17 + (-np.einsum("a,b->b", _e17, y))
+            _e20 = (dy * y)
+            dx = _e20 + (-np.einsum("a,b->b", _e20, y))
             return (_NO, dx)
         return y, softmax_pullback
 
@@ -140,24 +140,24 @@ def _define(np):
     def log_softmax(x):
         _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        y = (x - (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0)))
+        y = ((x - np.sum(_m0)) - np.log(np.sum(np.exp(x - _m0))))
         return y
 
     def log_softmax_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _m3 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
-        y = (x - (np.log(np.sum(np.exp(x - _m3))) + np.sum(_m3)))
+        _m4 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
+        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
+        y = ((x - np.sum(_m4)) - np.log(np.sum(np.exp(x - _m4))))
         dy = _ZERO
         if not is_zero(dx):
             dy = _add(dy, np.broadcast_to((-np.sum((dx * np.exp(y)), axis=0)), (n_i, )) + dx)
         return y, dy
 
     def log_softmax_rrule(x):
-        _m9 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m9 = np.where(np.isfinite(_m9), _m9, 0.0)
-        y = (x - (np.log(np.sum(np.exp(x - _m9))) + np.sum(_m9)))
+        _m11 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
+        _m11 = np.where(np.isfinite(_m11), _m11, 0.0)
+        y = ((x - np.sum(_m11)) - np.log(np.sum(np.exp(x - _m11))))
         def log_softmax_pullback(dy):
             if is_zero(dy):
                 return (_NO, _ZERO)
@@ -258,9 +258,9 @@ def _define(np):
         L = (_recip(n_b * n_o) * np.sum((_e4 * _e4), axis=(0, 1)))
         dL = _ZERO
         if not is_zero(dt):
-            dL = _add(dL, ((-2.0 * np.sum((dt * p), axis=(0, 1))) + (2.0 * np.sum((dt * t), axis=(0, 1)))))
+            dL = _add(dL, np.sum((((2.0 * t) - (2.0 * p)) * dt), axis=(0, 1)))
         if not is_zero(dp):
-            dL = _add(dL, ((-2.0 * np.sum((dp * t), axis=(0, 1))) + (2.0 * np.sum((dp * p), axis=(0, 1)))))
+            dL = _add(dL, np.sum((((2.0 * p) - (2.0 * t)) * dp), axis=(0, 1)))
         if not is_zero(dL):
             dL = dL * _recip(n_b * n_o)
         return L, dL
@@ -289,26 +289,27 @@ def _define(np):
         _m0 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
-        L = (-(_recip(n_b) * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
+        L = (-(_recip(n_b) * np.sum(((z - (_lse[:, None])) * t), axis=(0, 1))))
         return L
 
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
-        _m7 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
-        _m7 = np.where(np.isfinite(_m7), _m7, 0.0)
-        _lse = (np.log(np.sum(np.exp(z - _m7), axis=1)) + np.sum(_m7, axis=1))
-        L = (-(_recip(n_b) * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
+        _m8 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
+        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        _lse = (np.log(np.sum(np.exp(z - _m8), axis=1)) + np.sum(_m8, axis=1))
+        _e12 = (z - (_lse[:, None]))
+        L = (-(_recip(n_b) * np.sum((_e12 * t), axis=(0, 1))))
         _dlse = _ZERO
         if not is_zero(dz):
-            _dlse = _add(_dlse, np.sum((dz * np.exp((z - (_lse[:, None])))), axis=1))
+            _dlse = _add(_dlse, np.sum((dz * np.exp(_e12)), axis=1))
         dL = _ZERO
         if not is_zero(_dlse):
             dL = _add(dL, np.einsum("a,ab->", _dlse, t, optimize=True))
         if not is_zero(dz):
             dL = _add(dL, (-np.sum((dz * t), axis=(0, 1))))
         if not is_zero(dt):
-            dL = _add(dL, (np.einsum("ab,a->", dt, _lse, optimize=True) + (-np.sum((dt * z), axis=(0, 1)))))
+            dL = _add(dL, np.sum(((_lse[:, None] - z) * dt), axis=(0, 1)))
         if not is_zero(dL):
             dL = dL * _recip(n_b)
         return L, dL
@@ -318,19 +319,20 @@ def _define(np):
         _m26 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
         _lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
-        L = (-(_recip(n_b) * (np.sum((t * z), axis=(0, 1)) + (-np.einsum("a,ab->", _lse, t, optimize=True)))))
+        _e30 = (z - (_lse[:, None]))
+        L = (-(_recip(n_b) * np.sum((_e30 * t), axis=(0, 1))))
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             _dlse = ((_recip(n_b) * dL) * np.sum(t, axis=1))
-            def _pb_z35():
+            def _pb_z36():
                 dz = ((-_recip(n_b)) * dL * t)
-                dz = _add(dz, ((_dlse[:, None]) * np.exp((z - (_lse[:, None])))))
+                dz = _add(dz, ((_dlse[:, None]) * np.exp(_e30)))
                 return dz
             def _pb_t40():
                 dt = (_recip(n_b) * (_lse[:, None] - z) * dL)
                 return dt
-            return (_NO, Thunk(_pb_z35), Thunk(_pb_t40))
+            return (_NO, Thunk(_pb_z36), Thunk(_pb_t40))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
@@ -339,120 +341,129 @@ def _define(np):
     def gaussian_kernel_sum(x, y, b, s):
         n_i = x.shape[0]
         n_j = y.shape[0]
-        def _chunk0(_m, _s0_x):
+        _shift0 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift0
+        y = y - _shift0
+        def _chunk1(_m, _s0_x):
             return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step10 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step10 >= n_i:
-            out = _chunk0(n_i, x)
+        _step11 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step11 >= n_i:
+            out = _chunk1(n_i, x)
         else:
-            out = np.concatenate([_chunk0(min(_step10, n_i - _s11), x[_s11:_s11 + _step10]) for _s11 in range(0, n_i, _step10)], axis=0)
+            out = np.concatenate([_chunk1(min(_step11, n_i - _s12), x[_s12:_s12 + _step11]) for _s12 in range(0, n_i, _step11)], axis=0)
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy, db, ds = tangents
         n_i = x.shape[0]
         n_j = y.shape[0]
-        def _chunk12(_m, _s0_x):
+        _shift13 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift13
+        y = y - _shift13
+        def _chunk14(_m, _s0_x):
             return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step22 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step22 >= n_i:
-            out = _chunk12(n_i, x)
+        _step24 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step24 >= n_i:
+            out = _chunk14(n_i, x)
         else:
-            out = np.concatenate([_chunk12(min(_step22, n_i - _s23), x[_s23:_s23 + _step22]) for _s23 in range(0, n_i, _step22)], axis=0)
+            out = np.concatenate([_chunk14(min(_step24, n_i - _s25), x[_s25:_s25 + _step24]) for _s25 in range(0, n_i, _step24)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk25(_m, _s0_x):
+            def _chunk27(_m, _s0_x):
                 return (db @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-            _step35 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step35 >= n_i:
-                _p24 = _chunk25(n_i, x)
+            _step37 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step37 >= n_i:
+                _p26 = _chunk27(n_i, x)
             else:
-                _p24 = np.concatenate([_chunk25(min(_step35, n_i - _s36), x[_s36:_s36 + _step35]) for _s36 in range(0, n_i, _step35)], axis=0)
-            dout = _add(dout, _p24)
+                _p26 = np.concatenate([_chunk27(min(_step37, n_i - _s38), x[_s38:_s38 + _step37]) for _s38 in range(0, n_i, _step37)], axis=0)
+            dout = _add(dout, _p26)
         if not is_zero(dy):
-            def _chunk38(_m, _s0_x):
-                _e39 = (1 / s)
-                _e40 = (dy * y)
-                _e48 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
-                return ((-2.0 * (_e39 * (_e48 @ np.einsum("a,ab->a", b, _e40)))) + (2.0 * (_e39 * np.einsum("ab,ab->a", _s0_x, (_e48 @ ((b[:, None]) * dy)), optimize=True))))
-            _step55 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step55 >= n_i:
-                _p37 = _chunk38(n_i, x)
+            def _chunk40(_m, _s0_x):
+                _e41 = (1 / s)
+                _e42 = (dy * y)
+                _e50 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
+                return ((-2.0 * (_e41 * (_e50 @ np.einsum("a,ab->a", b, _e42)))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy)), optimize=True))))
+            _step57 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step57 >= n_i:
+                _p39 = _chunk40(n_i, x)
             else:
-                _p37 = np.concatenate([_chunk38(min(_step55, n_i - _s56), x[_s56:_s56 + _step55]) for _s56 in range(0, n_i, _step55)], axis=0)
-            dout = _add(dout, _p37)
+                _p39 = np.concatenate([_chunk40(min(_step57, n_i - _s58), x[_s58:_s58 + _step57]) for _s58 in range(0, n_i, _step57)], axis=0)
+            dout = _add(dout, _p39)
         if not is_zero(dx):
-            def _chunk58(_m, _s0_d_x, _s1_x):
-                _e59 = (1 / s)
-                _e60 = (_s0_d_x * _s1_x)
-                _e68 = np.exp(((-1 / s) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
-                return ((-2.0 * (_e59 * np.einsum("ab,a->a", _e60, (b @ np.transpose(_e68))))) + (2.0 * (_e59 * np.einsum("ab,ab->a", _s0_d_x, (_e68 @ ((b[:, None]) * y)), optimize=True))))
-            _step75 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step75 >= n_i:
-                _p57 = _chunk58(n_i, dx, x)
+            def _chunk60(_m, _s0_d_x, _s1_x):
+                _e61 = (1 / s)
+                _e62 = (_s0_d_x * _s1_x)
+                _e70 = np.exp(((-1 / s) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
+                return ((-2.0 * (_e61 * np.einsum("ab,a->a", _e62, (b @ np.transpose(_e70))))) + (2.0 * (_e61 * np.einsum("ab,ab->a", _s0_d_x, (_e70 @ ((b[:, None]) * y)), optimize=True))))
+            _step77 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step77 >= n_i:
+                _p59 = _chunk60(n_i, dx, x)
             else:
-                _p57 = np.concatenate([_chunk58(min(_step75, n_i - _s76), dx[_s76:_s76 + _step75], x[_s76:_s76 + _step75]) for _s76 in range(0, n_i, _step75)], axis=0)
-            dout = _add(dout, _p57)
+                _p59 = np.concatenate([_chunk60(min(_step77, n_i - _s78), dx[_s78:_s78 + _step77], x[_s78:_s78 + _step77]) for _s78 in range(0, n_i, _step77)], axis=0)
+            dout = _add(dout, _p59)
         if not is_zero(ds):
-            def _chunk78(_m, _s0_x):
-                _e80 = ((s ** -2) * ds)
-                _e86 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
-                return (_e80 * ((_e86 * np.exp(((-1 / s) * _e86))) @ b))
-            _step91 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step91 >= n_i:
-                _p77 = _chunk78(n_i, x)
+            def _chunk80(_m, _s0_x):
+                _e82 = ((s ** -2) * ds)
+                _e88 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                return (_e82 * ((_e88 * np.exp(((-1 / s) * _e88))) @ b))
+            _step93 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step93 >= n_i:
+                _p79 = _chunk80(n_i, x)
             else:
-                _p77 = np.concatenate([_chunk78(min(_step91, n_i - _s92), x[_s92:_s92 + _step91]) for _s92 in range(0, n_i, _step91)], axis=0)
-            dout = _add(dout, _p77)
+                _p79 = np.concatenate([_chunk80(min(_step93, n_i - _s94), x[_s94:_s94 + _step93]) for _s94 in range(0, n_i, _step93)], axis=0)
+            dout = _add(dout, _p79)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_i = x.shape[0]
         n_j = y.shape[0]
-        def _chunk93(_m, _s0_x):
+        _shift95 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift95
+        y = y - _shift95
+        def _chunk96(_m, _s0_x):
             return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step103 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step103 >= n_i:
-            out = _chunk93(n_i, x)
+        _step106 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step106 >= n_i:
+            out = _chunk96(n_i, x)
         else:
-            out = np.concatenate([_chunk93(min(_step103, n_i - _s104), x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
+            out = np.concatenate([_chunk96(min(_step106, n_i - _s107), x[_s107:_s107 + _step106]) for _s107 in range(0, n_i, _step106)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo137 = []
-            def _fused105():
-                if not _memo137:
-                    def _fused105_slice(_m, _s0_b_out, _s1_x):
-                        _e106 = (1 / s)
-                        _e112 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                        _e114 = np.exp(((-1 / s) * _e112))
-                        _r122 = ((-2.0 * (_e106 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e114)))[:, None])))) + (2.0 * (_e106 * ((_s0_b_out[:, None]) * (_e114 @ ((b[:, None]) * y))))))
-                        _c123 = _s0_b_out @ _e114
-                        _r130 = ((-2.0 * (_e106 * (y * ((b * _c123)[:, None])))) + (2.0 * (_e106 * ((b[:, None]) * (np.transpose(_e114) @ ((_s0_b_out[:, None]) * _s1_x))))))
-                        return (_r122, _r130, _c123, ((s ** -2) * (b @ (np.transpose((_e112 * _e114)) @ _s0_b_out))),)
-                    _step138 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step138 >= n_i:
-                        _memo137.append(_fused105_slice(n_i, dout, x))
+            _memo140 = []
+            def _fused108():
+                if not _memo140:
+                    def _fused108_slice(_m, _s0_b_out, _s1_x):
+                        _e109 = (1 / s)
+                        _e115 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                        _e117 = np.exp(((-1 / s) * _e115))
+                        _r125 = ((-2.0 * (_e109 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e117)))[:, None])))) + (2.0 * (_e109 * ((_s0_b_out[:, None]) * (_e117 @ ((b[:, None]) * y))))))
+                        _c126 = _s0_b_out @ _e117
+                        _r133 = ((-2.0 * (_e109 * (y * ((b * _c126)[:, None])))) + (2.0 * (_e109 * ((b[:, None]) * (np.transpose(_e117) @ ((_s0_b_out[:, None]) * _s1_x))))))
+                        return (_r125, _r133, _c126, ((s ** -2) * (b @ (np.transpose((_e115 * _e117)) @ _s0_b_out))),)
+                    _step141 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step141 >= n_i:
+                        _memo140.append(_fused108_slice(n_i, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s139 in range(0, n_i, _step138):
-                            _part140 = _fused105_slice(min(_step138, n_i - _s139), dout[_s139:_s139 + _step138], x[_s139:_s139 + _step138])
+                        for _s142 in range(0, n_i, _step141):
+                            _part143 = _fused108_slice(min(_step141, n_i - _s142), dout[_s142:_s142 + _step141], x[_s142:_s142 + _step141])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part140[k])
+                                    acc[k].append(_part143[k])
                                 else:
-                                    acc[k] = _part140[k] if acc[k] is None else acc[k] + _part140[k]
-                        _memo137.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo137[0]
-            def _pb_x141():
-                return _fused105()[0]
-            def _pb_y142():
-                return _fused105()[1]
-            def _pb_b143():
-                return _fused105()[2]
-            def _pb_s144():
-                return _fused105()[3]
-            return (_NO, Thunk(_pb_x141), Thunk(_pb_y142), Thunk(_pb_b143), Thunk(_pb_s144))
+                                    acc[k] = _part143[k] if acc[k] is None else acc[k] + _part143[k]
+                        _memo140.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo140[0]
+            def _pb_x144():
+                return _fused108()[0]
+            def _pb_y145():
+                return _fused108()[1]
+            def _pb_b146():
+                return _fused108()[2]
+            def _pb_s147():
+                return _fused108()[3]
+            return (_NO, Thunk(_pb_x144), Thunk(_pb_y145), Thunk(_pb_b146), Thunk(_pb_s147))
         return out, gaussian_kernel_sum_pullback
 
     return {

@@ -8,20 +8,11 @@ import numpy as _numpy
 from numpy import *  # noqa: F401,F403  (the namespace *is* NumPy's)
 from numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newaxis  # noqa: F401
 
-from runtime.special import erf, erfc  # noqa: F401
+from runtime.special import adjugate, erf, erfc, sigmoid, softplus  # noqa: F401
 
 
 def relu(x):
     return _numpy.maximum(x, 0)
-
-
-def sigmoid(x):
-    # via tanh: no overflow for large |x|
-    return 0.5 * (1.0 + _numpy.tanh(0.5 * _numpy.asarray(x)))
-
-
-def softplus(x):
-    return _numpy.logaddexp(0.0, x)
 
 
 def __getattr__(name):

@@ -1,4 +1,5 @@
-"""Special functions NumPy lacks, vectorized and accurate to a few ulps in float64 (erf)."""
+"""Special functions NumPy lacks, vectorized and accurate to a few ulps in float64 (erf), or in both tails
+(sigmoid, log-sigmoid, softplus); and the adjugate, det's derivative, defined at singular matrices too."""
 from __future__ import annotations
 
 import itertools
@@ -70,3 +71,75 @@ def erfc(x):
         with np.errstate(over="ignore", invalid="ignore"):
             out[far] = _erfc_cf(xf[far])
     return out[0] if scalar else out
+
+
+# --------------------------------------------------------------------------------------- logistic functions
+def sigmoid(x):
+    """1 / (1 + exp(-x)), relatively accurate in both tails: with e = exp(-|x|) <= 1 (no overflow), 1/(1 + e)
+    for x >= 0 and e/(1 + e) below. (0.5·tanh(x/2) + 0.5 rounds to 0 below -20 in float32, -40 in float64.)"""
+    x = np.asarray(x)
+    pos = x >= 0
+    e = np.exp(np.where(pos, -x, x))
+    return np.where(pos, 1.0, e) / (1.0 + e)
+
+
+def softplus(x):
+    """log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)): no overflow, and exp(x) to full precision far left."""
+    return np.logaddexp(0.0, x)
+
+
+def log_sigmoid(x):
+    """log σ(x) = -softplus(-x): finite where σ(x) underflows (x = -800 gives -800, not -inf)."""
+    return -np.logaddexp(0.0, -np.asarray(x))
+
+
+# --------------------------------------------------------------------------------------- the adjugate
+def _others_product(s):
+    """p[..., i] = Π_{j≠i} s[..., j], without division (s may hold zeros): prefix times suffix products."""
+    n = s.shape[-1]
+    one = np.ones(s.shape[:-1] + (1,), s.dtype)
+    pre = np.cumprod(np.concatenate([one, s[..., :-1]], axis=-1), axis=-1)
+    suf = np.cumprod(np.concatenate([one, s[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    return pre * suf if n else s
+
+
+def _svd_parts(A):
+    A = np.asarray(A)
+    if A.dtype.kind in "biu":
+        A = A.astype(np.float64)
+    U, s, Vt = np.linalg.svd(A)
+    sign = np.linalg.det(U) * np.linalg.det(Vt)           # ±1 each: U and V are orthogonal
+    return U, s, Vt, sign
+
+
+def adjugate(A):
+    """adj(A) = det(A)·A⁻¹ where A is invertible, and its continuous extension (a polynomial in A's entries)
+    where it is not: det's gradient is adj(A)ᵀ at every matrix, [[1,2],[2,4]] included. Through the SVD
+    A = U·diag(s)·Vᵀ: adj(A) = det(U)·det(V)·V·diag(Π_{j≠i} s_j)·Uᵀ, O(n³) and stable (no division).
+    Batched over leading axes like NumPy's linalg."""
+    U, s, Vt, sign = _svd_parts(A)
+    p = _others_product(s) * sign[..., None]
+    return np.swapaxes(Vt, -1, -2) @ (p[..., :, None] * np.swapaxes(U, -1, -2))
+
+
+def adjugate_jvp(A, E):
+    """The derivative of adj at A in the direction E (det's second derivative), at singular A too.
+
+    With A = U·S·Vᵀ: adj(A + εE) = adj(Vᵀ)·adj(S + ε·UᵀEV)·adj(U), and at a diagonal S the derivative of the
+    adjugate in direction F is diag_i(Σ_{k≠i} F_kk·q_ik) − F_ij·q_ij off the diagonal, q_ik = Π_{l∉{i,k}} s_l."""
+    U, s, Vt, sign = _svd_parts(A)
+    V = np.swapaxes(Vt, -1, -2)
+    F = np.swapaxes(U, -1, -2) @ np.asarray(E, dtype=U.dtype) @ V
+    n = s.shape[-1]
+    # q[..., i, k] = Π_{l ∉ {i, k}} s_l: the product of all but i, with s_k replaced by 1, O(n³) without division
+    q = np.empty(s.shape + (n,), s.dtype)
+    for k in range(n):
+        sk = s.copy()
+        sk[..., k] = 1.0
+        q[..., :, k] = _others_product(sk)
+    diag = np.einsum("...kk->...k", F)
+    eye = np.eye(n, dtype=bool)
+    D = np.where(eye, 0.0, -F * q)
+    D[..., eye] = np.einsum("...ik,...k->...i", np.where(eye, 0.0, q), diag)
+    D = D * sign[..., None, None]
+    return V @ D @ np.swapaxes(U, -1, -2)

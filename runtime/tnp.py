@@ -201,12 +201,6 @@ def _relu_raw(x):
     return _np.maximum(x, 0)
 
 
-def _sigmoid_raw(x):
-    return 0.5 * (1.0 + _np.tanh(0.5 * _np.asarray(x)))
-
-
-def _softplus_raw(x):
-    return _np.logaddexp(0.0, x)
 
 
 exp = _unary("exp", _np.exp, lambda ans, x: ans)
@@ -237,8 +231,9 @@ abs = fabs = absolute
 erf = _unary("erf", _special.erf, lambda ans, x: _TWO_OVER_SQRT_PI * exp(-(x * x)))
 erfc = _unary("erfc", _special.erfc, lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-(x * x)))
 relu = _unary("relu", _relu_raw, lambda ans, x: _mask(_np.greater(getval(x), 0), x))
-sigmoid = _unary("sigmoid", _sigmoid_raw, lambda ans, x: ans * (1.0 - ans))
-softplus = _unary("softplus", _softplus_raw, lambda ans, x: sigmoid(x))
+# σ'(x) = σ(x)·σ(-x): σ(x)·(1 - σ(x)) is 0 for large x, where 1 - σ(x) rounds to 0
+sigmoid = _unary("sigmoid", _special.sigmoid, lambda ans, x: ans * sigmoid(-x))
+softplus = _unary("softplus", _special.softplus, lambda ans, x: sigmoid(x))
 
 negative = _prim(_np.negative, "negative")
 _defvjp(negative, lambda ans, x: lambda g: negative(g))
@@ -938,9 +933,32 @@ _inv = _prim(_np.linalg.inv, "inv")
 _defvjp(_inv, lambda ans, A: lambda g: -matmul(matmul(_T(ans), g), _T(ans)))
 _defjvp(_inv, lambda t, ans, A: -matmul(matmul(ans, t), ans))
 
+# det's derivative is the adjugate, d det(A) = tr(adj(A)·dA): defined at singular matrices too, where
+# det(A)·A⁻¹ would raise. adj's own derivative (det's second) is a map linear in the direction, whose
+# transpose is E -> d adj(A)[Eᵀ]ᵀ (det's Hessian is a symmetric bilinear form); det's third derivative is
+# not implemented, and says so rather than returning zero.
+def _third_derivative(ans, A, E):
+    def pullback(g):
+        raise NotImplementedError("runtime.tnp: third derivatives of det (through the adjugate's derivative) "
+                                  "are not implemented")
+    return pullback
+
+
+def _third_derivative_jvp(t, ans, A, E):
+    return _third_derivative(ans, A, E)(t)
+
+
+_adj_dir = _prim(_special.adjugate_jvp, "adjugate_jvp")
+_defvjp(_adj_dir, _third_derivative, lambda ans, A, E: lambda g: _T(_adj_dir(A, _T(g))))
+_defjvp(_adj_dir, _third_derivative_jvp, lambda t, ans, A, E: _adj_dir(A, t))
+
+adjugate = _prim(_special.adjugate, "adjugate")
+_defvjp(adjugate, lambda ans, A: lambda g: _T(_adj_dir(A, _T(g))))
+_defjvp(adjugate, lambda t, ans, A: _adj_dir(A, t))
+
 _det = _prim(_np.linalg.det, "det")
-_defvjp(_det, lambda ans, A: lambda g: _expand2(g * ans) * _T(_inv(A)))
-_defjvp(_det, lambda t, ans, A: ans * sum(_T(_inv(A)) * t, axis=(-2, -1)))
+_defvjp(_det, lambda ans, A: lambda g: _expand2(g) * _T(adjugate(A)))
+_defjvp(_det, lambda t, ans, A: sum(_T(adjugate(A)) * t, axis=(-2, -1)))
 
 
 def _slogdet_raw(A):

@@ -11,7 +11,12 @@
 #define TR_LDS (TR_BM + 4)
 
 template <typename T> __device__ __forceinline__ T tr_sq(T x) { return x * x; }
-template <typename T> __device__ __forceinline__ T tr_sigmoid(T x) { return T(0.5) * tanh(T(0.5) * x) + T(0.5); }
+// σ(x) accurate in both tails: e = exp(-|x|) <= 1, then 1/(1 + e) or e/(1 + e) (through tanh, σ(x) is 0 below -20
+// in float32 and -40 in float64)
+template <typename T> __device__ __forceinline__ T tr_sigmoid(T x) {
+    const T e = exp(-fabs(x));
+    return (x >= T(0) ? T(1) : e) / (T(1) + e);
+}
 template <typename T> __device__ __forceinline__ T tr_softplus(T x) { return (x > T(0) ? x : T(0)) + log1p(exp(-fabs(x))); }
 template <typename T> __device__ __forceinline__ T tr_relu(T x) { return x > T(0) ? x : T(0); }
 template <typename T> __device__ __forceinline__ T tr_step(T x) { return x > T(0) ? T(1) : T(0); }
@@ -145,6 +150,75 @@ template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* lo
     __syncthreads();
     *det = s * d;
     *logabs = l;
+}
+
+// The adjugate adj(A) (det's derivative, defined at singular A too) into out[(r*n + c)*NB + b], O(n^3) and
+// division-free past the pivoting: PA = LU, adj(A) = det(P)·adj(U)·L^-1·P, and for triangular U
+// adj(U)_ij = Y_ij·Π_{k<i} d_k·Π_{k>j} d_k with Y_jj = 1, Y_ij = -Σ_{k=i+1..j} U_ik·Y_kj·Π_{m=i+1..k-1} d_m
+// (d = U's diagonal; Y is U^-1 scaled by Π_{k=i..j} d_k). W is n x 2n: A on the left, the result on the
+// right; f holds the permutation.
+template <typename T> __device__ void tr_adjugate(T* W, T* f, int n, T* out, long long NB, long long b, int mode) {
+    const int ld = 2 * n;
+    T s = T(1);
+    for (int r = threadIdx.x; r < n; r += blockDim.x) f[r] = T(r);
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();
+        tr_swap_rows(W, ld, p, c, 0);
+        if (p != c) {
+            s = -s;
+            if (threadIdx.x == 0) { const T t = f[p]; f[p] = f[c]; f[c] = t; }
+        }
+        __syncthreads();
+        const T piv = W[(long long)c * ld + c];
+        // an all-zero column (piv = 0) leaves zero multipliers: nothing to eliminate
+        for (int r = c + 1 + threadIdx.x; r < n; r += blockDim.x)
+            W[(long long)r * ld + c] = piv != T(0) ? W[(long long)r * ld + c] / piv : T(0);
+        __syncthreads();
+        const int m = n - c - 1;
+        for (long long q = threadIdx.x; q < (long long)m * m; q += blockDim.x) {
+            const int r = c + 1 + (int)(q / m), j = c + 1 + (int)(q % m);
+            W[(long long)r * ld + j] -= W[(long long)r * ld + c] * W[(long long)c * ld + j];
+        }
+    }
+    __syncthreads();
+    // adj(U), one column j per thread, into the right half
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+        T after = T(1);
+        for (int k = j + 1; k < n; ++k) after *= W[(long long)k * ld + k];
+        for (int i = n - 1; i > j; --i) W[(long long)i * ld + n + j] = T(0);
+        W[(long long)j * ld + n + j] = T(1);
+        for (int i = j - 1; i >= 0; --i) {
+            T acc = T(0), pr = T(1);
+            for (int k = i + 1; k <= j; ++k) {
+                acc += W[(long long)i * ld + k] * W[(long long)k * ld + n + j] * pr;
+                pr *= W[(long long)k * ld + k];
+            }
+            W[(long long)i * ld + n + j] = -acc;
+        }
+        T before = T(1);
+        for (int i = 0; i <= j; ++i) {
+            W[(long long)i * ld + n + j] *= before * after;
+            before *= W[(long long)i * ld + i];
+        }
+    }
+    __syncthreads();
+    // M = adj(U)·L^-1 (L unit lower, in W's left half below the diagonal), one row per thread, in place
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        T* const row = W + (long long)r * ld + n;
+        for (int c = n - 2; c >= 0; --c) {
+            T acc = row[c];
+            for (int k = c + 1; k < n; ++k) acc -= row[k] * W[(long long)k * ld + c];
+            row[c] = acc;
+        }
+    }
+    __syncthreads();
+    // adj(A) = det(P)·M·P: column k of M is column perm[k] of the result
+    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
+        const int r = (int)(q / n), k = (int)(q % n);
+        tr_store(out, ((long long)r * n + (long long)f[k]) * NB + b, s * W[(long long)r * ld + n + k], mode);
+    }
 }
 
 // ---- the generic tiled contraction -------------------------------------------------------------------------
@@ -2355,9 +2429,9 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_fwd0_f64(do
     tr_linalg_det_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, ws);
 }
 
-// tr_linalg_det_jvp1: batched inv, one block per matrix; the matrix axes come first, batch axes last
+// tr_linalg_det_jvp1: batched adj, one block per matrix; the matrix axes come first, batch axes last
 template <typename T>
-__device__ __forceinline__ void tr_linalg_det_jvp1_body(T* __restrict__ u_inv_A, const int mode_u_inv_A, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_linalg_det_jvp1_body(T* __restrict__ u_adj_A, const int mode_u_adj_A, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const long long NB = 1LL;
@@ -2369,29 +2443,23 @@ __device__ __forceinline__ void tr_linalg_det_jvp1_body(T* __restrict__ u_inv_A,
     for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
         const long long r = q / n, c = q % n;
         W[r * ld + c] = x_A[(r * n + c) * NB + b];
-        W[r * ld + n + c] = r == c ? T(1) : T(0);
     }
-    tr_gauss_jordan(W, f, n, ld);
-    const int w = ld - n;
-    for (long long q = threadIdx.x; q < (long long)n * w; q += blockDim.x) {
-        const long long r = q / w, c = q % w;
-        tr_store(u_inv_A, (r * w + c) * NB + b, W[r * ld + n + c], mode_u_inv_A);
-    }
+    tr_adjugate(W, f, n, u_adj_A, NB, b, mode_u_adj_A);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp1_f32(float* __restrict__ u_inv_A, const int mode_u_inv_A, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
-    tr_linalg_det_jvp1_body<float>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp1_f32(float* __restrict__ u_adj_A, const int mode_u_adj_A, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
+    tr_linalg_det_jvp1_body<float>(u_adj_A, mode_u_adj_A, x_A, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp1_f64(double* __restrict__ u_inv_A, const int mode_u_inv_A, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
-    tr_linalg_det_jvp1_body<double>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp1_f64(double* __restrict__ u_adj_A, const int mode_u_adj_A, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
+    tr_linalg_det_jvp1_body<double>(u_adj_A, mode_u_adj_A, x_A, n_i, ws);
 }
 
 // tr_linalg_det_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_det_jvp2_rows_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const T* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_det_jvp2_rows_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_adj_A, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_inv_A = sh;
-    T* const s_d_A = s_u_inv_A + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
+    T* const s_u_adj_A = sh;
+    T* const s_d_A = s_u_adj_A + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -2409,7 +2477,7 @@ __device__ __forceinline__ void tr_linalg_det_jvp2_rows_body(T* __restrict__ d_d
                 long long rem2 = kk;
                 const long long z1 = rem2 % n_i; rem2 /= n_i;
                 const long long z0 = rem2;
-                s_u_inv_A[z] = u_inv_A[z0 * n_i + z1];
+                s_u_adj_A[z] = u_adj_A[z0 * n_i + z1];
             }
         }
         if (stage & 2) {
@@ -2430,24 +2498,24 @@ __device__ __forceinline__ void tr_linalg_det_jvp2_rows_body(T* __restrict__ d_d
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
-            acc0 += ((stage & 1) ? s_u_inv_A[t] : u_inv_A[q0 * n_i + q1])*((stage & 2) ? s_d_A[t] : tr_ld(d_A, q1 * n_i + q0));
+            acc0 += ((stage & 1) ? s_u_adj_A[t] : u_adj_A[q0 * n_i + q1])*((stage & 2) ? s_d_A[t] : tr_ld(d_A, q1 * n_i + q0));
         }
     }
     if (active) {
-        tr_store(d_d, row, x_d[0] * acc0, mode_d_d);
+        tr_store(d_d, row, acc0, mode_d_d);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_rows_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const float* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_det_jvp2_rows_body<float>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_rows_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_adj_A, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_det_jvp2_rows_body<float>(d_d, mode_d_d, u_adj_A, d_A, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_rows_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const double* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_det_jvp2_rows_body<double>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_rows_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_adj_A, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_det_jvp2_rows_body<double>(d_d, mode_d_d, u_adj_A, d_A, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_det_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_det_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_inv_A, const T* __restrict__ d_A, const T* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_det_jvp2_warp_body(T* __restrict__ d_d, const int mode_d_d, const T* __restrict__ u_adj_A, const T* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2458,37 +2526,37 @@ __device__ __forceinline__ void tr_linalg_det_jvp2_warp_body(T* __restrict__ d_d
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
-            acc0 += u_inv_A[q0 * n_i + q1]*tr_ld(d_A, q1 * n_i + q0);
+            acc0 += u_adj_A[q0 * n_i + q1]*tr_ld(d_A, q1 * n_i + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(d_d, row, x_d[0] * acc0, mode_d_d);
+        tr_store(d_d, row, acc0, mode_d_d);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_inv_A, const float* __restrict__ d_A, const float* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_det_jvp2_warp_body<float>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f32(float* __restrict__ d_d, const int mode_d_d, const float* __restrict__ u_adj_A, const float* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_det_jvp2_warp_body<float>(d_d, mode_d_d, u_adj_A, d_A, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_inv_A, const double* __restrict__ d_A, const double* __restrict__ x_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_det_jvp2_warp_body<double>(d_d, mode_d_d, u_inv_A, d_A, x_d, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp2_warp_f64(double* __restrict__ d_d, const int mode_d_d, const double* __restrict__ u_adj_A, const double* __restrict__ d_A, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_det_jvp2_warp_body<double>(d_d, mode_d_d, u_adj_A, d_A, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_det_pb1: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_det_pb1_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ u_inv_A, const T* __restrict__ b_d, const T* __restrict__ x_d, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_det_pb1_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ u_adj_A, const T* __restrict__ b_d, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = u_inv_A[e1 * n_i + e0]*tr_ld(b_d, 0)*x_d[0];
+        const T r2 = u_adj_A[e1 * n_i + e0]*tr_ld(b_d, 0);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_pb1_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ u_inv_A, const float* __restrict__ b_d, const float* __restrict__ x_d, const long long n_i) {
-    tr_linalg_det_pb1_body<float>(b_A, mode_b_A, u_inv_A, b_d, x_d, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_pb1_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ u_adj_A, const float* __restrict__ b_d, const long long n_i) {
+    tr_linalg_det_pb1_body<float>(b_A, mode_b_A, u_adj_A, b_d, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_pb1_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ u_inv_A, const double* __restrict__ b_d, const double* __restrict__ x_d, const long long n_i) {
-    tr_linalg_det_pb1_body<double>(b_A, mode_b_A, u_inv_A, b_d, x_d, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_pb1_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ u_adj_A, const double* __restrict__ b_d, const long long n_i) {
+    tr_linalg_det_pb1_body<double>(b_A, mode_b_A, u_adj_A, b_d, n_i);
 }
 
 // tr_linalg_logdet_fwd0: batched logdet, one block per matrix; the matrix axes come first, batch axes last
@@ -2515,6 +2583,36 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_fwd0_f32
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_fwd0_f64(double* __restrict__ x_d, const int mode_x_d, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
     tr_linalg_logdet_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, ws);
+}
+
+// tr_linalg_logdet_jvp1: batched inv, one block per matrix; the matrix axes come first, batch axes last
+template <typename T>
+__device__ __forceinline__ void tr_linalg_logdet_jvp1_body(T* __restrict__ u_inv_A, const int mode_u_inv_A, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    const int n = (int)n_i;
+    const long long NB = 1LL;
+    const int R = (int)(1LL);
+    const int ld = 2 * n;
+    const long long b = blockIdx.x;
+    T* const W = ws ? ws + b * ((long long)n * ld + n) : reinterpret_cast<T*>(tr_smem);
+    T* const f = W + (long long)n * ld;
+    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
+        const long long r = q / n, c = q % n;
+        W[r * ld + c] = x_A[(r * n + c) * NB + b];
+        W[r * ld + n + c] = r == c ? T(1) : T(0);
+    }
+    tr_gauss_jordan(W, f, n, ld);
+    const int w = ld - n;
+    for (long long q = threadIdx.x; q < (long long)n * w; q += blockDim.x) {
+        const long long r = q / w, c = q % w;
+        tr_store(u_inv_A, (r * w + c) * NB + b, W[r * ld + n + c], mode_u_inv_A);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp1_f32(float* __restrict__ u_inv_A, const int mode_u_inv_A, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
+    tr_linalg_logdet_jvp1_body<float>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp1_f64(double* __restrict__ u_inv_A, const int mode_u_inv_A, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
+    tr_linalg_logdet_jvp1_body<double>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
 }
 
 // tr_linalg_logdet_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory

@@ -11,7 +11,12 @@
 #define TR_LDS (TR_BM + 4)
 
 template <typename T> __device__ __forceinline__ T tr_sq(T x) { return x * x; }
-template <typename T> __device__ __forceinline__ T tr_sigmoid(T x) { return T(0.5) * tanh(T(0.5) * x) + T(0.5); }
+// σ(x) accurate in both tails: e = exp(-|x|) <= 1, then 1/(1 + e) or e/(1 + e) (through tanh, σ(x) is 0 below -20
+// in float32 and -40 in float64)
+template <typename T> __device__ __forceinline__ T tr_sigmoid(T x) {
+    const T e = exp(-fabs(x));
+    return (x >= T(0) ? T(1) : e) / (T(1) + e);
+}
 template <typename T> __device__ __forceinline__ T tr_softplus(T x) { return (x > T(0) ? x : T(0)) + log1p(exp(-fabs(x))); }
 template <typename T> __device__ __forceinline__ T tr_relu(T x) { return x > T(0) ? x : T(0); }
 template <typename T> __device__ __forceinline__ T tr_step(T x) { return x > T(0) ? T(1) : T(0); }
@@ -145,6 +150,75 @@ template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* lo
     __syncthreads();
     *det = s * d;
     *logabs = l;
+}
+
+// The adjugate adj(A) (det's derivative, defined at singular A too) into out[(r*n + c)*NB + b], O(n^3) and
+// division-free past the pivoting: PA = LU, adj(A) = det(P)·adj(U)·L^-1·P, and for triangular U
+// adj(U)_ij = Y_ij·Π_{k<i} d_k·Π_{k>j} d_k with Y_jj = 1, Y_ij = -Σ_{k=i+1..j} U_ik·Y_kj·Π_{m=i+1..k-1} d_m
+// (d = U's diagonal; Y is U^-1 scaled by Π_{k=i..j} d_k). W is n x 2n: A on the left, the result on the
+// right; f holds the permutation.
+template <typename T> __device__ void tr_adjugate(T* W, T* f, int n, T* out, long long NB, long long b, int mode) {
+    const int ld = 2 * n;
+    T s = T(1);
+    for (int r = threadIdx.x; r < n; r += blockDim.x) f[r] = T(r);
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();
+        tr_swap_rows(W, ld, p, c, 0);
+        if (p != c) {
+            s = -s;
+            if (threadIdx.x == 0) { const T t = f[p]; f[p] = f[c]; f[c] = t; }
+        }
+        __syncthreads();
+        const T piv = W[(long long)c * ld + c];
+        // an all-zero column (piv = 0) leaves zero multipliers: nothing to eliminate
+        for (int r = c + 1 + threadIdx.x; r < n; r += blockDim.x)
+            W[(long long)r * ld + c] = piv != T(0) ? W[(long long)r * ld + c] / piv : T(0);
+        __syncthreads();
+        const int m = n - c - 1;
+        for (long long q = threadIdx.x; q < (long long)m * m; q += blockDim.x) {
+            const int r = c + 1 + (int)(q / m), j = c + 1 + (int)(q % m);
+            W[(long long)r * ld + j] -= W[(long long)r * ld + c] * W[(long long)c * ld + j];
+        }
+    }
+    __syncthreads();
+    // adj(U), one column j per thread, into the right half
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+        T after = T(1);
+        for (int k = j + 1; k < n; ++k) after *= W[(long long)k * ld + k];
+        for (int i = n - 1; i > j; --i) W[(long long)i * ld + n + j] = T(0);
+        W[(long long)j * ld + n + j] = T(1);
+        for (int i = j - 1; i >= 0; --i) {
+            T acc = T(0), pr = T(1);
+            for (int k = i + 1; k <= j; ++k) {
+                acc += W[(long long)i * ld + k] * W[(long long)k * ld + n + j] * pr;
+                pr *= W[(long long)k * ld + k];
+            }
+            W[(long long)i * ld + n + j] = -acc;
+        }
+        T before = T(1);
+        for (int i = 0; i <= j; ++i) {
+            W[(long long)i * ld + n + j] *= before * after;
+            before *= W[(long long)i * ld + i];
+        }
+    }
+    __syncthreads();
+    // M = adj(U)·L^-1 (L unit lower, in W's left half below the diagonal), one row per thread, in place
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        T* const row = W + (long long)r * ld + n;
+        for (int c = n - 2; c >= 0; --c) {
+            T acc = row[c];
+            for (int k = c + 1; k < n; ++k) acc -= row[k] * W[(long long)k * ld + c];
+            row[c] = acc;
+        }
+    }
+    __syncthreads();
+    // adj(A) = det(P)·M·P: column k of M is column perm[k] of the result
+    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
+        const int r = (int)(q / n), k = (int)(q % n);
+        tr_store(out, ((long long)r * n + (long long)f[k]) * NB + b, s * W[(long long)r * ld + n + k], mode);
+    }
 }
 
 // ---- the generic tiled contraction -------------------------------------------------------------------------
@@ -1041,19 +1115,19 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_softmax_pb1_f64(dou
 
 // tr_nn_log_softmax_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_nn_log_softmax_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ u_c0, const T* __restrict__ x_x, const long long n_i) {
+__device__ __forceinline__ void tr_nn_log_softmax_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ x_x, const T* __restrict__ u_c0, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = -log(u_c1[0]) - tr_shift(u_c0[0]) + x_x[e];
+        const T r1 = -log(u_c1[0]) + (x_x[e] - tr_shift(u_c0[0]));
         tr_store(x_y, e, r1, mode_x_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ u_c0, const float* __restrict__ x_x, const long long n_i) {
-    tr_nn_log_softmax_fwd2_body<float>(x_y, mode_x_y, u_c1, u_c0, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ x_x, const float* __restrict__ u_c0, const long long n_i) {
+    tr_nn_log_softmax_fwd2_body<float>(x_y, mode_x_y, u_c1, x_x, u_c0, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ u_c0, const double* __restrict__ x_x, const long long n_i) {
-    tr_nn_log_softmax_fwd2_body<double>(x_y, mode_x_y, u_c1, u_c0, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_log_softmax_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ x_x, const double* __restrict__ u_c0, const long long n_i) {
+    tr_nn_log_softmax_fwd2_body<double>(x_y, mode_x_y, u_c1, x_x, u_c0, n_i);
 }
 
 // tr_nn_log_softmax_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory

@@ -394,6 +394,90 @@ def test_softmax_in_a_pullback_is_stable(dtype, shift, device, lse_rules):
     _close(bz, bzn, dtype, "tot pullback")
 
 
+# accuracy at the scales of tests/codegen/test_accuracy.py, for the kernels with the same structure: the
+# logistic functions in both tails, log-softmax far from 0 ((x - M) - log Σ, not x - (log Σ + M)), and det's
+# derivative at singular matrices (through the adjugate, which a batched kernel computes by LU)
+ACC_RULES = textwrap.dedent("""\
+    logsig(x[i]) -> y[i] = log(sigmoid(x[i]))
+    bdet(A[i,j,b]) -> d[b] = det(A[i,j,b])
+""")
+ACC_TOL = {np.float64: 1e-6, np.float32: 1e-3}
+
+
+@pytest.fixture(scope="module")
+def acc_rules():
+    label = "tests/codegen/accuracy.rules"
+    results = api.derive_text(ACC_RULES, label)
+    files = codegen_cuda.generate_cuda(results, label)
+    return rc._Module("accuracy", files["accuracy.cu"], json.loads(files["accuracy.json"]))
+
+
+def _rel_close(got, want, dtype, what):
+    got, want = _host(got), np.asarray(want, np.float64)
+    assert np.all(np.isfinite(got)), f"{what}: not finite: {got}"
+    np.testing.assert_allclose(got, want, rtol=ACC_TOL[dtype], atol=0, err_msg=what)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_logistic_kernels_are_accurate_in_both_tails(dtype, device, acc_rules):
+    import mpmath
+
+    mpmath.mp.dps = 50
+    dev, _ = device
+    mod = _module("elementwise", None)
+    x = np.array([-87.0, -20.0, -1.0, 0.0, 2.0, 20.0, 87.0] if dtype == np.float32 else
+                 [-700.0, -40.0, -1.0, 0.0, 2.0, 40.0, 700.0], dtype)
+    sig = np.array([float(1 / (1 + mpmath.exp(-mpmath.mpf(float(v))))) for v in x])
+    sig_neg = np.array([float(1 / (1 + mpmath.exp(mpmath.mpf(float(v))))) for v in x])
+    log_sig = np.array([float(-mpmath.log1p(mpmath.exp(-mpmath.mpf(float(v))))) for v in x])
+    dx = dev.asarray(x, dtype)
+    # through tanh, sigmoid(-20) was 0 in float32 and sigmoid(-40) in float64
+    _rel_close(rc.call(mod, "sigmoid", "forward", [dx], dev), sig, dtype, "sigmoid")
+    _, pullback = rc.call(mod, "sigmoid", "rrule", [dx], dev)
+    _rel_close(pullback(dev.asarray(np.ones_like(x), dtype))[1], sig * sig_neg, dtype, "sigmoid'")
+    _, pullback = rc.call(mod, "softplus", "rrule", [dx], dev)
+    _rel_close(pullback(dev.asarray(np.ones_like(x), dtype))[1], sig, dtype, "softplus'")
+    _rel_close(rc.call(acc_rules, "logsig", "forward", [dx], dev), log_sig, dtype, "log sigmoid")
+    _, pullback = rc.call(acc_rules, "logsig", "rrule", [dx], dev)
+    _rel_close(pullback(dev.asarray(np.ones_like(x), dtype))[1], sig_neg, dtype, "log sigmoid'")
+
+
+@pytest.mark.parametrize("dtype,x", [(np.float32, [1e4, 1e4 - 1, 0.0]), (np.float64, [1e15, 1e15 - 1, 0.0])],
+                         ids=["f32@1e4", "f64@1e15"])
+def test_log_softmax_kernels_far_from_zero(dtype, x, device):
+    dev, _ = device
+    mod = _module("nn", None)
+    x = np.array(x, dtype)
+    want = np.array([-np.log1p(np.exp(-1.0)), -1 - np.log1p(np.exp(-1.0)), -float(x[0]) - np.log1p(np.exp(-1.0))])
+    got = _host(rc.call(mod, "log_softmax", "forward", [dev.asarray(x, dtype)], dev))
+    _rel_close(got, want, dtype, "log_softmax")            # float64 at 1e15 gave -0.375 for -0.3133
+    # and float32 at 1e4 a few ulps off, not 7e-4 (-0.31348 for -0.31326)
+    np.testing.assert_allclose(got[:2], want[:2], rtol=8 * np.finfo(dtype).eps)
+    soft = rc.call(mod, "softmax", "forward", [dev.asarray(x, dtype)], dev)
+    _rel_close(_host(soft)[:2], np.exp(want[:2]), dtype, "softmax")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_det_pullback_kernels_at_singular_matrices(dtype, device, acc_rules):
+    dev, _ = device
+    # batch members: rank 1, rank 2, zero, regular; adj(A)ᵀ by cofactors, written out for 3 x 3
+    A = np.stack([np.outer([1.0, 2.0, 3.0], [1.0, -1.0, 2.0]), [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]],
+                  np.zeros((3, 3)), [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]], axis=-1)
+
+    def adj(M):
+        c = lambda r, k: np.delete(np.delete(M, r, 0), k, 1)
+        return np.array([[(-1) ** (i + j) * np.linalg.det(c(j, i)) for j in range(3)] for i in range(3)])
+
+    want = np.stack([adj(A[..., b]).T for b in range(A.shape[-1])], axis=-1) * 1.5
+    _, pullback = rc.call(acc_rules, "bdet", "rrule", [dev.asarray(A, dtype)], dev)
+    got = _host(pullback(dev.asarray(np.full(A.shape[-1], 1.5), dtype))[1])
+    np.testing.assert_allclose(got, want, rtol=ACC_TOL[dtype], atol=ACC_TOL[dtype] * np.max(np.abs(want)))
+    mod = _module("linalg", None)
+    _, pullback = rc.call(mod, "det", "rrule", [dev.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]), dtype)], dev)
+    np.testing.assert_allclose(_host(pullback(dev.asarray(1.0, dtype))[1]), [[4.0, -2.0], [-2.0, 1.0]],
+                               atol=ACC_TOL[dtype])
+
+
 # ------------------------------------------------------------------------------------------------- (c) determinism
 def test_generation_is_deterministic(representative, rep_files):
     again = codegen_cuda.generate_cuda(api.derive_text(REPRESENTATIVE, LABEL, verify_rules=False), LABEL)
