@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import generated
-from derive import api, codegen
+from derive import api
 from runtime import backend_numpy, grad, jvp, special, tnp
 from runtime.tangents import NoTangent, ZeroTangent, unthunk
 
@@ -41,12 +41,17 @@ def _normwise(got, ref):
     return float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))
 
 
-def _module(text, label="<accuracy>", namespace=backend_numpy):
-    """The generated NumPy module of `text`, derived (and verified) afresh."""
+def _module(text, label="<accuracy>", namespace=backend_numpy, chunk=None):
+    """The generated NumPy module of `text`, derived (and verified) afresh; `chunk` sets its slice budget."""
+    from derive.emit_numpy import CHUNK_NAME
+
     results = api.derive_text(text, label)
     assert all(r.ok for r in results), [(r.name, r.error) for r in results if not r.ok]
     ns: dict = {}
     exec(compile(api.render_module(results, label, export=False), label, "exec"), ns)
+    if chunk is not None:
+        assert CHUNK_NAME in ns, "the rule has no sliced pass to test"
+        ns[CHUNK_NAME] = chunk
     return ns["_define"](namespace)
 
 
@@ -203,13 +208,7 @@ def chunked_kernel_sum():
     """The shipped kernel-sum rule generated with slices of a few rows (the chunked and fused passes)."""
     text = (generated.nn.OPS["gaussian_kernel_sum"]["signature"].split(" -> ")[0] + " -> out[i] = "
             "sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2) / s) * b[j])")
-    mp = pytest.MonkeyPatch()
-    mp.setattr(codegen, "CHUNK_ELEMENTS", 64)
-    try:
-        fns = _module(text, "<chunked>")
-    finally:
-        mp.undo()
-    return fns
+    return _module(text, "<chunked>", chunk=64)
 
 
 @pytest.mark.parametrize("dtype,offset", KERNEL_SCALES[:2], ids=["float32@1000", "float64@1e+07"])
