@@ -25,7 +25,9 @@ def pretty_name(name: str, style="unicode") -> str:
         if prefix:
             return "d(" + inv + ")" if style == "unicode" else r"\mathrm{d}(" + inv + ")"
         return inv
-    if name.startswith("_z"):
+    if name.startswith("__"):  # a user's own name that starts with '_' (see lower.ir_name)
+        name = name[1:]
+    elif name.startswith("_z"):
         name = "z"
     elif name.startswith("_"):
         name = name.lstrip("_")
