@@ -21,24 +21,37 @@ from .fingerprint import engine_fingerprint
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
 GENERATED_DIR = ROOT / "generated"
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("TENSOR_RULES_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "tensor-rules")
-    return Path(base) / "derive"
+def _valid_entry(out) -> bool:
+    return (isinstance(out, dict) and isinstance(out.get("files"), dict) and isinstance(out.get("rules"), list)
+            and isinstance(out.get("ok"), bool) and isinstance(out.get("module"), str)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in out["files"].items())
+            and all(isinstance(r, dict) for r in out["rules"]))
 
 
 def process_file(text: str, label: str, module: str, *, use_cache=True, bare_name=None, with_cuda=True) -> dict:
-    """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash."""
+    """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash.
+
+    The cache ($TENSOR_RULES_CACHE/derive/<key>.json) is derive.trusted_cache's: owner-only, every entry signed
+    and checked before use; an entry that does not verify or has the wrong shape is regenerated."""
+    from . import trusted_cache
+
     parts = [CACHE_VERSION, engine_fingerprint(), label, module, str(bare_name), str(with_cuda), text]
-    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
-    path = _cache_dir() / f"{key}.json"
-    if use_cache and path.exists():
+    key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    entry = f"{key}.json"
+    if use_cache:
         try:
-            return json.loads(path.read_text())
-        except (OSError, ValueError):
+            payload = trusted_cache.read("derive", entry, key)
+            out = json.loads(payload) if payload is not None else None
+            if _valid_entry(out):
+                return out
+        except trusted_cache.UntrustedCache as exc:
+            trusted_cache.warn_once(exc, "derive-rules")
+            use_cache = False
+        except ValueError:  # signed by us, yet not JSON: regenerate
             pass
     from . import api
 
@@ -57,12 +70,11 @@ def process_file(text: str, label: str, module: str, *, use_cache=True, bare_nam
             out["files"].update(_cuda_files(results, label))
     if use_cache and out["ok"]:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(out))
-            os.replace(tmp, path)
+            trusted_cache.write("derive", entry, key, json.dumps(out).encode("utf-8"))
         except OSError:
             pass
+        except trusted_cache.UntrustedCache as exc:
+            trusted_cache.warn_once(exc, "derive-rules")
     return out
 
 
