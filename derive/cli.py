@@ -6,17 +6,22 @@ generated/ is stale, 2 bad input (a malformed rule file, an unreadable path), 14
 """
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
-import os
-import signal
 import sys
-import tempfile
-import time
-from pathlib import Path
 
-from .fingerprint import engine_fingerprint
+try:  # Ctrl-C while the command itself is still being imported: the same one line and 130 as later
+    import argparse
+    import hashlib
+    import json
+    import os
+    import signal
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from .fingerprint import engine_fingerprint
+except KeyboardInterrupt:
+    sys.stderr.write("derive-rules: interrupted; nothing was written\n")
+    raise SystemExit(130) from None
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
@@ -343,7 +348,7 @@ def write_atomically(files: dict, out_dir: Path, remove_stale=False):
                 os.fsync(f.fileno())
         # __init__.py last: the package's import runs it, and it checks the journal
         staged.sort(key=lambda st: st[1].name == "__init__.py")
-        plan = {"moves": [[Path(t).relative_to(out_dir).as_posix(), g.relative_to(out_dir).as_posix()]
+        plan = {"moves": [[Path(os.path.relpath(t, out_dir)).as_posix(), Path(os.path.relpath(g, out_dir)).as_posix()]
                           for t, g in staged], "removals": stale}
         fd, jtmp = tempfile.mkstemp(prefix=".tmp-", dir=out_dir)
         with os.fdopen(fd, "w") as f:
@@ -398,6 +403,8 @@ def main(argv=None) -> int:
         try:
             status = _main(argv)
             sys.stdout.flush()  # a closed pipe surfaces here, inside the handler, not at exit as a traceback
+            if argv_is_script():  # the work is done: a late Ctrl-C must not turn exit into a KeyboardInterrupt
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
             return status
         except BrokenPipeError:
             # Python flushes stdout once more at exit: send what is left to /dev/null so that flush succeeds too
