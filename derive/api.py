@@ -12,10 +12,10 @@ from pathlib import Path
 
 import jinja2
 
-from . import calculus, codegen, display, emit_numpy, verify
+from . import calculus, codegen, display, emit_numpy, safe_text, verify
 from .errors import DeriveError, RuleError, VerificationError
 from .lang import parser
-from .lower import lower
+from .lower import lower, user_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 COMMAND = "derive-rules"
@@ -81,7 +81,7 @@ class RuleResult:
         for n in order:
             if n in names:
                 key = {"input": "inputs", "output": "outputs"}.get(roles.get(n), "intermediates")
-                out[key].append(n)
+                out[key].append(user_name(n))
         return out
 
     def to_json(self) -> dict:
@@ -91,11 +91,12 @@ class RuleResult:
             "signature": p.signature,
             "doc": self.doc,
             "source": self.source,
-            "inputs": [{"name": v.name, "kind": v.kind, "indices": list(v.indices),
+            "inputs": [{"name": user_name(v.name), "kind": v.kind, "indices": [user_name(i) for i in v.indices],
                         **({} if v.kind == "int" else {"domain": p.domains.get(v.name, "real"),
                                                        "domain_declared": bool(v.domain)})}
                        for v in p.inputs],
-            "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
+            "outputs": [{"name": user_name(v.name), "indices": [user_name(i) for i in v.indices]}
+                        for v in p.outputs],
             "pushforward": display.program_json(self.derivation, "pushforward"),
             "pullback": display.program_json(self.derivation, "pullback"),
             "pullback_needs": self.pullback_needs(),
@@ -187,10 +188,17 @@ def derive_expr(text: str, name: str = "expr") -> RuleResult:
     return derive_text(text, "<expr>", bare_name=name)[0]
 
 
-def render_module(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND) -> str:
+def template_env() -> jinja2.Environment:
+    """The Jinja2 environment of every template. User text (file names, comments) enters a template only
+    through these filters: `comment` (inside a # or // comment), `docstring` (a whole literal), `pystr`."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    tpl = env.get_template("numpy_module.py.j2")
+    env.filters.update(comment=safe_text.comment_text, docstring=safe_text.py_docstring, pystr=repr)
+    return env
+
+
+def render_module(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND) -> str:
+    tpl = template_env().get_template("numpy_module.py.j2")
     ops = [r.code for r in results]
     metas = {r.name: r.code.meta for r in results}
     return tpl.render(source=source, command=command, doc=(doc or f"Rules derived from {source}.").strip(),

@@ -7,6 +7,7 @@ The module layout itself lives in templates/numpy_module.py.j2.
 from __future__ import annotations
 
 import collections
+import builtins
 import itertools
 import keyword
 import pprint
@@ -19,7 +20,7 @@ from . import ir
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .emit_numpy import CHUNK_NAME, Emitter, _paren, _union
 from .ir import IndexSum
-from .lower import Extent, Idx
+from .lower import Extent, Idx, user_name
 
 
 @dataclass
@@ -28,14 +29,47 @@ class OpCode:
     functions: str        # Python source of the op's three functions, indented for _define's body
     exports: list         # names the functions are exported under
     meta: dict            # the OPS entry
+    local: dict = None    # export name -> the function's name inside _define (see op_function_name)
 
 
-def _pyname(name, taken):
-    n = name if name.isidentifier() and not keyword.iskeyword(name) else f"v_{abs(hash(name)) % 10**6}"
-    while n in taken:
-        n = n + "_"
+# Names the generated code itself uses without a leading '_' (everything else it creates starts with '_'): the
+# array namespace, the tangents argument, the loop variables of fused chunks, a multi-output pullback's argument,
+# extents (n_<class>), and every builtin. A user name never becomes one of these, nor starts with '_'.
+_BARE_INTERNAL = frozenset({"np", "math", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "acc", "k",
+                            "axis", "a", "dy", "export_ops", "OPS"}) | frozenset(dir(builtins))
+
+
+def _unsafe(n):
+    return n in _BARE_INTERNAL or keyword.iskeyword(n) or keyword.issoftkeyword(n)
+
+
+def _user_ident(name, taken):
+    """The local Python name of a user's tensor (IR name): never one of the generated code's own names, never
+    starting with '_' or 'n_' (where internal names live), distinct from every name already in `taken`."""
+    n = name if not name.startswith(("_", "n_")) else "u" + name
+    while _unsafe(n) or n in taken:
+        n += "_"
     taken.add(n)
     return n
+
+
+def _internal_ident(name, taken):
+    """The local Python name of an IR-made tensor (_t0, _inv_A, _z3): it keeps its leading '_'."""
+    n = name
+    while n in taken:
+        n += "_"
+    taken.add(n)
+    return n
+
+
+def op_function_name(rule_name: str) -> str:
+    """The name an op's forward function has inside `_define` (frule, rrule, pullback append a suffix): the rule's
+    name, unless it could shadow one of the generated code's own names; those go under `_op_`."""
+    return "_op_" + rule_name if rule_name.startswith("_") or _unsafe(rule_name) else rule_name
+
+
+def _is_internal(name):
+    return name.startswith("_") and not name.startswith("__")
 
 
 class OpGen:
@@ -44,17 +78,19 @@ class OpGen:
         self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
         self.counter = itertools.count()
-        taken = {"np", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "_add", "_recip", "tangents", CHUNK_NAME}
+        self.fn = op_function_name(self.p.name)
+        taken = {self.fn + sfx for sfx in ("", "_frule", "_rrule", "_pullback")} | {CHUNK_NAME}
         self.names: dict = {}
         for v in self.p.all_vars:
-            self.names[v.name] = _pyname(v.name.lstrip("_") if v.role == "temp" else v.name, taken) \
-                if v.role != "temp" else _pyname("_" + v.name.lstrip("_"), taken)
+            self.names[v.name] = _internal_ident("_" + v.name.lstrip("_"), taken) if _is_internal(v.name) \
+                else _user_ident(v.name, taken)
         self.tan_names, self.cot_names = {}, {}
         for v in self.p.all_vars + [ir.TensorVar(z, "tensor", (), "temp") for z in d.tangent_temps]:
-            self.tan_names[v.name] = _pyname("d" + v.name.strip("_") if v.role != "temp" else "_d" + v.name.strip("_"), taken)
+            self.tan_names[v.name] = _internal_ident("_d" + v.name.strip("_"), taken) if _is_internal(v.name) \
+                else _user_ident("d" + v.name, taken)
         for v in self.p.all_vars + [ir.TensorVar(z, "tensor", (), "temp") for z in d.tangent_temps]:
             self.cot_names[v.name] = self.tan_names[v.name]
-        self.given = {v.name: _pyname("d" + v.name + "_in", taken) for v in self.p.outputs}
+        self.given = {v.name: _user_ident("d" + v.name + "_in", taken) for v in self.p.outputs}
         # the extent of each class, read off the first input that carries it
         self.extent_src = {}
         for v in self.p.inputs:
@@ -280,7 +316,7 @@ class OpGen:
         result = {}
         for k, (ls, _, _, _, _) in enumerate(plan):
             T = base_name(ls.target)
-            g = pb.tmp("pb_" + T)
+            g = pb.tmp(f"pb_{T}_")
             pb.line(f"def {g}():")
             pb.line(f"    return {fn}()[{k}]")
             result[T] = f"Thunk({g})"
@@ -371,7 +407,7 @@ class OpGen:
             self.emit_stmt(em, st)
         outs = ", ".join(self.names[v.name] for v in p.outputs)
         body = "\n".join(em.lines)
-        return f"    def {p.name}({args}):\n{body}\n        return {outs}\n"
+        return f"    def {self.fn}({args}):\n{body}\n        return {outs}\n"
 
     def frule(self):
         p, d = self.p, self.d
@@ -409,7 +445,7 @@ class OpGen:
             ret = f"{outs[0]}, {douts[0]}"
         else:
             ret = f"({', '.join(outs)}), ({', '.join(douts)})"
-        return (f"    def {p.name}_frule(tangents, {args}):\n" + "\n".join(em.lines) +
+        return (f"    def {self.fn}_frule(tangents, {args}):\n" + "\n".join(em.lines) +
                 f"\n        return {ret}\n")
 
     def rrule(self):
@@ -436,11 +472,11 @@ class OpGen:
         outs = [v for v in p.outputs]
         if len(outs) == 1:
             arg = self.cot_arg(outs[0].name)
-            head = f"        def {p.name}_pullback({arg}):"
+            head = f"        def {self.fn}_pullback({arg}):"
             zero_check = f"is_zero({arg})"
         else:
             arg = "dy"
-            head = f"        def {p.name}_pullback(dy):"
+            head = f"        def {self.fn}_pullback(dy):"
             pb.line(f"{', '.join(self.cot_arg(v.name) for v in outs)}, = dy")
             zero_check = " and ".join(f"is_zero({self.cot_arg(v.name)})" for v in outs)
         zeros = ", ".join(["_NO"] + ["_NO" if v.kind == "int" else "_ZERO" for v in p.inputs])
@@ -476,7 +512,7 @@ class OpGen:
                 results[T] = "_ZERO"
                 continue
             if T in inputs and lazy:
-                fn = pb.tmp("pb_" + T)
+                fn = pb.tmp(f"pb_{T}_")
                 sub = pb.nested()
                 self.emit_lin(sub, ls, tv, self.cot_atom_var, nonzero)
                 pb.line(f"def {fn}():")
@@ -492,8 +528,8 @@ class OpGen:
         pb.line(f"return ({', '.join(ret)}{',' if len(ret) == 1 else ''})")
         y = ", ".join(self.names[v.name] for v in outs)
         y = y if len(outs) == 1 else f"({y})"
-        return (f"    def {p.name}_rrule({args}):\n" + "\n".join(em.lines) + "\n" + head + "\n" +
-                "\n".join(pb.lines) + f"\n        return {y}, {p.name}_pullback\n")
+        return (f"    def {self.fn}_rrule({args}):\n" + "\n".join(em.lines) + "\n" + head + "\n" +
+                "\n".join(pb.lines) + f"\n        return {y}, {self.fn}_pullback\n")
 
     def cot_arg(self, out_name):
         return self.given[out_name] if self._read_later(out_name) else self.cot_names[out_name]
@@ -507,22 +543,24 @@ class OpGen:
         return self.cot_names[base_name(atom)]
 
     def meta(self):
+        """The OPS entry. It speaks to users (runtime error messages), so names are as the user wrote them."""
         p = self.p
+        u = user_name
 
         def inp(v):
-            m = {"name": v.name, "kind": v.kind}
+            m = {"name": u(v.name), "kind": v.kind}
             if v.kind == "tensor":
-                m["indices"] = list(v.indices)
+                m["indices"] = [u(i) for i in v.indices]
             return m
 
         return {
             "signature": p.signature,
             "inputs": [inp(v) for v in p.inputs],
-            "outputs": [{"name": v.name, "indices": list(v.indices)} for v in p.outputs],
-            "equal_extents": [list(x) for x in p.equal_extents],
-            "domains": dict(p.domains),
+            "outputs": [{"name": u(v.name), "indices": [u(i) for i in v.indices]} for v in p.outputs],
+            "equal_extents": [[u(i) for i in x] for x in p.equal_extents],
+            "domains": {u(k): v for k, v in p.domains.items()},
             **({"elementwise": True} if _is_elementwise(p) else {}),
-            **({"extents": dict(p.extents)} if p.extents else {}),
+            **({"extents": {u(k): v for k, v in p.extents.items()}} if p.extents else {}),
             "source": p.source,
             **({"doc": p.doc} if p.doc else {}),   # the comment lines right above the rule
         }
@@ -533,7 +571,8 @@ class OpGen:
         fns = "\n".join(_inline_single_use(_drop_unused(_drop_unused_extents(f), aux))
                          for f in (self.forward(), self.frule(), self.rrule()))
         n = self.p.name
-        return OpCode(n, fns, [n, f"{n}_frule", f"{n}_rrule"], self.meta())
+        sfx = ("", "_frule", "_rrule")
+        return OpCode(n, fns, [n + x for x in sfx], self.meta(), {n + x: self.fn + x for x in sfx})
 
 
 def _drop_unused_extents(src):

@@ -30,13 +30,19 @@ def _ident(s):
     return s if not s[0].isdigit() else "x" + s
 
 
+def _tail(name: str) -> str:
+    # IR names are ASCII identifiers: kept whole (never collapsed), so distinct tensors get distinct C names
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else _ident(name)
+
+
 def cname(buf: str) -> str:
-    """C parameter name of a buffer: d_/b_/g_ for (co)tangents, x_ for primal tensors, u_ for internal temps."""
+    """C parameter name of a buffer: d_/b_/g_ for (co)tangents, x_ for primal tensors, u_ for the IR's own
+    temps (its names start with '_', so 'u' + name); one-to-one, so `x` and `x_` or `_x` never meet."""
     for pre, c in ((TAN, "d"), (COT, "b"), (GIVEN, "g")):
         if buf.startswith(pre):
             base = base_name(buf)
-            return c + ("u_" if base.startswith("_") else "_") + _ident(base)
-    return ("u_" if buf.startswith("_") else "x_") + _ident(buf)
+            return c + ("u" if base.startswith("_") else "_") + _tail(base)
+    return ("u" if buf.startswith("_") else "x_") + _tail(buf)
 
 
 # -----------------------------------------------------------------------------------------------------------
@@ -358,7 +364,7 @@ class OpCuda:
 
     # -- kernels -------------------------------------------------------------------------------------------
     def kname(self, tag, n, suffix=""):
-        return f"tr_{self.prefix}_{_ident(self.name)}_{tag}{n}{suffix}"
+        return f"tr_{self.prefix}_{_tail(self.name)}_{tag}{n}{suffix}"
 
     def atoms(self, pc, local_atoms):
         if not self.linear(pc.target):
@@ -607,8 +613,9 @@ class OpCuda:
 
 
 def _env():
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
-                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    from .api import template_env  # one environment: the same escaping filters for .py and .cu
+
+    return template_env()
 
 
 def stem_of(source_label: str) -> str:

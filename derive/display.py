@@ -28,7 +28,9 @@ def pretty_name(name: str, style="unicode") -> str:
     if name.startswith("_adj_"):
         inner = pretty_name(name[5:] if not name[5:].startswith("t") else "_" + name[5:], style)
         return f"adj({inner})" if style == "unicode" else rf"\operatorname{{adj}}({inner})"
-    if name.startswith("_z"):
+    if name.startswith("__"):  # a user's own name that starts with '_' (see lower.ir_name)
+        name = name[1:]
+    elif name.startswith("_z"):
         name = "z"
     elif name.startswith("_"):
         name = name.lstrip("_")

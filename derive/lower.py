@@ -5,8 +5,10 @@ Owns Einstein summation, lifting matrix primitives into statements of their own,
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import keyword
+import re
 
 import sympy as sp
 
@@ -15,8 +17,10 @@ from .errors import RuleError
 from .ir import IndexSum, Program, Stmt, TensorVar
 from .lang import ast as A
 
-_PY_RESERVED = {"np", "max", "min", "range", "len", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero",
-                "_CHUNK_ELEMENTS"}  # the generated module's chunk budget (emit_numpy.CHUNK_NAME)
+# module-level names of a generated module that its rules' exports must not replace (everything else it uses
+# is bound inside _define, and codegen keeps user names apart from it)
+_MODULE_NAMES = {"OPS", "_define", "export_ops", "_CHUNK_ELEMENTS"}  # + emit_numpy.CHUNK_NAME
+_RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
@@ -106,11 +110,11 @@ class Lowerer:
 
     # -- tensors -------------------------------------------------------------------------------------------
     def add_tensor(self, name, kind, rank, role, pos, letters=()):
-        if not name.isidentifier() or name.startswith("__"):
+        if not name.isidentifier():
             raise self.err(f"'{name}' is not a valid name", pos)
         if name in RESERVED:
             raise self.err(f"'{name}' is a built-in function and cannot name a tensor", pos, len(name))
-        if keyword.iskeyword(name) or name in _PY_RESERVED:
+        if keyword.iskeyword(name):
             raise self.err(f"'{name}' is reserved and cannot name a tensor", pos, len(name))
         t = _Tensor(name, kind, rank, role, pos, letters)
         self.tensors[name] = t
@@ -124,12 +128,13 @@ class Lowerer:
     # -- entry point ---------------------------------------------------------------------------------------
     def lower(self) -> Program:
         r = self.rule
+        # checked for a bare statement list too: its name (define(name=...), -e) becomes a Python name
+        if not _RULE_NAME.fullmatch(r.name) or keyword.iskeyword(r.name):
+            raise self.err(f"{r.name!r} is not a valid rule name (ASCII letters, digits and '_', not a Python "
+                           f"keyword)", r.pos, len(r.name) if r.header else 1)
+        if r.name in _MODULE_NAMES:
+            raise self.err(f"'{r.name}' cannot name a rule (the generated module uses it)", r.pos, len(r.name))
         if r.header:
-            if not r.name.isidentifier():
-                raise self.err(f"'{r.name}' is not a valid rule name", r.pos)
-            if keyword.iskeyword(r.name) or r.name in _PY_RESERVED:
-                raise self.err(f"'{r.name}' cannot name a rule (it is reserved in the generated Python)", r.pos,
-                               len(r.name))
             seen = set()
             for p in list(r.inputs) + list(r.outputs):
                 if p.name in seen:
@@ -821,8 +826,9 @@ def _start(n) -> A.Pos:
 def signature(prog: Program) -> str:
     def fmt(v):
         if v.kind == "int":
-            return f"{v.name}: int"
-        text = v.name if v.kind == "scalar" else f"{v.name}[{','.join(v.indices)}]"
+            return f"{user_name(v.name)}: int"
+        text = (user_name(v.name) if v.kind == "scalar"
+                else f"{user_name(v.name)}[{','.join(user_name(i) for i in v.indices)}]")
         return f"{text}: {v.domain}" if v.domain else text
 
     outs = [fmt(v) for v in prog.outputs]
@@ -831,4 +837,47 @@ def signature(prog: Program) -> str:
 
 
 def lower(rule: A.RuleDef) -> Program:
-    return Lowerer(rule).lower()
+    try:
+        return Lowerer(_apart_from_internal(rule)).lower()
+    except RuleError as exc:
+        exc.message = user_text(exc.message)
+        exc.args = (str(exc),)
+        raise
+
+
+# -- user names and the IR's own ------------------------------------------------------------------------------
+# The IR names what it creates itself with exactly one leading '_' (_t0, _inv_A, _z3; indices _s0, _P0, _b0_0).
+# A user name that starts with '_' gets one more on its way in, so it can never equal one of them; a user
+# name cannot start with '__'. `user_text` undoes the mapping wherever a name is shown to the user.
+_USER_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9_])__(?=[A-Za-z0-9_])")
+
+
+def ir_name(name: str) -> str:
+    return "_" + name if name.startswith("_") else name
+
+
+def user_name(name: str) -> str:
+    return name[1:] if name.startswith("__") else name
+
+
+def user_text(text: str) -> str:
+    return _USER_UNDERSCORE.sub("_", text)
+
+
+def _apart_from_internal(node):
+    if isinstance(node, (A.Name, A.Index, A.Access, A.Param)) and node.name.startswith("__"):
+        raise RuleError(f"'{node.name}' is not a valid name: names starting with '__' are reserved", node.pos,
+                        width=len(node.name))
+    if isinstance(node, A.RuleDef) and node.name.startswith("__"):
+        raise RuleError(f"'{node.name}' is not a valid rule name: names starting with '__' are reserved",
+                        node.pos, width=len(node.name))
+    changes = {}
+    for f in dataclasses.fields(node):
+        v = getattr(node, f.name)
+        if isinstance(v, A.Node):
+            changes[f.name] = _apart_from_internal(v)
+        elif isinstance(v, tuple) and v and isinstance(v[0], A.Node):
+            changes[f.name] = tuple(_apart_from_internal(x) for x in v)
+    if isinstance(node, (A.Name, A.Index, A.Access, A.Param)):
+        changes["name"] = ir_name(node.name)
+    return dataclasses.replace(node, **changes) if changes else node

@@ -3,9 +3,6 @@
 
 A trailing index that every tensor carries (b below) is a batch index: matrix functions act on each
 A[:,:,b]; products broadcast over it or contract with an unbatched operand."""
-import math
-
-from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
 
 # Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
@@ -13,15 +10,20 @@ from runtime.registry import export_ops
 _CHUNK_ELEMENTS = 4194304
 
 
-def _recip(n):
-    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
-    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
-    return 1 / n if n else math.inf
-
-
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    # helpers are bound here, not at module level: a rule may be named like one (`math`, `is_zero`), and its
+    # export replaces the module attribute, never what the ops read
+    import math
+
+    from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
     _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return 1 / n if n else math.inf
 
     def _add(a, b):
         if is_zero(a):
@@ -51,13 +53,13 @@ def _define(np):
         def batched_matmul_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_A5():
+            def _pb_A_5():
                 dA = np.einsum("ab,cbd->cad", B, dC, optimize=True)
                 return dA
-            def _pb_B7():
+            def _pb_B_7():
                 dB = np.einsum("abc,adc->bd", A, dC, optimize=True)
                 return dB
-            return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
+            return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
         return C, batched_matmul_pullback
 
     # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
@@ -81,13 +83,13 @@ def _define(np):
         def bmm_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_A5():
+            def _pb_A_5():
                 dA = np.einsum("abc,dbc->dac", B, dC, optimize=True)
                 return dA
-            def _pb_B7():
+            def _pb_B_7():
                 dB = np.einsum("abc,adc->bdc", A, dC, optimize=True)
                 return dB
-            return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
+            return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
         return C, bmm_pullback
 
     # ---- batched_transpose(A[i,j,b]) -> B[j,i,b]    (rules/batched.rules:10)
@@ -164,14 +166,14 @@ def _define(np):
         return x
 
     def batched_solve_frule(tangents, A, y):
-        _, dA, dy = tangents
+        _, dA, dy_ = tangents
         x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
         _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
         _dz6 = _ZERO
         if not is_zero(dA):
             _dz6 = _add(_dz6, (-np.einsum("abc,bc->ac", dA, x, optimize=True)))
-        if not is_zero(dy):
-            _dz6 = _add(_dz6, dy)
+        if not is_zero(dy_):
+            _dz6 = _add(_dz6, dy_)
         dx = _ZERO
         if not is_zero(_dz6):
             dx = _add(dx, np.einsum("abc,bc->ac", _inv_A, _dz6, optimize=True))
@@ -184,13 +186,13 @@ def _define(np):
                 return (_NO, _ZERO, _ZERO)
             _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
             _dz6 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
-            def _pb_A3():
+            def _pb_A_3():
                 dA = (-((_dz6[:, None]) * x))
                 return dA
-            def _pb_y5():
-                dy = _dz6
-                return dy
-            return (_NO, Thunk(_pb_A3), Thunk(_pb_y5))
+            def _pb_y_5():
+                dy_ = _dz6
+                return dy_
+            return (_NO, Thunk(_pb_A_3), Thunk(_pb_y_5))
         return x, batched_solve_pullback
 
     # ---- batched_cayley(A[i,j,b]) -> Q[i,j,b]    (rules/batched.rules:16)
@@ -198,66 +200,66 @@ def _define(np):
     def batched_cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
-        _M = np.transpose(np.linalg.inv(np.transpose((_d0[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
-        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d0, (1, 0))[:, :, None]), _M, optimize=True)
+        M = np.transpose(np.linalg.inv(np.transpose((_d0[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d0, (1, 0))[:, :, None]), M, optimize=True)
         return Q
 
     def batched_cayley_frule(tangents, A):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        _M = np.transpose(np.linalg.inv(np.transpose((_d4[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
-        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d4, (1, 0))[:, :, None]), _M, optimize=True)
+        M = np.transpose(np.linalg.inv(np.transpose((_d4[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d4, (1, 0))[:, :, None]), M, optimize=True)
         _dt0 = _ZERO
         if not is_zero(dA):
             _dt0 = _add(_dt0, (-dA))
-        _dM = _ZERO
+        dM = _ZERO
         if not is_zero(_dt0):
-            _dM = _add(_dM, (-np.einsum("abc,dca->dbc", _M, np.einsum("abc,bdc->acd", _M, _dt0, optimize=True), optimize=True)))
+            dM = _add(dM, (-np.einsum("abc,dca->dbc", M, np.einsum("abc,bdc->acd", M, _dt0, optimize=True), optimize=True)))
         dQ = _ZERO
-        if not is_zero(_dM):
-            dQ = _add(dQ, np.einsum("abc,dac->dbc", A, _dM, optimize=True) + _dM)
+        if not is_zero(dM):
+            dQ = _add(dQ, np.einsum("abc,dac->dbc", A, dM, optimize=True) + dM)
         if not is_zero(dA):
-            dQ = _add(dQ, np.einsum("abc,bdc->adc", _M, dA, optimize=True))
+            dQ = _add(dQ, np.einsum("abc,bdc->adc", M, dA, optimize=True))
         return Q, dQ
 
     def batched_cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        _M = np.transpose(np.linalg.inv(np.transpose((_d13[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
-        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d13, (1, 0))[:, :, None]), _M, optimize=True)
+        M = np.transpose(np.linalg.inv(np.transpose((_d13[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d13, (1, 0))[:, :, None]), M, optimize=True)
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            _dM = np.einsum("abc,dbc->dac", A, dQ, optimize=True) + dQ
-            _dt0 = (-np.einsum("abc,dca->bdc", _M, np.einsum("abc,dbc->acd", _M, _dM, optimize=True), optimize=True))
-            dA = np.einsum("abc,adc->bdc", _M, dQ, optimize=True)
+            dM = np.einsum("abc,dbc->dac", A, dQ, optimize=True) + dQ
+            _dt0 = (-np.einsum("abc,dca->bdc", M, np.einsum("abc,dbc->acd", M, dM, optimize=True), optimize=True))
+            dA = np.einsum("abc,adc->bdc", M, dQ, optimize=True)
             dA = _add(dA, (-_dt0))
             return (_NO, dA)
         return Q, batched_cayley_pullback
 
     return {
-        "batched_matmul": batched_matmul,
-        "batched_matmul_frule": batched_matmul_frule,
-        "batched_matmul_rrule": batched_matmul_rrule,
-        "bmm": bmm,
-        "bmm_frule": bmm_frule,
-        "bmm_rrule": bmm_rrule,
-        "batched_transpose": batched_transpose,
-        "batched_transpose_frule": batched_transpose_frule,
-        "batched_transpose_rrule": batched_transpose_rrule,
-        "batched_inv": batched_inv,
-        "batched_inv_frule": batched_inv_frule,
-        "batched_inv_rrule": batched_inv_rrule,
-        "batched_logdet": batched_logdet,
-        "batched_logdet_frule": batched_logdet_frule,
-        "batched_logdet_rrule": batched_logdet_rrule,
-        "batched_solve": batched_solve,
-        "batched_solve_frule": batched_solve_frule,
-        "batched_solve_rrule": batched_solve_rrule,
-        "batched_cayley": batched_cayley,
-        "batched_cayley_frule": batched_cayley_frule,
-        "batched_cayley_rrule": batched_cayley_rrule,
+        'batched_matmul': batched_matmul,
+        'batched_matmul_frule': batched_matmul_frule,
+        'batched_matmul_rrule': batched_matmul_rrule,
+        'bmm': bmm,
+        'bmm_frule': bmm_frule,
+        'bmm_rrule': bmm_rrule,
+        'batched_transpose': batched_transpose,
+        'batched_transpose_frule': batched_transpose_frule,
+        'batched_transpose_rrule': batched_transpose_rrule,
+        'batched_inv': batched_inv,
+        'batched_inv_frule': batched_inv_frule,
+        'batched_inv_rrule': batched_inv_rrule,
+        'batched_logdet': batched_logdet,
+        'batched_logdet_frule': batched_logdet_frule,
+        'batched_logdet_rrule': batched_logdet_rrule,
+        'batched_solve': batched_solve,
+        'batched_solve_frule': batched_solve_frule,
+        'batched_solve_rrule': batched_solve_rrule,
+        'batched_cayley': batched_cayley,
+        'batched_cayley_frule': batched_cayley_frule,
+        'batched_cayley_rrule': batched_cayley_rrule,
     }
 
 

@@ -9,9 +9,6 @@ NoTangent). See docs/language.md for the whole language.
 
 Every rule in this file maps each element independently, so the generated functions accept arrays of
 any shape (the index i stands for all of them)."""
-import math
-
-from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
 
 # Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
@@ -19,15 +16,20 @@ from runtime.registry import export_ops
 _CHUNK_ELEMENTS = 4194304
 
 
-def _recip(n):
-    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
-    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
-    return 1 / n if n else math.inf
-
-
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    # helpers are bound here, not at module level: a rule may be named like one (`math`, `is_zero`), and its
+    # export replaces the module attribute, never what the ops read
+    import math
+
+    from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
     _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return 1 / n if n else math.inf
 
     def _add(a, b):
         if is_zero(a):
@@ -45,17 +47,17 @@ def _define(np):
     def sin_frule(tangents, x):
         _, dx = tangents
         y = np.sin(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (np.cos(x) * dx))
-        return y, dy
+            dy_ = _add(dy_, (np.cos(x) * dx))
+        return y, dy_
 
     def sin_rrule(x):
         y = np.sin(x)
-        def sin_pullback(dy):
-            if is_zero(dy):
+        def sin_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * np.cos(x))
+            dx = (dy_ * np.cos(x))
             return (_NO, dx)
         return y, sin_pullback
 
@@ -67,17 +69,17 @@ def _define(np):
     def asin_frule(tangents, x):
         _, dx = tangents
         y = np.arcsin(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, ((1 / np.sqrt((1.0 - (x * x)))) * dx))
-        return y, dy
+            dy_ = _add(dy_, ((1 / np.sqrt((1.0 - (x * x)))) * dx))
+        return y, dy_
 
     def asin_rrule(x):
         y = np.arcsin(x)
-        def asin_pullback(dy):
-            if is_zero(dy):
+        def asin_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = ((1 / np.sqrt((1.0 - (x * x)))) * dy)
+            dx = ((1 / np.sqrt((1.0 - (x * x)))) * dy_)
             return (_NO, dx)
         return y, asin_pullback
 
@@ -90,20 +92,20 @@ def _define(np):
         _, dx = tangents
         _e3 = np.sin(x)
         y = np.arcsin((0.2 + _e3))
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
             _e7 = (1.0 + (5.0 * _e3))
-            dy = _add(dy, ((1 / np.sqrt((1.0 - (0.04 * (_e7 * _e7))))) * np.cos(x) * dx))
-        return y, dy
+            dy_ = _add(dy_, ((1 / np.sqrt((1.0 - (0.04 * (_e7 * _e7))))) * np.cos(x) * dx))
+        return y, dy_
 
     def foo_rrule(x):
         _e14 = np.sin(x)
         y = np.arcsin((0.2 + _e14))
-        def foo_pullback(dy):
-            if is_zero(dy):
+        def foo_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
             _e18 = (1.0 + (5.0 * _e14))
-            dx = ((1 / np.sqrt((1.0 - (0.04 * (_e18 * _e18))))) * dy * np.cos(x))
+            dx = ((1 / np.sqrt((1.0 - (0.04 * (_e18 * _e18))))) * dy_ * np.cos(x))
             return (_NO, dx)
         return y, foo_pullback
 
@@ -115,17 +117,17 @@ def _define(np):
     def cos_frule(tangents, x):
         _, dx = tangents
         y = np.cos(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (-(dx * np.sin(x))))
-        return y, dy
+            dy_ = _add(dy_, (-(dx * np.sin(x))))
+        return y, dy_
 
     def cos_rrule(x):
         y = np.cos(x)
-        def cos_pullback(dy):
-            if is_zero(dy):
+        def cos_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (-(dy * np.sin(x)))
+            dx = (-(dy_ * np.sin(x)))
             return (_NO, dx)
         return y, cos_pullback
 
@@ -137,17 +139,17 @@ def _define(np):
     def exp_frule(tangents, x):
         _, dx = tangents
         y = np.exp(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx * y))
-        return y, dy
+            dy_ = _add(dy_, (dx * y))
+        return y, dy_
 
     def exp_rrule(x):
         y = np.exp(x)
-        def exp_pullback(dy):
-            if is_zero(dy):
+        def exp_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * y)
+            dx = (dy_ * y)
             return (_NO, dx)
         return y, exp_pullback
 
@@ -159,17 +161,17 @@ def _define(np):
     def log_frule(tangents, x):
         _, dx = tangents
         y = np.log(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (1 / x * dx))
-        return y, dy
+            dy_ = _add(dy_, (1 / x * dx))
+        return y, dy_
 
     def log_rrule(x):
         y = np.log(x)
-        def log_pullback(dy):
-            if is_zero(dy):
+        def log_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (1 / x * dy)
+            dx = (1 / x * dy_)
             return (_NO, dx)
         return y, log_pullback
 
@@ -181,17 +183,17 @@ def _define(np):
     def log1p_frule(tangents, x):
         _, dx = tangents
         y = np.log1p(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (1 / (1.0 + x) * dx))
-        return y, dy
+            dy_ = _add(dy_, (1 / (1.0 + x) * dx))
+        return y, dy_
 
     def log1p_rrule(x):
         y = np.log1p(x)
-        def log1p_pullback(dy):
-            if is_zero(dy):
+        def log1p_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (1 / (1.0 + x) * dy)
+            dx = (1 / (1.0 + x) * dy_)
             return (_NO, dx)
         return y, log1p_pullback
 
@@ -203,17 +205,17 @@ def _define(np):
     def expm1_frule(tangents, x):
         _, dx = tangents
         y = np.expm1(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx * np.exp(x)))
-        return y, dy
+            dy_ = _add(dy_, (dx * np.exp(x)))
+        return y, dy_
 
     def expm1_rrule(x):
         y = np.expm1(x)
-        def expm1_pullback(dy):
-            if is_zero(dy):
+        def expm1_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * np.exp(x))
+            dx = (dy_ * np.exp(x))
             return (_NO, dx)
         return y, expm1_pullback
 
@@ -225,17 +227,17 @@ def _define(np):
     def sqrt_frule(tangents, x):
         _, dx = tangents
         y = np.sqrt(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (0.5 * (1 / np.sqrt(x)) * dx))
-        return y, dy
+            dy_ = _add(dy_, (0.5 * (1 / np.sqrt(x)) * dx))
+        return y, dy_
 
     def sqrt_rrule(x):
         y = np.sqrt(x)
-        def sqrt_pullback(dy):
-            if is_zero(dy):
+        def sqrt_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (0.5 * (1 / np.sqrt(x)) * dy)
+            dx = (0.5 * (1 / np.sqrt(x)) * dy_)
             return (_NO, dx)
         return y, sqrt_pullback
 
@@ -247,17 +249,17 @@ def _define(np):
     def tanh_frule(tangents, x):
         _, dx = tangents
         y = np.tanh(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, ((1.0 - (y * y)) * dx))
-        return y, dy
+            dy_ = _add(dy_, ((1.0 - (y * y)) * dx))
+        return y, dy_
 
     def tanh_rrule(x):
         y = np.tanh(x)
-        def tanh_pullback(dy):
-            if is_zero(dy):
+        def tanh_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = ((1.0 - (y * y)) * dy)
+            dx = ((1.0 - (y * y)) * dy_)
             return (_NO, dx)
         return y, tanh_pullback
 
@@ -274,20 +276,20 @@ def _define(np):
         _e5 = np.exp(np.where(_p4, -x, x))
         _e6 = 1.0 + _e5
         y = (np.where(_p4, 1.0, _e5) / _e6)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx * (np.where(_p4, _e5, 1.0) / _e6) * y))
-        return y, dy
+            dy_ = _add(dy_, (dx * (np.where(_p4, _e5, 1.0) / _e6) * y))
+        return y, dy_
 
     def sigmoid_rrule(x):
         _p10 = x >= 0
         _e11 = np.exp(np.where(_p10, -x, x))
         _e12 = 1.0 + _e11
         y = (np.where(_p10, 1.0, _e11) / _e12)
-        def sigmoid_pullback(dy):
-            if is_zero(dy):
+        def sigmoid_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * (np.where(_p10, _e11, 1.0) / _e12) * y)
+            dx = (dy_ * (np.where(_p10, _e11, 1.0) / _e12) * y)
             return (_NO, dx)
         return y, sigmoid_pullback
 
@@ -299,21 +301,21 @@ def _define(np):
     def softplus_frule(tangents, x):
         _, dx = tangents
         y = np.logaddexp(0.0, x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
             _p2 = x >= 0
             _e3 = np.exp(np.where(_p2, -x, x))
-            dy = _add(dy, (dx * (np.where(_p2, 1.0, _e3) / (1.0 + _e3))))
-        return y, dy
+            dy_ = _add(dy_, (dx * (np.where(_p2, 1.0, _e3) / (1.0 + _e3))))
+        return y, dy_
 
     def softplus_rrule(x):
         y = np.logaddexp(0.0, x)
-        def softplus_pullback(dy):
-            if is_zero(dy):
+        def softplus_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
             _p8 = x >= 0
             _e9 = np.exp(np.where(_p8, -x, x))
-            dx = (dy * (np.where(_p8, 1.0, _e9) / (1.0 + _e9)))
+            dx = (dy_ * (np.where(_p8, 1.0, _e9) / (1.0 + _e9)))
             return (_NO, dx)
         return y, softplus_pullback
 
@@ -325,17 +327,17 @@ def _define(np):
     def relu_frule(tangents, x):
         _, dx = tangents
         y = np.maximum(x, 0.0)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx * np.heaviside(x, 0.0)))
-        return y, dy
+            dy_ = _add(dy_, (dx * np.heaviside(x, 0.0)))
+        return y, dy_
 
     def relu_rrule(x):
         y = np.maximum(x, 0.0)
-        def relu_pullback(dy):
-            if is_zero(dy):
+        def relu_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * np.heaviside(x, 0.0))
+            dx = (dy_ * np.heaviside(x, 0.0))
             return (_NO, dx)
         return y, relu_pullback
 
@@ -347,17 +349,17 @@ def _define(np):
     def erf_frule(tangents, x):
         _, dx = tangents
         y = np.erf(x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (1.1283791670955126 * dx * np.exp((-(x * x)))))
-        return y, dy
+            dy_ = _add(dy_, (1.1283791670955126 * dx * np.exp((-(x * x)))))
+        return y, dy_
 
     def erf_rrule(x):
         y = np.erf(x)
-        def erf_pullback(dy):
-            if is_zero(dy):
+        def erf_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (1.1283791670955126 * dy * np.exp((-(x * x))))
+            dx = (1.1283791670955126 * dy_ * np.exp((-(x * x))))
             return (_NO, dx)
         return y, erf_pullback
 
@@ -370,17 +372,17 @@ def _define(np):
     def leaky_relu_frule(tangents, x):
         _, dx = tangents
         y = np.where((x > 0.0), x, (0.01 * x))
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx * np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x))))
-        return y, dy
+            dy_ = _add(dy_, (dx * np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x))))
+        return y, dy_
 
     def leaky_relu_rrule(x):
         y = np.where((x > 0.0), x, (0.01 * x))
-        def leaky_relu_pullback(dy):
-            if is_zero(dy):
+        def leaky_relu_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x)))
+            dx = (dy_ * np.asarray(np.where((x > 0.0), 1.0, 0.01), dtype=np.result_type(x)))
             return (_NO, dx)
         return y, leaky_relu_pullback
 
@@ -394,18 +396,18 @@ def _define(np):
         _, dx = tangents
         _e5 = np.erf((0.7071067811865476 * x))
         y = (0.5 * (1.0 + _e5) * x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, ((0.5 + (0.5 * _e5) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dx))
-        return y, dy
+            dy_ = _add(dy_, ((0.5 + (0.5 * _e5) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dx))
+        return y, dy_
 
     def gelu_rrule(x):
         _e16 = np.erf((0.7071067811865476 * x))
         y = (0.5 * (1.0 + _e16) * x)
-        def gelu_pullback(dy):
-            if is_zero(dy):
+        def gelu_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = ((0.5 + (0.5 * _e16) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dy)
+            dx = ((0.5 + (0.5 * _e16) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dy_)
             return (_NO, dx)
         return y, gelu_pullback
 
@@ -418,25 +420,25 @@ def _define(np):
     def scale_frule(tangents, x, s):
         _, dx, ds = tangents
         y = (s * x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(ds):
-            dy = _add(dy, (ds * x))
+            dy_ = _add(dy_, (ds * x))
         if not is_zero(dx):
-            dy = _add(dy, (dx * s))
-        return y, dy
+            dy_ = _add(dy_, (dx * s))
+        return y, dy_
 
     def scale_rrule(x, s):
         y = (s * x)
-        def scale_pullback(dy):
-            if is_zero(dy):
+        def scale_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_x5():
-                dx = (dy * s)
+            def _pb_x_5():
+                dx = (dy_ * s)
                 return dx
-            def _pb_s7():
-                ds = np.sum((dy * x), axis=0)
+            def _pb_s_7():
+                ds = np.sum((dy_ * x), axis=0)
                 return ds
-            return (_NO, Thunk(_pb_x5), Thunk(_pb_s7))
+            return (_NO, Thunk(_pb_x_5), Thunk(_pb_s_7))
         return y, scale_pullback
 
     # ---- power(x[i], n: int) -> y[i]    (rules/elementwise.rules:37)
@@ -447,75 +449,75 @@ def _define(np):
     def power_frule(tangents, x, n):
         _, dx, dn = tangents
         y = (x ** n)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, ((x ** np.asarray(np.where((n != 0.0), (n - 1.0), 0.0), dtype=np.result_type(x))) * dx * n))
-        return y, dy
+            dy_ = _add(dy_, ((x ** np.asarray(np.where((n != 0.0), (n - 1.0), 0.0), dtype=np.result_type(x))) * dx * n))
+        return y, dy_
 
     def power_rrule(x, n):
         y = (x ** n)
-        def power_pullback(dy):
-            if is_zero(dy):
+        def power_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO, _NO)
-            dx = ((x ** np.asarray(np.where((n != 0.0), (n - 1.0), 0.0), dtype=np.result_type(x))) * dy * n)
+            dx = ((x ** np.asarray(np.where((n != 0.0), (n - 1.0), 0.0), dtype=np.result_type(x))) * dy_ * n)
             return (_NO, dx, _NO)
         return y, power_pullback
 
     return {
-        "sin": sin,
-        "sin_frule": sin_frule,
-        "sin_rrule": sin_rrule,
-        "asin": asin,
-        "asin_frule": asin_frule,
-        "asin_rrule": asin_rrule,
-        "foo": foo,
-        "foo_frule": foo_frule,
-        "foo_rrule": foo_rrule,
-        "cos": cos,
-        "cos_frule": cos_frule,
-        "cos_rrule": cos_rrule,
-        "exp": exp,
-        "exp_frule": exp_frule,
-        "exp_rrule": exp_rrule,
-        "log": log,
-        "log_frule": log_frule,
-        "log_rrule": log_rrule,
-        "log1p": log1p,
-        "log1p_frule": log1p_frule,
-        "log1p_rrule": log1p_rrule,
-        "expm1": expm1,
-        "expm1_frule": expm1_frule,
-        "expm1_rrule": expm1_rrule,
-        "sqrt": sqrt,
-        "sqrt_frule": sqrt_frule,
-        "sqrt_rrule": sqrt_rrule,
-        "tanh": tanh,
-        "tanh_frule": tanh_frule,
-        "tanh_rrule": tanh_rrule,
-        "sigmoid": sigmoid,
-        "sigmoid_frule": sigmoid_frule,
-        "sigmoid_rrule": sigmoid_rrule,
-        "softplus": softplus,
-        "softplus_frule": softplus_frule,
-        "softplus_rrule": softplus_rrule,
-        "relu": relu,
-        "relu_frule": relu_frule,
-        "relu_rrule": relu_rrule,
-        "erf": erf,
-        "erf_frule": erf_frule,
-        "erf_rrule": erf_rrule,
-        "leaky_relu": leaky_relu,
-        "leaky_relu_frule": leaky_relu_frule,
-        "leaky_relu_rrule": leaky_relu_rrule,
-        "gelu": gelu,
-        "gelu_frule": gelu_frule,
-        "gelu_rrule": gelu_rrule,
-        "scale": scale,
-        "scale_frule": scale_frule,
-        "scale_rrule": scale_rrule,
-        "power": power,
-        "power_frule": power_frule,
-        "power_rrule": power_rrule,
+        'sin': sin,
+        'sin_frule': sin_frule,
+        'sin_rrule': sin_rrule,
+        'asin': asin,
+        'asin_frule': asin_frule,
+        'asin_rrule': asin_rrule,
+        'foo': foo,
+        'foo_frule': foo_frule,
+        'foo_rrule': foo_rrule,
+        'cos': cos,
+        'cos_frule': cos_frule,
+        'cos_rrule': cos_rrule,
+        'exp': exp,
+        'exp_frule': exp_frule,
+        'exp_rrule': exp_rrule,
+        'log': log,
+        'log_frule': log_frule,
+        'log_rrule': log_rrule,
+        'log1p': log1p,
+        'log1p_frule': log1p_frule,
+        'log1p_rrule': log1p_rrule,
+        'expm1': expm1,
+        'expm1_frule': expm1_frule,
+        'expm1_rrule': expm1_rrule,
+        'sqrt': sqrt,
+        'sqrt_frule': sqrt_frule,
+        'sqrt_rrule': sqrt_rrule,
+        'tanh': tanh,
+        'tanh_frule': tanh_frule,
+        'tanh_rrule': tanh_rrule,
+        'sigmoid': sigmoid,
+        'sigmoid_frule': sigmoid_frule,
+        'sigmoid_rrule': sigmoid_rrule,
+        'softplus': softplus,
+        'softplus_frule': softplus_frule,
+        'softplus_rrule': softplus_rrule,
+        'relu': relu,
+        'relu_frule': relu_frule,
+        'relu_rrule': relu_rrule,
+        'erf': erf,
+        'erf_frule': erf_frule,
+        'erf_rrule': erf_rrule,
+        'leaky_relu': leaky_relu,
+        'leaky_relu_frule': leaky_relu_frule,
+        'leaky_relu_rrule': leaky_relu_rrule,
+        'gelu': gelu,
+        'gelu_frule': gelu_frule,
+        'gelu_rrule': gelu_rrule,
+        'scale': scale,
+        'scale_frule': scale_frule,
+        'scale_rrule': scale_rrule,
+        'power': power,
+        'power_frule': power_frule,
+        'power_rrule': power_rrule,
     }
 
 

@@ -3,9 +3,6 @@
 
 Matrices are tensors with two indices, rows first. Matrix functions (inv, det, logdet, solve, trace)
 act on their argument's first two indices; further indices are batch indices (see batched.rules)."""
-import math
-
-from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
 
 # Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
@@ -13,15 +10,20 @@ from runtime.registry import export_ops
 _CHUNK_ELEMENTS = 4194304
 
 
-def _recip(n):
-    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
-    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
-    return 1 / n if n else math.inf
-
-
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    # helpers are bound here, not at module level: a rule may be named like one (`math`, `is_zero`), and its
+    # export replaces the module attribute, never what the ops read
+    import math
+
+    from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
     _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return 1 / n if n else math.inf
 
     def _add(a, b):
         if is_zero(a):
@@ -51,13 +53,13 @@ def _define(np):
         def matmul_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_A5():
+            def _pb_A_5():
                 dA = (dC @ np.transpose(B))
                 return dA
-            def _pb_B7():
+            def _pb_B_7():
                 dB = (np.transpose(A) @ dC)
                 return dB
-            return (_NO, Thunk(_pb_A5), Thunk(_pb_B7))
+            return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
         return C, matmul_pullback
 
     # ---- matvec(A[i,j], x[j]) -> y[i]    (rules/linalg.rules:8)
@@ -68,25 +70,25 @@ def _define(np):
     def matvec_frule(tangents, A, x):
         _, dA, dx = tangents
         y = (A @ x)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (A @ dx))
+            dy_ = _add(dy_, (A @ dx))
         if not is_zero(dA):
-            dy = _add(dy, (dA @ x))
-        return y, dy
+            dy_ = _add(dy_, (dA @ x))
+        return y, dy_
 
     def matvec_rrule(A, x):
         y = (A @ x)
-        def matvec_pullback(dy):
-            if is_zero(dy):
+        def matvec_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_A5():
-                dA = ((dy[:, None]) * x)
+            def _pb_A_5():
+                dA = ((dy_[:, None]) * x)
                 return dA
-            def _pb_x7():
-                dx = (np.transpose(A) @ dy)
+            def _pb_x_7():
+                dx = (np.transpose(A) @ dy_)
                 return dx
-            return (_NO, Thunk(_pb_A5), Thunk(_pb_x7))
+            return (_NO, Thunk(_pb_A_5), Thunk(_pb_x_7))
         return y, matvec_pullback
 
     # ---- dot(x[i], y[i]) -> s[]    (rules/linalg.rules:9)
@@ -95,13 +97,13 @@ def _define(np):
         return s
 
     def dot_frule(tangents, x, y):
-        _, dx, dy = tangents
+        _, dx, dy_ = tangents
         s = np.sum((x * y), axis=0)
         ds = _ZERO
         if not is_zero(dx):
             ds = _add(ds, np.sum((dx * y), axis=0))
-        if not is_zero(dy):
-            ds = _add(ds, np.sum((dy * x), axis=0))
+        if not is_zero(dy_):
+            ds = _add(ds, np.sum((dy_ * x), axis=0))
         return s, ds
 
     def dot_rrule(x, y):
@@ -109,13 +111,13 @@ def _define(np):
         def dot_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_x10():
+            def _pb_x_10():
                 dx = (ds * y)
                 return dx
-            def _pb_y12():
-                dy = (ds * x)
-                return dy
-            return (_NO, Thunk(_pb_x10), Thunk(_pb_y12))
+            def _pb_y_12():
+                dy_ = (ds * x)
+                return dy_
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_y_12))
         return s, dot_pullback
 
     # ---- outer(x[i], y[j]) -> A[i,j]    (rules/linalg.rules:10)
@@ -124,13 +126,13 @@ def _define(np):
         return A
 
     def outer_frule(tangents, x, y):
-        _, dx, dy = tangents
+        _, dx, dy_ = tangents
         A = ((x[:, None]) * y)
         dA = _ZERO
         if not is_zero(dx):
             dA = _add(dA, ((dx[:, None]) * y))
-        if not is_zero(dy):
-            dA = _add(dA, (dy * (x[:, None])))
+        if not is_zero(dy_):
+            dA = _add(dA, (dy_ * (x[:, None])))
         return A, dA
 
     def outer_rrule(x, y):
@@ -138,13 +140,13 @@ def _define(np):
         def outer_pullback(dA):
             if is_zero(dA):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_x5():
+            def _pb_x_5():
                 dx = (dA @ y)
                 return dx
-            def _pb_y7():
-                dy = (np.transpose(dA) @ x)
-                return dy
-            return (_NO, Thunk(_pb_x5), Thunk(_pb_y7))
+            def _pb_y_7():
+                dy_ = (np.transpose(dA) @ x)
+                return dy_
+            return (_NO, Thunk(_pb_x_5), Thunk(_pb_y_7))
         return A, outer_pullback
 
     # ---- transpose(A[i,j]) -> B[j,i]    (rules/linalg.rules:11)
@@ -199,13 +201,13 @@ def _define(np):
         return s
 
     def bilinear_frule(tangents, x, A, y):
-        _, dx, dA, dy = tangents
+        _, dx, dA, dy_ = tangents
         s = (y @ (np.transpose(A) @ x))
         ds = _ZERO
         if not is_zero(dx):
             ds = _add(ds, (y @ (np.transpose(A) @ dx)))
-        if not is_zero(dy):
-            ds = _add(ds, (x @ (A @ dy)))
+        if not is_zero(dy_):
+            ds = _add(ds, (x @ (A @ dy_)))
         if not is_zero(dA):
             ds = _add(ds, (y @ (np.transpose(dA) @ x)))
         return s, ds
@@ -216,16 +218,16 @@ def _define(np):
         def bilinear_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO, _ZERO)
-            def _pb_x12():
+            def _pb_x_12():
                 dx = (ds * (A @ y))
                 return dx
-            def _pb_A14():
+            def _pb_A_14():
                 dA = (ds * (x[:, None]) * y)
                 return dA
-            def _pb_y16():
-                dy = (ds * _c10)
-                return dy
-            return (_NO, Thunk(_pb_x12), Thunk(_pb_A14), Thunk(_pb_y16))
+            def _pb_y_16():
+                dy_ = (ds * _c10)
+                return dy_
+            return (_NO, Thunk(_pb_x_12), Thunk(_pb_A_14), Thunk(_pb_y_16))
         return s, bilinear_pullback
 
     # ---- quadratic(x[i], A[i,j]) -> s[]    (rules/linalg.rules:16)
@@ -248,13 +250,13 @@ def _define(np):
         def quadratic_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_x11():
+            def _pb_x_11():
                 dx = (ds * ((A + np.transpose(A, (1, 0))) @ x))
                 return dx
-            def _pb_A14():
+            def _pb_A_14():
                 dA = (ds * (x[:, None]) * x)
                 return dA
-            return (_NO, Thunk(_pb_x11), Thunk(_pb_A14))
+            return (_NO, Thunk(_pb_x_11), Thunk(_pb_A_14))
         return s, quadratic_pullback
 
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
@@ -353,13 +355,13 @@ def _define(np):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
             _dz4 = np.linalg.solve(np.transpose(A), dx)
-            def _pb_A3():
+            def _pb_A_3():
                 dA = (-((_dz4[:, None]) * x))
                 return dA
-            def _pb_b5():
+            def _pb_b_5():
                 db = _dz4
                 return db
-            return (_NO, Thunk(_pb_A3), Thunk(_pb_b5))
+            return (_NO, Thunk(_pb_A_3), Thunk(_pb_b_5))
         return x, solve_pullback
 
     # ---- solve_matrix(A[i,j], B[j,k]) -> X[i,k]    (rules/linalg.rules:23)
@@ -387,13 +389,13 @@ def _define(np):
             if is_zero(dX):
                 return (_NO, _ZERO, _ZERO)
             _dz5 = np.linalg.solve(np.transpose(A), dX)
-            def _pb_A3():
+            def _pb_A_3():
                 dA = (-(_dz5 @ np.transpose(X)))
                 return dA
-            def _pb_B5():
+            def _pb_B_5():
                 dB = _dz5
                 return dB
-            return (_NO, Thunk(_pb_A3), Thunk(_pb_B5))
+            return (_NO, Thunk(_pb_A_3), Thunk(_pb_B_5))
         return X, solve_matrix_pullback
 
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
@@ -423,13 +425,13 @@ def _define(np):
             if is_zero(dm):
                 return (_NO, _ZERO, _ZERO)
             _dinv_S = (dm * (x[:, None]) * x)
-            def _pb_x14():
+            def _pb_x_14():
                 dx = (dm * ((_inv_S + np.transpose(_inv_S, (1, 0))) @ x))
                 return dx
-            def _pb_S17():
+            def _pb_S_17():
                 dS = (-(np.transpose(_inv_S) @ np.transpose((_inv_S @ np.transpose(_dinv_S)))))
                 return dS
-            return (_NO, Thunk(_pb_x14), Thunk(_pb_S17))
+            return (_NO, Thunk(_pb_x_14), Thunk(_pb_S_17))
         return m, mahalanobis_pullback
 
     # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)
@@ -444,82 +446,82 @@ def _define(np):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        _M = np.linalg.inv((_d4 - A))
-        Q = (_M @ (A + np.transpose(_d4, (1, 0))))
+        M = np.linalg.inv((_d4 - A))
+        Q = (M @ (A + np.transpose(_d4, (1, 0))))
         _dt0 = _ZERO
         if not is_zero(dA):
             _dt0 = _add(_dt0, (-dA))
-        _dM = _ZERO
+        dM = _ZERO
         if not is_zero(_dt0):
-            _dM = _add(_dM, (-((_M @ _dt0) @ _M)))
+            dM = _add(dM, (-((M @ _dt0) @ M)))
         dQ = _ZERO
-        if not is_zero(_dM):
-            dQ = _add(dQ, (_dM @ A) + _dM)
+        if not is_zero(dM):
+            dQ = _add(dQ, (dM @ A) + dM)
         if not is_zero(dA):
-            dQ = _add(dQ, (_M @ dA))
+            dQ = _add(dQ, (M @ dA))
         return Q, dQ
 
     def cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        _M = np.linalg.inv((_d13 - A))
-        Q = (_M @ (A + np.transpose(_d13, (1, 0))))
+        M = np.linalg.inv((_d13 - A))
+        Q = (M @ (A + np.transpose(_d13, (1, 0))))
         def cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            _dM = (dQ @ np.transpose(A)) + dQ
-            _dt0 = (-(np.transpose(_M) @ np.transpose((_M @ np.transpose(_dM)))))
-            dA = (np.transpose(_M) @ dQ)
+            dM = (dQ @ np.transpose(A)) + dQ
+            _dt0 = (-(np.transpose(M) @ np.transpose((M @ np.transpose(dM)))))
+            dA = (np.transpose(M) @ dQ)
             dA = _add(dA, (-_dt0))
             return (_NO, dA)
         return Q, cayley_pullback
 
     return {
-        "matmul": matmul,
-        "matmul_frule": matmul_frule,
-        "matmul_rrule": matmul_rrule,
-        "matvec": matvec,
-        "matvec_frule": matvec_frule,
-        "matvec_rrule": matvec_rrule,
-        "dot": dot,
-        "dot_frule": dot_frule,
-        "dot_rrule": dot_rrule,
-        "outer": outer,
-        "outer_frule": outer_frule,
-        "outer_rrule": outer_rrule,
-        "transpose": transpose,
-        "transpose_frule": transpose_frule,
-        "transpose_rrule": transpose_rrule,
-        "trace": trace,
-        "trace_frule": trace_frule,
-        "trace_rrule": trace_rrule,
-        "bilinear": bilinear,
-        "bilinear_frule": bilinear_frule,
-        "bilinear_rrule": bilinear_rrule,
-        "quadratic": quadratic,
-        "quadratic_frule": quadratic_frule,
-        "quadratic_rrule": quadratic_rrule,
-        "inv": inv,
-        "inv_frule": inv_frule,
-        "inv_rrule": inv_rrule,
-        "det": det,
-        "det_frule": det_frule,
-        "det_rrule": det_rrule,
-        "logdet": logdet,
-        "logdet_frule": logdet_frule,
-        "logdet_rrule": logdet_rrule,
-        "solve": solve,
-        "solve_frule": solve_frule,
-        "solve_rrule": solve_rrule,
-        "solve_matrix": solve_matrix,
-        "solve_matrix_frule": solve_matrix_frule,
-        "solve_matrix_rrule": solve_matrix_rrule,
-        "mahalanobis": mahalanobis,
-        "mahalanobis_frule": mahalanobis_frule,
-        "mahalanobis_rrule": mahalanobis_rrule,
-        "cayley": cayley,
-        "cayley_frule": cayley_frule,
-        "cayley_rrule": cayley_rrule,
+        'matmul': matmul,
+        'matmul_frule': matmul_frule,
+        'matmul_rrule': matmul_rrule,
+        'matvec': matvec,
+        'matvec_frule': matvec_frule,
+        'matvec_rrule': matvec_rrule,
+        'dot': dot,
+        'dot_frule': dot_frule,
+        'dot_rrule': dot_rrule,
+        'outer': outer,
+        'outer_frule': outer_frule,
+        'outer_rrule': outer_rrule,
+        'transpose': transpose,
+        'transpose_frule': transpose_frule,
+        'transpose_rrule': transpose_rrule,
+        'trace': trace,
+        'trace_frule': trace_frule,
+        'trace_rrule': trace_rrule,
+        'bilinear': bilinear,
+        'bilinear_frule': bilinear_frule,
+        'bilinear_rrule': bilinear_rrule,
+        'quadratic': quadratic,
+        'quadratic_frule': quadratic_frule,
+        'quadratic_rrule': quadratic_rrule,
+        'inv': inv,
+        'inv_frule': inv_frule,
+        'inv_rrule': inv_rrule,
+        'det': det,
+        'det_frule': det_frule,
+        'det_rrule': det_rrule,
+        'logdet': logdet,
+        'logdet_frule': logdet_frule,
+        'logdet_rrule': logdet_rrule,
+        'solve': solve,
+        'solve_frule': solve_frule,
+        'solve_rrule': solve_rrule,
+        'solve_matrix': solve_matrix,
+        'solve_matrix_frule': solve_matrix_frule,
+        'solve_matrix_rrule': solve_matrix_rrule,
+        'mahalanobis': mahalanobis,
+        'mahalanobis_frule': mahalanobis_frule,
+        'mahalanobis_rrule': mahalanobis_rrule,
+        'cayley': cayley,
+        'cayley_frule': cayley_frule,
+        'cayley_rrule': cayley_rrule,
     }
 
 

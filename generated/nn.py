@@ -2,9 +2,6 @@
 """tensor-rules: reductions, normalizations, layers and losses.
 
 `size(b)` is the extent of index b as a number (for means)."""
-import math
-
-from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
 from runtime.registry import export_ops
 
 # Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
@@ -12,15 +9,20 @@ from runtime.registry import export_ops
 _CHUNK_ELEMENTS = 4194304
 
 
-def _recip(n):
-    """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean is
-    0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
-    return 1 / n if n else math.inf
-
-
 def _define(np):
     """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    # helpers are bound here, not at module level: a rule may be named like one (`math`, `is_zero`), and its
+    # export replaces the module attribute, never what the ops read
+    import math
+
+    from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
     _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return 1 / n if n else math.inf
 
     def _add(a, b):
         if is_zero(a):
@@ -30,11 +32,11 @@ def _define(np):
         return a + b
 
     # ---- sum(x[i]) -> s[]    (rules/nn.rules:5)
-    def sum(x):
+    def _op_sum(x):
         s = np.sum(x, axis=0)
         return s
 
-    def sum_frule(tangents, x):
+    def _op_sum_frule(tangents, x):
         _, dx = tangents
         s = np.sum(x, axis=0)
         ds = _ZERO
@@ -42,15 +44,15 @@ def _define(np):
             ds = _add(ds, np.sum(dx, axis=0))
         return s, ds
 
-    def sum_rrule(x):
+    def _op_sum_rrule(x):
         n_i = x.shape[0]
         s = np.sum(x, axis=0)
-        def sum_pullback(ds):
+        def _op_sum_pullback(ds):
             if is_zero(ds):
                 return (_NO, _ZERO)
             dx = np.broadcast_to(ds, (n_i, ))
             return (_NO, dx)
-        return s, sum_pullback
+        return s, _op_sum_pullback
 
     # ---- mean(x[i]) -> m[]    (rules/nn.rules:6)
     def mean(x):
@@ -89,19 +91,19 @@ def _define(np):
         _m4 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
         y = (np.log(np.sum(np.exp(x - _m4))) + np.sum(_m4))
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, np.sum((dx * np.exp((x - y))), axis=0))
-        return y, dy
+            dy_ = _add(dy_, np.sum((dx * np.exp((x - y))), axis=0))
+        return y, dy_
 
     def logsumexp_rrule(x):
         _m12 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
         y = (np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12))
-        def logsumexp_pullback(dy):
-            if is_zero(dy):
+        def logsumexp_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy * np.exp((x - y)))
+            dx = (dy_ * np.exp((x - y)))
             return (_NO, dx)
         return y, logsumexp_pullback
 
@@ -118,20 +120,20 @@ def _define(np):
         _m6 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
         y = (np.exp(((x - np.sum(_m6)) - np.log(np.sum(np.exp(x - _m6))))))
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
             _e12 = (dx * y)
-            dy = _add(dy, _e12 + (-np.einsum("a,b->b", _e12, y)))
-        return y, dy
+            dy_ = _add(dy_, _e12 + (-np.einsum("a,b->b", _e12, y)))
+        return y, dy_
 
     def softmax_rrule(x):
         _m14 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m14 = np.where(np.isfinite(_m14), _m14, 0.0)
         y = (np.exp(((x - np.sum(_m14)) - np.log(np.sum(np.exp(x - _m14))))))
-        def softmax_pullback(dy):
-            if is_zero(dy):
+        def softmax_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            _e20 = (dy * y)
+            _e20 = (dy_ * y)
             dx = _e20 + (-np.einsum("a,b->b", _e20, y))
             return (_NO, dx)
         return y, softmax_pullback
@@ -149,19 +151,19 @@ def _define(np):
         _m4 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
         y = ((x - np.sum(_m4)) - np.log(np.sum(np.exp(x - _m4))))
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, np.broadcast_to((-np.sum((dx * np.exp(y)), axis=0)), (n_i, )) + dx)
-        return y, dy
+            dy_ = _add(dy_, np.broadcast_to((-np.sum((dx * np.exp(y)), axis=0)), (n_i, )) + dx)
+        return y, dy_
 
     def log_softmax_rrule(x):
         _m11 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
         _m11 = np.where(np.isfinite(_m11), _m11, 0.0)
         y = ((x - np.sum(_m11)) - np.log(np.sum(np.exp(x - _m11))))
-        def log_softmax_pullback(dy):
-            if is_zero(dy):
+        def log_softmax_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (-np.einsum("a,b->b", dy, np.exp(y))) + dy
+            dx = (-np.einsum("a,b->b", dy_, np.exp(y))) + dy_
             return (_NO, dx)
         return y, log_softmax_pullback
 
@@ -176,33 +178,33 @@ def _define(np):
         n_o = W.shape[0]
         n_b = x.shape[0]
         y = np.tanh(((x @ np.transpose(W)) + c))
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx @ np.transpose(W)))
+            dy_ = _add(dy_, (dx @ np.transpose(W)))
         if not is_zero(dW):
-            dy = _add(dy, (x @ np.transpose(dW)))
+            dy_ = _add(dy_, (x @ np.transpose(dW)))
         if not is_zero(dc):
-            dy = _add(dy, np.broadcast_to(dc, (n_b, n_o, )))
-        if not is_zero(dy):
-            dy = dy * (1.0 - (y * y))
-        return y, dy
+            dy_ = _add(dy_, np.broadcast_to(dc, (n_b, n_o, )))
+        if not is_zero(dy_):
+            dy_ = dy_ * (1.0 - (y * y))
+        return y, dy_
 
     def dense_rrule(W, x, c):
         y = np.tanh(((x @ np.transpose(W)) + c))
-        def dense_pullback(dy):
-            if is_zero(dy):
+        def dense_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO, _ZERO)
-            _e15 = ((1.0 - (y * y)) * dy)
-            def _pb_W16():
+            _e15 = ((1.0 - (y * y)) * dy_)
+            def _pb_W_16():
                 dW = (np.transpose(_e15) @ x)
                 return dW
-            def _pb_x18():
+            def _pb_x_18():
                 dx = (_e15 @ W)
                 return dx
-            def _pb_c20():
+            def _pb_c_20():
                 dc = np.sum(_e15, axis=0)
                 return dc
-            return (_NO, Thunk(_pb_W16), Thunk(_pb_x18), Thunk(_pb_c20))
+            return (_NO, Thunk(_pb_W_16), Thunk(_pb_x_18), Thunk(_pb_c_20))
         return y, dense_pullback
 
     # ---- linear(W[o,i], x[b,i], c[o]) -> y[b,o]    (rules/nn.rules:14)
@@ -215,30 +217,30 @@ def _define(np):
         n_o = W.shape[0]
         n_b = x.shape[0]
         y = ((x @ np.transpose(W)) + c)
-        dy = _ZERO
+        dy_ = _ZERO
         if not is_zero(dx):
-            dy = _add(dy, (dx @ np.transpose(W)))
+            dy_ = _add(dy_, (dx @ np.transpose(W)))
         if not is_zero(dW):
-            dy = _add(dy, (x @ np.transpose(dW)))
+            dy_ = _add(dy_, (x @ np.transpose(dW)))
         if not is_zero(dc):
-            dy = _add(dy, np.broadcast_to(dc, (n_b, n_o, )))
-        return y, dy
+            dy_ = _add(dy_, np.broadcast_to(dc, (n_b, n_o, )))
+        return y, dy_
 
     def linear_rrule(W, x, c):
         y = ((x @ np.transpose(W)) + c)
-        def linear_pullback(dy):
-            if is_zero(dy):
+        def linear_pullback(dy_):
+            if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO, _ZERO)
-            def _pb_W8():
-                dW = (np.transpose(dy) @ x)
+            def _pb_W_8():
+                dW = (np.transpose(dy_) @ x)
                 return dW
-            def _pb_x10():
-                dx = (dy @ W)
+            def _pb_x_10():
+                dx = (dy_ @ W)
                 return dx
-            def _pb_c12():
-                dc = np.sum(dy, axis=0)
+            def _pb_c_12():
+                dc = np.sum(dy_, axis=0)
                 return dc
-            return (_NO, Thunk(_pb_W8), Thunk(_pb_x10), Thunk(_pb_c12))
+            return (_NO, Thunk(_pb_W_8), Thunk(_pb_x_10), Thunk(_pb_c_12))
         return y, linear_pullback
 
     # ---- mse(p[b,o], t[b,o]) -> L[]    (rules/nn.rules:17)
@@ -273,13 +275,13 @@ def _define(np):
         def mse_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
-            def _pb_p23():
+            def _pb_p_23():
                 dp = (2.0 * _recip(n_b * n_o) * _e19 * dL)
                 return dp
-            def _pb_t25():
+            def _pb_t_25():
                 dt = (2.0 * _recip(n_b * n_o) * (t - p) * dL)
                 return dt
-            return (_NO, Thunk(_pb_p23), Thunk(_pb_t25))
+            return (_NO, Thunk(_pb_p_23), Thunk(_pb_t_25))
         return L, mse_pullback
 
     # ---- cross_entropy(z[b,c], t[b,c]) -> L[]    (rules/nn.rules:19)
@@ -288,8 +290,8 @@ def _define(np):
         n_b = z.shape[0]
         _m0 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        _lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
-        L = (-(_recip(n_b) * np.sum(((z - (_lse[:, None])) * t), axis=(0, 1))))
+        lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
+        L = (-(_recip(n_b) * np.sum(((z - (lse[:, None])) * t), axis=(0, 1))))
         return L
 
     def cross_entropy_frule(tangents, z, t):
@@ -297,19 +299,19 @@ def _define(np):
         n_b = z.shape[0]
         _m8 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
-        _lse = (np.log(np.sum(np.exp(z - _m8), axis=1)) + np.sum(_m8, axis=1))
-        _e12 = (z - (_lse[:, None]))
+        lse = (np.log(np.sum(np.exp(z - _m8), axis=1)) + np.sum(_m8, axis=1))
+        _e12 = (z - (lse[:, None]))
         L = (-(_recip(n_b) * np.sum((_e12 * t), axis=(0, 1))))
-        _dlse = _ZERO
+        dlse = _ZERO
         if not is_zero(dz):
-            _dlse = _add(_dlse, np.sum((dz * np.exp(_e12)), axis=1))
+            dlse = _add(dlse, np.sum((dz * np.exp(_e12)), axis=1))
         dL = _ZERO
-        if not is_zero(_dlse):
-            dL = _add(dL, np.einsum("a,ab->", _dlse, t, optimize=True))
+        if not is_zero(dlse):
+            dL = _add(dL, np.einsum("a,ab->", dlse, t, optimize=True))
         if not is_zero(dz):
             dL = _add(dL, (-np.sum((dz * t), axis=(0, 1))))
         if not is_zero(dt):
-            dL = _add(dL, np.sum(((_lse[:, None] - z) * dt), axis=(0, 1)))
+            dL = _add(dL, np.sum(((lse[:, None] - z) * dt), axis=(0, 1)))
         if not is_zero(dL):
             dL = dL * _recip(n_b)
         return L, dL
@@ -318,21 +320,21 @@ def _define(np):
         n_b = z.shape[0]
         _m26 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
         _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
-        _lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
-        _e30 = (z - (_lse[:, None]))
+        lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
+        _e30 = (z - (lse[:, None]))
         L = (-(_recip(n_b) * np.sum((_e30 * t), axis=(0, 1))))
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
-            _dlse = ((_recip(n_b) * dL) * np.sum(t, axis=1))
-            def _pb_z36():
+            dlse = ((_recip(n_b) * dL) * np.sum(t, axis=1))
+            def _pb_z_36():
                 dz = ((-_recip(n_b)) * dL * t)
-                dz = _add(dz, ((_dlse[:, None]) * np.exp(_e30)))
+                dz = _add(dz, ((dlse[:, None]) * np.exp(_e30)))
                 return dz
-            def _pb_t40():
-                dt = (_recip(n_b) * (_lse[:, None] - z) * dL)
+            def _pb_t_40():
+                dt = (_recip(n_b) * (lse[:, None] - z) * dL)
                 return dt
-            return (_NO, Thunk(_pb_z36), Thunk(_pb_t40))
+            return (_NO, Thunk(_pb_z_36), Thunk(_pb_t_40))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
@@ -354,7 +356,7 @@ def _define(np):
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
-        _, dx, dy, db, ds = tangents
+        _, dx, dy_, db, ds = tangents
         n_i = x.shape[0]
         n_j = y.shape[0]
         _shift13 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
@@ -377,12 +379,12 @@ def _define(np):
             else:
                 _p26 = np.concatenate([_chunk27(min(_step37, n_i - _s38), x[_s38:_s38 + _step37]) for _s38 in range(0, n_i, _step37)], axis=0)
             dout = _add(dout, _p26)
-        if not is_zero(dy):
+        if not is_zero(dy_):
             def _chunk40(_m, _s0_x):
                 _e41 = (1 / s)
-                _e42 = (dy * y)
+                _e42 = (dy_ * y)
                 _e50 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
-                return ((-2.0 * (_e41 * (_e50 @ np.einsum("a,ab->a", b, _e42)))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy)), optimize=True))))
+                return ((-2.0 * (_e41 * (_e50 @ np.einsum("a,ab->a", b, _e42)))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy_)), optimize=True))))
             _step57 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step57 >= n_i:
                 _p39 = _chunk40(n_i, x)
@@ -455,48 +457,48 @@ def _define(np):
                                     acc[k] = _part143[k] if acc[k] is None else acc[k] + _part143[k]
                         _memo140.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
                 return _memo140[0]
-            def _pb_x144():
+            def _pb_x_144():
                 return _fused108()[0]
-            def _pb_y145():
+            def _pb_y_145():
                 return _fused108()[1]
-            def _pb_b146():
+            def _pb_b_146():
                 return _fused108()[2]
-            def _pb_s147():
+            def _pb_s_147():
                 return _fused108()[3]
-            return (_NO, Thunk(_pb_x144), Thunk(_pb_y145), Thunk(_pb_b146), Thunk(_pb_s147))
+            return (_NO, Thunk(_pb_x_144), Thunk(_pb_y_145), Thunk(_pb_b_146), Thunk(_pb_s_147))
         return out, gaussian_kernel_sum_pullback
 
     return {
-        "sum": sum,
-        "sum_frule": sum_frule,
-        "sum_rrule": sum_rrule,
-        "mean": mean,
-        "mean_frule": mean_frule,
-        "mean_rrule": mean_rrule,
-        "logsumexp": logsumexp,
-        "logsumexp_frule": logsumexp_frule,
-        "logsumexp_rrule": logsumexp_rrule,
-        "softmax": softmax,
-        "softmax_frule": softmax_frule,
-        "softmax_rrule": softmax_rrule,
-        "log_softmax": log_softmax,
-        "log_softmax_frule": log_softmax_frule,
-        "log_softmax_rrule": log_softmax_rrule,
-        "dense": dense,
-        "dense_frule": dense_frule,
-        "dense_rrule": dense_rrule,
-        "linear": linear,
-        "linear_frule": linear_frule,
-        "linear_rrule": linear_rrule,
-        "mse": mse,
-        "mse_frule": mse_frule,
-        "mse_rrule": mse_rrule,
-        "cross_entropy": cross_entropy,
-        "cross_entropy_frule": cross_entropy_frule,
-        "cross_entropy_rrule": cross_entropy_rrule,
-        "gaussian_kernel_sum": gaussian_kernel_sum,
-        "gaussian_kernel_sum_frule": gaussian_kernel_sum_frule,
-        "gaussian_kernel_sum_rrule": gaussian_kernel_sum_rrule,
+        'sum': _op_sum,
+        'sum_frule': _op_sum_frule,
+        'sum_rrule': _op_sum_rrule,
+        'mean': mean,
+        'mean_frule': mean_frule,
+        'mean_rrule': mean_rrule,
+        'logsumexp': logsumexp,
+        'logsumexp_frule': logsumexp_frule,
+        'logsumexp_rrule': logsumexp_rrule,
+        'softmax': softmax,
+        'softmax_frule': softmax_frule,
+        'softmax_rrule': softmax_rrule,
+        'log_softmax': log_softmax,
+        'log_softmax_frule': log_softmax_frule,
+        'log_softmax_rrule': log_softmax_rrule,
+        'dense': dense,
+        'dense_frule': dense_frule,
+        'dense_rrule': dense_rrule,
+        'linear': linear,
+        'linear_frule': linear_frule,
+        'linear_rrule': linear_rrule,
+        'mse': mse,
+        'mse_frule': mse_frule,
+        'mse_rrule': mse_rrule,
+        'cross_entropy': cross_entropy,
+        'cross_entropy_frule': cross_entropy_frule,
+        'cross_entropy_rrule': cross_entropy_rrule,
+        'gaussian_kernel_sum': gaussian_kernel_sum,
+        'gaussian_kernel_sum_frule': gaussian_kernel_sum_frule,
+        'gaussian_kernel_sum_rrule': gaussian_kernel_sum_rrule,
     }
 
 

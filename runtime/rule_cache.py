@@ -1,24 +1,27 @@
 """Rules defined at run time: `define(text)` derives, verifies and code-generates once, then caches on disk.
 
-The cache file is a generated module keyed by sha256(version, engine fingerprint, name, text); a later process
-imports it without touching SymPy or `derive.api` (they are imported only on a cache miss).
+The cache file is a generated module keyed by sha256(version, engine fingerprint, name, text), signed and kept
+owner-only by derive.trusted_cache (its docstring states the threat model); a later process verifies and imports
+it without touching SymPy or `derive.api` (they are imported only on a cache miss).
 """
 from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
+import keyword
+import re
 import sys
-import tempfile
 from pathlib import Path
 
-CACHE_VERSION = "1"  # bump when the generated-module contract changes
+CACHE_VERSION = "2"  # bump when the generated-module contract changes
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MEMO: dict = {}
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("TENSOR_RULES_CACHE")
-    return Path(root) if root else Path.home() / ".cache" / "tensor-rules"
+    from derive.trusted_cache import cache_root
+
+    return cache_root()
 
 
 def cache_key(text: str, name: str | None) -> str:
@@ -41,25 +44,14 @@ def _generate(text, name, label):
     return generate_module_source(text, module_name=name, source_label=label)
 
 
-def _write_atomic(path: Path, source: str):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source)
-        os.replace(tmp, path)  # concurrent writers of the same key write the same text
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _load(path: Path, module_name: str):
-    spec = importlib.util.spec_from_file_location(module_name, path)
+def _load(source: str, module_name: str, filename: str):
+    """Import `source` (the exact text that was verified or just generated) as module `module_name`."""
+    spec = importlib.util.spec_from_loader(module_name, loader=None, origin=filename)
     module = importlib.util.module_from_spec(spec)
+    module.__file__ = filename
     sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
+        exec(compile(source, filename, "exec"), module.__dict__)
     except BaseException:
         sys.modules.pop(module_name, None)
         raise
@@ -78,28 +70,61 @@ def _pick(module, name, text):
                      + (f" ({name!r} is not among them)" if name else ""))
 
 
+def _check_name(name):
+    if name is None:
+        return
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or keyword.iskeyword(name):
+        raise ValueError(f"define: name must be a rule name (ASCII letters, digits and '_', not starting with a "
+                         f"digit, not a Python keyword), got {name!r}")
+
+
 def define(text: str, name: str | None = None):
     """Derive the rule in `text` (rule language) and return its op: callable, with `.rrule`/`.frule`,
     usable in grad/jvp at once. `name` picks the op when the text defines several (and names a bare
-    statement list). Derivation errors (derive.errors.DeriveError) propagate."""
+    statement list). Derivation errors (derive.errors.DeriveError) propagate.
+
+    The generated module is cached on disk (see derive.trusted_cache for what makes an entry trusted): an
+    entry is imported only when its signature verifies; anything else is regenerated."""
+    from derive import trusted_cache
+
+    _check_name(name)
     key = cache_key(text, name)
     op = _MEMO.get(key)
     if op is not None:
         return op
     module_name = f"tensor_rules_cache_r{key[:24]}"
-    path = cache_dir() / f"r{key[:24]}.py"
+    entry = f"r{key[:24]}.py"
+    filename = str(cache_dir() / entry)
+    use_cache = True
+    source = None
+    try:
+        payload = trusted_cache.read(None, entry, key)
+        source = payload.decode("utf-8") if payload is not None else None
+    except trusted_cache.UntrustedCache as exc:
+        trusted_cache.warn_once(exc, "tensor-rules define")
+        use_cache = False
+    except UnicodeDecodeError:
+        source = None
     module = None
-    if path.exists():
+    if source is not None:
         try:
-            module = _load(path, module_name)
+            module = _load(source, module_name, filename)
+            if not getattr(module, "OPS", None):
+                raise ValueError("no ops")
         except Exception:
-            path.unlink(missing_ok=True)  # a corrupt or stale entry: regenerate below
+            trusted_cache.discard(None, entry)  # signed by us but unusable (an older contract): regenerate
+            sys.modules.pop(module_name, None)
             module = None
     if module is None:
         label = f"<define {name}>" if name else "<define>"
         source = _generate(text, name, label)
-        _write_atomic(path, source)
-        module = _load(path, module_name)
+        if use_cache:
+            try:
+                trusted_cache.write(None, entry, key, source.encode("utf-8"))
+            except (OSError, trusted_cache.UntrustedCache) as exc:
+                if isinstance(exc, trusted_cache.UntrustedCache):
+                    trusted_cache.warn_once(exc, "tensor-rules define")
+        module = _load(source, module_name, filename)
     op = _pick(module, name, text)
     _MEMO[key] = op
     return op

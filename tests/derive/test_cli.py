@@ -120,7 +120,8 @@ def test_cache_entry_without_cuda_does_not_serve_a_run_with_cuda(cache):
 def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
     out = tmp_path / "gen"
     out.mkdir()
-    (out / "old.py").write_text("OLD = 1\n")
+    (out / "old.py").write_text("# @generated from rules/old.rules by `derive-rules` -- do not edit by hand.\n")
+    (out / "mine.py").write_text("MINE = 1\n")  # not derive-rules' own: never removed
     files = {"a.py": "A = 1\n", "b.py": "B = 2\n"}
     real_replace = os.replace
     calls = []
@@ -131,7 +132,7 @@ def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
 
     monkeypatch.setattr(os, "replace", flaky)
     cli.write_atomically(files, out, remove_stale=True)
-    assert sorted(p.name for p in out.iterdir()) == ["a.py", "b.py"]
+    assert sorted(p.name for p in out.iterdir()) == ["a.py", "b.py", "mine.py"]
 
     # an interrupt while deriving (before any write) leaves the directory as it was
     def interrupted(*a, **k):

@@ -73,6 +73,11 @@ globals().update(export_ops(__name__, OPS, _define))
 '''
 
 
+def _entries(d):
+    """Cache entries (the signing key, .secret, and temporary files start with a dot)."""
+    return [f for f in os.listdir(d) if not f.startswith(".")]
+
+
 @pytest.fixture
 def generator(monkeypatch, tmp_path):
     """A stand-in for derive.api.generate_module_source, recording its calls; cache in a fresh folder."""
@@ -104,7 +109,7 @@ def test_define_derives_once_and_the_op_is_differentiable(generator, tmp_path):
     check_rrule(op, x)
     assert op.name == "softplus2" and op.signature == "softplus2(x[i]) -> y[i]"
     assert define(TEXT) is op and len(generator) == 1
-    files = os.listdir(tmp_path / "cache")
+    files = _entries(tmp_path / "cache")
     assert len(files) == 1 and files[0].endswith(".py")
     assert generator[0][2] == "<define>"
 
@@ -125,7 +130,7 @@ def test_cache_key_includes_name_and_name_picks_op(generator, tmp_path):
     assert_close(twice(np.ones(2)), 2 * np.ones(2))
     assert_close(grad(lambda x: tnp.sum(thrice(x)))(np.ones(2)), 3 * np.ones(2))
     assert define_mod.cache_key(TWO, "twice") != define_mod.cache_key(TWO, "thrice") != define_mod.cache_key(TWO, None)
-    assert len(os.listdir(tmp_path / "cache")) == 3
+    assert len(_entries(tmp_path / "cache")) == 3
 
 
 def test_cache_key_includes_the_engine_fingerprint(generator, tmp_path, monkeypatch):
@@ -135,19 +140,19 @@ def test_cache_key_includes_the_engine_fingerprint(generator, tmp_path, monkeypa
     monkeypatch.setattr(define_mod, "_MEMO", {})
     monkeypatch.setattr(derive.fingerprint, "engine_fingerprint", lambda: "another engine")
     define(TEXT)
-    assert len(generator) == 2 and len(os.listdir(tmp_path / "cache")) == 2
+    assert len(generator) == 2 and len(_entries(tmp_path / "cache")) == 2
 
 
 def test_derive_errors_propagate_and_nothing_is_cached(generator, tmp_path):
     from derive.errors import DeriveError
     with pytest.raises(DeriveError, match="cannot parse"):
         define("this is not a rule")
-    assert not (tmp_path / "cache").exists() or not os.listdir(tmp_path / "cache")
+    assert not (tmp_path / "cache").exists() or not _entries(tmp_path / "cache")
 
 
 def test_corrupt_cache_entry_is_regenerated(generator, tmp_path, monkeypatch):
     define(TEXT)
-    (path,) = (tmp_path / "cache").iterdir()
+    (path,) = (tmp_path / "cache" / f for f in _entries(tmp_path / "cache"))
     path.write_text("this is not python")
     monkeypatch.setattr(define_mod, "_MEMO", {})
     op = define(TEXT)

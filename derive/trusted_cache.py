@@ -1,0 +1,161 @@
+"""The on-disk cache both `derive-rules` and `runtime.define` read: owner-only, and every entry signed.
+
+Threat model. A cache entry is code we are about to import (runtime.define) or copy into a package (derive-rules
+--out), and its key is public: anyone can compute sha256(version, engine, name, text). So a checksum proves
+nothing about who wrote an entry. What we guard against is another local user, or anything else without our
+uid, planting or altering an entry:
+  * the cache directory must be ours and not writable by group or others (checked on every use, as ssh checks
+    ~/.ssh); we create it, and every entry, owner-only (0700 / 0600). A directory that fails the check is not
+    used at all: one warning, and the work is done without a cache (as pip does);
+  * every entry carries an HMAC-SHA256 over its key and contents, under a per-user secret kept in the cache
+    directory, mode 0600. Nobody who cannot read that file can make an entry that verifies, whatever key they
+    target; an entry that does not verify (planted, copied from elsewhere, truncated, emptied, hand-edited) is
+    deleted and regenerated, never executed.
+  * we import exactly the bytes we verified (no second read of the file between check and use).
+Not guarded against: code running as the same user (it can read the secret, or edit this package), and an
+attacker who could write to the directory before its permissions were tightened (they may have read the
+secret then: delete the cache directory after fixing its permissions).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+_SECRET_NAME = ".secret"
+_SECRET_BYTES = 32
+_warned: set = set()
+
+
+class UntrustedCache(Exception):
+    """The cache directory is not private to this user; the message says why and what to do."""
+
+
+def cache_root() -> Path:
+    root = os.environ.get("TENSOR_RULES_CACHE")
+    return Path(root) if root else Path.home() / ".cache" / "tensor-rules"
+
+
+def _check_private(path: Path, st) -> None:
+    if not stat.S_ISDIR(st.st_mode):
+        raise UntrustedCache(f"cache path {path} is not a directory")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise UntrustedCache(f"cache directory {path} is owned by another user (uid {st.st_uid}); "
+                             f"set TENSOR_RULES_CACHE to a directory of your own")
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise UntrustedCache(f"cache directory {path} is writable by {'others' if st.st_mode & stat.S_IWOTH else 'its group'} "
+                             f"(mode {stat.S_IMODE(st.st_mode):04o}); run `chmod 700 {path}` (and delete what it "
+                             f"holds) or set TENSOR_RULES_CACHE to a private directory")
+
+
+def private_dir(sub: str | None = None) -> Path:
+    """The cache root (or its subdirectory `sub`), created 0700 if missing and checked: ours, not writable by
+    group or others. Raises UntrustedCache otherwise."""
+    root = cache_root()
+    dirs = [root] + ([root / sub] if sub else [])
+    for d in dirs:
+        try:
+            os.makedirs(d, mode=0o700, exist_ok=True)
+            st = os.stat(d)
+        except OSError as exc:
+            raise UntrustedCache(f"cannot use cache directory {d}: {exc.strerror}") from None
+        _check_private(d, st)
+    return dirs[-1]
+
+
+def warn_once(exc: UntrustedCache, who: str) -> None:
+    msg = f"{who}: not using the cache: {exc}"
+    if msg not in _warned:
+        _warned.add(msg)
+        print(msg, file=sys.stderr)
+
+
+def _secret(root: Path) -> bytes:
+    """The per-user HMAC key: created once with O_EXCL, mode 0600; a key file that is not a private regular
+    file of ours is replaced (which invalidates every entry signed with it)."""
+    path = root / _SECRET_NAME
+    for _ in range(3):
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except FileExistsError:
+                continue  # another process made it first: read theirs
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(_SECRET_BYTES))
+            continue
+        except OSError:  # a symlink (O_NOFOLLOW) or something else odd: replace it
+            _unlink(path)
+            continue
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            data = f.read(_SECRET_BYTES + 1)
+        mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+        if stat.S_ISREG(st.st_mode) and mine and not st.st_mode & 0o077 and len(data) == _SECRET_BYTES:
+            return data
+        _unlink(path)
+    raise UntrustedCache(f"cannot create a private key file in {root}")
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _mac(root: Path, key: str, payload: bytes) -> str:
+    return hmac.new(_secret(root), key.encode() + b"\0" + payload, hashlib.sha256).hexdigest()
+
+
+def read(sub: str | None, name: str, key: str) -> bytes | None:
+    """The verified payload of entry `name` (bound to `key`), or None when it is missing or does not verify
+    (then it is deleted). Raises UntrustedCache when the directory is not private."""
+    d = private_dir(sub)
+    path = d / name
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        _unlink(path)
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        data = f.read()
+    head, sep, payload = data.partition(b"\n")
+    ok = (sep and stat.S_ISREG(st.st_mode) and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
+          and head.startswith(b"hmac-sha256 ")
+          and hmac.compare_digest(head[12:].decode("ascii", "replace"), _mac(d.parent if sub else d, key, payload)))
+    if not ok:
+        _unlink(path)
+        return None
+    return payload
+
+
+def write(sub: str | None, name: str, key: str, payload: bytes) -> None:
+    """Store `payload` as entry `name`, signed and bound to `key`: written to a private temporary file, then
+    renamed into place (readers see the old entry or the new one)."""
+    d = private_dir(sub)
+    root = d.parent if sub else d
+    data = b"hmac-sha256 " + _mac(root, key, payload).encode() + b"\n" + payload
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".part")  # mkstemp: O_EXCL, mode 0600
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, d / name)
+    except BaseException:
+        _unlink(Path(tmp))
+        raise
+
+
+def discard(sub: str | None, name: str) -> None:
+    try:
+        _unlink(private_dir(sub) / name)
+    except UntrustedCache:
+        pass
