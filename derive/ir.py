@@ -156,9 +156,19 @@ class sign(sp.Function):
         return sp.S.Zero
 
 
+def _log(u):
+    """log, with log(1 + exp(v)) read as softplus(v): the text means log(1 + eᵛ), which is v at v = 1000, where
+    the literal form overflows to inf; softplus keeps its value in both tails (as XLA rewrites log(1 + x))."""
+    if isinstance(u, sp.Add) and len(u.args) == 2 and sp.S.One in u.args:
+        rest = u - 1
+        if isinstance(rest, sp.exp):
+            return softplus(rest.args[0])
+    return sp.log(u)
+
+
 # Elementwise functions of the language: name -> (SymPy callable, arity)
 ELEMENTWISE = {
-    "exp": (sp.exp, 1), "log": (sp.log, 1), "log1p": (log1p, 1), "expm1": (expm1, 1),
+    "exp": (sp.exp, 1), "log": (_log, 1), "log1p": (log1p, 1), "expm1": (expm1, 1),
     "sin": (sp.sin, 1), "cos": (sp.cos, 1), "tan": (sp.tan, 1),
     "asin": (sp.asin, 1), "acos": (sp.acos, 1), "atan": (sp.atan, 1),
     "sinh": (sp.sinh, 1), "cosh": (sp.cosh, 1), "tanh": (sp.tanh, 1),
