@@ -108,7 +108,7 @@ class RuleResult:
             out["verification"] = {"fd_error": c.fd_error, "adjoint_error": c.adjoint_error,
                                    "chunk_error": c.chunk_error, "reference_error": c.reference_error, "points": c.points, "skipped": c.skipped,
                                    "extents": [dict(e) for e in c.extents], "skipped_because": list(c.notes),
-                                   "problems": list(c.problems)}
+                                   "problems": list(c.problems), "warnings": list(c.warnings)}
         if self.error:
             out["error"] = self.error
         return out

@@ -137,6 +137,8 @@ def print_table(outcomes, out=None):
         print(line, file=out)
         for p in v.get("problems", []):
             print(f"               {p}", file=out)
+        for w in v.get("warnings", []):
+            print(f"               warning: {w}", file=out)
         if r.get("error"):
             print(f"               {r['error']}", file=out)
         print(file=out)

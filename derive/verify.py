@@ -39,6 +39,7 @@ class Check:
     extents: list = field(default_factory=list)   # {index: extent} of each assignment with a checked point
     problems: list = field(default_factory=list)
     notes: list = field(default_factory=list)     # why points were skipped
+    warnings: list = field(default_factory=list)  # what holds but a user should know (a text that cancels)
 
     @property
     def ok(self) -> bool:
@@ -46,6 +47,10 @@ class Check:
 
     def extents_text(self) -> str:
         return "; ".join(" ".join(f"{k}={v}" for k, v in e.items()) for e in self.extents)
+
+    def warn(self, msg):
+        if msg not in self.warnings:
+            self.warnings.append(msg)
 
     def problem(self, msg):
         if msg not in self.problems:
@@ -393,12 +398,12 @@ def _compare_chunked(chk, module, name, fns, x, point):
 # positive tensors; SPD and well-conditioned matrices are only scaled; scalar parameters, which are mostly
 # hyperparameters such as a kernel's bandwidth, and integers stay). The reference runs in mpmath, so an
 # intermediate that overflows float64 does not spoil it; points where its value is not finite in float64
-# (exp(1e6)) are outside the rule's domain and skipped. The default checks the
-# meaning at the sampled point itself; STRICT_REFERENCE_SCALES adds realistic magnitudes, where code that
-# expands (x - μ)ᵀS⁻¹(x - μ) or |x|² + |y|² - 2x·y cancels catastrophically and log(1 + exp(x)) overflows,
-# for when the generated code is numerically faithful (issue 9, section 3).
-REFERENCE_SCALES = ((0.0, 1.0),)
-STRICT_REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (1e6, 1.0), (0.0, 1e3), (1e3, 1e-3))
+# (exp(1e6)) are outside the rule's domain and skipped. Besides the sampled point itself, the scales are
+# realistic magnitudes, where code that expands (x - μ)ᵀS⁻¹(x - μ) or |x|² + |y|² - 2x·y cancels
+# catastrophically, or softmax that is not shifted by its maximum loses its digits (issue 9): numerically
+# faithful code passes them, and a rule whose generated code is not fails verification.
+REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (1e6, 1.0), (0.0, 1e3), (1e3, 1e-3))
+STRICT_REFERENCE_SCALES = REFERENCE_SCALES   # the name tests and callers used while the default was unshifted
 REFERENCE_TOL = 1e-6
 REFERENCE_DPS = 30
 
@@ -433,18 +438,46 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
                 got = f(*moved)
             except (ArithmeticError, ValueError, np.linalg.LinAlgError):
                 got = None
-        got = got if isinstance(got, tuple) else (got,)
-        err = 0.0
-        for g, w in zip(got, want):
-            g = np.full(np.shape(w), np.nan) if g is None else np.asarray(g, dtype=float)
-            scale_w = max(float(np.linalg.norm(w)), 1e-300)
-            e = float(np.linalg.norm(g - w) / scale_w) if np.shape(g) == np.shape(w) else np.inf
-            err = max(err, e if np.isfinite(e) else np.inf)
+        err = _worst_rel(got, want)
         chk.reference_error = max(chk.reference_error, err)
-        if err > REFERENCE_TOL:
-            chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
-                        f"error {err:.2e} at inputs offset by {offset:g}, scaled by {scale:g})")
+        if err <= REFERENCE_TOL:
+            continue
+        where = f"at inputs offset by {offset:g}, scaled by {scale:g}"
+        text_err = _text_error(reference, rule, meta, moved, outs, want)
+        if err <= TEXT_SLACK * text_err:
+            # the digits are lost by the formula as written, not by the generated code: evaluating the text
+            # itself in float64 (compensated sums) loses as many. Say so; the code is as faithful as the text.
+            chk.warn(f"the rule's text loses digits {where}: evaluated as written in float64 it errs by "
+                     f"{text_err:.1e}, the generated code by {err:.1e} (a factored form, e.g. (x - m)², keeps them)")
+            continue
+        chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
+                    f"error {err:.2e} {where})")
     return chk
+
+
+TEXT_SLACK = 64   # the generated code may lose up to this many times what the text, evaluated as written, loses
+
+
+def _worst_rel(got, want):
+    got = got if isinstance(got, tuple) else (got,)
+    err = 0.0
+    for g, w in zip(got, want):
+        g = np.full(np.shape(w), np.nan) if g is None else np.asarray(g, dtype=float)
+        scale_w = max(float(np.linalg.norm(w)), 1e-300)
+        e = float(np.linalg.norm(g - w) / scale_w) if np.shape(g) == np.shape(w) else np.inf
+        err = max(err, e if np.isfinite(e) else np.inf)
+    return err
+
+
+def _text_error(reference, rule, meta, moved, outs, want):
+    """The relative error of the rule's text evaluated as written in float64 (derive.reference, compensated
+    sums), against the high-precision value: what any faithful float64 code of that formula loses."""
+    try:
+        with np.errstate(all="ignore"):
+            base = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)}, precision="f64")
+        return _worst_rel(tuple(np.array(base[o], dtype=float) for o in outs), want)
+    except (reference.ReferenceError_, ArithmeticError, ValueError, ZeroDivisionError):
+        return 0.0
 
 
 def _moved(v, inp, dom, offset, scale):

@@ -156,3 +156,45 @@ def test_chunk_budget_is_restored_after_verification():
     before = ns[CHUNK_NAME]
     verify.check_op(r.name, verify.load(ns), r.code.meta)
     assert ns[CHUNK_NAME] == before
+
+
+# -- forward values at realistic magnitudes ------------------------------------------------------------------------
+
+
+def test_default_verification_moves_inputs_to_realistic_magnitudes():
+    """The verifier's own default (not a test-only setting) checks offsets of 1e3 and 1e6: a generated forward
+    that expands (x - m)·(x - m) into x·x - 2x·m + m·m passes near the origin and must fail there."""
+    (r,) = api.derive_text("r(x[i], m[i]) -> y[] = (x[i] - m[i]) * (x[i] - m[i])", "<t>")
+    expanded = {"r": lambda x, m: x @ x - 2 * x @ m + m @ m}
+    chk = verify.check_reference(verify.Check(), "r", expanded, r.code.meta, r.rule)
+    assert not chk.ok and any("offset by 1e+06" in p for p in chk.problems), chk.problems
+    assert verify.check_reference(verify.Check(), "r", verify.load(_generated(r)), r.code.meta, r.rule).ok
+
+
+def _generated(r):
+    ns: dict = {}
+    exec(api.render_module([r], "<t>", export=False), ns)
+    return ns
+
+
+def test_a_text_that_cancels_is_a_warning_not_a_failure():
+    """A user who writes the expanded form gets what the text means in float64, with a warning naming the
+    lost digits; the same loss in code generated from the factored text is a failure (above)."""
+    (r,) = api.derive_text("r(x[i], m[i]) -> y[] = x[i]*x[i] - 2*x[i]*m[i] + m[i]*m[i]", "<t>")
+    assert r.ok, r.check.problems
+    assert r.check.reference_error > 1e-6
+    assert any("loses digits" in w and "offset by 1e+06" in w for w in r.check.warnings)
+    assert r.to_json()["verification"]["warnings"] == r.check.warnings
+
+
+def test_log_one_plus_exp_means_its_value_in_both_tails():
+    """log(1 + exp(x)) is read as softplus: at x = 1000 the text means 1000 (the literal form overflows to
+    inf), at x = -1000 it means e^-1000 (which underflows to 0 in float64), and the derivative is sigmoid."""
+    (r,) = api.derive_text("sp(x[i]) -> y[i] = log(1 + exp(x[i]))", "<t>")
+    assert r.ok and not r.check.warnings, (r.check.problems, r.check.warnings)
+    fns = verify.load(_generated(r))
+    x = np.array([1000.0, -1000.0, 0.0, 30.0])
+    np.testing.assert_allclose(fns["sp"](x), [1000.0, 0.0, np.log(2.0), 30.0 + np.log1p(np.exp(-30.0))],
+                               rtol=1e-15)
+    _, pb = fns["sp_rrule"](x)
+    np.testing.assert_allclose(unthunk(pb(np.ones(4))[1]), [1.0, 0.0, 0.5, 1 / (1 + np.exp(-30.0))], rtol=1e-15)
