@@ -341,7 +341,7 @@ class Emitter:
         if fname in _FUNCS:
             code = f"{_FUNCS[fname]}({ac})"
         elif fname == "softplus":
-            code = f"np.logaddexp(0.0, {ac})"
+            code = f"np.softplus({ac})"
         elif fname == "relu":
             code = f"np.maximum({ac}, 0.0)"
         elif fname == "step":
@@ -353,27 +353,10 @@ class Emitter:
         return self.bind(e, code, aax)
 
     def emit_sigmoid(self, e):
-        """σ(u) = 1/(1 + e) for u ≥ 0 and e/(1 + e) below, e = exp(-|u|) ≤ 1: relative accuracy in both tails
-        (through tanh, 0.5·tanh(u/2) + 0.5 is 0 below -20 in float32, -40 in float64). σ(u) and σ(-u) (the
-        derivative is σ(u)·σ(-u)) share e and 1 + e."""
-        u = e.args[0]
-        flip = u.could_extract_minus_sign()
-        base = -u if flip else u
-        key = ("sigmoid", canonical_key(base)[0])
-        hit = self.cache.get(key)
-        bc, bax = self.emit(base)
-        if hit is not None and canonical_key(base)[1] == hit[3]:
-            ex, den, pos = hit[:3]
-        else:
-            # -|u| as where(u >= 0, -u, u), not -abs(u): traced for a second derivative, abs'(0) = 0 would
-            # lose σ''s slope at u = 0
-            pos, ex, den = self.tmp("p"), self.tmp("e"), self.tmp("e")
-            self.line(f"{pos} = {_paren(bc)} >= 0")
-            self.line(f"{ex} = np.exp(np.where({pos}, -{_paren(bc)}, {bc}))")
-            self.line(f"{den} = 1.0 + {ex}")
-            self.cache[key] = (ex, den, pos, canonical_key(base)[1])
-        hi, lo = ("1.0", ex) if not flip else (ex, "1.0")
-        return self.bind(e, f"(np.where({pos}, {hi}, {lo}) / {den})", bax)
+        """σ(u) through the namespace's sigmoid (runtime.special.sigmoid: 1/(1 + exp(-u)), accurate in both
+        tails; traced, its derivative is written once in tnp). The derivative σ(u)·σ(-u) calls it twice."""
+        ac, aax = self.emit(e.args[0])
+        return self.bind(e, f"np.sigmoid({ac})", aax)
 
     # -- products and sums -------------------------------------------------------------------------------------
     def emit_sum(self, e):

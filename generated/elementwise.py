@@ -265,57 +265,45 @@ def _define(np):
 
     # ---- sigmoid(x[i]) -> y[i]    (rules/elementwise.rules:24)
     def sigmoid(x):
-        _p0 = x >= 0
-        _e1 = np.exp(np.where(_p0, -x, x))
-        y = (np.where(_p0, 1.0, _e1) / (1.0 + _e1))
+        y = np.sigmoid(x)
         return y
 
     def sigmoid_frule(tangents, x):
         _, dx = tangents
-        _p4 = x >= 0
-        _e5 = np.exp(np.where(_p4, -x, x))
-        _e6 = 1.0 + _e5
-        y = (np.where(_p4, 1.0, _e5) / _e6)
+        y = np.sigmoid(x)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, (dx * (np.where(_p4, _e5, 1.0) / _e6) * y))
+            dy_ = _add(dy_, (dx * np.sigmoid((-x)) * y))
         return y, dy_
 
     def sigmoid_rrule(x):
-        _p10 = x >= 0
-        _e11 = np.exp(np.where(_p10, -x, x))
-        _e12 = 1.0 + _e11
-        y = (np.where(_p10, 1.0, _e11) / _e12)
+        y = np.sigmoid(x)
         def sigmoid_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy_ * (np.where(_p10, _e11, 1.0) / _e12) * y)
+            dx = (dy_ * np.sigmoid((-x)) * y)
             return (_NO, dx)
         return y, sigmoid_pullback
 
     # ---- softplus(x[i]) -> y[i]    (rules/elementwise.rules:25)
     def softplus(x):
-        y = np.logaddexp(0.0, x)
+        y = np.softplus(x)
         return y
 
     def softplus_frule(tangents, x):
         _, dx = tangents
-        y = np.logaddexp(0.0, x)
+        y = np.softplus(x)
         dy_ = _ZERO
         if not is_zero(dx):
-            _p2 = x >= 0
-            _e3 = np.exp(np.where(_p2, -x, x))
-            dy_ = _add(dy_, (dx * (np.where(_p2, 1.0, _e3) / (1.0 + _e3))))
+            dy_ = _add(dy_, (dx * np.sigmoid(x)))
         return y, dy_
 
     def softplus_rrule(x):
-        y = np.logaddexp(0.0, x)
+        y = np.softplus(x)
         def softplus_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            _p8 = x >= 0
-            _e9 = np.exp(np.where(_p8, -x, x))
-            dx = (dy_ * (np.where(_p8, 1.0, _e9) / (1.0 + _e9)))
+            dx = (dy_ * np.sigmoid(x))
             return (_NO, dx)
         return y, softplus_pullback
 
