@@ -422,7 +422,7 @@ class Lowerer:
                                f"summed is ambiguous; write the sum explicitly, e.g. sum({s.name}, ...) around "
                                f"the whole product, or group a pair in a function or power", _start(nodes[2]), 1)
             summed.append(s)
-        prod = sp.Mul(sign, *[(1 / e if den else e) for _, e, den in conv])
+        prod = sp.Mul(sign, *[(ir.reciprocal(e) if den else e) for _, e, den in conv])
         return IndexSum(prod, summed) if summed else prod
 
     def occurrences(self, e):
