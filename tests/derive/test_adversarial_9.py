@@ -72,3 +72,18 @@ def test_written_out_logistic_and_cross_entropy_verify():
                              "xent(x[i], t[i]) -> y[] = -t[i] * (x[i] - log(sum(j, exp(x[j]))))", "<adv9>")
     assert a.ok and b.ok, (a.check.problems, b.check.problems)
     assert "sigmoid" in a.pullback_text() or "σ" in a.pullback_text(), a.pullback_text()
+
+
+# -- rank-0 tensor inputs ----------------------------------------------------------------------------------------
+
+
+def test_rank_zero_tensor_inputs_verify():
+    # the reference evaluator held a rank-0 tensor moved by an offset (a NumPy scalar) as a bare number, and
+    # `x[]` then subscripted it: every rule with an `x[]` input failed verification
+    rs = api.derive_text("a(x[]: positive) -> y[] = log(x[])\n"
+                         "b(x[], v[i]) -> y[i] = x[] * v[i]\n"
+                         "c(x[]: (2, 3)) -> y[] = 2 * x[]", "<adv9>")
+    assert all(r.ok for r in rs), [(r.name, r.error) for r in rs if not r.ok]
+    from derive import reference
+    got = reference.evaluate_text("f(x[], s) -> y[] = x[] * s", {"x": np.float64(3.0), "s": 2.0})
+    assert float(got["y"]) == 6.0
