@@ -87,3 +87,21 @@ def test_rank_zero_tensor_inputs_verify():
     from derive import reference
     got = reference.evaluate_text("f(x[], s) -> y[] = x[] * s", {"x": np.float64(3.0), "s": 2.0})
     assert float(got["y"]) == 6.0
+
+
+# -- positioned errors ---------------------------------------------------------------------------------------------
+
+
+def test_a_loose_index_is_pointed_at_where_it_is_loose():
+    # the caret stood under the product's operator (`*`), or under the last one of a chain
+    import pytest
+
+    from derive.errors import RuleError
+
+    cases = [("f(x[i], v[b]) -> y[b] = log(x[i]) * v[b] * 2", "x[i]) * v"),
+             ("f(x[i], S[i,j,b]) -> y[b] = logdet(S[i,j,b]) * log(x[i])", "x[i])")]
+    for text, at in cases:
+        with pytest.raises(RuleError) as e:
+            api.derive_text(text, "<adv9>", verify_rules=False)
+        col = text.rindex(at) + 3          # 1-based column of the `i` of x[i]
+        assert f":1:{col}:" in str(e.value), str(e.value)
