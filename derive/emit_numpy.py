@@ -366,6 +366,9 @@ class Emitter:
 
     def emit_product(self, key, factors, summed, whole):
         """Π factors, summed over `summed`: elementwise where nothing is summed, else a contraction."""
+        # exp(u)/Σexp(v) is recognised before factors are grouped by their indices: grouped with another
+        # factor of the same indices (a cotangent dy), Σexp's reciprocal would hide inside a product
+        factors = _stable_softmax(factors)
         if summed:
             # factors over the same indices multiply elementwise first (a cacheable subexpression)
             groups: dict = {}
@@ -378,7 +381,6 @@ class Emitter:
                 groups.setdefault(k, []).append(f)
             if any(len(g) > 1 for g in groups.values()):
                 factors = [num] + [sp.Mul(*g, evaluate=False) if len(g) > 1 else g[0] for g in groups.values()]
-        factors = _stable_softmax(factors)
         num = sp.S.One
         ops, extents = [], []
         for f in factors:

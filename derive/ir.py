@@ -166,6 +166,17 @@ def _log(u):
     return sp.log(u)
 
 
+def reciprocal(u):
+    """1/u, with 1/(1 + exp(-v)) read as sigmoid(v): the text means the logistic function, whose derivative
+    written literally, e⁻ᵛ/(1 + e⁻ᵛ)², is inf/inf = NaN at v = -1000 (float64) or -100 (float32), where the true
+    one is tiny; sigmoid keeps value and derivative in both tails (as log(1 + exp(v)) is read as softplus)."""
+    if isinstance(u, sp.Add) and len(u.args) == 2 and sp.S.One in u.args:
+        rest = u - 1
+        if isinstance(rest, sp.exp):
+            return sigmoid(-rest.args[0])
+    return 1 / u
+
+
 # Elementwise functions of the language: name -> (SymPy callable, arity)
 ELEMENTWISE = {
     "exp": (sp.exp, 1), "log": (_log, 1), "log1p": (log1p, 1), "expm1": (expm1, 1),

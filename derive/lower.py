@@ -244,7 +244,8 @@ class Lowerer:
         if extra:
             s = extra[0]
             raise self.err(f"index '{s.name}' appears once on the right and not on the left; "
-                           f"sum over it with sum({s.name}, ...) or add it to the left side", st.expr, 1)
+                           f"sum over it with sum({s.name}, ...) or add it to the left side",
+                           _index_node(st.expr, s.name) or st.expr, 1)
         # the target tensor
         if t is None:
             role = "output" if not self.rule.header else "temp"
@@ -422,7 +423,7 @@ class Lowerer:
                                f"summed is ambiguous; write the sum explicitly, e.g. sum({s.name}, ...) around "
                                f"the whole product, or group a pair in a function or power", _start(nodes[2]), 1)
             summed.append(s)
-        prod = sp.Mul(sign, *[(1 / e if den else e) for _, e, den in conv])
+        prod = sp.Mul(sign, *[(ir.reciprocal(e) if den else e) for _, e, den in conv])
         return IndexSum(prod, summed) if summed else prod
 
     def occurrences(self, e):
@@ -814,6 +815,31 @@ def _text_order(syms, node) -> list:
     for k, name in enumerate(names):
         first.setdefault(name, k)
     return sorted(syms, key=lambda s: first.get(s.name, len(names)))
+
+
+def _index_node(node, name):
+    """The first subscript index `name` in the text of node that no sum() or matrix function binds (where a
+    loose index is), else the first one anywhere; None if the text never names it."""
+    found: list = []
+
+    def walk(n, inside):
+        if isinstance(n, (A.Access, A.Subscript)):
+            found.extend((inside, ix) for ix in n.indices if ix.name == name)
+            if isinstance(n, A.Subscript):
+                walk(n.base, inside)
+        elif isinstance(n, A.Call):
+            binds = (n.func == "sum" and any(isinstance(a, A.Name) and a.name == name for a in n.args[:-1]))
+            for a in n.args:
+                walk(a, inside or binds or n.func in ("inv", "det", "logdet", "solve", "trace", "transpose"))
+        elif isinstance(n, A.BinOp):
+            walk(n.left, inside)
+            walk(n.right, inside)
+        elif isinstance(n, A.Neg):
+            walk(n.operand, inside)
+
+    walk(node, False)
+    free = [ix for inside, ix in found if not inside]
+    return (free or [ix for _, ix in found] or [None])[0]
 
 
 def _start(n) -> A.Pos:

@@ -555,10 +555,12 @@ def evaluate(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40) 
     else:
         raise ValueError(f"precision must be 'f64' or 'mp', not {precision!r}")
     vals = {}
+    # a rank-0 tensor (`x[]`) is subscripted, so it is held as a 0-d array whether given as one or as a number
+    tensors = {p.name for p in rule.inputs if p.kind == "tensor"}
     for k, v in inputs.items():
-        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and k not in tensors:
             vals[k] = int(v)
-        elif np.ndim(v) == 0 and not isinstance(v, np.ndarray):
+        elif np.ndim(v) == 0 and not isinstance(v, np.ndarray) and k not in tensors:
             vals[k] = ctx.of(float(v)) if ctx is _F64 else ctx.of(v)
         else:
             arr = np.asarray(v)

@@ -402,7 +402,7 @@ def _compare_chunked(chk, module, name, fns, x, point):
 # realistic magnitudes, where code that expands (x - μ)ᵀS⁻¹(x - μ) or |x|² + |y|² - 2x·y cancels
 # catastrophically, or softmax that is not shifted by its maximum loses its digits (issue 9): numerically
 # faithful code passes them, and a rule whose generated code is not fails verification.
-REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (1e6, 1.0), (0.0, 1e3), (1e3, 1e-3))
+REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (-1e3, 1.0), (1e6, 1.0), (0.0, 1e3), (1e3, 1e-3))
 STRICT_REFERENCE_SCALES = REFERENCE_SCALES   # the name tests and callers used while the default was unshifted
 REFERENCE_TOL = 1e-6
 REFERENCE_DPS = 30
@@ -417,9 +417,12 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     if rule is None:
         return chk
     f = fns[name]
+    watch = getattr(fns, "watch", None)
     outs = [o["name"] for o in meta["outputs"]]
+    # at extents where check_op found a well-posed point (a least-squares rule only tall), not the first ones
+    sizes = chk.extents[0] if chk.extents else None
     for offset, scale in (REFERENCE_SCALES if scales is None else scales):
-        x = sample_inputs(meta, np.random.default_rng(seed))
+        x = sample_inputs(meta, np.random.default_rng(seed), sizes)
         moved = []
         for inp, v in zip(meta["inputs"], x):
             moved.append(_moved(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale))
@@ -433,16 +436,21 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
             continue
         if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
             continue
+        if watch is not None:
+            watch.worst_cond = 0.0
         with np.errstate(all="ignore"):
             try:
                 got = f(*moved)
             except (ArithmeticError, ValueError, np.linalg.LinAlgError):
                 got = None
+        if watch is not None and watch.worst_cond > COND_LIMIT:
+            continue        # a matrix near singular (XᵀX far from the origin): ill posed, as check_op skips it
+        where = f"at inputs offset by {offset:g}, scaled by {scale:g}"
+        _derivatives_finite(chk, name, fns, meta, moved, got, where)
         err = _worst_rel(got, want)
         chk.reference_error = max(chk.reference_error, err)
         if err <= REFERENCE_TOL:
             continue
-        where = f"at inputs offset by {offset:g}, scaled by {scale:g}"
         text_err = _text_error(reference, rule, meta, moved, outs, want)
         if err <= TEXT_SLACK * text_err:
             # the digits are lost by the formula as written, not by the generated code: evaluating the text
@@ -453,6 +461,30 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
                     f"error {err:.2e} {where})")
     return chk
+
+
+def _derivatives_finite(chk, name, fns, meta, x, y, where):
+    """A NaN in the pushforward or pullback at a moved point where the forward value is finite is a failure:
+    derivative code that divides inf by inf (an unshifted softmax, exp(-x)·σ² of a written-out logistic) is
+    wrong there, whatever the small sampled points said. (An infinite derivative may be a true overflow.)"""
+    if y is None or not _finite(y):
+        return
+    if name + "_frule" not in fns or name + "_rrule" not in fns:
+        return              # a bare forward function (a test's stand-in) has no derivatives to check
+    rng = np.random.default_rng(0)
+    diff = [inp["kind"] != "int" for inp in meta["inputs"]]
+    with np.errstate(all="ignore"):
+        try:
+            xdot = [(_like(v, rng) if d else None) for v, d in zip(x, diff)]
+            _, _, ydot, _, grads = _run(name, fns, x, xdot, _like(y, rng))
+        except (ArithmeticError, ValueError, np.linalg.LinAlgError):
+            return
+
+    def nan(v, like):
+        f = _flat(v, like)
+        return f is not None and bool(np.any(np.isnan(f)))
+    if nan(ydot, y) or any(nan(g, xi) for g, xi, d in zip(grads[1:], x, diff) if d):
+        chk.problem(f"a derivative is NaN {where}, where the forward value is finite")
 
 
 TEXT_SLACK = 64   # the generated code may lose up to this many times what the text, evaluated as written, loses
@@ -489,6 +521,8 @@ def _moved(v, inp, dom, offset, scale):
         return v * scale
     if dom == "symmetric":
         return v * scale + offset
+    if dom in ("positive", "negative") and offset < 0:
+        return None         # the same move as the positive offset
     if dom == "positive":
         return v * scale + abs(offset)
     if dom == "negative":
