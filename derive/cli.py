@@ -149,14 +149,17 @@ def print_table(outcomes, out=None):
 def print_latex(outcomes, out=None):
     out = out or sys.stdout
     from . import domains
+    from .display import latex_name
+    from .safe_text import comment_text
 
     for o in outcomes:
-        for r in o["rules"]:
-            print(f"% {r['signature']}  ({r['source']})", file=out)
+        for r in o["rules"]:  # a file name may hold a newline: it must not end the comment
+            print(f"% {comment_text(r['signature'] + '  (' + r['source'] + ')')}", file=out)
             print("\\begin{aligned}", file=out)
             lines = [s["latex"] for s in r["pushforward"]] + [s["latex"] for s in r["pullback"]]
             rows = ["  " + l.replace(" = ", " &= ", 1) for l in lines]
-            declared = [domains.latex(i["name"], i["domain"]) for i in r["inputs"] if i.get("domain_declared")]
+            declared = [domains.latex(latex_name(i["name"]), i["domain"]) for i in r["inputs"]
+                        if i.get("domain_declared")]
             if declared:      # the domain the rule is derived and verified on, as a last row
                 rows.append("  &\\text{for } " + ",\\ ".join(declared))
             print(" \\\\\n".join(rows), file=out)
@@ -477,13 +480,22 @@ def read_rule_file(path: Path, shown: str) -> str:
                           f"offset {exc.start} cannot be decoded; save the file as UTF-8") from None
 
 
+# Top-level modules a generated module's import goes through (the runtime, NumPy, the standard library) or that
+# the runtime imports by name later (`generated`): a module of that name in --out would shadow them for whoever
+# imports from that directory, and `numpy.rules` or `random.rules` would give a module that cannot be imported.
+_SHADOWED = frozenset({"runtime", "generated", "derive", "numpy"}) | frozenset(
+    getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+
 def module_name_for(path: Path) -> str:
-    """The Python module a rule file becomes: its stem when that is a plain ASCII identifier (not a keyword nor
-    a dunder such as __init__), else `rules_` and the stem with other characters as '_'."""
+    """The Python module a rule file becomes: its stem when that is a plain ASCII identifier (not a keyword, a
+    dunder such as __init__, nor the name of a module the generated code imports: numpy, runtime, random...),
+    else `rules_` and the stem with other characters as '_'."""
     import keyword
 
     m = path.stem.replace("-", "_")
-    plain = m.isascii() and m.isidentifier() and not keyword.iskeyword(m) and not m.startswith("__")
+    plain = (m.isascii() and m.isidentifier() and not keyword.iskeyword(m) and not m.startswith("__")
+             and m not in _SHADOWED)
     return m if plain else "rules_" + "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in m)
 
 
