@@ -294,6 +294,38 @@ def _fsync_dir(d: Path):
         os.close(fd)
 
 
+def _inside(out_dir: Path, rel) -> bool:
+    """`rel` names a path inside out_dir: relative, no '..', no symlinked directory on the way out."""
+    if not isinstance(rel, str) or not rel or "\0" in rel:
+        return False
+    r = Path(rel)
+    if r.is_absolute() or ".." in r.parts:
+        return False
+    base = out_dir.resolve()
+    return (out_dir / r).parent.resolve() == base or base in (out_dir / r).parent.resolve().parents
+
+
+def _journalled_move_is_ours(out_dir: Path, tmp, target) -> bool:
+    """A rename a journal asks for is done only if it is one write_atomically stages: a '.tmp-' file carrying
+    derive-rules' banner, onto a managed name that is absent or also carries a banner. A journal is input like
+    any file in the directory (it may come with a cloned repository): it must not move a file over one the user
+    wrote, or anywhere outside out_dir."""
+    if not (_inside(out_dir, tmp) and _inside(out_dir, target)):
+        return False
+    src, dst = out_dir / tmp, out_dir / target
+    if not src.name.startswith(".tmp-") or dst.suffix not in MANAGED_SUFFIXES or dst.name.startswith("."):
+        return False
+    if src.is_symlink() or not src.is_file() or dst.is_symlink() or (dst.exists() and not dst.is_file()):
+        return False
+    new = _read(src)
+    if new is None or _banner(new, dst.name) is None:
+        return False
+    if not dst.exists():
+        return True
+    old = _read(dst)
+    return old is not None and _banner(old, dst.name) is not None
+
+
 def finish_interrupted_swap(out_dir: Path) -> bool:
     """Complete a swap a killed run left half-done (its journal lists every staged file): roll forward, so the
     directory holds the new set. Returns True when there was one."""
@@ -307,14 +339,11 @@ def finish_interrupted_swap(out_dir: Path) -> bool:
     except (ValueError, KeyError, TypeError):
         moves, removals = [], []   # a torn journal: written before any rename, so nothing was switched
     for tmp, target in moves:
-        src, dst = out_dir / tmp, out_dir / target
-        if ".." in Path(tmp).parts or ".." in Path(target).parts:
-            continue
-        if src.exists():
-            os.replace(src, dst)
+        if _journalled_move_is_ours(out_dir, tmp, target):
+            os.replace(out_dir / tmp, out_dir / target)
     for rel in removals:
-        p = out_dir / rel
-        if ".." not in Path(rel).parts and p.exists() and _shipped_output(p):
+        p = out_dir / rel if _inside(out_dir, rel) else None
+        if p is not None and p.is_file() and not p.is_symlink() and _shipped_output(p):
             p.unlink()
     journal.unlink()
     _fsync_dir(out_dir)

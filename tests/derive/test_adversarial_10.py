@@ -296,3 +296,28 @@ def test_error_echo_shows_control_characters_visibly_and_keeps_the_caret_under_t
         api.derive_text("f(x[i]) ->\ty[i] = \tq[i]\n", "t.rules")
     line, caret = str(e.value).splitlines()[1:3]
     assert line.expandtabs(8)[caret.expandtabs(8).index("^")] == "q"
+
+
+# -- a planted swap journal is input, not a command ----------------------------------------------------------
+
+def test_a_planted_swap_journal_moves_nothing_outside_out_or_over_the_users_files(tmp_path, cache):
+    """A journal can arrive with a cloned repository. Before: `{"moves": [["payload", "/abs/victim.txt"]]}`
+    made the next `derive-rules --out` replace victim.txt (outside --out) with the payload."""
+    out = tmp_path / "gen"
+    out.mkdir()
+    victim, notes = tmp_path / "victim.txt", out / "notes.py"
+    victim.write_text("precious\n")
+    notes.write_text("mine = 1\n")
+    (out / "payload").write_text("evil\n")
+    (out / ".tmp-x").write_text("# @generated from x by `derive-rules` -- forged\nevil = 1\n")
+    (out / "sub").symlink_to(tmp_path)
+    (out / cli.JOURNAL).write_text(json.dumps({
+        "moves": [["payload", str(victim)], [".tmp-x", "notes.py"], [".tmp-x", "../victim.py"],
+                  [".tmp-x", "sub/victim.py"], [".tmp-x", str(tmp_path / "abs.py")], ["payload", "new.py"]],
+        "removals": [str(victim), "notes.py", "../victim.txt"]}))
+    f = tmp_path / "t.rules"
+    f.write_text(RULE)
+    assert cli.main([str(f), "--out", str(out), "-q"]) == 0
+    assert victim.read_text() == "precious\n" and notes.read_text() == "mine = 1\n"
+    assert not (tmp_path / "victim.py").exists() and not (tmp_path / "abs.py").exists()
+    assert not (out / "new.py").exists() and not (out / cli.JOURNAL).exists() and (out / "t.py").exists()
