@@ -326,9 +326,10 @@ def _journalled_move_is_ours(out_dir: Path, tmp, target) -> bool:
     return old is not None and _banner(old, dst.name) is not None
 
 
-def finish_interrupted_swap(out_dir: Path) -> bool:
+def finish_interrupted_swap(out_dir: Path, staged=()) -> bool:
     """Complete a swap a killed run left half-done (its journal lists every staged file): roll forward, so the
-    directory holds the new set. Returns True when there was one."""
+    directory holds the new set. Returns True when there was one. `staged`: the (tmp, target) moves this process
+    staged itself (write_atomically); any other move must pass _journalled_move_is_ours."""
     journal = out_dir / JOURNAL
     text = _read(journal)
     if text is None:
@@ -339,7 +340,7 @@ def finish_interrupted_swap(out_dir: Path) -> bool:
     except (ValueError, KeyError, TypeError):
         moves, removals = [], []   # a torn journal: written before any rename, so nothing was switched
     for tmp, target in moves:
-        if _journalled_move_is_ours(out_dir, tmp, target):
+        if [tmp, target] in staged or _journalled_move_is_ours(out_dir, tmp, target):
             os.replace(out_dir / tmp, out_dir / target)
     for rel in removals:
         p = out_dir / rel if _inside(out_dir, rel) else None
@@ -415,7 +416,7 @@ def write_atomically(files: dict, out_dir: Path, remove_stale=False):
     try:
         os.replace(jtmp, out_dir / JOURNAL)   # from here on the swap is committed: a rerun rolls it forward
         _SWAPPED.append(out_dir)              # for the message of an interrupt that lands when the mask lifts
-        finish_interrupted_swap(out_dir)
+        finish_interrupted_swap(out_dir, staged=plan["moves"])
     finally:
         if old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
