@@ -125,11 +125,19 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
     """Parse, lower, derive, generate and verify every rule in `text`. Bad input raises RuleError."""
     rules = parse(text, path, bare_name)
     seen: dict = {}
+    exported: dict = {}  # every public name a module exports: <op>, <op>_frule, <op>_rrule -> (rule, line)
     for r in rules:
         if r.name in seen:
             raise RuleError(f"rule '{r.name}' is defined twice (first at line {seen[r.name]})", r.pos,
                             width=len(r.name))
         seen[r.name] = r.pos.line
+        for n in (r.name, r.name + "_frule", r.name + "_rrule"):
+            if n in exported and exported[n][0] != r.name:
+                other, line = exported[n]
+                what = f"the {n[len(other) + 1:]} of rule '{other}'" if n != other else f"rule '{other}'"
+                raise RuleError(f"rule '{r.name}' exports '{n}', the name of {what} (line {line}); rename one",
+                                r.pos, width=len(r.name))
+            exported[n] = (r.name, r.pos.line)
     results = []
     for r in rules:
         t0 = time.perf_counter()

@@ -149,14 +149,17 @@ def print_table(outcomes, out=None):
 def print_latex(outcomes, out=None):
     out = out or sys.stdout
     from . import domains
+    from .display import latex_name
+    from .safe_text import comment_text
 
     for o in outcomes:
-        for r in o["rules"]:
-            print(f"% {r['signature']}  ({r['source']})", file=out)
+        for r in o["rules"]:  # a file name may hold a newline: it must not end the comment
+            print(f"% {comment_text(r['signature'] + '  (' + r['source'] + ')')}", file=out)
             print("\\begin{aligned}", file=out)
             lines = [s["latex"] for s in r["pushforward"]] + [s["latex"] for s in r["pullback"]]
             rows = ["  " + l.replace(" = ", " &= ", 1) for l in lines]
-            declared = [domains.latex(i["name"], i["domain"]) for i in r["inputs"] if i.get("domain_declared")]
+            declared = [domains.latex(latex_name(i["name"]), i["domain"]) for i in r["inputs"]
+                        if i.get("domain_declared")]
             if declared:      # the domain the rule is derived and verified on, as a last row
                 rows.append("  &\\text{for } " + ",\\ ".join(declared))
             print(" \\\\\n".join(rows), file=out)
@@ -291,9 +294,42 @@ def _fsync_dir(d: Path):
         os.close(fd)
 
 
-def finish_interrupted_swap(out_dir: Path) -> bool:
+def _inside(out_dir: Path, rel) -> bool:
+    """`rel` names a path inside out_dir: relative, no '..', no symlinked directory on the way out."""
+    if not isinstance(rel, str) or not rel or "\0" in rel:
+        return False
+    r = Path(rel)
+    if r.is_absolute() or ".." in r.parts:
+        return False
+    base = out_dir.resolve()
+    return (out_dir / r).parent.resolve() == base or base in (out_dir / r).parent.resolve().parents
+
+
+def _journalled_move_is_ours(out_dir: Path, tmp, target) -> bool:
+    """A rename a journal asks for is done only if it is one write_atomically stages: a '.tmp-' file carrying
+    derive-rules' banner, onto a managed name that is absent or also carries a banner. A journal is input like
+    any file in the directory (it may come with a cloned repository): it must not move a file over one the user
+    wrote, or anywhere outside out_dir."""
+    if not (_inside(out_dir, tmp) and _inside(out_dir, target)):
+        return False
+    src, dst = out_dir / tmp, out_dir / target
+    if not src.name.startswith(".tmp-") or dst.suffix not in MANAGED_SUFFIXES or dst.name.startswith("."):
+        return False
+    if src.is_symlink() or not src.is_file() or dst.is_symlink() or (dst.exists() and not dst.is_file()):
+        return False
+    new = _read(src)
+    if new is None or _banner(new, dst.name) is None:
+        return False
+    if not dst.exists():
+        return True
+    old = _read(dst)
+    return old is not None and _banner(old, dst.name) is not None
+
+
+def finish_interrupted_swap(out_dir: Path, staged=()) -> bool:
     """Complete a swap a killed run left half-done (its journal lists every staged file): roll forward, so the
-    directory holds the new set. Returns True when there was one."""
+    directory holds the new set. Returns True when there was one. `staged`: the (tmp, target) moves this process
+    staged itself (write_atomically); any other move must pass _journalled_move_is_ours."""
     journal = out_dir / JOURNAL
     text = _read(journal)
     if text is None:
@@ -304,14 +340,11 @@ def finish_interrupted_swap(out_dir: Path) -> bool:
     except (ValueError, KeyError, TypeError):
         moves, removals = [], []   # a torn journal: written before any rename, so nothing was switched
     for tmp, target in moves:
-        src, dst = out_dir / tmp, out_dir / target
-        if ".." in Path(tmp).parts or ".." in Path(target).parts:
-            continue
-        if src.exists():
-            os.replace(src, dst)
+        if [tmp, target] in staged or _journalled_move_is_ours(out_dir, tmp, target):
+            os.replace(out_dir / tmp, out_dir / target)
     for rel in removals:
-        p = out_dir / rel
-        if ".." not in Path(rel).parts and p.exists() and _shipped_output(p):
+        p = out_dir / rel if _inside(out_dir, rel) else None
+        if p is not None and p.is_file() and not p.is_symlink() and _shipped_output(p):
             p.unlink()
     journal.unlink()
     _fsync_dir(out_dir)
@@ -383,7 +416,7 @@ def write_atomically(files: dict, out_dir: Path, remove_stale=False):
     try:
         os.replace(jtmp, out_dir / JOURNAL)   # from here on the swap is committed: a rerun rolls it forward
         _SWAPPED.append(out_dir)              # for the message of an interrupt that lands when the mask lifts
-        finish_interrupted_swap(out_dir)
+        finish_interrupted_swap(out_dir, staged=plan["moves"])
     finally:
         if old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -477,13 +510,22 @@ def read_rule_file(path: Path, shown: str) -> str:
                           f"offset {exc.start} cannot be decoded; save the file as UTF-8") from None
 
 
+# Top-level modules a generated module's import goes through (the runtime, NumPy, the standard library) or that
+# the runtime imports by name later (`generated`): a module of that name in --out would shadow them for whoever
+# imports from that directory, and `numpy.rules` or `random.rules` would give a module that cannot be imported.
+_SHADOWED = frozenset({"runtime", "generated", "derive", "numpy"}) | frozenset(
+    getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+
 def module_name_for(path: Path) -> str:
-    """The Python module a rule file becomes: its stem when that is a plain ASCII identifier (not a keyword nor
-    a dunder such as __init__), else `rules_` and the stem with other characters as '_'."""
+    """The Python module a rule file becomes: its stem when that is a plain ASCII identifier (not a keyword, a
+    dunder such as __init__, nor the name of a module the generated code imports: numpy, runtime, random...),
+    else `rules_` and the stem with other characters as '_'."""
     import keyword
 
     m = path.stem.replace("-", "_")
-    plain = m.isascii() and m.isidentifier() and not keyword.iskeyword(m) and not m.startswith("__")
+    plain = (m.isascii() and m.isidentifier() and not keyword.iskeyword(m) and not m.startswith("__")
+             and m not in _SHADOWED)
     return m if plain else "rules_" + "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in m)
 
 

@@ -35,16 +35,33 @@ def pretty_name(name: str, style="unicode") -> str:
     elif name.startswith("_"):
         name = name.lstrip("_")
     if style == "latex" and prefix:
-        return r"\mathrm{d}" + _latex_ident(name)
+        return r"\mathrm{d}" + latex_name(name)
     if style == "latex":
-        return _latex_ident(name)
+        return latex_name(name)
     return prefix + name
 
 
-def _latex_ident(n):
-    if len(n) > 1 and "_" not in n and not n.startswith("\\"):
-        return r"\mathit{" + n + "}"
-    return n
+def latex_name(n):
+    """A name as LaTeX that compiles whatever '_' it holds: `x_1` -> x_{1} (one subscript, as SymPy prints it),
+    `a_b_c`, `x_` -> \\mathit{a\\_b\\_c}, \\mathit{x\\_} (not a double or dangling subscript)."""
+    if n.startswith("\\"):
+        return n
+    base, sep, sub = n.partition("_")
+    if sep and base and sub and "_" not in sub:
+        return _latex_word(base) + "_{" + _latex_word(sub) + "}"
+    return _latex_word(n)
+
+
+def _latex_word(n):
+    return r"\mathit{" + n.replace("_", r"\_") + "}" if len(n) > 1 else n
+
+
+def latex_indices(names) -> str:
+    """Index names as one subscript: `ij` for one-letter names, else `i,j_k` with each name escaped."""
+    names = list(names)
+    if all(len(n) == 1 for n in names):
+        return "".join(names)
+    return ",".join(n.replace("_", r"\_") for n in names)
 
 
 def bound_name(i):
@@ -88,12 +105,15 @@ class _IndexStr(StrPrinter):
 
 class _IndexLatex(LatexPrinter):
     def _print_Idx(self, e):
-        return bound_name(e).replace("′", "'")
+        return bound_name(e).replace("′", "'").replace("_", r"\_")
 
     def _print_Function(self, e, exp=None):
         if ir.is_access(e):
             name = pretty_name(ir.acc_name(e), "latex")
-            s = f"{name}_{{{''.join(self._print(a) for a in e.args)}}}" if e.args else name
+            if "_" in name or name.endswith("}"):
+                name = "{" + name + "}"  # x_{1} or \mathit{..} then its own subscript: no double subscript
+            s = f"{name}_{{{latex_indices(bound_name(a).replace(chr(8242), chr(39)) for a in e.args)}}}" \
+                if e.args else name
             return f"{s}^{{{exp}}}" if exp else s
         return super()._print_Function(e, exp)
 
@@ -101,10 +121,10 @@ class _IndexLatex(LatexPrinter):
         return r"\sum_{" + ",".join(self._print(i) for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
 
     def _print_KroneckerDelta(self, e, exp=None):
-        return r"\delta_{" + e.args[0].name + e.args[1].name + "}"
+        return r"\delta_{" + latex_indices([e.args[0].name, e.args[1].name]) + "}"
 
     def _print_Extent(self, e, exp=None):
-        return r"\lvert " + e.args[0].name + r" \rvert"
+        return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
 
 
 _STR = _IndexStr()
@@ -115,7 +135,7 @@ def term_index(t, style="unicode"):
     body = t.coeff * t.atom
     if style == "latex":
         s = _TEX.doprint(body)
-        return (r"\sum_{" + ",".join(x.name for x in t.sums) + "} " + s) if t.sums else s
+        return (r"\sum_{" + latex_indices(x.name for x in t.sums) + "} " + s) if t.sums else s
     s = _STR.doprint(body)
     if t.sums:
         s = f"Σ_{''.join(x.name for x in t.sums)} {s}"
@@ -127,7 +147,8 @@ def lhs(ls, style="unicode"):
     if not ls.indices:
         return name
     if style == "latex":
-        return f"{name}_{{{''.join(i.name for i in ls.indices)}}}"
+        name = "{" + name + "}" if "_" in name else name
+        return f"{name}_{{{latex_indices(i.name for i in ls.indices)}}}"
     return f"{name}[{','.join(i.name for i in ls.indices)}]"
 
 

@@ -19,15 +19,23 @@ class RuleError(DeriveError):
     def __str__(self) -> str:
         where = ""
         if self.pos is not None:
-            where = f"{self.pos.file}:{self.pos.line}:{self.pos.col}: "
+            where = f"{_visible(str(self.pos.file))}:{self.pos.line}:{self.pos.col}: "
         head = f"{where}error: "
         if self.rule:
             head += f"in rule '{self.rule}': "
         out = head + self.message
         if self.pos is not None and self.pos.text:
             line = self.pos.text.rstrip("\n")
-            out += f"\n    {line}\n    {' ' * (self.pos.col - 1)}{'^' * self.width}"
+            pad = "".join("\t" if c == "\t" else " " for c in line[:self.pos.col - 1])  # tabs keep the caret aligned
+            out += f"\n    {_visible(line)}\n    {pad}{'^' * self.width}"
         return out
+
+
+def _visible(text: str) -> str:
+    """`text` as it may reach a terminal: a control character (an escape sequence that clears the screen or sets
+    the title, a carriage return that hides what precedes it, NUL, U+2028) shows as U+FFFD, one column each, so
+    the caret below the echoed line stays under the offending character. Tabs stay."""
+    return "".join(c if c == "\t" or c.isprintable() else "\ufffd" for c in text)
 
 
 class VerificationError(DeriveError):

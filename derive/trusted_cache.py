@@ -80,7 +80,7 @@ def _secret(root: Path) -> bytes:
     path = root / _SECRET_NAME
     for _ in range(3):
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            got = _read_regular(path, _SECRET_BYTES + 1)
         except FileNotFoundError:
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
@@ -89,16 +89,11 @@ def _secret(root: Path) -> bytes:
             with os.fdopen(fd, "wb") as f:
                 f.write(os.urandom(_SECRET_BYTES))
             continue
-        except OSError:  # a symlink (O_NOFOLLOW) or something else odd: replace it
-            _unlink(path)
-            continue
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            data = f.read(_SECRET_BYTES + 1)
-        mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
-        if stat.S_ISREG(st.st_mode) and mine and not st.st_mode & 0o077 and len(data) == _SECRET_BYTES:
-            return data
-        _unlink(path)
+        if got is not None:
+            data, st = got
+            if _mine(st) and not st.st_mode & 0o077 and len(data) == _SECRET_BYTES:
+                return data
+        _unlink(path)  # a symlink, a FIFO, a foreign or readable file: replace it (a directory stays: refused)
     raise UntrustedCache(f"cannot create a private key file in {root}")
 
 
@@ -107,6 +102,33 @@ def _unlink(path: Path) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+def _mine(st) -> bool:
+    return not hasattr(os, "getuid") or st.st_uid == os.getuid()
+
+
+def _read_regular(path: Path, limit: int = -1):
+    """(contents, stat) of the regular file at `path`; None when something else is there (a symlink, a FIFO,
+    a directory, a device): those are checked on the open descriptor, before reading, so a FIFO cannot block
+    us and a directory cannot raise. FileNotFoundError when nothing is there."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError:  # ELOOP: a symlink (O_NOFOLLOW); EACCES, ENXIO (a socket) ...
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(limit), st
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _mac(root: Path, key: str, payload: bytes) -> str:
@@ -119,18 +141,15 @@ def read(sub: str | None, name: str, key: str) -> bytes | None:
     d = private_dir(sub)
     path = d / name
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        got = _read_regular(path)
     except FileNotFoundError:
         return None
-    except OSError:
+    if got is None:  # not a regular file: never read; a directory stays and the entry is not cached
         _unlink(path)
         return None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        data = f.read()
+    data, st = got
     head, sep, payload = data.partition(b"\n")
-    ok = (sep and stat.S_ISREG(st.st_mode) and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
-          and head.startswith(b"hmac-sha256 ")
+    ok = (sep and _mine(st) and head.startswith(b"hmac-sha256 ")
           and hmac.compare_digest(head[12:].decode("ascii", "replace"), _mac(d.parent if sub else d, key, payload)))
     if not ok:
         _unlink(path)

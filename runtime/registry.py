@@ -7,6 +7,7 @@ GPU arrays (`.gpudata`) -> runtime.cuda. `rrule` / `frule` are the generic entry
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import numpy as np
@@ -408,8 +409,22 @@ class Op(Primitive):
         return self._np_frule(tangents, *vals)
 
 
+# derive-rules (derive.cli.JOURNAL) keeps this file in an output directory while it switches the directory's files
+SWAP_JOURNAL = ".derive-rules-swap"
+
+
+def _refuse_half_switched(module_name):
+    """A generated module beside a swap journal may belong to a set that is only half switched (a derive-rules run
+    was killed, or is switching right now): importing it could mix old and new modules, so it fails instead."""
+    path = getattr(sys.modules.get(module_name), "__file__", None)
+    if path and os.path.lexists(os.path.join(os.path.dirname(path), SWAP_JOURNAL)):
+        raise ImportError(f"{os.path.dirname(path)} is half-updated: a derive-rules run was stopped while switching "
+                          f"its files (or is switching them now); run derive-rules again to finish")
+
+
 def export_ops(module_name, OPS, define):
     """Public functions `<op>`, `<op>_frule`, `<op>_rrule` for each op of a generated module; registers them."""
+    _refuse_half_switched(module_name)
     impls = _ModuleImpls(module_name, define)
     public = {}
     for name, meta in OPS.items():

@@ -453,14 +453,14 @@ def test_a_killed_swap_is_finished_by_the_next_run_and_blocks_import_meanwhile(t
     real = cli.finish_interrupted_swap
     calls = []
 
-    def killed(d):  # the first call (recovery of a previous run) passes; the swap itself dies after one rename
+    def killed(d, staged=()):  # the first call (recovery of a previous run) passes; the swap itself dies after one rename
         calls.append(d)
         if len(calls) == 2:
             plan = json.loads((d / cli.JOURNAL).read_text())
             tmp, target = plan["moves"][0]
             os.replace(d / tmp, d / target)
             raise SystemExit("SIGKILL")
-        return real(d)
+        return real(d, staged)
 
     monkeypatch.setattr(cli, "finish_interrupted_swap", killed)
     with pytest.raises(SystemExit):
