@@ -2,7 +2,9 @@
 
 Exit codes: 0 all rules verified (and generated/ current with --check), 1 a rule failed verification or
 generated/ is stale, 2 bad input (a malformed rule file, an unreadable path), 141 the reader of stdout went away
-(`derive-rules --latex | head`): output stops quietly, with the status a shell gives a program SIGPIPE stopped.
+(`derive-rules --latex | head`): output stops quietly, with the status a shell gives a program SIGPIPE stopped,
+130 interrupted (SIGINT) and 143 terminated (SIGTERM): one line says whether the output was switched, and no
+temporary file is left behind.
 """
 from __future__ import annotations
 
@@ -448,12 +450,15 @@ def build_parser():
 def main(argv=None) -> int:
     """The command. Whatever happens, a user sees a message and an exit code, never a traceback: SIGINT at any
     moment (imports, deriving, rendering, writing, printing) exits 130 saying whether the output was switched."""
+    if argv_is_script():  # SIGTERM takes Ctrl-C's path: staged files are removed, one line, exit 143
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         try:
             status = _main(argv)
             sys.stdout.flush()  # a closed pipe surfaces here, inside the handler, not at exit as a traceback
             if argv_is_script():  # the work is done: a late Ctrl-C must not turn exit into a KeyboardInterrupt
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
             return status
         except BrokenPipeError:
             # Python flushes stdout once more at exit: send what is left to /dev/null so that flush succeeds too
@@ -462,16 +467,27 @@ def main(argv=None) -> int:
             except (OSError, ValueError):  # stdout is no file (captured in-process): nothing is flushed at exit
                 pass
             return EXIT_BROKEN_PIPE
+    except Terminated:
+        return _interrupted("terminated", 128 + signal.SIGTERM)
     except KeyboardInterrupt:
         return _interrupted()
 
 
-def _interrupted() -> int:
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that it unwinds like Ctrl-C (no temporary file is left)."""
+
+
+def _terminate(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated()
+
+
+def _interrupted(how="interrupted", code=130) -> int:
     script = argv_is_script()
     if script:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the message itself
-    msg = (f"derive-rules: interrupted; {_SWAPPED[-1]} holds the new files" if _SWAPPED
-           else "derive-rules: interrupted; nothing was written")
+    msg = (f"derive-rules: {how}; {_SWAPPED[-1]} holds the new files" if _SWAPPED
+           else f"derive-rules: {how}; nothing was written")
     try:
         print(msg, file=sys.stderr)
         sys.stderr.flush()
@@ -482,7 +498,7 @@ def _interrupted() -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-    return 130
+    return code
 
 
 def argv_is_script() -> bool:

@@ -524,6 +524,31 @@ def test_sigint_at_random_moments_exits_130_without_traceback(tmp_path):
     assert 130 in codes
 
 
+def test_sigterm_at_random_moments_exits_143_and_leaves_no_temporary_file(tmp_path):
+    """SIGTERM unwinds like Ctrl-C: staged files are removed, one line says what happened, exit 143."""
+    rng = random.Random(11)
+    f = tmp_path / "t.rules"
+    f.write_text(RULE + "cube(x[i]) -> y[i] = x[i] * x[i] * x[i]\n")
+    codes = set()
+    for k in range(4):
+        env = dict(os.environ, PYTHONPATH=str(ROOT), TENSOR_RULES_CACHE=str(tmp_path / "c"))
+        p = subprocess.Popen([sys.executable, "-c", f"import sys; sys.argv[0] = 'derive-rules'; print('up', flush=True)\n"
+                              f"from derive.cli import main; sys.exit(main({[str(f), '--out', str(tmp_path / 'o'), '--no-cache']!r}))"],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.stdout.readline()
+        time.sleep(rng.uniform(0.0, 0.8))
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=300)
+        codes.add(p.returncode)
+        assert "Traceback" not in err, err
+        assert p.returncode in (0, 143), (p.returncode, err)
+        if p.returncode == 143:
+            assert err.strip().splitlines()[-1].startswith("derive-rules: terminated; "), err
+        leftovers = [q.name for q in tmp_path.rglob(".tmp-*")]
+        assert not leftovers, leftovers
+    assert 143 in codes
+
+
 # -- 4. undecodable rule files --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("data, where", [
