@@ -6,6 +6,7 @@ Kronecker deltas contract away. Matrix primitives contribute their differential,
 """
 from __future__ import annotations
 
+import collections
 import itertools
 from dataclasses import dataclass, field
 
@@ -285,10 +286,14 @@ def merge_terms(terms):
     (x·A + x·Aᵀ -> (A + Aᵀ)·x; where(c,1,0) + where(c,0,1)/10 -> where(c, 1, 1/10)), unless
     that would rebuild a sum split_sums took apart to keep intermediates small."""
     out: list = []
+    same: dict = {}     # (atom, sums) -> positions in out of the terms a new term may join
+    sizes = collections.Counter((t.atom, t.sums) for t in terms)
     for t in terms:
-        for k, u in enumerate(out):
-            if u.atom != t.atom or u.sums != t.sums:
-                continue
+        where = same.setdefault((t.atom, t.sums), [])
+        # each try costs a factorization and a term tries every earlier one: a group of more than MERGE_LIMIT
+        # terms (a long sum, sin(x) + sin(2x) + ...) is left as it is, so its cost stays linear
+        for k in (where if sizes[t.atom, t.sums] <= MERGE_LIMIT else ()):
+            u = out[k]
             joint = _collapse_where(sp.factor_terms(u.coeff + t.coeff))
             if len(split_sums(Term(joint, t.sums, t.atom))) > 1:
                 continue
@@ -296,8 +301,12 @@ def merge_terms(terms):
                 out[k] = Term(joint, t.sums, t.atom)
                 break
         else:
+            where.append(len(out))
             out.append(t)
     return [t for t in out if t.coeff != 0]
+
+
+MERGE_LIMIT = 16
 
 
 def _collapse_where(c):
@@ -365,6 +374,25 @@ def through_output(terms, st: Stmt):
     if ir.is_access(pattern) or pattern.is_Number:
         return terms
     I = st.indices
+    # y = rest ± log(S) with S free of the statement's indices gives S = exp(±(y - rest))
+    logs = [a for a in (pattern.args if isinstance(pattern, sp.Add) else [pattern])
+            if isinstance(a, sp.log) or (isinstance(a, sp.Mul) and len(a.args) == 2 and -1 in a.args
+                                         and any(isinstance(x, sp.log) for x in a.args))]
+    if len(logs) == 1:
+        lg = logs[0]
+        sgn = 1 if isinstance(lg, sp.log) else -1
+        S = lg if sgn == 1 else next(x for x in lg.args if isinstance(x, sp.log))
+        S = S.args[0]
+        rest = pattern - lg
+    parts = {"pattern": pattern, "rest": rest, "S": S} if len(logs) == 1 else {"pattern": pattern}
+    instances: dict = {}    # each part at each choice of indices, built once, not once per term
+
+    def instance(part, m):
+        key = (part, tuple(m.items()))
+        if key not in instances:
+            instances[key] = parts[part].xreplace(m)
+        return instances[key]
+
     out = []
     for t in terms:
         c = t.coeff
@@ -375,29 +403,19 @@ def through_output(terms, st: Stmt):
             if len(set(combo)) != len(combo):
                 continue
             m = dict(zip(I, combo))
-            new = best.subs(pattern.xreplace(m), ir.access(st.target, combo))
+            new = best.subs(instance("pattern", m), ir.access(st.target, combo))
             if new != best and sp.count_ops(new) <= sp.count_ops(best) and not _new_divisors(new, best):
                 best = new
-        # y = rest ± log(S) with S free of the statement's indices gives S = exp(±(y - rest))
-        logs = [a for a in (pattern.args if isinstance(pattern, sp.Add) else [pattern])
-                if isinstance(a, sp.log) or (isinstance(a, sp.Mul) and len(a.args) == 2 and -1 in a.args
-                                             and any(isinstance(x, sp.log) for x in a.args))]
         if len(logs) == 1:
-            lg = logs[0]
-            sgn = 1 if isinstance(lg, sp.log) else -1
-            S = lg if sgn == 1 else next(x for x in lg.args if isinstance(x, sp.log))
-            S = S.args[0]
-            if True:
-                rest = pattern - lg
-                for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
-                    if len(set(combo)) != len(combo):
-                        continue
-                    m = dict(zip(I, combo))
-                    y = ir.access(st.target, combo)
-                    repl = sp.exp(sgn * (y - rest.xreplace(m)))
-                    cand = sp.powsimp(best.subs(S.xreplace(m), repl))
-                    if sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best):
-                        best = cand
+            for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
+                if len(set(combo)) != len(combo):
+                    continue
+                m = dict(zip(I, combo))
+                y = ir.access(st.target, combo)
+                repl = sp.exp(sgn * (y - instance("rest", m)))
+                cand = sp.powsimp(best.subs(instance("S", m), repl))
+                if sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best):
+                    best = cand
         out.append(Term(best, t.sums, t.atom) if best is not c else t)
     return out
 

@@ -566,14 +566,25 @@ def _inline_single_use(src):
 
 def _drop_unused(src, names):
     """Remove assignments to the given variables (auxiliary inverses) that no other line reads."""
-    import re
-
     lines = src.split("\n")
+    # which lines mention each word, kept current as lines go: one pass, not a scan of every line per name
+    where: dict = collections.defaultdict(set)
+    for k, line in enumerate(lines):
+        for w in _WORD.findall(line):
+            where[w].add(k)
+    dropped = set()
     for n in names:
-        uses = [k for k, l in enumerate(lines) if re.search(rf"\b{re.escape(n)}\b", l)]
-        if len(uses) == 1 and re.match(rf"\s+{re.escape(n)} = ", lines[uses[0]]):
-            del lines[uses[0]]
-    return "\n".join(lines)
+        uses = where.get(n, ())
+        if len(uses) == 1:
+            k = next(iter(uses))
+            if re.match(rf"\s+{re.escape(n)} = ", lines[k]):
+                dropped.add(k)
+                for w in _WORD.findall(lines[k]):
+                    where[w].discard(k)
+    return "\n".join(line for k, line in enumerate(lines) if k not in dropped)
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _is_elementwise(p):

@@ -348,21 +348,28 @@ class Lowerer:
         if op in _COMPARE:
             return _COMPARE[op](self.scalar(node.left, bound), self.scalar(node.right, bound))
         if op in "+-":
-            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
-            return a + b if op == "+" else a - b
+            # a chain of + and -, gathered without recursion (the parser nests it leftward, one level a term)
+            # and added at once: 10 000 terms must neither exhaust Python's stack nor cost n² in SymPy
+            signed = []
+            n = node
+            while isinstance(n, A.BinOp) and n.op in "+-":
+                signed.append((n.right, n.op == "-"))
+                n = n.left
+            signed.append((n, False))
+            terms = [self.scalar(x, bound) for x, _ in reversed(signed)]
+            return sp.Add(*[-e if neg else e for e, (_, neg) in zip(terms, reversed(signed))])
         if op == "**":
             return sp.Pow(self.scalar(node.left, bound), self.scalar(node.right, bound))
         # a chain of * and /: Einstein summation over indices repeated among its factors
         factors = []
-
-        def flatten(n, inverse):
+        stack = [(node, False)]     # iterative, so a chain of 10 000 factors needs no deep recursion
+        while stack:
+            n, inverse = stack.pop()
             if isinstance(n, A.BinOp) and n.op in "*/":
-                flatten(n.left, inverse)
-                flatten(n.right, inverse if n.op == "*" else not inverse)
+                stack.append((n.right, inverse if n.op == "*" else not inverse))
+                stack.append((n.left, inverse))
             else:
                 factors.append((n, inverse))
-
-        flatten(node, False)
         conv = [(self.scalar(n, bound), inv) for n, inv in factors]
         counts: dict = {}
         for e, _ in conv:
