@@ -14,7 +14,7 @@ import sympy as sp
 
 from . import ir
 from .ir import IndexSum, Program, Stmt, TensorVar
-from .lower import Extent, Idx
+from .lower import Extent, Idx, KroneckerDelta
 
 TAN, COT, GIVEN = "d:", "b:", "g:"
 
@@ -574,7 +574,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             # Σ_{I,K} c · ȳ[I] · Π δ(P_m, J_m)
             sums = tuple(ren.values())
             coeff = t.coeff.xreplace(ren)
-            deltas = sp.Mul(*[sp.KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
+            deltas = sp.Mul(*[KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
             contrib.setdefault(X, []).append(Term(coeff * deltas, sums, ybar))
     inputs = [v for v in prog.inputs if v.kind != "int"]
     for v in inputs:

@@ -8,7 +8,9 @@ Owns syntax only (tokens, layout, precedence, positions, syntax errors); every s
 # only when indentation is compared.
 from __future__ import annotations
 
+import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -22,6 +24,8 @@ __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 # Deep enough for any real formula, shallow enough that the recursion stays far below Python's limit
 # (at most three frames per level).
 MAX_DEPTH = 200
+# A literal's length: ample for any float64 written out, short enough that reading it exactly stays cheap.
+MAX_NUMBER_CHARS = 100
 TAB_WIDTH = 8
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -449,6 +453,7 @@ class _Parser:
         tok = self.peek()
         if tok.kind == "num":
             self.advance()
+            _check_number(tok)
             if self.peek().is_op("["):
                 raise _error("a number cannot be subscripted", self.peek())
             return Num(tok.text, tok.pos)
@@ -508,6 +513,23 @@ class _Parser:
         if end == start or (rules and rules[0].pos.line == end):
             return ""
         return _join_doc(docs[k] for k in range(start, end))
+
+
+def _check_number(tok: _Token) -> None:
+    """A literal must be a float64 as written: generated code computes in float64, and an exact value far
+    outside its range (1e99999999999) would make SymPy build an integer of billions of digits."""
+    text = tok.text
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _error(f"this number is longer than {MAX_NUMBER_CHARS} characters; float64 keeps about 17 "
+                     f"significant digits", tok)
+    value = float(text)  # correctly rounded, and fast whatever the exponent
+    nonzero = any(c in "123456789" for c in text.lower().split("e")[0])
+    if nonzero and value < sys.float_info.min:
+        raise _error(f"'{text}' is below float64's normal range (the smallest normal number is about "
+                     f"{sys.float_info.min:.1e}); write 0 or a larger number", tok)
+    if value == math.inf:
+        raise _error(f"'{text}' is beyond float64's range (the largest number is about "
+                     f"{sys.float_info.max:.1e})", tok)
 
 
 def _glued(a: _Token, b: _Token) -> bool:
