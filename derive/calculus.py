@@ -591,13 +591,14 @@ def _retarget(terms, P):
     """Terms whose free indices are _P0, _P1, ... (by position) renamed to the target's indices P."""
     out = []
     for t in terms:
+        # one renaming, not two in turn: rebuilding a coefficient re-runs SymPy's evaluation of every
+        # function in it, the main cost of a long program's derivation (the maps are disjoint, and neither
+        # renames what the other introduces)
         ren = {s: fresh_like(s) for s in t.sums}
-        t = Term(t.coeff.xreplace(ren), tuple(ren.values()), t.atom.xreplace(ren))
-        ren = {}
         for s in set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx)):
             if s.name.startswith("_P") and s not in t.sums:
                 k = int(s.name[2:])
                 if k < len(P):
                     ren[s] = P[k]
-        out.append(Term(t.coeff.xreplace(ren), t.sums, t.atom.xreplace(ren)))
+        out.append(Term(t.coeff.xreplace(ren), tuple(ren[s] for s in t.sums), t.atom.xreplace(ren)))
     return out

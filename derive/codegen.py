@@ -548,13 +548,14 @@ def _inline_single_use(src):
         nxt = lines[k + 1]
         if m and uses[m.group(2)] == 2:
             indent, name, code = m.groups()
-            pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
             same_block = nxt.startswith(indent) and not nxt[len(indent):len(indent) + 1].isspace()
             loops = " for " in nxt or "lambda" in nxt or nxt.lstrip().startswith(("def ", "for ", "while "))
             target = _TEMP_DEF.match(nxt)
             rebinds = target is not None and target.group(2) == name
-            if same_block and not loops and not rebinds and len(pat.findall(nxt)) == 1:
-                new = pat.sub(lambda _: _paren(code), nxt)
+            # _TEMP_USE finds exactly the whole-name occurrences (no regex compiled per name: thousands of
+            # temporaries overflow re's cache, and compiling was most of this function's time)
+            if same_block and not loops and not rebinds and _TEMP_USE.findall(nxt).count(name) == 1:
+                new = _TEMP_USE.sub(lambda u: _paren(code) if u.group() == name else u.group(), nxt)
                 if len(new) <= 240:  # past this, a reader is better served by the named steps
                     lines[k + 1] = new
                     del lines[k]
