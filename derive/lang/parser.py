@@ -21,9 +21,11 @@ from derive.lang.ast import (
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 
-# Deep enough for any real formula, shallow enough that the recursion stays far below Python's limit
-# (at most three frames per level).
-MAX_DEPTH = 200
+# Levels of nesting: parentheses, call arguments, signs and the right operand of '**' each open one. Deep
+# enough for any real formula; every stage after the parser walks the tree recursively (SymPy too), and a
+# nested formula's derivative grows faster than its depth, so the limit keeps both stack and time bounded.
+# Chains (a + b + ..., a * b * ...) are not nesting: they are parsed in a loop, of any length.
+MAX_DEPTH = 100
 # A literal's length: ample for any float64 written out, short enough that reading it exactly stays cheap.
 MAX_NUMBER_CHARS = 100
 TAB_WIDTH = 8
@@ -421,10 +423,18 @@ class _Parser:
     def expr(self) -> Node:
         return self.binary(0)
 
-    def binary(self, min_prec: int) -> Node:
+    def nested(self, min_prec: int, opener: _Token) -> Node:
+        """An operand one nesting level down, opened by `opener` ('(', a sign or '**'): counted, so no input
+        reaches Python's recursion limit."""
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            raise _error("expression nested too deeply", self.peek())
+            raise _error(f"expression nested too deeply (more than {MAX_DEPTH} levels of parentheses, calls, "
+                         f"signs and powers)", opener)
+        node = self.binary(min_prec)
+        self._depth -= 1
+        return node
+
+    def binary(self, min_prec: int) -> Node:
         left = self.unary()
         compared = False
         while True:
@@ -435,17 +445,18 @@ class _Parser:
             if prec == _COMPARE and compared:
                 raise _error("comparisons cannot be chained; use parentheses", op)
             self.advance()
-            right = self.binary(prec if prec == _POWER else prec + 1)  # '**' is right-associative
+            # '**' is right-associative: its right operand nests; other operators loop here, so a chain of
+            # any length costs no recursion
+            right = self.nested(prec, op) if prec == _POWER else self.binary(prec + 1)
             left = BinOp(op.text, left, right, op.pos)
             compared = prec == _COMPARE
-        self._depth -= 1
         return left
 
     def unary(self) -> Node:
         tok = self.peek()
         if tok.is_op("-", "+"):
             self.advance()
-            operand = self.binary(_UNARY)
+            operand = self.nested(_UNARY, tok)
             return Neg(operand, tok.pos) if tok.text == "-" else operand
         return self.primary()
 
@@ -464,18 +475,17 @@ class _Parser:
                 return self.no_second_subscript(node)
             if not self.peek().is_op("("):
                 return Name(tok.text, tok.pos)
-            # Arguments are parsed inline (no helper frame) to keep three frames per nesting level.
             opener, args = self.advance(), []
             if not self.peek().is_op(")"):
-                args.append(self.binary(0))
+                args.append(self.nested(0, opener))
                 while self.peek().is_op(","):
                     self.advance()
-                    args.append(self.binary(0))
+                    args.append(self.nested(0, opener))
             self.close(opener)
             node = Call(tok.text, tuple(args), tok.pos, tok.pos)
         elif tok.is_op("("):
             opener = self.advance()
-            node = self.binary(0)
+            node = self.nested(0, opener)
             self.close(opener)
         else:
             after = self._prev.text if self._prev is not None else "the start"
