@@ -1,7 +1,11 @@
-"""Wall time of `derive-rules` deriving and verifying the whole shipped library (rules/*.rules).
+"""Wall time of `derive-rules` deriving and verifying the whole shipped library (rules/*.rules), and how
+the time of one long program scales with its number of statements (`--scaling`).
 
-Each figure is a fresh subprocess, so interpreter start-up and imports (SymPy, derive) count:
+Each library figure is a fresh subprocess, so interpreter start-up and imports (SymPy, derive) count:
 cold without the cache, cold into an empty TENSOR_RULES_CACHE, and the cached re-run that follows it.
+The scaling table derives one generated program of n chained statements (`t1[i] = x[i] * 2`,
+`t2[i] = t1[i] + x[i]`, `t3[i] = tanh(t2[i])`, ...) from a rule file in a fresh `derive-rules --no-cache` subprocess each, and reports
+seconds per 1 000 statements: flat when the cost is linear in n.
 """
 from __future__ import annotations
 
@@ -27,13 +31,13 @@ def derive_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "derive.cli"]
 
 
-def run_once(args: list[str], cache_dir: str | None) -> tuple[float, float, str]:
+def run_once(args: list[str], cache_dir: str | None, command: list[str] | None = None) -> tuple[float, float, str]:
     """(wall seconds, seconds the summary line reports, summary line) of one `derive-rules` subprocess."""
     env = dict(os.environ)
     if cache_dir is not None:
         env["TENSOR_RULES_CACHE"] = cache_dir
     t0 = time.perf_counter()
-    proc = subprocess.run(derive_command() + args, cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run((command or derive_command()) + args, cwd=ROOT, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"derive-rules {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}")
@@ -86,6 +90,52 @@ ROWS = [
 ]
 
 
+TARGET_PROGRAM_1000_S = 5.0
+SCALING_SIZES = (100, 300, 1000, 3000)
+_CHAIN_OPS = ("{p} * 2", "sin({p})", "{p} + x[i]", "tanh({p})", "{p} * x[i]", "exp({p}) / 3")
+
+
+def chain_program(n: int) -> str:
+    """A rule of n statements, each reading the previous one and cycling through six operations."""
+    lines = [f"chain(x[i]) -> t{n}[i]:", "    t1[i] = x[i] * 2"]
+    for k in range(2, n + 1):
+        lines.append(f"    t{k}[i] = " + _CHAIN_OPS[k % len(_CHAIN_OPS)].format(p=f"t{k - 1}[i]"))
+    return "\n".join(lines) + "\n"
+
+
+def measure_scaling(sizes) -> list[tuple[int, float, float]]:
+    """(n, wall seconds, seconds the summary line reports) of `derive-rules --no-cache` on an n-statement chain."""
+    rows = []
+    d = tempfile.mkdtemp(prefix="tensor-rules-bench-")
+    try:
+        for n in sizes:
+            path = Path(d) / f"chain{n}.rules"
+            path.write_text(chain_program(n))
+            # this checkout's code (python -m from the repository root), not an installed derive-rules
+            wall, inner, _ = run_once(["--no-cache", "-q", str(path)], None, [sys.executable, "-m", "derive.cli"])
+            rows.append((n, wall, inner))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return rows
+
+
+def print_scaling(rows, markdown=False):
+    if markdown:
+        print("| statements | wall s | in-process s | in-process s per 1 000 statements |")
+        print("|---:|---:|---:|---:|")
+        for n, wall, inner in rows:
+            print(f"| {n} | {wall:.2f} | {inner:.2f} | {inner / n * 1000:.2f} |")
+        return
+    print("one rule of n chained statements, derive-rules --no-cache, fresh subprocess each")
+    print(f"{'n':>6} {'wall s':>8} {'in-proc s':>10} {'s per 1000':>11}")
+    for n, wall, inner in rows:
+        print(f"{n:6d} {wall:8.2f} {inner:10.2f} {inner / n * 1000:11.2f}")
+    at_1000 = [wall for n, wall, _ in rows if n == 1000]
+    if at_1000:
+        ok = at_1000[0] <= TARGET_PROGRAM_1000_S
+        print(f"1000 statements: {at_1000[0]:.2f} s wall, target <= {TARGET_PROGRAM_1000_S:g} s: {'yes' if ok else 'NO'}")
+
+
 def print_table(med, repeats, summary):
     print(f"derive-rules on rules/ ({summary.split(' (')[0]}); median of {repeats}, fresh subprocess each")
     print(f"{'run':34} {'wall s':>8} {'in-proc s':>10} {'target':>8}  {'met':4}  all runs (s)")
@@ -113,7 +163,17 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3, help="rounds; the median is reported (default 3)")
     ap.add_argument("--markdown", action="store_true", help="also print a markdown table for RESULTS.md")
+    ap.add_argument("--scaling", action="store_true",
+                    help="time one long program at n = 100, 300, 1000, 3000 statements instead (about 40 s)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=list(SCALING_SIZES), help="statement counts for --scaling")
     args = ap.parse_args(argv)
+    if args.scaling:
+        rows = measure_scaling(args.sizes)
+        print_scaling(rows)
+        if args.markdown:
+            print()
+            print_scaling(rows, markdown=True)
+        return 0 if all(wall <= TARGET_PROGRAM_1000_S for n, wall, _ in rows if n == 1000) else 1
     med, summary = measure(args.repeats)
     print_table(med, args.repeats, summary)
     if args.markdown:

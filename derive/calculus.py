@@ -6,6 +6,7 @@ Kronecker deltas contract away. Matrix primitives contribute their differential,
 """
 from __future__ import annotations
 
+import collections
 import itertools
 from dataclasses import dataclass, field
 
@@ -13,7 +14,7 @@ import sympy as sp
 
 from . import ir
 from .ir import IndexSum, Program, Stmt, TensorVar
-from .lower import Extent, Idx
+from .lower import Extent, Idx, KroneckerDelta
 
 TAN, COT, GIVEN = "d:", "b:", "g:"
 
@@ -333,10 +334,14 @@ def merge_terms(terms):
     (x·A + x·Aᵀ -> (A + Aᵀ)·x; where(c,1,0) + where(c,0,1)/10 -> where(c, 1, 1/10)), unless
     that would rebuild a sum split_sums took apart to keep intermediates small."""
     out: list = []
+    same: dict = {}     # (atom, sums) -> positions in out of the terms a new term may join
+    sizes = collections.Counter((t.atom, t.sums) for t in terms)
     for t in terms:
-        for k, u in enumerate(out):
-            if u.atom != t.atom or u.sums != t.sums:
-                continue
+        where = same.setdefault((t.atom, t.sums), [])
+        # each try costs a factorization and a term tries every earlier one: a group of more than MERGE_LIMIT
+        # terms (a long sum, sin(x) + sin(2x) + ...) is left as it is, so its cost stays linear
+        for k in (where if sizes[t.atom, t.sums] <= MERGE_LIMIT else ()):
+            u = out[k]
             joint = _collapse_where(sp.factor_terms(u.coeff + t.coeff))
             if len(split_sums(Term(joint, t.sums, t.atom))) > 1:
                 continue
@@ -344,8 +349,12 @@ def merge_terms(terms):
                 out[k] = Term(joint, t.sums, t.atom)
                 break
         else:
+            where.append(len(out))
             out.append(t)
     return [t for t in out if t.coeff != 0]
+
+
+MERGE_LIMIT = 16
 
 
 def _collapse_where(c):
@@ -413,6 +422,25 @@ def through_output(terms, st: Stmt):
     if ir.is_access(pattern) or pattern.is_Number:
         return terms
     I = st.indices
+    # y = rest ± log(S) with S free of the statement's indices gives S = exp(±(y - rest))
+    logs = [a for a in (pattern.args if isinstance(pattern, sp.Add) else [pattern])
+            if isinstance(a, sp.log) or (isinstance(a, sp.Mul) and len(a.args) == 2 and -1 in a.args
+                                         and any(isinstance(x, sp.log) for x in a.args))]
+    if len(logs) == 1:
+        lg = logs[0]
+        sgn = 1 if isinstance(lg, sp.log) else -1
+        S = lg if sgn == 1 else next(x for x in lg.args if isinstance(x, sp.log))
+        S = S.args[0]
+        rest = pattern - lg
+    parts = {"pattern": pattern, "rest": rest, "S": S} if len(logs) == 1 else {"pattern": pattern}
+    instances: dict = {}    # each part at each choice of indices, built once, not once per term
+
+    def instance(part, m):
+        key = (part, tuple(m.items()))
+        if key not in instances:
+            instances[key] = parts[part].xreplace(m)
+        return instances[key]
+
     out = []
     for t in terms:
         c = t.coeff
@@ -423,29 +451,19 @@ def through_output(terms, st: Stmt):
             if len(set(combo)) != len(combo):
                 continue
             m = dict(zip(I, combo))
-            new = best.subs(pattern.xreplace(m), ir.access(st.target, combo))
+            new = best.subs(instance("pattern", m), ir.access(st.target, combo))
             if new != best and sp.count_ops(new) <= sp.count_ops(best) and not _new_divisors(new, best):
                 best = new
-        # y = rest ± log(S) with S free of the statement's indices gives S = exp(±(y - rest))
-        logs = [a for a in (pattern.args if isinstance(pattern, sp.Add) else [pattern])
-                if isinstance(a, sp.log) or (isinstance(a, sp.Mul) and len(a.args) == 2 and -1 in a.args
-                                             and any(isinstance(x, sp.log) for x in a.args))]
         if len(logs) == 1:
-            lg = logs[0]
-            sgn = 1 if isinstance(lg, sp.log) else -1
-            S = lg if sgn == 1 else next(x for x in lg.args if isinstance(x, sp.log))
-            S = S.args[0]
-            if True:
-                rest = pattern - lg
-                for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
-                    if len(set(combo)) != len(combo):
-                        continue
-                    m = dict(zip(I, combo))
-                    y = ir.access(st.target, combo)
-                    repl = sp.exp(sgn * (y - rest.xreplace(m)))
-                    cand = sp.powsimp(best.subs(S.xreplace(m), repl))
-                    if sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best):
-                        best = cand
+            for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
+                if len(set(combo)) != len(combo):
+                    continue
+                m = dict(zip(I, combo))
+                y = ir.access(st.target, combo)
+                repl = sp.exp(sgn * (y - instance("rest", m)))
+                cand = sp.powsimp(best.subs(instance("S", m), repl))
+                if sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best):
+                    best = cand
         out.append(Term(best, t.sums, t.atom) if best is not c else t)
     return out
 
@@ -606,7 +624,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             # Σ_{I,K} c · ȳ[I] · Π δ(P_m, J_m)
             sums = tuple(ren.values())
             coeff = t.coeff.xreplace(ren)
-            deltas = sp.Mul(*[sp.KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
+            deltas = sp.Mul(*[KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
             contrib.setdefault(X, []).append(Term(coeff * deltas, sums, ybar))
     inputs = [v for v in prog.inputs if v.kind != "int"]
     for v in inputs:
@@ -623,13 +641,14 @@ def _retarget(terms, P):
     """Terms whose free indices are _P0, _P1, ... (by position) renamed to the target's indices P."""
     out = []
     for t in terms:
+        # one renaming, not two in turn: rebuilding a coefficient re-runs SymPy's evaluation of every
+        # function in it, the main cost of a long program's derivation (the maps are disjoint, and neither
+        # renames what the other introduces)
         ren = {s: fresh_like(s) for s in t.sums}
-        t = Term(t.coeff.xreplace(ren), tuple(ren.values()), t.atom.xreplace(ren))
-        ren = {}
         for s in set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx)):
             if s.name.startswith("_P") and s not in t.sums:
                 k = int(s.name[2:])
                 if k < len(P):
                     ren[s] = P[k]
-        out.append(Term(t.coeff.xreplace(ren), t.sums, t.atom.xreplace(ren)))
+        out.append(Term(t.coeff.xreplace(ren), tuple(ren[s] for s in t.sums), t.atom.xreplace(ren)))
     return out

@@ -611,13 +611,14 @@ def _inline_single_use(src):
         nxt = lines[k + 1]
         if m and uses[m.group(2)] == 2:
             indent, name, code = m.groups()
-            pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
             same_block = nxt.startswith(indent) and not nxt[len(indent):len(indent) + 1].isspace()
             loops = " for " in nxt or "lambda" in nxt or nxt.lstrip().startswith(("def ", "for ", "while "))
             target = _TEMP_DEF.match(nxt)
             rebinds = target is not None and target.group(2) == name
-            if same_block and not loops and not rebinds and len(pat.findall(nxt)) == 1:
-                new = pat.sub(lambda _: _paren(code), nxt)
+            # _TEMP_USE finds exactly the whole-name occurrences (no regex compiled per name: thousands of
+            # temporaries overflow re's cache, and compiling was most of this function's time)
+            if same_block and not loops and not rebinds and _TEMP_USE.findall(nxt).count(name) == 1:
+                new = _TEMP_USE.sub(lambda u: _paren(code) if u.group() == name else u.group(), nxt)
                 if len(new) <= 240:  # past this, a reader is better served by the named steps
                     lines[k + 1] = new
                     del lines[k]
@@ -629,14 +630,25 @@ def _inline_single_use(src):
 
 def _drop_unused(src, names):
     """Remove assignments to the given variables (auxiliary inverses) that no other line reads."""
-    import re
-
     lines = src.split("\n")
+    # which lines mention each word, kept current as lines go: one pass, not a scan of every line per name
+    where: dict = collections.defaultdict(set)
+    for k, line in enumerate(lines):
+        for w in _WORD.findall(line):
+            where[w].add(k)
+    dropped = set()
     for n in names:
-        uses = [k for k, l in enumerate(lines) if re.search(rf"\b{re.escape(n)}\b", l)]
-        if len(uses) == 1 and re.match(rf"\s+{re.escape(n)} = ", lines[uses[0]]):
-            del lines[uses[0]]
-    return "\n".join(lines)
+        uses = where.get(n, ())
+        if len(uses) == 1:
+            k = next(iter(uses))
+            if re.match(rf"\s+{re.escape(n)} = ", lines[k]):
+                dropped.add(k)
+                for w in _WORD.findall(lines[k]):
+                    where[w].discard(k)
+    return "\n".join(line for k, line in enumerate(lines) if k not in dropped)
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _is_elementwise(p):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.printing.c import C99CodePrinter
+from sympy.printing.c import C99CodePrinter, get_math_macros
 
 from . import ir
 from .calculus import canon_bound
@@ -51,6 +51,9 @@ class max_shift(sp.Function):
 class CudaPrinter(C99CodePrinter):
     """C99 printing for a kernel body of element type `T`: literals as `T(...)` (no silent promotion of
     float32 to double), tensor elements and extents through the kernel's `ctx`, our functions by table."""
+
+    # computed once: C89CodePrinter.__init__ otherwise rebuilds this table for every printer, one per body
+    math_macros = get_math_macros()
 
     def __init__(self, ctx, settings=None):
         super().__init__(settings or {})

@@ -8,9 +8,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import keyword
+import math
 import re
+import sys
 
 import sympy as sp
+from sympy.logic.boolalg import BooleanAtom
 
 from . import domains, ir
 from .errors import RuleError
@@ -41,11 +44,50 @@ class Idx(sp.Symbol):
         return ((self.name, self.ext), {})
 
 
+class KroneckerDelta(sp.KroneckerDelta):
+    """SymPy's Kronecker delta, deciding δ(i, j) of two index symbols without SymPy's assumption system.
+
+    SymPy asks whether i - j is zero (about 0.6 ms for each new pair of symbols, and every renaming of a
+    term builds new pairs: most of a long program's derivation time). Two distinct index symbols are
+    never known to be equal or different, so the answer is "undecided", in the canonical argument order
+    SymPy would give. The class keeps SymPy's name, so printers, sort keys and str() treat it as SymPy's."""
+
+    @classmethod
+    def eval(cls, i, j, delta_range=None):
+        if delta_range is None and isinstance(i, Idx) and isinstance(j, Idx):
+            if i == j:
+                return sp.S.One
+            if sp.default_sort_key(j) < sp.default_sort_key(i):
+                return cls(j, i)
+            return None
+        return super().eval(i, j, delta_range)
+
+
 class Extent(sp.Function):
     """size(i): the extent of index i, as a number in an expression."""
 
     is_integer = True
     is_positive = True
+
+
+def _is_condition(e) -> bool:
+    """A comparison, also one SymPy has already decided (3 > 3 is sp.false): where() folds that to a branch."""
+    return isinstance(e, BooleanAtom) or (isinstance(e, sp.Basic) and e.is_Relational)
+
+
+_LOG10_MAX = math.log10(sys.float_info.max)
+_LOG10_MIN = math.log10(sys.float_info.min)
+
+
+def _log10_abs(e):
+    """log10 |e| of a nonzero constant, without evaluating e itself (it may be 2**(10**10)); None if unknown."""
+    if e.is_Rational:
+        return None if e == 0 else math.log10(abs(e.p)) - math.log10(e.q)
+    try:
+        v = sp.Abs(e).evalf(15)
+        return float(sp.log(v, 10).evalf(15)) if v.is_Float and v != 0 else None
+    except (TypeError, ValueError, ArithmeticError):
+        return None
 
 
 _POOL = list("ijklmnpqrstuvw") + [f"i{q}" for q in range(2, 99)]
@@ -222,7 +264,7 @@ class Lowerer:
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is read on the right and cannot also be assigned; name the result "
                            f"differently", tgt)
-        if isinstance(expr, sp.Basic) and expr.is_Relational:
+        if _is_condition(expr):
             raise self.err("a comparison is only allowed as the first argument of where()", st.expr)
         free = self.free_letters(expr)
         if isinstance(tgt, A.Name):
@@ -303,7 +345,8 @@ class Lowerer:
 
     def c_Num(self, node, bound):
         try:
-            return sp.Rational(node.value)
+            # the parser keeps literals within float64's range; a zero may still carry any exponent (0e99999999999)
+            return sp.S.Zero if float(node.value) == 0 else sp.Rational(node.value)
         except (TypeError, ValueError):
             raise self.err(f"'{node.value}' is not a number", node, len(node.value))
 
@@ -362,24 +405,54 @@ class Lowerer:
 
     def scalar(self, node, bound, what=None):
         e = self.convert(node, bound)
-        if isinstance(e, sp.Basic) and e.is_Relational:
+        if _is_condition(e):
             raise self.err("a comparison is only allowed as the first argument of where()", node)
         return e
 
     def c_BinOp(self, node, bound):
+        e = self.binop(node, bound)
+        if not _is_condition(e):
+            for r in e.atoms(sp.Rational):
+                self.check_range(_log10_abs(r), node)
+        return e
+
+    def check_range(self, log10, node):
+        """Refuse a constant outside float64's normal range: the generated code could not hold it."""
+        if log10 is not None and log10 > _LOG10_MAX:
+            raise self.err(f"this constant is about 1e{log10:.0f}, beyond float64's range (the largest number "
+                           f"is about {sys.float_info.max:.1e})", node, len(node.op))
+        if log10 is not None and log10 < _LOG10_MIN:
+            raise self.err(f"this constant is about 1e{log10:.0f}, below float64's normal range (the smallest "
+                           f"normal number is about {sys.float_info.min:.1e})", node, len(node.op))
+
+    def binop(self, node, bound):
         op = node.op
         if op in _COMPARE:
             a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
             self.no_hidden_clash([(node.left, a), (node.right, b)])
             return _COMPARE[op](a, b)
         if op in "+-":
-            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
-            self.no_hidden_clash([(node.left, a), (node.right, b)])
-            return a + b if op == "+" else a - b
+            # a chain of + and -, gathered without recursion (the parser nests it leftward, one level a term)
+            # and added at once: 10 000 terms must neither exhaust Python's stack nor cost n² in SymPy
+            signed = []
+            n = node
+            while isinstance(n, A.BinOp) and n.op in "+-":
+                signed.append((n.right, n.op == "-"))
+                n = n.left
+            signed.append((n, False))
+            signed.reverse()
+            terms = [self.scalar(x, bound) for x, _ in signed]
+            self.no_hidden_clash([(x, e) for (x, _), e in zip(signed, terms)])
+            return sp.Add(*[-e if neg else e for e, (_, neg) in zip(terms, signed)])
         if op == "**":
-            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
-            self.no_hidden_clash([(node.left, a), (node.right, b)])
-            return sp.Pow(a, b)
+            base, exp = self.scalar(node.left, bound), self.scalar(node.right, bound)
+            self.no_hidden_clash([(node.left, base), (node.right, exp)])
+            if base.is_number and exp.is_number and exp.is_real:
+                # estimated through logarithms before SymPy evaluates it: 10**10**10 would take it minutes
+                lb = _log10_abs(base)
+                if lb is not None and lb != 0:
+                    self.check_range(lb * float(exp), node)
+            return sp.Pow(base, exp)
         return self.product(node, bound)
 
     # -- Einstein summation --------------------------------------------------------------------------------
@@ -392,21 +465,22 @@ class Lowerer:
 
     def product(self, node, bound):
         factors = []          # (node, is_denominator) or None for a sign
-
-        def flatten(n):
-            if isinstance(n, A.BinOp) and n.op == "*":
-                flatten(n.left)
-                flatten(n.right)
+        stack = [node]        # iterative, so a chain of 10 000 factors needs no deep recursion
+        while stack:
+            n = stack.pop()
+            if isinstance(n, tuple):                    # a denominator: one part of the product, as a whole
+                factors.append(n)
+            elif isinstance(n, A.BinOp) and n.op == "*":
+                stack.append(n.right)
+                stack.append(n.left)
             elif isinstance(n, A.BinOp) and n.op == "/":
-                flatten(n.left)
-                factors.append((n.right, True))         # the whole denominator is one part of the product
+                stack.append((n.right, True))
+                stack.append(n.left)
             elif isinstance(n, A.Neg):
                 factors.append(None)
-                flatten(n.operand)
+                stack.append(n.operand)
             else:
                 factors.append((n, False))
-
-        flatten(node)
         conv = [(n, self.scalar(n, bound), den) for n, den in (f for f in factors if f is not None)]
         sign = -1 if sum(f is None for f in factors) % 2 else 1
         self.no_hidden_clash([(n, e) for n, e, _ in conv], dens={id(n) for n, _, den in conv if den})
@@ -529,7 +603,7 @@ class Lowerer:
                 raise self.err("delta takes two index names: delta(i, j)", fpos, 5)
             i, j = (self.index(a) for a in node.args)
             self.uf.union(i.ext, j.ext, node.pos, self.name, "delta: ")
-            return sp.KroneckerDelta(i, j, evaluate=False) if i != j else sp.S.One
+            return KroneckerDelta(i, j, evaluate=False) if i != j else sp.S.One
         if f == "size":
             if len(node.args) != 1 or not isinstance(node.args[0], A.Name):
                 raise self.err("size takes one index name: size(i)", fpos, 4)
@@ -561,7 +635,7 @@ class Lowerer:
                                    f"{self.tensors[a.name].rank} indices; index it (elementwise): "
                                    f"{f}({a.name}[...])", a)
                 e = self.convert(a, bound)
-                is_rel = isinstance(e, sp.Basic) and e.is_Relational
+                is_rel = _is_condition(e)
                 if f == "where" and k == 0:
                     if not is_rel:
                         raise self.err("where's first argument must be a comparison, e.g. x[i] > 0", a, 1)

@@ -8,7 +8,9 @@ Owns syntax only (tokens, layout, precedence, positions, syntax errors); every s
 # only when indentation is compared.
 from __future__ import annotations
 
+import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -20,9 +22,13 @@ from derive.lang.ast import (
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 
-# Deep enough for any real formula, shallow enough that the recursion stays far below Python's limit
-# (at most three frames per level).
-MAX_DEPTH = 200
+# Levels of nesting: parentheses, call arguments, signs and the right operand of '**' each open one. Deep
+# enough for any real formula; every stage after the parser walks the tree recursively (SymPy too), and a
+# nested formula's derivative grows faster than its depth, so the limit keeps both stack and time bounded.
+# Chains (a + b + ..., a * b * ...) are not nesting: they are parsed in a loop, of any length.
+MAX_DEPTH = 100
+# A literal's length: ample for any float64 written out, short enough that reading it exactly stays cheap.
+MAX_NUMBER_CHARS = 100
 TAB_WIDTH = 8
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -459,10 +465,18 @@ class _Parser:
     def expr(self) -> Node:
         return self.binary(0)
 
-    def binary(self, min_prec: int) -> Node:
+    def nested(self, min_prec: int, opener: _Token) -> Node:
+        """An operand one nesting level down, opened by `opener` ('(', a sign or '**'): counted, so no input
+        reaches Python's recursion limit."""
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            raise _error("expression nested too deeply", self.peek())
+            raise _error(f"expression nested too deeply (more than {MAX_DEPTH} levels of parentheses, calls, "
+                         f"signs and powers)", opener)
+        node = self.binary(min_prec)
+        self._depth -= 1
+        return node
+
+    def binary(self, min_prec: int) -> Node:
         left = self.unary()
         compared = False
         while True:
@@ -473,17 +487,18 @@ class _Parser:
             if prec == _COMPARE and compared:
                 raise _error("comparisons cannot be chained; use parentheses", op)
             self.advance()
-            right = self.binary(prec if prec == _POWER else prec + 1)  # '**' is right-associative
+            # '**' is right-associative: its right operand nests; other operators loop here, so a chain of
+            # any length costs no recursion
+            right = self.nested(prec, op) if prec == _POWER else self.binary(prec + 1)
             left = BinOp(op.text, left, right, op.pos)
             compared = prec == _COMPARE
-        self._depth -= 1
         return left
 
     def unary(self) -> Node:
         tok = self.peek()
         if tok.is_op("-", "+"):
             self.advance()
-            operand = self.binary(_UNARY)
+            operand = self.nested(_UNARY, tok)
             return Neg(operand, tok.pos) if tok.text == "-" else operand
         return self.primary()
 
@@ -491,6 +506,7 @@ class _Parser:
         tok = self.peek()
         if tok.kind == "num":
             self.advance()
+            _check_number(tok)
             if self.peek().is_op("["):
                 raise _error("a number cannot be subscripted", self.peek())
             return Num(tok.text, tok.pos)
@@ -501,18 +517,17 @@ class _Parser:
                 return self.no_second_subscript(node)
             if not self.peek().is_op("("):
                 return Name(tok.text, tok.pos)
-            # Arguments are parsed inline (no helper frame) to keep three frames per nesting level.
             opener, args = self.advance(), []
             if not self.peek().is_op(")"):
-                args.append(self.binary(0))
+                args.append(self.nested(0, opener))
                 while self.peek().is_op(","):
                     self.advance()
-                    args.append(self.binary(0))
+                    args.append(self.nested(0, opener))
             self.close(opener)
             node = Call(tok.text, tuple(args), tok.pos, tok.pos)
         elif tok.is_op("("):
             opener = self.advance()
-            node = self.binary(0)
+            node = self.nested(0, opener)
             self.close(opener)
         else:
             after = self._prev.text if self._prev is not None else "the start"
@@ -550,6 +565,23 @@ class _Parser:
         if end == start or (rules and rules[0].pos.line == end):
             return ""
         return _join_doc(docs[k] for k in range(start, end))
+
+
+def _check_number(tok: _Token) -> None:
+    """A literal must be a float64 as written: generated code computes in float64, and an exact value far
+    outside its range (1e99999999999) would make SymPy build an integer of billions of digits."""
+    text = tok.text
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _error(f"this number is longer than {MAX_NUMBER_CHARS} characters; float64 keeps about 17 "
+                     f"significant digits", tok)
+    value = float(text)  # correctly rounded, and fast whatever the exponent
+    nonzero = any(c in "123456789" for c in text.lower().split("e")[0])
+    if nonzero and value < sys.float_info.min:
+        raise _error(f"'{text}' is below float64's normal range (the smallest normal number is about "
+                     f"{sys.float_info.min:.1e}); write 0 or a larger number", tok)
+    if value == math.inf:
+        raise _error(f"'{text}' is beyond float64's range (the largest number is about "
+                     f"{sys.float_info.max:.1e})", tok)
 
 
 def _glued(a: _Token, b: _Token) -> bool:
