@@ -24,6 +24,13 @@ class ReferenceError_(ValueError):
     """The reference cannot give the expression a meaning (the lowering refuses such rules too)."""
 
 
+class OutOfRange(ArithmeticError):
+    """An intermediate value beyond float64's range: no float64 code computes this point."""
+
+
+_FLOAT64_MAX = 1.7976931348623157e308
+
+
 # -- numbers ---------------------------------------------------------------------------------------------------
 
 
@@ -127,6 +134,11 @@ class _MP:
     @classmethod
     def call(cls, name, *a):
         x = a[0]
+        for v in a:
+            if isinstance(v, mpmath.mpf) and mpmath.isfinite(v) and abs(v) > _FLOAT64_MAX:
+                # float64 code has overflowed before this call: the point is outside what it can compute (and
+                # mpmath's sin of exp(exp(...)) reduces modulo π at a precision that takes minutes)
+                raise OutOfRange(f"{name}() of a value beyond float64's range")
         if name == "sigmoid":
             return 1 / (1 + mpmath.exp(-x))
         if name == "softplus":

@@ -1,6 +1,9 @@
 """One meaning for Einstein summation: the lowering and the generated code against hand values and against
 derive.reference, an evaluator of the documented semantics that walks the syntax tree with plain loops."""
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -331,3 +334,16 @@ def test_summation_table_in_the_docs():
         np.testing.assert_allclose(f(*args), DOC_VALUES[written], rtol=1e-14, err_msg=written)
         ref = evaluate_text(written, {v.name: inputs[v.name] for v in r.program.inputs})["y"]
         np.testing.assert_allclose(ref, DOC_VALUES[written], rtol=1e-14, err_msg=written)
+
+
+def test_reference_refuses_values_beyond_float64_instead_of_reducing_them_for_minutes():
+    """mpmath has no overflow: sin(exp(exp(exp(3)))) reduces an argument of 10^(2e8) modulo π, for minutes
+    (a 400-statement program took 7 min to verify). No float64 code computes such a point: it is skipped."""
+    code = ("from derive import reference\n"
+            "try:\n"
+            "    reference.evaluate_text('y[i] = sin(exp(exp(exp(x[i]))))', {'x': [3.0]}, precision='mp')\n"
+            "except reference.OutOfRange as e:\n"
+            "    print('out of range:', e)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert p.stdout.startswith("out of range: sin()"), (p.stdout, p.stderr)
