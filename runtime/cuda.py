@@ -1,6 +1,6 @@
 """GPU execution of generated ops: generated/cuda/<module>.cu compiled through PyCUDA, its launch plan run on GPUArrays.
 
-Compiled cubins are cached on disk by sha256(source, arch, options). PyCUDA is imported lazily; without it (or
+Compiled cubins are cached on disk by sha256(source, arch, options), signed and owner-only (derive.trusted_cache). PyCUDA is imported lazily; without it (or
 without a GPU) `available()` says why and every entry point raises RuntimeError with that reason.
 """
 from __future__ import annotations
@@ -8,8 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -58,11 +56,6 @@ def _require():
 
 
 # --------------------------------------------------------------------------------------------------- compile cache
-def cache_dir() -> Path:
-    root = os.environ.get("TENSOR_RULES_CACHE")
-    return (Path(root) / "cuda") if root else Path.home() / ".cache" / "tensor-rules" / "cuda"
-
-
 def cache_key(source: str, arch: str, options=OPTIONS) -> str:
     h = hashlib.sha256()
     for part in (CACHE_VERSION, arch, " ".join(options), source):
@@ -72,18 +65,30 @@ def cache_key(source: str, arch: str, options=OPTIONS) -> str:
 
 
 def compile_cubin(source: str, arch: str, options=OPTIONS) -> bytes:
-    """The cubin for `source` (from the disk cache, else compiled by PyCUDA's nvcc driver and cached)."""
-    path = cache_dir() / f"{cache_key(source, arch, options)}.cubin"
-    if path.exists():
-        return path.read_bytes()
+    """The cubin for `source`: from the disk cache when its entry verifies, else compiled by PyCUDA's nvcc driver
+    and cached. The cache is derive.trusted_cache's (owner-only, every entry signed): a cubin runs on the GPU, so
+    a planted or corrupted one is discarded and recompiled, never loaded."""
+    from derive import trusted_cache
+
+    key = cache_key(source, arch, options)
+    name = f"{key}.cubin"
+    usable = True
+    try:
+        cubin = trusted_cache.read("cuda", name, key)
+    except (OSError, trusted_cache.UntrustedCache) as exc:
+        if isinstance(exc, trusted_cache.UntrustedCache):
+            trusted_cache.warn_once(exc, "tensor-rules cuda")
+        cubin, usable = None, False
+    if cubin is not None:
+        return cubin
     from pycuda.compiler import compile as nvcc_compile
 
     cubin = nvcc_compile(source, no_extern_c=True, arch=arch, options=list(options), cache_dir=False)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(cubin)
-    os.replace(tmp, path)
+    if usable:
+        try:
+            trusted_cache.write("cuda", name, key, cubin)
+        except (OSError, trusted_cache.UntrustedCache):
+            pass
     return cubin
 
 
