@@ -31,3 +31,52 @@ def test_a_small_shift_invariant_difference_is_still_proved_invariant():
     prog = _program("d(x[i,k], y[j,k]) -> D[i,j] = sum(k, (x[i,k] - y[j,k])**2)\n")
     cls = prog.inputs[0].classes[1]
     assert codegen._shift_invariant(prog, cls, ["x", "y"])
+
+
+# -- finite differences on declared domains far from the origin or narrow ------------------------------------------
+
+def _check(text):
+    (r,) = api.derive_text(text)
+    return r.check
+
+
+@pytest.mark.parametrize("text", [
+    # x ≈ 1e8 + 1: x ± 1e-4·ẋ is rounded to ulp 1.5e-8, so the differences moved x along another tangent than
+    # the pushforward was given, and a correct rule failed with "disagrees with finite differences (1.1e-04)"
+    "d(x[i]: (1e8, inf)) -> y[i] = log(x[i] - 1e8)\n",
+    "d(x[i]: (-inf, -1e9)) -> y[i] = log(-1e9 - x[i]) * x[i]\n",
+    # an interval narrower than the steps: every difference left it, and the rule failed with "no well-posed
+    # point ... declare it in the header", though it was declared
+    "b(x[i]: (0, 1e-8)) -> y[i] = log(x[i])\n",
+    "g(x[i]: (1, 1.0000001)) -> y[i] = log(x[i] - 1)\n",
+])
+def test_correct_rules_on_far_or_narrow_domains_verify(text):
+    chk = _check(text)
+    assert chk.ok, chk.problems
+    assert chk.fd_error < 1e-8
+
+
+def test_a_wrong_pushforward_on_a_narrow_or_far_domain_still_fails():
+    import numpy as np
+    from derive import verify
+    from runtime.tangents import NoTangent
+
+    for dom, scale in (("(0, 0.001)", 1.0), ("(1e8, inf)", 1.0), ("(0, 1e-8)", 1e8)):
+        meta = {"inputs": [{"name": "x", "kind": "tensor", "indices": ["i"]}],
+                "outputs": [{"name": "y", "indices": ["i"]}], "domains": {"x": dom}}
+        for k, ok in ((2.0, True), (2.2, False)):      # y = s·x², ẏ = k·s·x·ẋ: right only for k = 2
+            fns = {"f": lambda x: scale * x * x,
+                   "f_frule": lambda t, x, k=k: (scale * x * x, k * scale * x * t[1]),
+                   "f_rrule": lambda x, k=k: (scale * x * x, lambda g: (NoTangent(), k * scale * x * g))}
+            with np.errstate(all="raise"):
+                chk = verify.check_op("f", fns, meta)
+            assert chk.ok == ok, (dom, k, chk.problems)
+
+
+def test_huge_values_on_a_declared_domain_print_no_numpy_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chk = _check("c(x[i]: (1e300, inf)) -> y[i] = x[i] * 2\n")
+    assert chk is not None and chk.ok
