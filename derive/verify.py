@@ -474,8 +474,11 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         if err <= TEXT_SLACK * text_err:
             # the digits are lost by the formula as written, not by the generated code: evaluating the text
             # itself in float64 (compensated sums) loses as many. Say so; the code is as faithful as the text.
-            chk.warn(f"the rule's text loses digits {where}: evaluated as written in float64 it errs by "
-                     f"{text_err:.1e}, the generated code by {err:.1e} (write it so that no intermediate cancels or "
+            what = (f"the generated code gives NaN or Inf {where}, where the exact value is finite; so does the "
+                    f"rule's text evaluated as written in float64 (an intermediate overflows)" if not np.isfinite(err)
+                    else f"the rule's text loses digits {where}: evaluated as written in float64 it errs by "
+                         f"{text_err:.1e}, the generated code by {err:.1e}")
+            chk.warn(f"{what} (write it so that no intermediate cancels or "
                      f"overflows: (x - m)² rather than x² - 2xm + m², exp(x - max x) rather than exp(x))")
             continue
         chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "

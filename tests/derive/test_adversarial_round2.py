@@ -80,3 +80,12 @@ def test_huge_values_on_a_declared_domain_print_no_numpy_warning():
         warnings.simplefilter("error")
         chk = _check("c(x[i]: (1e300, inf)) -> y[i] = x[i] * 2\n")
     assert chk is not None and chk.ok
+
+
+def test_a_nan_at_a_moved_point_is_called_nan_not_lost_digits():
+    # exp(x)/(exp(x) + exp(m)) overflows to inf/inf = NaN at x ≈ 1e3 in the generated code and in the text as
+    # written; the warning said "loses digits ... errs by inf", which hid that the user gets NaN there
+    chk = _check("w(x[i]: positive, m[i]) -> y[i] = exp(x[i]) / (exp(x[i]) + exp(m[i]))\n")
+    assert chk.warnings
+    assert not any("errs by inf" in w for w in chk.warnings), chk.warnings
+    assert any("gives NaN or Inf at inputs offset by 1000" in w for w in chk.warnings), chk.warnings
