@@ -252,17 +252,21 @@ def _rel(a, b, floor=1e-8):
     fb = np.zeros_like(fa) if fb is None else fb
     if fa.shape != fb.shape or not (np.all(np.isfinite(fa)) and np.all(np.isfinite(fb))):
         return np.inf
-    scale = max(np.linalg.norm(fa), np.linalg.norm(fb), floor)
-    return float(np.linalg.norm(fa - fb) / scale)
+    with np.errstate(all="ignore"):     # norms of entries near 1e300 overflow: no RuntimeWarning for the user
+        scale = max(np.linalg.norm(fa), np.linalg.norm(fb), floor)
+        return float(np.linalg.norm(fa - fb) / scale)
 
 
 def _central(f, x, xdot, h, multi):
+    """The central difference at step h, and the tangent it actually differentiates along: x ± h·ẋ is rounded,
+    so far from the origin (x ≈ 1e8, ulp 1.5e-8) the points moved by (xp - xm)/2h, not by h·ẋ."""
     xp = [v + h * t if t is not None else v for v, t in zip(x, xdot)]
     xm = [v - h * t if t is not None else v for v, t in zip(x, xdot)]
+    moved = [(a - b) / (2 * h) if t is not None else None for a, b, t in zip(xp, xm, xdot)]
     yp, ym = f(*xp), f(*xm)
     if multi:
-        return tuple((a - b) / (2 * h) for a, b in zip(yp, ym))
-    return (yp - ym) / (2 * h)
+        return tuple((a - b) / (2 * h) for a, b in zip(yp, ym)), moved
+    return (yp - ym) / (2 * h), moved
 
 
 class _IllPosed(Exception):
@@ -327,7 +331,17 @@ def _run(name, fns, x, xdot, ybar):
     return y, y1, ydot, y2, grads
 
 
+def _width(inp, meta):
+    """How far a tangent may reach: a finite interval narrower than 1 scales it, so that x ± h·ẋ stays inside
+    (x: (0, 1e-8) is sampled 2e-9 to 8e-9, and a step of 1e-7 would leave it). Only as far as that needs: the
+    steps (≤ 1e-4·|ẋ|) then reach a few percent of the width, inside the sampling margin of 20 %."""
+    iv = domains.interval(meta.get("domains", {}).get(inp["name"], "real"))
+    return min(1.0, 100.0 * (iv[1] - iv[0])) if iv is not None else 1.0
+
+
 def _check_point(chk, name, fns, meta, x, rng, watch):
+    from runtime.tangents import NoTangent
+
     f = fns[name]
     diff = [inp["kind"] != "int" for inp in meta["inputs"]]
     multi = len(meta["outputs"]) > 1
@@ -338,8 +352,12 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
             y = f(*x)
             if not _finite(y):
                 raise _IllPosed("the forward pass is not finite")
-            xdot = [(_like(v, rng) if d else None) for v, d in zip(x, diff)]
-            fds = [fd for fd in (_central(f, x, xdot, h, multi) for h in FD_STEPS) if _finite(fd)]
+            xdot = [(_like(v, rng) * _width(inp, meta) if d else None)
+                    for v, d, inp in zip(x, diff, meta["inputs"])]
+            fds = [fd for fd in (_central(f, x, xdot, h, multi) for h in FD_STEPS) if _finite(fd[0])]
+            # the pushforward along each tangent the differences really took (rounded x ± h·ẋ)
+            fds = [(fd, fns[name + "_frule"]((NoTangent(),) + tuple(NoTangent() if t is None else t for t in t_h),
+                                             *x)[1]) for fd, t_h in fds]
             ybar = _like(y, rng)
             vals = _run(name, fns, x, xdot, ybar)
         except np.linalg.LinAlgError as exc:
@@ -360,8 +378,9 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
     if not all(_finite(g, xi) for g, xi, d in zip(grads[1:], x, diff) if d):
         chk.problem("pullback is not finite (NaN or Inf) where finite differences are finite")
     chk.primal_error = max(chk.primal_error, _rel(y1, y), _rel(y2, y))
-    ynorm = float(np.linalg.norm(_flat(y)))
-    chk.fd_error = max(chk.fd_error, min(_rel(ydot, fd, floor=1e-3 * (1.0 + ynorm)) for fd in fds))
+    with np.errstate(all="ignore"):
+        ynorm = float(np.linalg.norm(_flat(y)))
+    chk.fd_error = max(chk.fd_error, min(_rel(yd, fd, floor=1e-3 * (1.0 + ynorm)) for fd, yd in fds))
     if type(grads[0]).__name__ != "NoTangent":
         chk.problem("the pullback's first cotangent (for the function itself) must be NoTangent()")
     lhs = _dot(ybar, ydot)
@@ -455,8 +474,11 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         if err <= TEXT_SLACK * text_err:
             # the digits are lost by the formula as written, not by the generated code: evaluating the text
             # itself in float64 (compensated sums) loses as many. Say so; the code is as faithful as the text.
-            chk.warn(f"the rule's text loses digits {where}: evaluated as written in float64 it errs by "
-                     f"{text_err:.1e}, the generated code by {err:.1e} (write it so that no intermediate cancels or "
+            what = (f"the generated code gives NaN or Inf {where}, where the exact value is finite; so does the "
+                    f"rule's text evaluated as written in float64 (an intermediate overflows)" if not np.isfinite(err)
+                    else f"the rule's text loses digits {where}: evaluated as written in float64 it errs by "
+                         f"{text_err:.1e}, the generated code by {err:.1e}")
+            chk.warn(f"{what} (write it so that no intermediate cancels or "
                      f"overflows: (x - m)² rather than x² - 2xm + m², exp(x - max x) rather than exp(x))")
             continue
         chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "

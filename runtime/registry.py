@@ -256,6 +256,7 @@ class Op(Primitive):
         self._np_rrule = impls.plain[name + "_rrule"]
         self.check = _make_checker(name, meta)
         self.forward = self._make_forward()
+        self.__doc__ = self.forward.__doc__   # a define()d op's help() shows its signature, domains and comment
         self.frule = self._make_frule()
         self.rrule = self._make_rrule()
 
