@@ -11,6 +11,7 @@ under a tiny chunk budget and compared with the one-shot results.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -306,8 +307,11 @@ def check_op(name, fns, meta, seeds=(0, 1), module=None) -> Check:
         if checked:
             chk.extents.append(sizes)
     if chk.points == 0:
-        chk.problem("no well-posed point to check at (if the inputs live on part of the real line, declare it "
-                    "in the header, e.g. x[i]: (1, inf)): " + "; ".join(chk.notes))
+        # the signature writes a declared domain after ': ' (and an integer parameter as ': int')
+        declared = re.search(r": (?!int[,)])", meta.get("signature", "").split(" -> ")[0]) is not None
+        hint = "" if declared else (" (if the inputs live on part of the real line, declare it in the header, "
+                                    "e.g. x[i]: (1, inf))")
+        chk.problem(f"no well-posed point to check at{hint}: " + "; ".join(chk.notes))
     if chk.primal_error > 1e-12:
         chk.problem(f"frule/rrule primal differs from the forward function (rel. error {chk.primal_error:.2e})")
     if chk.fd_error > FD_TOL:
@@ -339,6 +343,17 @@ def _width(inp, meta):
     return min(1.0, 100.0 * (iv[1] - iv[0])) if iv is not None else 1.0
 
 
+def _moved_enough(taken, xdot) -> bool:
+    """Did the rounded steps x ± h·ẋ move the inputs along (most of) ẋ? At x = 1e300 they do not move at all, and
+    a difference of zero against a pushforward along a zero tangent would check nothing."""
+    want = [np.ravel(t) for t in xdot if t is not None]
+    got = [np.ravel(np.asarray(t, dtype=float)) for t, w in zip(taken, xdot) if w is not None]
+    if not want:
+        return True
+    wn = float(np.linalg.norm(np.concatenate(want)))
+    return wn == 0.0 or float(np.linalg.norm(np.concatenate(got))) >= 0.5 * wn
+
+
 def _check_point(chk, name, fns, meta, x, rng, watch):
     from runtime.tangents import NoTangent
 
@@ -354,7 +369,8 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
                 raise _IllPosed("the forward pass is not finite")
             xdot = [(_like(v, rng) * _width(inp, meta) if d else None)
                     for v, d, inp in zip(x, diff, meta["inputs"])]
-            fds = [fd for fd in (_central(f, x, xdot, h, multi) for h in FD_STEPS) if _finite(fd[0])]
+            fds = [fd for fd in (_central(f, x, xdot, h, multi) for h in FD_STEPS)
+                   if _finite(fd[0]) and _moved_enough(fd[1], xdot)]
             # the pushforward along each tangent the differences really took (rounded x ± h·ẋ)
             fds = [(fd, fns[name + "_frule"]((NoTangent(),) + tuple(NoTangent() if t is None else t for t in t_h),
                                              *x)[1]) for fd, t_h in fds]
@@ -367,7 +383,7 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
     if watch is not None and watch.worst_cond > COND_LIMIT:
         raise _IllPosed(f"a matrix has condition number {watch.worst_cond:.1e} > {COND_LIMIT:.0e}")
     if not fds:
-        raise _IllPosed("finite differences are not finite")
+        raise _IllPosed("finite differences are not finite, or the inputs are too large for a step to move them")
     _, y1, ydot, y2, grads = vals
     chk.points += 1
     # a NaN or Inf where the forward value and finite differences are finite is a failure, never dropped

@@ -198,3 +198,13 @@ def test_log_one_plus_exp_means_its_value_in_both_tails():
                                rtol=1e-15)
     _, pb = fns["sp_rrule"](x)
     np.testing.assert_allclose(unthunk(pb(np.ones(4))[1]), [1.0, 0.0, 0.5, 1 / (1 + np.exp(-30.0))], rtol=1e-15)
+
+
+def test_inputs_too_large_for_a_step_to_move_are_not_a_vacuous_pass():
+    """At x ≈ 1e300, x ± h·ẋ rounds to x: the difference is 0 along a zero tangent and checked nothing. Such points
+    are skipped, and a rule with no other point says it could not be checked (it does not print ok)."""
+    (r,) = api.derive_text("d(x[i]: (1e300, inf)) -> y[i] = 2 * x[i]", "<t>")
+    assert not r.ok and r.check.points == 0
+    (msg,) = r.check.problems
+    assert msg.startswith("no well-posed point to check at: ") and "too large for a step to move" in msg
+    assert "declare it" not in msg       # a domain is declared already
