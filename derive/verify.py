@@ -454,6 +454,7 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     f = fns[name]
     watch = getattr(fns, "watch", None)
     outs = [o["name"] for o in meta["outputs"]]
+    lost, overflow = [], []          # where the text itself loses digits, or overflows
     # at extents where check_op found a well-posed point (a least-squares rule only tall), not the first ones
     sizes = chk.extents[0] if chk.extents else None
     for offset, scale in (REFERENCE_SCALES if scales is None else scales):
@@ -490,15 +491,22 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         if err <= TEXT_SLACK * text_err:
             # the digits are lost by the formula as written, not by the generated code: evaluating the text
             # itself in float64 (compensated sums) loses as many. Say so; the code is as faithful as the text.
-            what = (f"the generated code gives NaN or Inf {where}, where the exact value is finite; so does the "
-                    f"rule's text evaluated as written in float64 (an intermediate overflows)" if not np.isfinite(err)
-                    else f"the rule's text loses digits {where}: evaluated as written in float64 it errs by "
-                         f"{text_err:.1e}, the generated code by {err:.1e}")
-            chk.warn(f"{what} (write it so that no intermediate cancels or "
-                     f"overflows: (x - m)² rather than x² - 2xm + m², exp(x - max x) rather than exp(x))")
+            if not np.isfinite(err):
+                overflow.append(where)
+            else:
+                lost.append(f"{where} (as written in float64 it errs by {text_err:.1e}, the generated code by "
+                            f"{err:.1e})")
             continue
         chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
                     f"error {err:.2e} {where})")
+    # one warning for each kind, naming every place it showed (not four near-identical lines)
+    remedy = (" (write it so that no intermediate cancels or overflows: (x - m)² rather than x² - 2xm + m², "
+              "exp(x - max x) rather than exp(x))")
+    if overflow:
+        chk.warn(f"the generated code gives NaN or Inf {'; '.join(overflow)}, where the exact value is finite; so "
+                 f"does the rule's text evaluated as written in float64 (an intermediate overflows){remedy}")
+    if lost:
+        chk.warn(f"the rule's text loses digits {'; '.join(lost)}{remedy}")
     return chk
 
 

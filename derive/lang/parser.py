@@ -316,6 +316,12 @@ class _Parser:
         kind = self.peek()
         if kind.kind == "name" and kind.text in _TYPES:
             self.advance()
+            if self.peek().is_op(":"):
+                more = self.peek()
+                if kind.text == "int":
+                    raise _error(f"an integer parameter takes no domain: '{name}: int' is any integer", more)
+                raise _error(f"write the domain in place of 'scalar': '{name}: positive' is a scalar parameter "
+                             f"with a domain", more)
             return Param(name, None, kind.text, tok.pos)
         return Param(name, None, "scalar", tok.pos, self.domain(name, types=True))
 

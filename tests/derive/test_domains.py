@@ -122,3 +122,19 @@ def test_scalar_and_batched_domains():
     assert r.ok, r.check.problems
     assert r.program.domains == {"x": "(-inf, inf)", "S": "spd", "t": "(0, 2)"}
     assert r.program.signature == "f(x[i]: (-inf, inf), S[i,j,b]: spd, t: (0, 2)) -> y[b]"
+
+
+@pytest.mark.parametrize("header, col, says", [
+    ("f(x[i], n: int: positive)", 15, "an integer parameter takes no domain"),
+    ("f(x[i], s: scalar: positive)", 18, "write the domain in place of 'scalar'"),
+])
+def test_a_type_followed_by_a_domain_gets_a_sentence(header, col, says):
+    with pytest.raises(RuleError) as e:
+        api.derive_text(header + " -> y[i] = x[i]\n", "t.rules")
+    assert e.value.pos.col == col and says in str(e.value), str(e.value)
+
+
+def test_text_that_loses_digits_at_several_magnitudes_gets_one_warning():
+    (r,) = api.derive_text("r(x[i], m[i]) -> y[] = x[i]*x[i] - 2*x[i]*m[i] + m[i]*m[i]", "<t>")
+    (w,) = r.check.warnings
+    assert "offset by 1e+06" in w and "scaled by 0.001" in w and w.count("write it so") == 1
