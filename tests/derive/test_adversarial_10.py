@@ -26,13 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 RULE = "sq(x[i]) -> y[i] = x[i] * x[i]\n"
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    d = tmp_path / "cache"
-    monkeypatch.setenv("TENSOR_RULES_CACHE", str(d))
-    return d
-
-
 def _env(**extra):
     return {**os.environ, "PYTHONPATH": str(ROOT), **extra}
 

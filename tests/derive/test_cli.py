@@ -21,13 +21,6 @@ def run(*args, env=None, cwd=None):
                           env=e, cwd=cwd or ROOT, timeout=300)
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    d = tmp_path / "cache"
-    monkeypatch.setenv("TENSOR_RULES_CACHE", str(d))
-    return d
-
-
 def test_expression_shows_matrix_forms(cache):
     p = run("-e", "B = inv(A)", env={"TENSOR_RULES_CACHE": str(cache)})
     assert p.returncode == 0, p.stderr
