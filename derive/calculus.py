@@ -14,7 +14,7 @@ import sympy as sp
 
 from . import ir
 from .ir import IndexSum, Program, Stmt, TensorVar
-from .lower import Extent, Idx, KroneckerDelta
+from .ir import Extent, Idx, KroneckerDelta
 
 TAN, COT, GIVEN = "d:", "b:", "g:"
 

@@ -20,7 +20,8 @@ from . import ir
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .emit_numpy import CHUNK_NAME, Emitter, _paren, _union
 from .ir import IndexSum
-from .lower import Extent, Idx, user_name
+from .ir import Extent, Idx
+from .lower import user_name
 
 
 @dataclass

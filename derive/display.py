@@ -11,7 +11,7 @@ from sympy.printing.latex import LatexPrinter
 from . import ir
 from .calculus import COT, GIVEN, TAN, base_name
 from .ir import IndexSum
-from .lower import Extent
+from .ir import Extent
 
 
 def pretty_name(name: str, style="unicode") -> str:

@@ -16,7 +16,7 @@ from sympy.printing.c import C99CodePrinter, get_math_macros
 from . import ir
 from .calculus import canon_bound
 from .ir import IndexSum
-from .lower import Extent, Idx
+from .ir import Extent, Idx
 
 # -----------------------------------------------------------------------------------------------------------
 # Scalar printing

@@ -15,7 +15,7 @@ from sympy.printing.numpy import NumPyPrinter
 
 from . import ir
 from .ir import IndexSum
-from .lower import Extent, Idx
+from .ir import Extent, Idx
 
 CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one slice holds (32 MB in float64)
 # The generated module's global holding that budget: sliced passes read it when they run, so verification and

@@ -17,7 +17,7 @@ from sympy.logic.boolalg import BooleanAtom
 
 from . import domains, ir
 from .errors import RuleError
-from .ir import IndexSum, Program, Stmt, TensorVar
+from .ir import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from .lang import ast as A
 
 # module-level names of a generated module that its rules' exports must not replace (everything else it uses
@@ -27,47 +27,6 @@ _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
-
-
-class Idx(sp.Symbol):
-    """An index symbol; `ext` names its extent class, so equal letters of different sizes stay apart."""
-
-    def __new__(cls, name, ext):
-        obj = sp.Symbol.__xnew__(cls, name)
-        obj.ext = ext
-        return obj
-
-    def _hashable_content(self):
-        return super()._hashable_content() + (self.ext,)
-
-    def __getnewargs_ex__(self):
-        return ((self.name, self.ext), {})
-
-
-class KroneckerDelta(sp.KroneckerDelta):
-    """SymPy's Kronecker delta, deciding δ(i, j) of two index symbols without SymPy's assumption system.
-
-    SymPy asks whether i - j is zero (about 0.6 ms for each new pair of symbols, and every renaming of a
-    term builds new pairs: most of a long program's derivation time). Two distinct index symbols are
-    never known to be equal or different, so the answer is "undecided", in the canonical argument order
-    SymPy would give. The class keeps SymPy's name, so printers, sort keys and str() treat it as SymPy's."""
-
-    @classmethod
-    def eval(cls, i, j, delta_range=None):
-        if delta_range is None and isinstance(i, Idx) and isinstance(j, Idx):
-            if i == j:
-                return sp.S.One
-            if sp.default_sort_key(j) < sp.default_sort_key(i):
-                return cls(j, i)
-            return None
-        return super().eval(i, j, delta_range)
-
-
-class Extent(sp.Function):
-    """size(i): the extent of index i, as a number in an expression."""
-
-    is_integer = True
-    is_positive = True
 
 
 def _is_condition(e) -> bool:

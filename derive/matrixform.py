@@ -13,7 +13,7 @@ from . import ir
 from .display import pretty_name
 from .emit_numpy import _balanced_outer
 from .ir import IndexSum
-from .lower import Extent, Idx
+from .ir import Extent, Idx
 
 
 class _NoForm(Exception):
