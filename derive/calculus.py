@@ -482,44 +482,112 @@ def _inner_sums_fresh(e):
 # Matrix primitives: each contributes its differential, in index form (DESIGN.md)
 
 
-def primitive_differential(st: Stmt, prog: Program, aux_inverse, active):
-    """LinStmts for the differential of a primitive statement (may introduce tangent-only temporaries)."""
-    out = []
+@dataclass
+class OpaqueLin:
+    """`target = prim.jvp(saved..., arg)` or `target = prim.vjp(saved..., arg)`: a primitive's differential
+    without an index form (expm, eigh, cholesky), given as code and its transpose by the declaration.
+    `saved` are primal tensors; `arg` is the one linear input (a tangent or cotangent name)."""
+
+    target: str
+    indices: tuple
+    prim: str
+    mode: str            # 'jvp' | 'vjp'
+    saved: tuple
+    arg: str
+    nb: int              # batch axes (trailing)
+    of: tuple = ()       # (argument, result) of the primitive statement, for displays
+    terms: tuple = ()    # none: nothing here is a sum of index terms
+
+    def reads(self):
+        return set(self.saved)
+
+
+def lin_reads(ls) -> set:
+    """Primal tensors a linear statement reads (its coefficients', or an opaque map's saved values)."""
+    if isinstance(ls, OpaqueLin):
+        return ls.reads()
+    return {ir.acc_name(a) for t in ls.terms for a in ir.accesses(t.coeff)}
+
+
+def lin_atoms(ls) -> set:
+    """Names of the linear inputs a statement reads."""
+    if isinstance(ls, OpaqueLin):
+        return {ls.arg}
+    return {ir.acc_name(t.atom) for t in ls.terms}
+
+
+def primitive_differential(st: Stmt, prog: Program, aux, active):
+    """The differential of a primitive statement, read from its declaration (runtime/primitives): LinStmts
+    from its index form, or an OpaqueLin for a linear map given as code."""
+    p = ir.ALL_PRIMITIVES[st.prim]
     R = st.target
     X = st.args[0]
-    xv = prog.var(X)
-    a, b = (Idx(f"a{next(_counter)}", c) for c in xv.classes[:2])
-    batch = tuple(Idx(f"b{next(_counter)}", c) for c in xv.classes[2:])
-    c_, e_ = fresh_like(a, "c"), fresh_like(b, "e")
-    if st.prim == "inv":
-        # dR = -R·dX·R
-        idx = (a, b) + batch
-        expr = -IndexSum(ir.access(R, (a, c_) + batch) * ir.access(tan(X), (c_, e_) + batch)
-                         * ir.access(R, (e_, b) + batch), [c_, e_])
-        out.append(LinStmt(tan(R), idx, expr))
-    elif st.prim in ("det", "logdet"):
-        # d det(X) = tr(adj(X)·dX) (= det(X)·tr(X⁻¹·dX) where X is invertible; the adjugate exists at singular
-        # X too),  d logdet(X) = tr(X⁻¹·dX)
-        Xi = aux_inverse(X, "adj" if st.prim == "det" else "inv")
-        expr = IndexSum(ir.access(Xi, (b, a) + batch) * ir.access(tan(X), (a, b) + batch), [a, b])
-        out.append(LinStmt(tan(R), batch, expr))
-    elif st.prim == "solve":
-        # x = A⁻¹b:  dz = db - dA·x,  dx = A⁻¹·dz
-        Bn = st.args[1]
-        bv = prog.var(Bn)
-        rest = tuple(Idx(f"r{next(_counter)}", c) for c in bv.classes[1:])
-        if batch:
-            batch = rest[len(rest) - len(batch):]
-        Ai = aux_inverse(X)
-        z = f"_z{next(_counter)}"
-        dz = ir.access(tan(Bn), (a,) + rest) if Bn in active else sp.S.Zero
-        if X in active:
-            dz = dz - IndexSum(ir.access(tan(X), (a, e_) + batch) * ir.access(R, (e_,) + rest), [e_])
-        out.append(LinStmt(tan(z), (a,) + rest, dz))
-        out.append(LinStmt(tan(R), (b,) + rest,
-                           IndexSum(ir.access(Ai, (b, c_) + batch) * ir.access(tan(z), (c_,) + rest), [c_])))
-    else:
-        raise NotImplementedError(st.prim)
+    nb = prog.var(X).rank - 2
+    if p.opaque:
+        if X not in active:
+            return []
+        saved = tuple(X if s == "X" else R if s == "R" else aux(X, s) for s in p.saves)
+        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(X), nb, (X, R))]
+    names = dict(zip(p.args, st.args))
+    names["R"] = R
+    classes = {a: prog.var(n).classes for a, n in names.items()}
+    for a in p.args:
+        classes["d" + a] = classes[a]
+    classes["dR"] = prog.var(R).classes
+    batch = tuple(Idx(f"b{next(_counter)}", c) for c in prog.var(X).classes[2:])
+    # optional letters (a right-hand side's columns) exist when the argument has them
+    missing = set()
+    for a, kind in zip(p.args, p.arg_kinds):
+        if kind == "rhs" and prog.var(names[a]).rank - nb == 1:
+            missing = set(p.optional)
+    letters: dict = {}
+
+    def present(ix):
+        return tuple(c for c in ix if c not in missing)
+
+    temp_names: dict = {}
+    for ln in p.lines:
+        for m in ln.terms:
+            for f in m.factors:
+                cls = classes.get(f.name, classes.get(f.call and f.name))
+                if cls is None:
+                    continue
+                for c, k in zip(present(f.indices), cls):
+                    letters.setdefault(c, k)
+    out = []
+    for ln in p.lines:
+        if ln.target == "dR":
+            tgt = tan(R)
+        else:
+            z = temp_names[ln.target] = f"_z{next(_counter)}"
+            tgt = tan(z)
+        sym = {c: Idx(f"{c}{next(_counter)}", letters[c]) for c in letters}
+        tidx = tuple(sym[c] for c in present(ln.indices)) + batch
+        terms = sp.S.Zero
+        for m in ln.terms:
+            tf = m.factors[m.tangent]
+            if tf.name in temp_names:
+                atom_name = tan(temp_names[tf.name])
+            else:
+                base = names[tf.name[1:]]
+                if base not in active:
+                    continue
+                atom_name = tan(base)
+            e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
+            for k, f in enumerate(m.factors):
+                ix = tuple(sym[c] for c in present(f.indices)) + batch
+                if k == m.tangent:
+                    e = e * ir.access(atom_name, ix)
+                elif f.call:
+                    e = e * ir.access(aux(names[f.name], f.call), ix)
+                else:
+                    e = e * ir.access(names[f.name], ix)
+            summed = [sym[c] for c in dict.fromkeys(c for f in m.factors for c in present(f.indices))
+                      if c not in present(ln.indices)]
+            terms = terms + IndexSum(e, summed)
+        if terms == 0:
+            continue
+        out.append(LinStmt(tgt, tidx, terms))
     return out
 
 
@@ -530,23 +598,25 @@ def primitive_differential(st: Stmt, prog: Program, aux_inverse, active):
 def derive(prog: Program) -> Derivation:
     d = Derivation(prog)
     active = {v.name for v in prog.inputs if v.kind != "int"}
-    inverses: dict = {}
+    shared: dict = {}
 
     for st in prog.stmts:
-        if st.prim == "inv" and len(prog.var(st.target).classes) == len(prog.var(st.args[0]).classes):
-            inverses.setdefault(st.args[0], st.target)     # reuse an inverse the rule computes anyway
+        if st.prim and len(st.args) == 1:
+            shared.setdefault((st.prim, st.args[0]), st.target)   # reuse a value the rule computes anyway
 
-    def aux_inverse(X, prim="inv"):
-        """The inverse (or the adjugate, prim "adj") of X, computed once for all derivatives that need it."""
-        key = X if prim == "inv" else (prim, X)
-        if key not in inverses:
+    def aux(X, prim):
+        """prim(X) (the inverse, the adjugate, eigenvectors), computed once for all derivatives that need it."""
+        key = (prim, X)
+        if key not in shared:
             xv = prog.var(X)
             name = f"_{prim}_{X.lstrip('_')}"
-            inverses[key] = name
+            shared[key] = name
+            p = ir.ALL_PRIMITIVES[prim]
             idx = tuple(Idx(f"q{k}", c) for k, c in enumerate(xv.classes))
-            prog.temps.append(TensorVar(name, "tensor", xv.classes, "temp"))
+            idx = {"square": idx, "scalar": idx[2:], "vector": idx[:1] + idx[2:]}[p.result]
+            prog.temps.append(TensorVar(name, "tensor", tuple(i.ext for i in idx), "temp"))
             d.aux.append(Stmt(name, idx, prim=prim, args=(X,)))
-        return inverses[key]
+        return shared[key]
 
     tangent_of: dict = {}   # name -> list of LinStmt (pushforward statements)
     for st in prog.stmts:
@@ -554,11 +624,15 @@ def derive(prog: Program) -> Derivation:
         if not any(x in active for x in deps):
             continue
         if st.prim:
-            lins = primitive_differential(st, prog, aux_inverse, active)
+            lins = primitive_differential(st, prog, aux, active)
         else:
             dexpr = linearize(st.expr, active)
             lins = [LinStmt(tan(st.target), st.indices, dexpr)]
         for ls in lins:
+            if isinstance(ls, OpaqueLin):
+                active.add(base_name(ls.target))
+                d.pushforward.append(ls)
+                continue
             ls.terms = simplify_terms(to_terms(_inner_sums_fresh(ls.terms)), ls.indices)
             if not st.prim:
                 ls.terms = simplify_terms(through_output(ls.terms, st), ls.indices)
@@ -569,7 +643,8 @@ def derive(prog: Program) -> Derivation:
     d.pullback = transpose_program(d, prog)
     letters = {v.name: v.indices for v in prog.all_vars}
     for ls in d.pushforward + d.pullback:
-        relabel(ls, letters.get(base_name(ls.target)))
+        if not isinstance(ls, OpaqueLin):
+            relabel(ls, letters.get(base_name(ls.target)))
     return d
 
 
@@ -594,8 +669,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
     outs = {v.name for v in prog.outputs}
     read_later = set()
     for ls in d.pushforward:
-        for t in ls.terms:
-            read_later.add(base_name(ir.acc_name(t.atom)))
+        read_later |= {base_name(a) for a in lin_atoms(ls)}
     contrib: dict = {}
     for o in prog.outputs:
         if o.name in read_later:
@@ -612,6 +686,17 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             pull.append(LinStmt(cot(T), idx, simplify_terms(_retarget(contrib.pop(T), idx), idx)))
             ybar_name = cot(T)
         else:
+            continue
+        if isinstance(ls, OpaqueLin):
+            # the declaration's transpose: v̄ = prim.vjp(saved..., T̄), then X̄ += v̄
+            X = base_name(ls.arg)
+            v = f"_v{next(_counter)}"
+            d.tangent_temps.append(v)
+            xcl = prog.var(X).classes
+            vidx = tuple(Idx(f"q{next(_counter)}", c) for c in xcl)
+            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.nb, ls.of))
+            P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
+            contrib.setdefault(X, []).append(Term(sp.S.One, (), ir.access(cot(v), P)))
             continue
         for t in ls.terms:
             # fresh names for everything summed, so no index of the result can be captured

@@ -18,6 +18,7 @@ import sympy as sp
 
 from . import ir
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
+from .calculus import OpaqueLin, lin_reads
 from .emit_numpy import CHUNK_NAME, Emitter, _paren, _union
 from .ir import IndexSum
 from .ir import Extent, Idx
@@ -174,33 +175,18 @@ class OpGen:
         em.line(f"{tgt} = {em.to_axes(code, axes, st.indices)}")
 
     def prim_code(self, st):
-        X = self.names[st.args[0]]
-        xv = self.p.var(st.args[0])
-        nb = xv.rank - 2
-        batch_first = tuple(range(2, xv.rank)) + (0, 1)
-        Xb = X if nb == 0 else f"np.transpose({X}, {batch_first})"
-        if st.prim in ("inv", "adj"):
-            code = f"np.linalg.inv({Xb})" if st.prim == "inv" else f"np.adjugate({Xb})"
-            return code if nb == 0 else f"np.transpose({code}, {tuple(list(range(nb, nb + 2)) + list(range(nb)))})"
-        if st.prim == "det":
-            return f"np.linalg.det({Xb})"
-        if st.prim == "logdet":
-            return f"np.linalg.slogdet({Xb})[1]"
-        if st.prim == "solve":
-            B = self.names[st.args[1]]
-            bv = self.p.var(st.args[1])
-            if nb == 0:
-                return f"np.linalg.solve({X}, {B})"
-            rest = bv.rank - nb          # 1 (vector rhs) or 2 (matrix rhs)
-            perm = tuple(range(rest, bv.rank)) + tuple(range(rest))
-            Bb = f"np.transpose({B}, {perm})"
-            if rest == 1:
-                sol = f"np.linalg.solve({Xb}, {Bb}[..., None])[..., 0]"
-            else:
-                sol = f"np.linalg.solve({Xb}, {Bb})"
-            back = tuple(range(nb, nb + rest)) + tuple(range(nb))
-            return f"np.transpose({sol}, {back})"
-        raise NotImplementedError(st.prim)
+        """A primitive statement's value: its declaration's NumPy implementation (runtime/primitives), with the
+        rule's batch axes (trailing) moved to NumPy's place (leading) and back."""
+        nb = self.p.var(st.args[0]).rank - 2
+        args = ", ".join(self.names[a] for a in st.args)
+        return f"np.prim.{st.prim}.forward({args}{f', nb={nb}' if nb else ''})"
+
+    def emit_opaque(self, em: Emitter, ls, tvar, atom_var):
+        """target = prim.jvp/vjp(saved..., arg): a linear map given as code; a zero input gives a zero result."""
+        av = atom_var(ls.arg)
+        saved = ", ".join(self.names[s] for s in ls.saved)
+        nb = f", nb={ls.nb}" if ls.nb else ""
+        em.line(f"{tvar} = _ZERO if is_zero({av}) else np.prim.{ls.prim}.{ls.mode}({saved}, {av}{nb})")
 
     def emit_chunked(self, em: Emitter, tgt, expr, indices, ci, big):
         """T[indices] = expr evaluated over slices of index ci, so the largest intermediate stays bounded:
@@ -412,15 +398,14 @@ class OpGen:
 
     def frule(self):
         p, d = self.p, self.d
-        self.keep = {v.name for v in p.outputs} | {ir.acc_name(a) for ls in d.pushforward for t in ls.terms
-                                                   for a in ir.accesses(t.coeff)}
+        self.keep = {v.name for v in p.outputs} | {n for ls in d.pushforward for n in lin_reads(ls)}
         args = ", ".join(self.names[v.name] for v in p.inputs)
         em = self.emitter(self.names)
         tans = ", ".join(["_"] + [self.tan_names[v.name] for v in p.inputs])
         em.line(f"{tans}, = tangents" if len(p.inputs) == 0 else f"{tans} = tangents")
         self.extents(em)
         self.emit_centre(em)
-        needed_by_tangents = {ir.acc_name(a) for ls in d.pushforward for t in ls.terms for a in ir.accesses(t.coeff)}
+        needed_by_tangents = {n for ls in d.pushforward for n in lin_reads(ls)}
         for st in self.needed_stmts({v.name for v in p.outputs} | needed_by_tangents):
             self.emit_stmt(em, st)
         names = dict(self.names)
@@ -433,6 +418,11 @@ class OpGen:
             def atom_var(a):
                 return self.tan_names[base_name(a)]
 
+            if isinstance(ls, OpaqueLin):
+                if base_name(ls.arg) in computed:
+                    self.emit_opaque(em, ls, tv, atom_var)
+                    computed.add(T)
+                continue
             live = [t for t in ls.terms if base_name(ir.acc_name(t.atom)) in computed]
             ls2 = type(ls)(ls.target, ls.indices, live)
             self.emit_lin(em, ls2, tv, atom_var)
@@ -452,8 +442,7 @@ class OpGen:
     def rrule(self):
         p, d = self.p, self.d
         aux = {st.target for st in d.aux}
-        self.keep = {v.name for v in p.outputs} | {ir.acc_name(a) for ls in d.pullback for t in ls.terms
-                                                   for a in ir.accesses(t.coeff) if ir.acc_name(a) not in aux}
+        self.keep = {v.name for v in p.outputs} | {n for ls in d.pullback for n in lin_reads(ls) if n not in aux}
         args = ", ".join(self.names[v.name] for v in p.inputs)
         em = self.emitter(self.names)
         self.extents(em)
@@ -461,8 +450,7 @@ class OpGen:
         aux_names = {st.target for st in d.aux}
         needed = {v.name for v in p.outputs}
         for ls in d.pullback:
-            for t in ls.terms:
-                needed |= {ir.acc_name(a) for a in ir.accesses(t.coeff)}
+            needed |= lin_reads(ls)
         primal_needed = {n for n in needed if n not in aux_names}
         for st in self.needed_stmts(primal_needed):
             if st.target not in aux_names:
@@ -508,6 +496,10 @@ class OpGen:
             T = base_name(ls.target)
             tv = self.tan_names[T]
             if T in results:
+                continue
+            if isinstance(ls, OpaqueLin):
+                self.emit_opaque(pb, ls, tv, self.cot_atom_var)
+                results[T] = tv
                 continue
             if not ls.terms:
                 results[T] = "_ZERO"

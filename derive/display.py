@@ -19,15 +19,14 @@ def pretty_name(name: str, style="unicode") -> str:
     prefix = ""
     if name.startswith((TAN, COT, GIVEN)):
         prefix, name = "d", base_name(name)
-    if name.startswith("_inv_"):
-        inner = pretty_name(name[5:] if not name[5:].startswith("t") else "_" + name[5:], style)
-        inv = inner + "⁻¹" if style == "unicode" else inner + "^{-1}"
+    prim = _primitive_value(name)
+    if prim is not None:
+        p, arg = prim
+        inner = pretty_name(arg if not arg.startswith("t") else "_" + arg, style)
+        shown = (p.show if style == "unicode" else p.show_latex).format(X=inner, name=p.name)
         if prefix:
-            return "d(" + inv + ")" if style == "unicode" else r"\mathrm{d}(" + inv + ")"
-        return inv
-    if name.startswith("_adj_"):
-        inner = pretty_name(name[5:] if not name[5:].startswith("t") else "_" + name[5:], style)
-        return f"adj({inner})" if style == "unicode" else rf"\operatorname{{adj}}({inner})"
+            return "d(" + shown + ")" if style == "unicode" else r"\mathrm{d}(" + shown + ")"
+        return shown
     if name.startswith("__"):  # a user's own name that starts with '_' (see lower.ir_name)
         name = name[1:]
     elif name.startswith("_z"):
@@ -39,6 +38,16 @@ def pretty_name(name: str, style="unicode") -> str:
     if style == "latex":
         return latex_name(name)
     return prefix + name
+
+
+def _primitive_value(name):
+    """(declaration, argument) for the IR's name of a primitive's value, `_inv_A` or `_eigvecsh_S`."""
+    if not name.startswith("_") or name.startswith("__"):
+        return None
+    for pname, p in ir.ALL_PRIMITIVES.items():
+        if name.startswith(f"_{pname}_") and len(name) > len(pname) + 2:
+            return p, name[len(pname) + 2:]
+    return None
 
 
 def latex_name(n):
@@ -153,6 +162,8 @@ def lhs(ls, style="unicode"):
 
 
 def stmt_index(ls, style="unicode"):
+    if getattr(ls, "mode", None):
+        return opaque_text(ls, style)
     if not ls.terms:
         return f"{lhs(ls, style)} = 0"
     parts = [term_index(t, style) for t in ls.terms]
@@ -162,7 +173,22 @@ def stmt_index(ls, style="unicode"):
     return f"{lhs(ls, style)} = {rhs}"
 
 
+def opaque_text(ls, style="unicode"):
+    """A linear map given as code, shown as its declaration writes it: dL = L·Φ(L⁻¹·dA·L⁻ᵀ)."""
+    p = ir.ALL_PRIMITIVES[ls.prim]
+    X, R = ls.of
+    text = p.show_jvp if ls.mode == "jvp" else p.show_vjp
+    if not text:
+        return f"{pretty_name(ls.target, style)} = {p.name}.{ls.mode}({pretty_name(ls.arg, style)})"
+    text = text.format(X=pretty_name(X, style), R=pretty_name(R, style))
+    if ls.mode == "vjp":   # the declaration writes d{X} = ...; here the result lands in a temporary first
+        text = pretty_name(ls.target, style) + " = " + text.split(" = ", 1)[1]
+    return text
+
+
 def stmt_text(ls, style="unicode", matrix=True):
+    if getattr(ls, "mode", None):
+        return opaque_text(ls, style)
     if matrix:
         from . import matrixform
 
@@ -172,8 +198,23 @@ def stmt_text(ls, style="unicode", matrix=True):
     return stmt_index(ls, style)
 
 
+def _merged(stmts):
+    """A pullback's `dv = <opaque map>; dA = dv` shown as one statement `dA = <opaque map>`."""
+    out = list(stmts)
+    for k, ls in enumerate(out):
+        if ls is None or getattr(ls, "mode", None) != "vjp":
+            continue
+        users = [m for m, o in enumerate(out) if m != k and o is not None and not getattr(o, "mode", None)
+                 and any(ir.acc_name(t.atom) == ls.target for t in o.terms)]
+        if len(users) == 1 and len(out[users[0]].terms) == 1 and out[users[0]].terms[0].coeff == 1:
+            u = out[users[0]]
+            out[users[0]] = type(ls)(u.target, u.indices, ls.prim, "vjp", ls.saved, ls.arg, ls.nb, ls.of)
+            out[k] = None
+    return [ls for ls in out if ls is not None]
+
+
 def program_text(d, which, style="unicode", matrix=True) -> str:
-    stmts = d.pushforward if which == "pushforward" else d.pullback
+    stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     sep = "\n" if style == "unicode" else r" \\" + "\n"
     return sep.join(stmt_text(ls, style, matrix) for ls in stmts)
 
@@ -181,7 +222,7 @@ def program_text(d, which, style="unicode", matrix=True) -> str:
 def program_json(d, which):
     from . import matrixform
 
-    stmts = d.pushforward if which == "pushforward" else d.pullback
+    stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     out = []
     for ls in stmts:
         out.append({

@@ -13,6 +13,8 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.codegen.cfunctions import expm1, log1p
 
+from runtime import primitives as _primitives
+
 # ---------------------------------------------------------------------------------------------------------
 # Tensor elements and sums
 
@@ -233,8 +235,11 @@ ELEMENTWISE = {
     "erf": (sp.erf, 1), "relu": (relu, 1), "step": (step, 1), "where": (where, 3),
 }
 
-# Matrix primitives: name -> (number of tensor arguments, result rank given argument ranks)
-MATRIX_PRIMITIVES = ("inv", "det", "logdet", "solve", "trace")
+# Matrix primitives of the language, each declared once in runtime/primitives/<name>.py; trace and transpose are
+# linear and lower to index expressions
+MATRIX_PRIMITIVES = {n: p for n, p in _primitives.PRIMITIVES.items() if p.user}
+ALL_PRIMITIVES = _primitives.PRIMITIVES
+MATRIX_FUNCTIONS = tuple(MATRIX_PRIMITIVES) + ("trace", "transpose")
 
 # ---------------------------------------------------------------------------------------------------------
 # Index helpers

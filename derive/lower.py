@@ -24,7 +24,7 @@ from .lang import ast as A
 # is bound inside _define, and codegen keeps user names apart from it)
 _MODULE_NAMES = {"OPS", "_define", "export_ops", "_CHUNK_ELEMENTS"}  # + emit_numpy.CHUNK_NAME
 _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_PRIMITIVES) | {"sum", "delta", "size", "max", "min", "transpose"}
+RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_FUNCTIONS) | {"sum", "delta", "size", "max", "min"}
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
 
@@ -605,7 +605,7 @@ class Lowerer:
             if f in ("log", "sqrt") or (f == "pow" and not args[1].is_integer):
                 self.mark_domain(args[0], "positive")
             return fn(*args)
-        if f in ir.MATRIX_PRIMITIVES or f == "transpose":
+        if f in ir.MATRIX_FUNCTIONS:
             return self.primitive(node, bound)
         raise self.err(f"unknown function '{f}'", fpos, len(f))
 
@@ -637,7 +637,7 @@ class Lowerer:
     def primitive(self, node, bound):
         f = node.func
         fpos = node.func_pos or node.pos
-        want = 2 if f == "solve" else 1
+        want = len(ir.MATRIX_PRIMITIVES[f].args) if f in ir.MATRIX_PRIMITIVES else 1
         if len(node.args) != want:
             raise self.err(f"{f} takes {want} argument{'s' if want > 1 else ''}, got {len(node.args)}", fpos, len(f))
         t, syms = self.tensor_arg(node.args[0], bound, f)
@@ -656,42 +656,42 @@ class Lowerer:
         if f == "trace":
             a, b = syms[0], syms[1]
             return IndexSum(ir.access(t.name, syms).xreplace({b: a}), [a])
-        if f in ("inv", "det", "logdet"):
-            self.mark_domain(ir.access(t.name, syms), "spd" if f == "logdet" else "wellcond")
-            out_syms = syms if f == "inv" else batch
-            r = self.new_temp(len(out_syms), node.pos)
-            if f == "inv" and t.role != "temp" and f"_inv_{t.name}" not in self.tensors:
-                # a readable name for displays: X⁻¹
-                self.tensors[f"_inv_{t.name}"] = self.tensors.pop(r.name)
-                self.order[self.order.index(r.name)] = f"_inv_{t.name}"
-                r.name = f"_inv_{t.name}"
-            for k, s in enumerate(out_syms):
-                self.uf.union(s.ext, r.axis(k))
-            r.assigned = r.read = True
-            self.stmts.append(Stmt(r.name, tuple(out_syms), prim=f, args=(t.name,), line=node.pos.line))
-            return ir.access(r.name, out_syms)
-        # solve(A, b): b's first axis are A's rows, the rest of b are right-hand-side/batch axes
-        self.mark_domain(ir.access(t.name, syms), "wellcond")
-        if isinstance(node.args[1], A.Name):
-            bt = self.lookup(node.args[1].name, node.args[1], None)
-            if bt.rank is None:
-                bt.rank = 1 + len(batch)
-            bsyms = [self.fresh_letter(bt.axis(k)) for k in range(bt.rank)]
-        else:
-            bt, bsyms = self.tensor_arg(node.args[1], bound, "solve")
-        if len(bsyms) != 1 + len(batch) and len(bsyms) != 2 + len(batch):
-            raise self.err(f"solve's right-hand side must have {1 + len(batch)} or {2 + len(batch)} indices "
-                           f"(rows{', columns' if True else ''}{', batch' if batch else ''}), got {len(bsyms)}",
-                           node.args[1], 1)
-        self.uf.union(bsyms[0].ext, syms[1].ext, node.pos, self.name, "solve: ")
-        for s, b in zip(reversed(batch), reversed(bsyms)):
-            self.uf.union(s.ext, b.ext, node.pos, self.name, "solve batch: ")
-        out_syms = [syms[0]] + list(bsyms[1:])
+        p = ir.MATRIX_PRIMITIVES[f]
+        if p.domain:
+            self.mark_domain(ir.access(t.name, syms), p.domain)
+        names = [t.name]
+        rhs_syms = None
+        for k, kind in enumerate(p.arg_kinds[1:], 1):
+            # a right-hand side: its first axis are the matrix's rows, then columns (optional), then batch axes
+            node_k = node.args[k]
+            if isinstance(node_k, A.Name):
+                bt = self.lookup(node_k.name, node_k, None)
+                if bt.rank is None:
+                    bt.rank = 1 + len(batch)
+                bsyms = [self.fresh_letter(bt.axis(q)) for q in range(bt.rank)]
+            else:
+                bt, bsyms = self.tensor_arg(node_k, bound, f)
+            if len(bsyms) != 1 + len(batch) and len(bsyms) != 2 + len(batch):
+                raise self.err(f"{f}'s right-hand side must have {1 + len(batch)} or {2 + len(batch)} indices "
+                               f"(rows, columns{', batch' if batch else ''}), got {len(bsyms)}", node_k, 1)
+            self.uf.union(bsyms[0].ext, syms[1].ext, node.pos, self.name, f"{f}: ")
+            for s, b in zip(reversed(batch), reversed(bsyms)):
+                self.uf.union(s.ext, b.ext, node.pos, self.name, f"{f} batch: ")
+            names.append(bt.name)
+            rhs_syms = bsyms
+        out_syms = {"square": list(syms), "scalar": list(batch), "vector": [syms[0]] + list(batch),
+                    "rhs": [syms[0]] + list(rhs_syms[1:]) if rhs_syms else None}[p.result]
         r = self.new_temp(len(out_syms), node.pos)
+        readable = f"_{f}_{t.name}"
+        if len(names) == 1 and t.role != "temp" and readable not in self.tensors:
+            # a readable name for displays: X⁻¹, chol(X)
+            self.tensors[readable] = self.tensors.pop(r.name)
+            self.order[self.order.index(r.name)] = readable
+            r.name = readable
         for k, s in enumerate(out_syms):
             self.uf.union(s.ext, r.axis(k))
         r.assigned = r.read = True
-        self.stmts.append(Stmt(r.name, tuple(out_syms), prim="solve", args=(t.name, bt.name), line=node.pos.line))
+        self.stmts.append(Stmt(r.name, tuple(out_syms), prim=f, args=tuple(names), line=node.pos.line))
         return ir.access(r.name, out_syms)
 
     # -- finishing: resolve extent classes, build the Program ----------------------------------------------
@@ -863,7 +863,7 @@ def _index_node(node, name):
         elif isinstance(n, A.Call):
             binds = (n.func == "sum" and any(isinstance(a, A.Name) and a.name == name for a in n.args[:-1]))
             for a in n.args:
-                walk(a, inside or binds or n.func in ("inv", "det", "logdet", "solve", "trace", "transpose"))
+                walk(a, inside or binds or n.func in ir.MATRIX_FUNCTIONS)
         elif isinstance(n, A.BinOp):
             walk(n.left, inside)
             walk(n.right, inside)

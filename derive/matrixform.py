@@ -265,6 +265,10 @@ def _num(x, style):
 
 def safe_stmt_matrix(ls, style="unicode"):
     """stmt_matrix, where a display limitation of ours falls back to index form instead of failing."""
+    if getattr(ls, "mode", None):       # a linear map given as code: its declaration's display
+        from .display import opaque_text
+
+        return opaque_text(ls, style)
     try:
         return stmt_matrix(ls, style)
     except Exception:

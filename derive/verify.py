@@ -184,6 +184,9 @@ class Watched:
         self._base = backend_numpy
         self.worst_cond = 0.0
         self.linalg = _WatchedLinalg(self)
+        from runtime.primitives import Calls
+
+        self.prim = Calls(self, watch=self.linalg._seen)
 
     def __getattr__(self, name):
         v = getattr(self._base, name)

@@ -17,3 +17,14 @@ def relu(x):
 
 def __getattr__(name):
     return getattr(_numpy, name)
+
+
+def _prim_calls():
+    import sys
+
+    from runtime.primitives import Calls
+
+    return Calls(sys.modules[__name__])
+
+
+prim = _prim_calls()  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)

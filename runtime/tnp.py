@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import builtins
 import functools
+import sys as _sys
 
 import numpy as _np
 
+from runtime import primitives as _primitives
 from runtime import special as _special
+from runtime.primitives import index_form as _index_form
 from runtime.tangents import AbstractZero, ZeroTangent, add_tangents, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, dtype_of, getval, shape_of
 
@@ -929,104 +932,140 @@ class _Linalg:
 
 linalg = _Linalg()
 
-_inv = _prim(_np.linalg.inv, "inv")
-_defvjp(_inv, lambda ans, A: lambda g: -matmul(matmul(_T(ans), g), _T(ans)))
-_defjvp(_inv, lambda t, ans, A: -matmul(matmul(ans, t), ans))
 
-# det's derivative is the adjugate, d det(A) = tr(adj(A)·dA): defined at singular matrices too, where
-# det(A)·A⁻¹ would raise. adj's own derivative (det's second) is a map linear in the direction, whose
-# transpose is E -> d adj(A)[Eᵀ]ᵀ (det's Hessian is a symmetric bilinear form); det's third derivative is
-# not implemented, and says so rather than returning zero.
-def _third_derivative(ans, A, E):
-    def pullback(g):
-        raise NotImplementedError("runtime.tnp: third derivatives of det (through the adjugate's derivative) "
-                                  "are not implemented")
-    return pullback
+# Matrix primitives, each from its declaration in runtime/primitives: forward, pushforward and pullback are
+# the declaration's (an index-form differential evaluated with einsum over traced arrays, or jvp/vjp code over
+# this namespace), so a derivative is written once and differentiates again. A declaration whose jvp/vjp are
+# plain NumPy (expm's Fréchet derivative, the adjugate's) gives a first derivative here and a second one in the
+# direction's argument only; differentiating again in the matrix says it is not implemented.
+class _PrimCalls:
+    """`tnp.prim`: generated code's calls to primitives (np.prim.inv.forward(X, nb=...)) on traced values."""
 
 
-def _third_derivative_jvp(t, ans, A, E):
-    return _third_derivative(ans, A, E)(t)
+def _saved_maker(p, X, ans, args):
+    vals = dict(zip(p.args, args))
+    vals["R"] = ans
+    cache = {}
+
+    def aux(name):
+        if name not in cache:
+            cache[name] = _PRIMS[name](X)
+        return cache[name]
+    return vals, aux
 
 
-_adj_dir = _prim(_special.adjugate_jvp, "adjugate_jvp")
-_defvjp(_adj_dir, _third_derivative, lambda ans, A, E: lambda g: _T(_adj_dir(A, _T(g))))
-_defjvp(_adj_dir, _third_derivative_jvp, lambda t, ans, A, E: _adj_dir(A, t))
-
-adjugate = _prim(_special.adjugate, "adjugate")
-_defvjp(adjugate, lambda ans, A: lambda g: _T(_adj_dir(A, _T(g))))
-_defjvp(adjugate, lambda t, ans, A: _adj_dir(A, t))
-
-_det = _prim(_np.linalg.det, "det")
-_defvjp(_det, lambda ans, A: lambda g: _expand2(g) * _T(adjugate(A)))
-_defjvp(_det, lambda t, ans, A: sum(_T(adjugate(A)) * t, axis=(-2, -1)))
+def _no_second(p):
+    def maker(ans, *args):
+        def pullback(g):
+            raise NotImplementedError(f"runtime.tnp: the derivative of {p.name}'s derivative in its matrix is not "
+                                      f"implemented (its pushforward is NumPy code, not traced operations)")
+        return pullback
+    return maker
 
 
-def _slogdet_raw(A):
-    return _np.linalg.slogdet(A)
+def _opaque_maps(p):
+    """jvp(saved..., E) and vjp(saved..., G) as traced functions of their last argument."""
+    if p.traceable:
+        return (lambda *a: p.jvp(_this, *a)), (lambda *a: p.vjp(_this, *a))
+    jv = _prim(lambda *a: p.jvp(_np, *a), p.name + "_jvp")
+    vj = _prim(lambda *a: p.vjp(_np, *a), p.name + "_vjp")
+    k = len(p.saves)
+    # both are linear in the last argument, each the other's transpose; the saved values' derivative is absent
+    _defvjp(jv, *([_no_second(p)] * k + [lambda ans, *a: lambda g: vj(*a[:-1], g)]))
+    _defvjp(vj, *([_no_second(p)] * k + [lambda ans, *a: lambda g: jv(*a[:-1], g)]))
+    _defjvp(jv, *([lambda t, ans, *a: _no_second(p)(ans)(t)] * k + [lambda t, ans, *a: jv(*a[:-1], t)]))
+    _defjvp(vj, *([lambda t, ans, *a: _no_second(p)(ans)(t)] * k + [lambda t, ans, *a: vj(*a[:-1], t)]))
+    return jv, vj
 
 
-def _slogdet_jvp(t, ans, A):
-    return (zeros_like(ans[0]), sum(_T(_inv(A)) * t, axis=(-2, -1)))
+def _declared(p):
+    P = _prim(p.forward, p.name, broadcasting=len(p.args) > 1)
+    if p.opaque:
+        jv, vj = _opaque_maps(p)
+
+        def saved(ans, X):
+            vals, aux = _saved_maker(p, X, ans, (X,))
+            return [vals[s] if s in vals else aux(s) for s in p.saves]
+        _defvjp(P, lambda ans, X: lambda g: vj(*saved(ans, X), g))
+        _defjvp(P, lambda t, ans, X: jv(*saved(ans, X), t))
+        return P
+
+    def vjp_maker(k):
+        def maker(ans, *args):
+            def pullback(g):
+                vals, aux = _saved_maker(p, args[0], ans, args)
+                out = _index_form.vjp(p, _this, vals, g, aux)[p.args[k]]
+                return _ZERO if out is None else out
+            return pullback
+        return maker
+
+    def jvp_all(tans, ans, *args):
+        vals, aux = _saved_maker(p, args[0], ans, args)
+        t = {a: (None if is_zero(x) else x) for a, x in zip(p.args, tans)}
+        out = _index_form.jvp(p, _this, vals, t, aux)
+        return zeros_like(ans) if out is None else out
+    _defvjp(P, *[vjp_maker(k) for k in range(len(p.args))])
+    P.jvp_all = jvp_all
+    return P
 
 
-_slogdet = _prim(_slogdet_raw, "slogdet")
-_defvjp(_slogdet, lambda ans, A: lambda g: _ZERO if is_zero(g[1]) else _expand2(g[1]) * _T(_inv(A)))
-_defjvp(_slogdet, _slogdet_jvp)
+class _BoundTraced:
+    def __init__(self, p):
+        self.p = p
+
+    def forward(self, *args, nb=0):
+        P = _PRIMS[self.p.name]
+        if nb == 0:
+            return P(*args)
+        return _batch_last(P(*[_batch_first(a, nb) for a in args]), nb)
+
+    def jvp(self, *args, nb=0):
+        jv = _MAPS[self.p.name][0]
+        if nb == 0:
+            return jv(*args)
+        return _batch_last(jv(*[_batch_first(a, nb) for a in args]), nb)
+
+    def vjp(self, *args, nb=0):
+        vj = _MAPS[self.p.name][1]
+        if nb == 0:
+            return vj(*args)
+        return _batch_last(vj(*[_batch_first(a, nb) for a in args]), nb)
 
 
-def _solve_vjp_A(ans, A, b):
-    def pullback(g):
-        if _ndim(b) == 1:
-            bbar = _solve_vec(_T(A), g)
-            return -(expand_dims(bbar, -1) * expand_dims(ans, -2))
-        return -matmul(linalg.solve(_T(A), g), _T(ans))
-    return pullback
+def _batch_first(a, nb):
+    nd = _ndim(a)
+    if nd == nb:
+        return a
+    return moveaxis(a, tuple(range(nd - nb, nd)), tuple(range(nb)))
 
 
-def _solve_vjp_b(ans, A, b):
-    return lambda g: _solve_vec(_T(A), g) if _ndim(b) == 1 else linalg.solve(_T(A), g)
+def _batch_last(a, nb):
+    nd = _ndim(a)
+    if nd == nb:
+        return a
+    return moveaxis(a, tuple(range(nb)), tuple(range(nd - nb, nd)))
 
 
-def _solve_jvp(tans, ans, A, b):
-    vec = _ndim(b) == 1
-    rhs = _ZERO if is_zero(tans[1]) else tans[1]
-    if not is_zero(tans[0]):
-        rhs = rhs - (_matvec(tans[0], ans) if vec else matmul(tans[0], ans))
-    return _solve_vec(A, rhs) if vec else linalg.solve(A, rhs)
+_this = _sys.modules[__name__]
+_PRIMS: dict = {}
+_MAPS: dict = {}
+prim = _PrimCalls()
+for _name, _p in _primitives.PRIMITIVES.items():
+    _PRIMS[_name] = _declared(_p)
+    if _p.opaque:
+        _MAPS[_name] = _opaque_maps(_p)
+    setattr(prim, _name, _BoundTraced(_p))
+
+adjugate = _PRIMS["adj"]
 
 
-_solve = _prim(_np.linalg.solve, "solve", broadcasting=True)
-_defvjp(_solve, _solve_vjp_A, _solve_vjp_b)
-_solve.jvp_all = _solve_jvp
+def _slogdet(A):
+    """(sign, log|det A|): the sign is piecewise constant (no derivative), the log from logdet's declaration."""
+    sign = _nondiff(lambda X: _np.linalg.slogdet(X)[0])(A)
+    return _SlogdetResult(sign, _PRIMS["logdet"](A))
 
 
-def _phi(X):
-    # lower triangle with the diagonal halved (Murray 2016, "Differentiation of the Cholesky decomposition")
-    n = shape_of(X)[-1]
-    return tril(X) * (1.0 - 0.5 * _np.eye(n))
-
-
-def _cholesky_vjp(ans, A):
-    # A symmetric gradient (JAX's and autograd's convention): the derivative is defined on symmetric A.
-    # np.linalg.cholesky reads only the lower triangle, so finite differences of single upper entries give 0
-    # and check_rrule(cholesky, A) disagrees with this; check it through a symmetric input, X -> chol(X Xᵀ + I).
-    def pullback(g):
-        Linv = _inv(ans)
-        S = matmul(matmul(_T(Linv), _phi(matmul(_T(ans), g))), Linv)
-        return 0.5 * (S + _T(S))
-    return pullback
-
-
-def _cholesky_jvp(t, ans, A):
-    # the derivative lives on symmetric matrices, as the VJP's symmetrized gradient does (JAX's convention):
-    # an asymmetric tangent is projected first, so <dy, J t> = <J^T dy, t> holds for every t
-    Linv = _inv(ans)
-    return matmul(ans, _phi(matmul(matmul(Linv, 0.5 * (t + _T(t))), _T(Linv))))
-
-
-_cholesky = _prim(_np.linalg.cholesky, "cholesky")
-_defvjp(_cholesky, _cholesky_vjp)
-_defjvp(_cholesky, _cholesky_jvp)
+_SlogdetResult = __import__("collections").namedtuple("SlogdetResult", "sign logabsdet")
 
 
 def _norm(x, ord=None, axis=None, keepdims=False):
@@ -1035,7 +1074,8 @@ def _norm(x, ord=None, axis=None, keepdims=False):
     return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
 
 
-linalg.__dict__.update(inv=_inv, det=_det, slogdet=_slogdet, solve=_solve, cholesky=_cholesky, norm=_norm)
+linalg.__dict__.update({n: _PRIMS[n] for n in ("inv", "det", "solve", "cholesky", "eigvalsh")},
+                       slogdet=_slogdet, norm=_norm)
 
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, _np.newaxis
 

@@ -1,0 +1,35 @@
+"""eigvalsh(A): the eigenvalues of a symmetric matrix (A's lower triangle), ascending.
+
+dw_i = v_iᵀ·sym(dA)·v_i (v_i the i-th eigenvector); the pullback is Ā = V·diag(w̄)·Vᵀ. Differentiable where
+the eigenvalues are distinct; at a repeated eigenvalue the eigenvalues are not differentiable (their sum is)."""
+import numpy as np
+
+from . import Cuda, MatrixPrimitive
+from ._sym import sym
+
+
+def _jvp(xp, V, dA):
+    return xp.einsum("...ki,...kl,...li->...i", V, sym(xp, dA), V)
+
+
+def _vjp(xp, V, wbar):
+    return xp.einsum("...ik,...k,...jk->...ij", V, wbar, V)
+
+
+PRIMITIVE = MatrixPrimitive(
+    name="eigvalsh",
+    doc="the eigenvalues of a symmetric matrix, ascending",
+    forward=np.linalg.eigvalsh,
+    result="vector",
+    domain="symmetric",
+    symmetric=True,
+    jvp=_jvp,
+    vjp=_vjp,
+    saves=("eigvecsh",),
+    show="λ({X})",
+    show_latex=r"\lambda({X})",
+    show_jvp="d{R}ᵢ = vᵢᵀ·d{X}·vᵢ",
+    show_vjp="d{X} = V·diag(d{R})·Vᵀ",
+    cuda=Cuda(forward="tr_eigvalsh", ws=(2, 0, 1, 0), jvp="tr_eigh_jvp", jvp_ws=(2, 0, 0, 0),
+              vjp="tr_eigh_vjp", vjp_ws=(2, 0, 0, 0)),
+)
