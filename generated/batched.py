@@ -116,19 +116,19 @@ def _define(np):
 
     # ---- batched_inv(A[i,j,b]) -> B[i,j,b]    (rules/batched.rules:11)
     def batched_inv(A):
-        B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        B = np.prim.inv.forward(A, nb=1)
         return B
 
     def batched_inv_frule(tangents, A):
         _, dA = tangents
-        B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        B = np.prim.inv.forward(A, nb=1)
         dB = _ZERO
         if not is_zero(dA):
             dB = _add(dB, (-np.einsum("abc,dca->dbc", B, np.einsum("abc,bdc->acd", B, dA, optimize=True), optimize=True)))
         return B, dB
 
     def batched_inv_rrule(A):
-        B = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        B = np.prim.inv.forward(A, nb=1)
         def batched_inv_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
@@ -138,59 +138,59 @@ def _define(np):
 
     # ---- batched_logdet(A[i,j,b]) -> d[b]    (rules/batched.rules:12)
     def batched_logdet(A):
-        d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
+        d = np.prim.logdet.forward(A, nb=1)
         return d
 
     def batched_logdet_frule(tangents, A):
         _, dA = tangents
-        d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
-        _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+        d = np.prim.logdet.forward(A, nb=1)
+        _inv_A = np.prim.inv.forward(A, nb=1)
         dd = _ZERO
         if not is_zero(dA):
             dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (1, 0, 2))), axis=(0, 1)))
         return d, dd
 
     def batched_logdet_rrule(A):
-        d = np.linalg.slogdet(np.transpose(A, (2, 0, 1)))[1]
+        d = np.prim.logdet.forward(A, nb=1)
         def batched_logdet_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
+            _inv_A = np.prim.inv.forward(A, nb=1)
             dA = (np.transpose(_inv_A, (1, 0, 2)) * dd)
             return (_NO, dA)
         return d, batched_logdet_pullback
 
     # ---- batched_solve(A[i,j,b], y[j,b]) -> x[i,b]    (rules/batched.rules:13)
     def batched_solve(A, y):
-        x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
+        x = np.prim.solve.forward(A, y, nb=1)
         return x
 
     def batched_solve_frule(tangents, A, y):
         _, dA, dy_ = tangents
-        x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
-        _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-        _dz6 = _ZERO
+        x = np.prim.solve.forward(A, y, nb=1)
+        _inv_A = np.prim.inv.forward(A, nb=1)
+        _dz1 = _ZERO
         if not is_zero(dA):
-            _dz6 = _add(_dz6, (-np.einsum("abc,bc->ac", dA, x, optimize=True)))
+            _dz1 = _add(_dz1, (-np.einsum("abc,bc->ac", dA, x, optimize=True)))
         if not is_zero(dy_):
-            _dz6 = _add(_dz6, dy_)
+            _dz1 = _add(_dz1, dy_)
         dx = _ZERO
-        if not is_zero(_dz6):
-            dx = _add(dx, np.einsum("abc,bc->ac", _inv_A, _dz6, optimize=True))
+        if not is_zero(_dz1):
+            dx = _add(dx, np.einsum("abc,bc->ac", _inv_A, _dz1, optimize=True))
         return x, dx
 
     def batched_solve_rrule(A, y):
-        x = np.transpose(np.linalg.solve(np.transpose(A, (2, 0, 1)), np.transpose(y, (1, 0))[..., None])[..., 0], (1, 0))
+        x = np.prim.solve.forward(A, y, nb=1)
         def batched_solve_pullback(dx):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
-            _inv_A = np.transpose(np.linalg.inv(np.transpose(A, (2, 0, 1))), (1, 2, 0))
-            _dz6 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
+            _inv_A = np.prim.inv.forward(A, nb=1)
+            _dz1 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
             def _pb_A_3():
-                dA = (-((_dz6[:, None]) * x))
+                dA = (-((_dz1[:, None]) * x))
                 return dA
             def _pb_y_5():
-                dy_ = _dz6
+                dy_ = _dz1
                 return dy_
             return (_NO, Thunk(_pb_A_3), Thunk(_pb_y_5))
         return x, batched_solve_pullback
@@ -200,7 +200,7 @@ def _define(np):
     def batched_cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.transpose(np.linalg.inv(np.transpose((_d0[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        M = np.prim.inv.forward((_d0[:, :, None] - A), nb=1)
         Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d0, (1, 0))[:, :, None]), M, optimize=True)
         return Q
 
@@ -208,7 +208,7 @@ def _define(np):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.transpose(np.linalg.inv(np.transpose((_d4[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        M = np.prim.inv.forward((_d4[:, :, None] - A), nb=1)
         Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d4, (1, 0))[:, :, None]), M, optimize=True)
         _dt0 = _ZERO
         if not is_zero(dA):
@@ -226,7 +226,7 @@ def _define(np):
     def batched_cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.transpose(np.linalg.inv(np.transpose((_d13[:, :, None] - A), (2, 0, 1))), (1, 2, 0))
+        M = np.prim.inv.forward((_d13[:, :, None] - A), nb=1)
         Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d13, (1, 0))[:, :, None]), M, optimize=True)
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):

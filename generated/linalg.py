@@ -262,19 +262,19 @@ def _define(np):
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
     # Matrix functions: each contributes its differential once (d inv(A) = -B·dA·B with B = inv(A), ...).
     def inv(A):
-        B = np.linalg.inv(A)
+        B = np.prim.inv.forward(A)
         return B
 
     def inv_frule(tangents, A):
         _, dA = tangents
-        B = np.linalg.inv(A)
+        B = np.prim.inv.forward(A)
         dB = _ZERO
         if not is_zero(dA):
             dB = _add(dB, (-((B @ dA) @ B)))
         return B, dB
 
     def inv_rrule(A):
-        B = np.linalg.inv(A)
+        B = np.prim.inv.forward(A)
         def inv_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
@@ -284,116 +284,116 @@ def _define(np):
 
     # ---- det(A[i,j]) -> d[]    (rules/linalg.rules:20)
     def det(A):
-        d = np.linalg.det(A)
+        d = np.prim.det.forward(A)
         return d
 
     def det_frule(tangents, A):
         _, dA = tangents
-        d = np.linalg.det(A)
-        _adj_A = np.adjugate(A)
+        d = np.prim.det.forward(A)
+        _adj_A = np.prim.adj.forward(A)
         dd = _ZERO
         if not is_zero(dA):
             dd = _add(dd, np.sum((_adj_A * np.transpose(dA, (1, 0))), axis=(0, 1)))
         return d, dd
 
     def det_rrule(A):
-        d = np.linalg.det(A)
+        d = np.prim.det.forward(A)
         def det_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _adj_A = np.adjugate(A)
+            _adj_A = np.prim.adj.forward(A)
             dA = (np.transpose(_adj_A, (1, 0)) * dd)
             return (_NO, dA)
         return d, det_pullback
 
     # ---- logdet(A[i,j]) -> d[]    (rules/linalg.rules:21)
     def logdet(A):
-        d = np.linalg.slogdet(A)[1]
+        d = np.prim.logdet.forward(A)
         return d
 
     def logdet_frule(tangents, A):
         _, dA = tangents
-        d = np.linalg.slogdet(A)[1]
-        _inv_A = np.linalg.inv(A)
+        d = np.prim.logdet.forward(A)
+        _inv_A = np.prim.inv.forward(A)
         dd = _ZERO
         if not is_zero(dA):
             dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (1, 0))), axis=(0, 1)))
         return d, dd
 
     def logdet_rrule(A):
-        d = np.linalg.slogdet(A)[1]
+        d = np.prim.logdet.forward(A)
         def logdet_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _inv_A = np.linalg.inv(A)
+            _inv_A = np.prim.inv.forward(A)
             dA = (np.transpose(_inv_A, (1, 0)) * dd)
             return (_NO, dA)
         return d, logdet_pullback
 
     # ---- solve(A[i,j], b[j]) -> x[i]    (rules/linalg.rules:22)
     def solve(A, b):
-        x = np.linalg.solve(A, b)
+        x = np.prim.solve.forward(A, b)
         return x
 
     def solve_frule(tangents, A, b):
         _, dA, db = tangents
-        x = np.linalg.solve(A, b)
-        _inv_A = np.linalg.inv(A)
-        _dz4 = _ZERO
+        x = np.prim.solve.forward(A, b)
+        _inv_A = np.prim.inv.forward(A)
+        _dz0 = _ZERO
         if not is_zero(dA):
-            _dz4 = _add(_dz4, (-(dA @ x)))
+            _dz0 = _add(_dz0, (-(dA @ x)))
         if not is_zero(db):
-            _dz4 = _add(_dz4, db)
+            _dz0 = _add(_dz0, db)
         dx = _ZERO
-        if not is_zero(_dz4):
-            dx = _add(dx, (_inv_A @ _dz4))
+        if not is_zero(_dz0):
+            dx = _add(dx, (_inv_A @ _dz0))
         return x, dx
 
     def solve_rrule(A, b):
-        x = np.linalg.solve(A, b)
+        x = np.prim.solve.forward(A, b)
         def solve_pullback(dx):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
-            _dz4 = np.linalg.solve(np.transpose(A), dx)
+            _dz0 = np.linalg.solve(np.transpose(A), dx)
             def _pb_A_3():
-                dA = (-((_dz4[:, None]) * x))
+                dA = (-((_dz0[:, None]) * x))
                 return dA
             def _pb_b_5():
-                db = _dz4
+                db = _dz0
                 return db
             return (_NO, Thunk(_pb_A_3), Thunk(_pb_b_5))
         return x, solve_pullback
 
     # ---- solve_matrix(A[i,j], B[j,k]) -> X[i,k]    (rules/linalg.rules:23)
     def solve_matrix(A, B):
-        X = np.linalg.solve(A, B)
+        X = np.prim.solve.forward(A, B)
         return X
 
     def solve_matrix_frule(tangents, A, B):
         _, dA, dB = tangents
-        X = np.linalg.solve(A, B)
-        _inv_A = np.linalg.inv(A)
-        _dz5 = _ZERO
+        X = np.prim.solve.forward(A, B)
+        _inv_A = np.prim.inv.forward(A)
+        _dz0 = _ZERO
         if not is_zero(dA):
-            _dz5 = _add(_dz5, (-(dA @ X)))
+            _dz0 = _add(_dz0, (-(dA @ X)))
         if not is_zero(dB):
-            _dz5 = _add(_dz5, dB)
+            _dz0 = _add(_dz0, dB)
         dX = _ZERO
-        if not is_zero(_dz5):
-            dX = _add(dX, (_inv_A @ _dz5))
+        if not is_zero(_dz0):
+            dX = _add(dX, (_inv_A @ _dz0))
         return X, dX
 
     def solve_matrix_rrule(A, B):
-        X = np.linalg.solve(A, B)
+        X = np.prim.solve.forward(A, B)
         def solve_matrix_pullback(dX):
             if is_zero(dX):
                 return (_NO, _ZERO, _ZERO)
-            _dz5 = np.linalg.solve(np.transpose(A), dX)
+            _dz0 = np.linalg.solve(np.transpose(A), dX)
             def _pb_A_3():
-                dA = (-(_dz5 @ np.transpose(X)))
+                dA = (-(_dz0 @ np.transpose(X)))
                 return dA
             def _pb_B_5():
-                dB = _dz5
+                dB = _dz0
                 return dB
             return (_NO, Thunk(_pb_A_3), Thunk(_pb_B_5))
         return X, solve_matrix_pullback
@@ -406,7 +406,7 @@ def _define(np):
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
-        _inv_S = np.linalg.inv(S)
+        _inv_S = np.prim.inv.forward(S)
         m = (x @ (np.transpose(_inv_S) @ x))
         _dinv_S = _ZERO
         if not is_zero(dS):
@@ -419,7 +419,7 @@ def _define(np):
         return m, dm
 
     def mahalanobis_rrule(x, S):
-        _inv_S = np.linalg.inv(S)
+        _inv_S = np.prim.inv.forward(S)
         m = (x @ (np.transpose(_inv_S) @ x))
         def mahalanobis_pullback(dm):
             if is_zero(dm):
@@ -446,7 +446,7 @@ def _define(np):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.linalg.inv((_d4 - A))
+        M = np.prim.inv.forward((_d4 - A))
         Q = (M @ (A + np.transpose(_d4, (1, 0))))
         _dt0 = _ZERO
         if not is_zero(dA):
@@ -464,7 +464,7 @@ def _define(np):
     def cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.linalg.inv((_d13 - A))
+        M = np.prim.inv.forward((_d13 - A))
         Q = (M @ (A + np.transpose(_d13, (1, 0))))
         def cayley_pullback(dQ):
             if is_zero(dQ):

@@ -1456,26 +1456,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_
 
 // tr_batched_batched_solve_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp2_body(T* __restrict__ du_z6, const int mode_du_z6, const T* __restrict__ d_y, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp2_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_y, const long long n_b, const long long n_i) {
     const long long total = n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_b; rem1 /= n_b;
         const long long e0 = rem1;
         const T r2 = tr_ld(d_y, e);
-        tr_store(du_z6, e, r2, mode_du_z6);
+        tr_store(du_z1, e, r2, mode_du_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f32(float* __restrict__ du_z6, const int mode_du_z6, const float* __restrict__ d_y, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_jvp2_body<float>(du_z6, mode_du_z6, d_y, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_y, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_jvp2_body<float>(du_z1, mode_du_z1, d_y, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f64(double* __restrict__ du_z6, const int mode_du_z6, const double* __restrict__ d_y, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_jvp2_body<double>(du_z6, mode_du_z6, d_y, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_y, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_jvp2_body<double>(du_z1, mode_du_z1, d_y, n_b, n_i);
 }
 
 // tr_batched_batched_solve_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __restrict__ du_z6, const int mode_du_z6, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_A = sh;
@@ -1522,20 +1522,20 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __res
         }
     }
     if (active) {
-        tr_store(du_z6, row, -acc0, mode_du_z6);
+        tr_store(du_z1, row, -acc0, mode_du_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f32(float* __restrict__ du_z6, const int mode_du_z6, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp3_rows_body<float>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp3_rows_body<float>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f64(double* __restrict__ du_z6, const int mode_du_z6, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp3_rows_body<double>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp3_rows_body<double>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_solve_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __restrict__ du_z6, const int mode_du_z6, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1551,23 +1551,23 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __res
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(du_z6, row, -acc0, mode_du_z6);
+        tr_store(du_z1, row, -acc0, mode_du_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f32(float* __restrict__ du_z6, const int mode_du_z6, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp3_warp_body<float>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp3_warp_body<float>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f64(double* __restrict__ du_z6, const int mode_du_z6, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp3_warp_body<double>(du_z6, mode_du_z6, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp3_warp_body<double>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_du_z6 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_du_z1 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -1598,7 +1598,7 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w1 = p;
-                s_du_z6[z] = tr_ld(du_z6, z0 * n_b + w1);
+                s_du_z1[z] = tr_ld(du_z1, z0 * n_b + w1);
             }
         }
         if (stage) __syncthreads();
@@ -1606,24 +1606,24 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_i + i0) * n_b + i1] : u_inv_A[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_du_z6[t * n_b + i1] : tr_ld(du_z6, q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_i + i0) * n_b + i1] : u_inv_A[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_du_z1[t * n_b + i1] : tr_ld(du_z1, q0 * n_b + i1));
         }
     }
     if (active) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_solve_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1635,23 +1635,23 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __res
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[(i0 * n_i + q0) * n_b + i1]*tr_ld(du_z6, q0 * n_b + i1);
+            acc0 += u_inv_A[(i0 * n_i + q0) * n_b + i1]*tr_ld(du_z1, q0 * n_b + i1);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z6, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z6, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __restrict__ bu_z6, const int mode_bu_z6, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __restrict__ bu_z1, const int mode_bu_z1, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
@@ -1698,20 +1698,20 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __rest
         }
     }
     if (active) {
-        tr_store(bu_z6, row, acc0, mode_bu_z6);
+        tr_store(bu_z1, row, acc0, mode_bu_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f32(float* __restrict__ bu_z6, const int mode_bu_z6, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_pb1_rows_body<float>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f32(float* __restrict__ bu_z1, const int mode_bu_z1, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_pb1_rows_body<float>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f64(double* __restrict__ bu_z6, const int mode_bu_z6, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_pb1_rows_body<double>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f64(double* __restrict__ bu_z1, const int mode_bu_z1, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_pb1_rows_body<double>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_solve_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __restrict__ bu_z6, const int mode_bu_z6, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __restrict__ bu_z1, const int mode_bu_z1, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1727,53 +1727,53 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __rest
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(bu_z6, row, acc0, mode_bu_z6);
+        tr_store(bu_z1, row, acc0, mode_bu_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f32(float* __restrict__ bu_z6, const int mode_bu_z6, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_pb1_warp_body<float>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f32(float* __restrict__ bu_z1, const int mode_bu_z1, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_pb1_warp_body<float>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f64(double* __restrict__ bu_z6, const int mode_bu_z6, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_pb1_warp_body<double>(bu_z6, mode_bu_z6, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f64(double* __restrict__ bu_z1, const int mode_bu_z1, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_pb1_warp_body<double>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z6, const T* __restrict__ x_x, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z1, const T* __restrict__ x_x, const long long n_b, const long long n_i) {
     const long long total = n_i * n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_b; rem1 /= n_b;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(bu_z6, e0 * n_b + e2)*x_x[e1 * n_b + e2];
+        const T r2 = -tr_ld(bu_z1, e0 * n_b + e2)*x_x[e1 * n_b + e2];
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z6, const float* __restrict__ x_x, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb2_body<float>(b_A, mode_b_A, bu_z6, x_x, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z1, const float* __restrict__ x_x, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb2_body<float>(b_A, mode_b_A, bu_z1, x_x, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z6, const double* __restrict__ x_x, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb2_body<double>(b_A, mode_b_A, bu_z6, x_x, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z1, const double* __restrict__ x_x, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb2_body<double>(b_A, mode_b_A, bu_z1, x_x, n_b, n_i);
 }
 
 // tr_batched_batched_solve_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb3_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ bu_z6, const long long n_b, const long long n_i) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb3_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ bu_z1, const long long n_b, const long long n_i) {
     const long long total = n_i * n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_b; rem1 /= n_b;
         const long long e0 = rem1;
-        const T r2 = tr_ld(bu_z6, e);
+        const T r2 = tr_ld(bu_z1, e);
         tr_store(b_y, e, r2, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ bu_z6, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb3_body<float>(b_y, mode_b_y, bu_z6, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ bu_z1, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb3_body<float>(b_y, mode_b_y, bu_z1, n_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ bu_z6, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb3_body<double>(b_y, mode_b_y, bu_z6, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ bu_z1, const long long n_b, const long long n_i) {
+    tr_batched_batched_solve_pb3_body<double>(b_y, mode_b_y, bu_z1, n_b, n_i);
 }
 
 // tr_batched_batched_cayley_fwd0: elementwise, grid-stride over the flat index e

@@ -2756,24 +2756,24 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_fwd0_f64(
 
 // tr_linalg_solve_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp2_body(T* __restrict__ du_z4, const int mode_du_z4, const T* __restrict__ d_b, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_jvp2_body(T* __restrict__ du_z0, const int mode_du_z0, const T* __restrict__ d_b, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T r1 = tr_ld(d_b, e);
-        tr_store(du_z4, e, r1, mode_du_z4);
+        tr_store(du_z0, e, r1, mode_du_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f32(float* __restrict__ du_z4, const int mode_du_z4, const float* __restrict__ d_b, const long long n_i) {
-    tr_linalg_solve_jvp2_body<float>(du_z4, mode_du_z4, d_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f32(float* __restrict__ du_z0, const int mode_du_z0, const float* __restrict__ d_b, const long long n_i) {
+    tr_linalg_solve_jvp2_body<float>(du_z0, mode_du_z0, d_b, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f64(double* __restrict__ du_z4, const int mode_du_z4, const double* __restrict__ d_b, const long long n_i) {
-    tr_linalg_solve_jvp2_body<double>(du_z4, mode_du_z4, d_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp2_f64(double* __restrict__ du_z0, const int mode_du_z0, const double* __restrict__ d_b, const long long n_i) {
+    tr_linalg_solve_jvp2_body<double>(du_z0, mode_du_z0, d_b, n_i);
 }
 
 // tr_linalg_solve_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp3_rows_body(T* __restrict__ du_z4, const int mode_du_z4, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_jvp3_rows_body(T* __restrict__ du_z0, const int mode_du_z0, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_A = sh;
@@ -2816,20 +2816,20 @@ __device__ __forceinline__ void tr_linalg_solve_jvp3_rows_body(T* __restrict__ d
         }
     }
     if (active) {
-        tr_store(du_z4, row, -acc0, mode_du_z4);
+        tr_store(du_z0, row, -acc0, mode_du_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f32(float* __restrict__ du_z4, const int mode_du_z4, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp3_rows_body<float>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f32(float* __restrict__ du_z0, const int mode_du_z0, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp3_rows_body<float>(du_z0, mode_du_z0, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f64(double* __restrict__ du_z4, const int mode_du_z4, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp3_rows_body<double>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_rows_f64(double* __restrict__ du_z0, const int mode_du_z0, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp3_rows_body<double>(du_z0, mode_du_z0, d_A, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp3_warp_body(T* __restrict__ du_z4, const int mode_du_z4, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_solve_jvp3_warp_body(T* __restrict__ du_z0, const int mode_du_z0, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2843,23 +2843,23 @@ __device__ __forceinline__ void tr_linalg_solve_jvp3_warp_body(T* __restrict__ d
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(du_z4, row, -acc0, mode_du_z4);
+        tr_store(du_z0, row, -acc0, mode_du_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f32(float* __restrict__ du_z4, const int mode_du_z4, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_jvp3_warp_body<float>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f32(float* __restrict__ du_z0, const int mode_du_z0, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp3_warp_body<float>(du_z0, mode_du_z0, d_A, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f64(double* __restrict__ du_z4, const int mode_du_z4, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_jvp3_warp_body<double>(du_z4, mode_du_z4, d_A, x_x, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp3_warp_f64(double* __restrict__ du_z0, const int mode_du_z0, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp3_warp_body<double>(du_z0, mode_du_z0, d_A, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_du_z4 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_du_z0 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -2886,7 +2886,7 @@ __device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                s_du_z4[z] = tr_ld(du_z4, z0);
+                s_du_z0[z] = tr_ld(du_z0, z0);
             }
         }
         if (stage) __syncthreads();
@@ -2894,24 +2894,24 @@ __device__ __forceinline__ void tr_linalg_solve_jvp4_rows_body(T* __restrict__ d
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_du_z4[t] : tr_ld(du_z4, q0));
+            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_du_z0[t] : tr_ld(du_z0, q0));
         }
     }
     if (active) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z0, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z0, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2921,23 +2921,23 @@ __device__ __forceinline__ void tr_linalg_solve_jvp4_warp_body(T* __restrict__ d
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[i0 * n_i + q0]*tr_ld(du_z4, q0);
+            acc0 += u_inv_A[i0 * n_i + q0]*tr_ld(du_z0, q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z0, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z4, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z4, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z0, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z0, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb1_rows_body(T* __restrict__ bu_z4, const int mode_bu_z4, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_pb1_rows_body(T* __restrict__ bu_z0, const int mode_bu_z0, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
@@ -2980,20 +2980,20 @@ __device__ __forceinline__ void tr_linalg_solve_pb1_rows_body(T* __restrict__ bu
         }
     }
     if (active) {
-        tr_store(bu_z4, row, acc0, mode_bu_z4);
+        tr_store(bu_z0, row, acc0, mode_bu_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f32(float* __restrict__ bu_z4, const int mode_bu_z4, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_pb1_rows_body<float>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f32(float* __restrict__ bu_z0, const int mode_bu_z0, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_pb1_rows_body<float>(bu_z0, mode_bu_z0, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f64(double* __restrict__ bu_z4, const int mode_bu_z4, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_pb1_rows_body<double>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_rows_f64(double* __restrict__ bu_z0, const int mode_bu_z0, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_pb1_rows_body<double>(bu_z0, mode_bu_z0, u_inv_A, b_x, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb1_warp_body(T* __restrict__ bu_z4, const int mode_bu_z4, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_solve_pb1_warp_body(T* __restrict__ bu_z0, const int mode_bu_z0, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3007,50 +3007,50 @@ __device__ __forceinline__ void tr_linalg_solve_pb1_warp_body(T* __restrict__ bu
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(bu_z4, row, acc0, mode_bu_z4);
+        tr_store(bu_z0, row, acc0, mode_bu_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f32(float* __restrict__ bu_z4, const int mode_bu_z4, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_pb1_warp_body<float>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f32(float* __restrict__ bu_z0, const int mode_bu_z0, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_pb1_warp_body<float>(bu_z0, mode_bu_z0, u_inv_A, b_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f64(double* __restrict__ bu_z4, const int mode_bu_z4, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_pb1_warp_body<double>(bu_z4, mode_bu_z4, u_inv_A, b_x, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb1_warp_f64(double* __restrict__ bu_z0, const int mode_bu_z0, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_pb1_warp_body<double>(bu_z0, mode_bu_z0, u_inv_A, b_x, n_i, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z4, const T* __restrict__ x_x, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z0, const T* __restrict__ x_x, const long long n_i) {
     const long long total = n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(bu_z4, e0)*x_x[e1];
+        const T r2 = -tr_ld(bu_z0, e0)*x_x[e1];
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z4, const float* __restrict__ x_x, const long long n_i) {
-    tr_linalg_solve_pb2_body<float>(b_A, mode_b_A, bu_z4, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z0, const float* __restrict__ x_x, const long long n_i) {
+    tr_linalg_solve_pb2_body<float>(b_A, mode_b_A, bu_z0, x_x, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z4, const double* __restrict__ x_x, const long long n_i) {
-    tr_linalg_solve_pb2_body<double>(b_A, mode_b_A, bu_z4, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z0, const double* __restrict__ x_x, const long long n_i) {
+    tr_linalg_solve_pb2_body<double>(b_A, mode_b_A, bu_z0, x_x, n_i);
 }
 
 // tr_linalg_solve_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_pb3_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ bu_z4, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_pb3_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ bu_z0, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = tr_ld(bu_z4, e);
+        const T r1 = tr_ld(bu_z0, e);
         tr_store(b_b, e, r1, mode_b_b);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ bu_z4, const long long n_i) {
-    tr_linalg_solve_pb3_body<float>(b_b, mode_b_b, bu_z4, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ bu_z0, const long long n_i) {
+    tr_linalg_solve_pb3_body<float>(b_b, mode_b_b, bu_z0, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ bu_z4, const long long n_i) {
-    tr_linalg_solve_pb3_body<double>(b_b, mode_b_b, bu_z4, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ bu_z0, const long long n_i) {
+    tr_linalg_solve_pb3_body<double>(b_b, mode_b_b, bu_z0, n_i);
 }
 
 // tr_linalg_solve_matrix_fwd0: batched solve, one block per matrix; the matrix axes come first, batch axes last
@@ -3088,26 +3088,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_fw
 
 // tr_linalg_solve_matrix_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_jvp2_body(T* __restrict__ du_z5, const int mode_du_z5, const T* __restrict__ d_B, const long long n_k, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_jvp2_body(T* __restrict__ du_z0, const int mode_du_z0, const T* __restrict__ d_B, const long long n_k, const long long n_i) {
     const long long total = n_i * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
         const T r2 = tr_ld(d_B, e);
-        tr_store(du_z5, e, r2, mode_du_z5);
+        tr_store(du_z0, e, r2, mode_du_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f32(float* __restrict__ du_z5, const int mode_du_z5, const float* __restrict__ d_B, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_jvp2_body<float>(du_z5, mode_du_z5, d_B, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f32(float* __restrict__ du_z0, const int mode_du_z0, const float* __restrict__ d_B, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_jvp2_body<float>(du_z0, mode_du_z0, d_B, n_k, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f64(double* __restrict__ du_z5, const int mode_du_z5, const double* __restrict__ d_B, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_jvp2_body<double>(du_z5, mode_du_z5, d_B, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp2_f64(double* __restrict__ du_z0, const int mode_du_z0, const double* __restrict__ d_B, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_jvp2_body<double>(du_z0, mode_du_z0, d_B, n_k, n_i);
 }
 
 // tr_linalg_solve_matrix_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_jvp3_rows_body(T* __restrict__ du_z5, const int mode_du_z5, const T* __restrict__ x_X, const T* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_jvp3_rows_body(T* __restrict__ du_z0, const int mode_du_z0, const T* __restrict__ x_X, const T* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_X = sh;
@@ -3153,23 +3153,23 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_jvp3_rows_body(T* __restr
         }
     }
     if (active) {
-        tr_store(du_z5, row, -acc0, mode_du_z5);
+        tr_store(du_z0, row, -acc0, mode_du_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f32(float* __restrict__ du_z5, const int mode_du_z5, const float* __restrict__ x_X, const float* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp3_rows_body<float>(du_z5, mode_du_z5, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f32(float* __restrict__ du_z0, const int mode_du_z0, const float* __restrict__ x_X, const float* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp3_rows_body<float>(du_z0, mode_du_z0, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f64(double* __restrict__ du_z5, const int mode_du_z5, const double* __restrict__ x_X, const double* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp3_rows_body<double>(du_z5, mode_du_z5, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp3_rows_f64(double* __restrict__ du_z0, const int mode_du_z0, const double* __restrict__ x_X, const double* __restrict__ d_A, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp3_rows_body<double>(du_z0, mode_du_z0, x_X, d_A, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_matrix_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restrict__ d_X, const int mode_d_X, const T* __restrict__ u_inv_A, const T* __restrict__ du_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restrict__ d_X, const int mode_d_X, const T* __restrict__ u_inv_A, const T* __restrict__ du_z0, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_du_z5 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_du_z0 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3199,7 +3199,7 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restr
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w1 = p;
-                s_du_z5[z] = tr_ld(du_z5, z0 * n_k + w1);
+                s_du_z0[z] = tr_ld(du_z0, z0 * n_k + w1);
             }
         }
         if (stage) __syncthreads();
@@ -3207,23 +3207,23 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_jvp4_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_du_z5[t * n_k + i1] : tr_ld(du_z5, q0 * n_k + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[t * n_i + i0] : u_inv_A[i0 * n_i + q0])*((stage & 2) ? s_du_z0[t * n_k + i1] : tr_ld(du_z0, q0 * n_k + i1));
         }
     }
     if (active) {
         tr_store(d_X, row, acc0, mode_d_X);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f32(float* __restrict__ d_X, const int mode_d_X, const float* __restrict__ u_inv_A, const float* __restrict__ du_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp4_rows_body<float>(d_X, mode_d_X, u_inv_A, du_z5, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f32(float* __restrict__ d_X, const int mode_d_X, const float* __restrict__ u_inv_A, const float* __restrict__ du_z0, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp4_rows_body<float>(d_X, mode_d_X, u_inv_A, du_z0, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f64(double* __restrict__ d_X, const int mode_d_X, const double* __restrict__ u_inv_A, const double* __restrict__ du_z5, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_jvp4_rows_body<double>(d_X, mode_d_X, u_inv_A, du_z5, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_jvp4_rows_f64(double* __restrict__ d_X, const int mode_d_X, const double* __restrict__ u_inv_A, const double* __restrict__ du_z0, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_jvp4_rows_body<double>(d_X, mode_d_X, u_inv_A, du_z0, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_matrix_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_pb1_rows_body(T* __restrict__ bu_z5, const int mode_bu_z5, const T* __restrict__ u_inv_A, const T* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_pb1_rows_body(T* __restrict__ bu_z0, const int mode_bu_z0, const T* __restrict__ u_inv_A, const T* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
@@ -3269,20 +3269,20 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_pb1_rows_body(T* __restri
         }
     }
     if (active) {
-        tr_store(bu_z5, row, acc0, mode_bu_z5);
+        tr_store(bu_z0, row, acc0, mode_bu_z0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f32(float* __restrict__ bu_z5, const int mode_bu_z5, const float* __restrict__ u_inv_A, const float* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_pb1_rows_body<float>(bu_z5, mode_bu_z5, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f32(float* __restrict__ bu_z0, const int mode_bu_z0, const float* __restrict__ u_inv_A, const float* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_pb1_rows_body<float>(bu_z0, mode_bu_z0, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f64(double* __restrict__ bu_z5, const int mode_bu_z5, const double* __restrict__ u_inv_A, const double* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_solve_matrix_pb1_rows_body<double>(bu_z5, mode_bu_z5, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb1_rows_f64(double* __restrict__ bu_z0, const int mode_bu_z0, const double* __restrict__ u_inv_A, const double* __restrict__ b_X, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_solve_matrix_pb1_rows_body<double>(bu_z0, mode_bu_z0, u_inv_A, b_X, n_k, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_linalg_solve_matrix_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_pb2_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_X, const T* __restrict__ bu_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_pb2_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_X, const T* __restrict__ bu_z0, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3294,37 +3294,37 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_pb2_warp_body(T* __restri
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += x_X[i1 * n_k + q0]*tr_ld(bu_z5, i0 * n_k + q0);
+            acc0 += x_X[i1 * n_k + q0]*tr_ld(bu_z0, i0 * n_k + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(b_A, row, -acc0, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_X, const float* __restrict__ bu_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_matrix_pb2_warp_body<float>(b_A, mode_b_A, x_X, bu_z5, n_i, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_X, const float* __restrict__ bu_z0, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_matrix_pb2_warp_body<float>(b_A, mode_b_A, x_X, bu_z0, n_i, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_X, const double* __restrict__ bu_z5, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_solve_matrix_pb2_warp_body<double>(b_A, mode_b_A, x_X, bu_z5, n_i, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb2_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_X, const double* __restrict__ bu_z0, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_solve_matrix_pb2_warp_body<double>(b_A, mode_b_A, x_X, bu_z0, n_i, n_k, nrows, nk, chunk, wpr);
 }
 
 // tr_linalg_solve_matrix_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_linalg_solve_matrix_pb3_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ bu_z5, const long long n_k, const long long n_i) {
+__device__ __forceinline__ void tr_linalg_solve_matrix_pb3_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ bu_z0, const long long n_k, const long long n_i) {
     const long long total = n_i * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
-        const T r2 = tr_ld(bu_z5, e);
+        const T r2 = tr_ld(bu_z0, e);
         tr_store(b_B, e, r2, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ bu_z5, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_pb3_body<float>(b_B, mode_b_B, bu_z5, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ bu_z0, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_pb3_body<float>(b_B, mode_b_B, bu_z0, n_k, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ bu_z5, const long long n_k, const long long n_i) {
-    tr_linalg_solve_matrix_pb3_body<double>(b_B, mode_b_B, bu_z5, n_k, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb3_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ bu_z0, const long long n_k, const long long n_i) {
+    tr_linalg_solve_matrix_pb3_body<double>(b_B, mode_b_B, bu_z0, n_k, n_i);
 }
 
 // tr_linalg_mahalanobis_fwd0: batched inv, one block per matrix; the matrix axes come first, batch axes last
