@@ -201,3 +201,29 @@ def test_verifier_checks_an_spd_input_along_symmetric_tangents(monkeypatch):
     monkeypatch.setattr(verify, "_space", lambda inp, meta: "real")
     general = verify.check_op("chol", _chol_fns(), CHOL_META)
     assert not general.ok and "finite differences" in " ".join(general.problems)
+
+
+def test_the_runtime_cholesky_agrees_with_check_rrule_along_symmetric_tangents():
+    """runtime.tnp's cholesky follows the symmetric-tangent convention: check_rrule agrees once told so."""
+    from runtime import tnp
+
+    A = _spd(4)
+    assert check_rrule(tnp.linalg.cholesky, A, tangent_space={0: "symmetric"}).ok
+    assert check_frule(tnp.linalg.cholesky, A, tangent_space={0: "symmetric"}).ok
+    with pytest.raises(AssertionError, match="FAILED"):
+        check_rrule(tnp.linalg.cholesky, A)
+
+
+def test_a_generated_input_declared_spd_gets_symmetric_tangents_by_default(tmp_path, monkeypatch):
+    from runtime import define, rule_cache
+
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    monkeypatch.setattr(rule_cache, "_MEMO", {})
+    op = define("quad_spd(S[i,j]: spd, v[i]) -> y[] = v[i] * S[i,j] * v[j]")
+    S, v = _spd(3), np.array([0.3, -1.0, 2.0])
+    assert "S[" in str(check_rrule(op, S, v)) and "(symmetric part)" in str(check_rrule(op, S, v))
+    assert "(symmetric part)" not in str(check_rrule(op, S, v, tangent_space={"S": "real"}))
+    asym = S.copy()
+    asym[0, 1] += 0.5          # off the declared domain: checked along every direction (and right there too)
+    assert "(symmetric part)" not in str(check_rrule(op, asym, v))
+    assert check_frule(op, S, v).ok
