@@ -1,5 +1,7 @@
 """Checks for users' rules (ChainRulesTestUtils' test_rrule / test_frule): finite differences and the
-adjoint identity in float64 at a given point, reporting the worst relative error and where it occurs.
+adjoint identity in float64 at a given point, reporting the worst relative error and where it occurs. The
+numeric core is runtime.checking, the one derive.verify checks every derived rule with; an argument on
+symmetric matrices (tangent_space) is checked along symmetric tangents.
 """
 from __future__ import annotations
 
@@ -78,9 +80,11 @@ def _errors(a, b, atol):
     """Elementwise relative error of a against the reference b; inf wherever either is NaN or Inf: a value
     that is not finite is never dropped, and a reference that is not finite (a point outside the function's
     domain, or at a singularity) verifies nothing, so it cannot pass either."""
-    b = np.asarray(b, dtype=np.float64)
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:      # a value of the wrong shape is wrong everywhere
+        return np.full(max(a.size, b.size, 1), np.inf)
     floor = max(atol, 1e-3 * float(np.max(np.abs(np.where(np.isfinite(b), b, 0.0)), initial=0.0)))
-    return checking.rel_error(np.asarray(a, dtype=np.float64), b, floor, per_entry=True)
+    return checking.rel_error(a, b, floor, per_entry=True)
 
 
 def _why(got, ref):

@@ -227,3 +227,11 @@ def test_a_generated_input_declared_spd_gets_symmetric_tangents_by_default(tmp_p
     asym[0, 1] += 0.5          # off the declared domain: checked along every direction (and right there too)
     assert "(symmetric part)" not in str(check_rrule(op, asym, v))
     assert check_frule(op, S, v).ok
+
+
+def test_a_primal_of_the_wrong_shape_fails_even_with_the_right_entries():
+    def f(x):
+        return x * 2.0
+    op = register_rrule(f, lambda x: ((x * 2.0)[:, None], lambda d: (NoTangent(), 2.0 * np.ravel(d))))
+    with pytest.raises(AssertionError, match="primal y: relative error inf"):
+        check_rrule(op, np.array([1.0, 2.0, 3.0]))
