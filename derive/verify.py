@@ -7,7 +7,10 @@ Nothing is dropped: a NaN or Inf where the finite differences are finite fails. 
 distinct extents, ascending and then descending, so a rule is met tall and wide; a point where the primal
 itself is ill posed (not finite, a matrix near singular) is skipped, never counted as a pass, and a rule
 passes only if no well-posed point fails and there is one. The sliced (chunked) passes the code ships are run
-under a tiny chunk budget and compared with the one-shot results.
+under a tiny chunk budget and compared with the one-shot results. An input declared or inferred `spd` or
+`symmetric` lives on symmetric matrices: its points and its tangents are symmetric (cotangents stay general).
+The numeric core (differences, the adjoint identity, relative errors, tangents) is runtime.checking, shared
+with the user-facing check_rrule / check_frule.
 """
 from __future__ import annotations
 
@@ -16,14 +19,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from runtime import checking
+from runtime.checking import finite as _finite, flat as _flat, rel_error as _rel
+
 from . import domains
 from .emit_numpy import CHUNK_NAME
 
 SIZES = (3, 4, 5, 6, 7, 8)       # extents of free index classes, in order of first appearance (then reversed)
-FD_STEPS = (1e-4, 1e-5, 1e-6, 1e-7)
+FD_STEPS = checking.FD_STEPS
 FD_TOL = 1e-6
 ADJ_TOL = 1e-10
 COND_LIMIT = 1e6                 # a matrix handed to inv/det/solve conditioned worse than this: ill posed
+# np.linalg functions whose argument's condition number is watched: near singular, the primal is ill posed
+CONDITIONED = ("inv", "det", "slogdet", "solve", "cholesky")
 CHUNK_BUDGETS = (1, 16)          # chunk budgets (elements per slice) the sliced passes are compared under
 CHUNK_TOL = 1e-10
 
@@ -139,8 +147,9 @@ def _draw(shape, dom, rng):
     if dom in ("spd", "wellcond", "symmetric") and len(shape) >= 2 and shape[0] == shape[1]:
         n = shape[0]
         m = np.moveaxis(x, (0, 1), (-2, -1))
-        if dom == "spd":
+        if dom == "spd":        # symmetrized: a product's rounding need not be, and tangents are exactly symmetric
             m = m @ np.swapaxes(m, -1, -2) + np.eye(n)
+            m = (m + np.swapaxes(m, -1, -2)) / 2
         elif dom == "symmetric":    # indefinite: a diagonal of both signs
             m = (m + np.swapaxes(m, -1, -2)) / 2 + np.diag(rng.choice([-2.0, 2.0], n))
         else:
@@ -165,7 +174,7 @@ class _WatchedLinalg:
 
     def __getattr__(self, name):
         fn = getattr(np.linalg, name)
-        if name not in ("inv", "det", "slogdet", "solve", "cholesky"):
+        if name not in CONDITIONED:
             return fn
 
         def watched(a, *args, **kw):
@@ -175,7 +184,7 @@ class _WatchedLinalg:
 
 
 class Watched:
-    """The runtime's NumPy namespace with every inv/det/slogdet/solve argument's condition number recorded:
+    """The runtime's NumPy namespace with the condition number of every argument of a CONDITIONED function recorded:
     how verification tells a point where the primal is ill posed (a singular XᵀX) from a wrong derivative."""
 
     def __init__(self):
@@ -210,67 +219,21 @@ def load(module) -> Loaded:
     return fns
 
 
-# -- comparisons -------------------------------------------------------------------------------------------------
+# -- comparisons (runtime.checking) -------------------------------------------------------------------------------
 
 
-def _flat(v, like=None):
-    """v's entries as one flat vector; a zero tangent is None, or zeros the size of `like` (its counterpart)
-    when one is given, so a tuple holding a zero tangent (a constant output) still flattens."""
-    if isinstance(v, tuple):
-        likes = like if isinstance(like, tuple) else (None,) * len(v)
-        parts = [_flat(x, l) for x, l in zip(v, likes)]
-        if any(p is None for p in parts):
-            return None
-        return np.concatenate(parts) if parts else np.zeros(0)
-    if v is None or type(v).__name__ in ("ZeroTangent", "NoTangent"):
-        return None if like is None else np.zeros(np.size(_flat(like, v) if isinstance(like, tuple) else like))
-    return np.ravel(np.asarray(v, dtype=float))
+def _space(inp, meta) -> str:
+    """The tangent space of an input: symmetric matrices for a declared or inferred spd/symmetric domain."""
+    if inp["kind"] != "tensor":
+        return "real"
+    return checking.space_of_domain(meta.get("domains", {}).get(inp["name"], "real"), len(inp.get("indices", [])))
 
 
-def _finite(v, like=None) -> bool:
-    f = _flat(v, like)
-    return f is None or bool(np.all(np.isfinite(f)))
-
-
-def _like(y, rng):
-    if isinstance(y, tuple):
-        return tuple(_like(v, rng) for v in y)
-    return rng.standard_normal(np.shape(y)) if np.ndim(y) else float(rng.standard_normal())
-
-
-def _dot(a, b):
-    if isinstance(a, tuple):
-        return sum(_dot(x, y) for x, y in zip(a, b))
-    fa = _flat(a)
-    fb = _flat(b)
-    if fa is None or fb is None:
-        return 0.0
-    return float(fa @ fb)
-
-
-def _rel(a, b, floor=1e-8):
-    """Relative error; `floor` keeps a derivative that is zero (a constant function) from dividing
-    finite-difference noise by nothing. NaN anywhere gives inf: a comparison never drops a NaN."""
-    fa, fb = _flat(a, b), _flat(b, a)
-    fa = np.zeros_like(fb) if fa is None else fa
-    fb = np.zeros_like(fa) if fb is None else fb
-    if fa.shape != fb.shape or not (np.all(np.isfinite(fa)) and np.all(np.isfinite(fb))):
-        return np.inf
-    with np.errstate(all="ignore"):     # norms of entries near 1e300 overflow: no RuntimeWarning for the user
-        scale = max(np.linalg.norm(fa), np.linalg.norm(fb), floor)
-        return float(np.linalg.norm(fa - fb) / scale)
-
-
-def _central(f, x, xdot, h, multi):
-    """The central difference at step h, and the tangent it actually differentiates along: x ± h·ẋ is rounded,
-    so far from the origin (x ≈ 1e8, ulp 1.5e-8) the points moved by (xp - xm)/2h, not by h·ẋ."""
-    xp = [v + h * t if t is not None else v for v, t in zip(x, xdot)]
-    xm = [v - h * t if t is not None else v for v, t in zip(x, xdot)]
-    moved = [(a - b) / (2 * h) if t is not None else None for a, b, t in zip(xp, xm, xdot)]
-    yp, ym = f(*xp), f(*xm)
-    if multi:
-        return tuple((a - b) / (2 * h) for a, b in zip(yp, ym)), moved
-    return (yp - ym) / (2 * h), moved
+def _tangents(x, meta, rng, width=False):
+    """A random tangent for each differentiable input (None for an int), in its tangent space."""
+    return [None if inp["kind"] == "int" else
+            checking.random_like(v, rng, _space(inp, meta)) * (_width(inp, meta) if width else 1.0)
+            for v, inp in zip(x, meta["inputs"])]
 
 
 class _IllPosed(Exception):
@@ -346,23 +309,11 @@ def _width(inp, meta):
     return min(1.0, 100.0 * (iv[1] - iv[0])) if iv is not None else 1.0
 
 
-def _moved_enough(taken, xdot) -> bool:
-    """Did the rounded steps x ± h·ẋ move the inputs along (most of) ẋ? At x = 1e300 they do not move at all, and
-    a difference of zero against a pushforward along a zero tangent would check nothing."""
-    want = [np.ravel(t) for t in xdot if t is not None]
-    got = [np.ravel(np.asarray(t, dtype=float)) for t, w in zip(taken, xdot) if w is not None]
-    if not want:
-        return True
-    wn = float(np.linalg.norm(np.concatenate(want)))
-    return wn == 0.0 or float(np.linalg.norm(np.concatenate(got))) >= 0.5 * wn
-
-
 def _check_point(chk, name, fns, meta, x, rng, watch):
     from runtime.tangents import NoTangent
 
     f = fns[name]
     diff = [inp["kind"] != "int" for inp in meta["inputs"]]
-    multi = len(meta["outputs"]) > 1
     if watch is not None:
         watch.worst_cond = 0.0
     with np.errstate(all="ignore"):
@@ -370,14 +321,12 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
             y = f(*x)
             if not _finite(y):
                 raise _IllPosed("the forward pass is not finite")
-            xdot = [(_like(v, rng) * _width(inp, meta) if d else None)
-                    for v, d, inp in zip(x, diff, meta["inputs"])]
-            fds = [fd for fd in (_central(f, x, xdot, h, multi) for h in FD_STEPS)
-                   if _finite(fd[0]) and _moved_enough(fd[1], xdot)]
+            xdot = _tangents(x, meta, rng, width=True)
+            fds = checking.differences(f, x, xdot, FD_STEPS)
             # the pushforward along each tangent the differences really took (rounded x ± h·ẋ)
             fds = [(fd, fns[name + "_frule"]((NoTangent(),) + tuple(NoTangent() if t is None else t for t in t_h),
                                              *x)[1]) for fd, t_h in fds]
-            ybar = _like(y, rng)
+            ybar = checking.random_like(y, rng)      # cotangents stay general, even of a symmetric output
             vals = _run(name, fns, x, xdot, ybar)
         except np.linalg.LinAlgError as exc:
             if watch is not None and watch.worst_cond > COND_LIMIT:
@@ -402,13 +351,7 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
     chk.fd_error = max(chk.fd_error, min(_rel(yd, fd, floor=1e-3 * (1.0 + ynorm)) for fd, yd in fds))
     if type(grads[0]).__name__ != "NoTangent":
         chk.problem("the pullback's first cotangent (for the function itself) must be NoTangent()")
-    lhs = _dot(ybar, ydot)
-    rhs = sum(_dot(g, t) for g, t in zip(grads[1:], xdot) if t is not None)
-    # the floor (a small multiple of |ȳ|·|ẋ|) lets a derivative that vanishes (a constant function)
-    # pass on rounding noise; a wrong pullback errs by O(|ȳ|·|J|·|ẋ|), far above it
-    xnorm = float(np.linalg.norm(np.concatenate([_flat(t) for t in xdot if t is not None] or [np.zeros(1)])))
-    scale = max(abs(lhs), abs(rhs), 1e-4 * float(np.linalg.norm(_flat(ybar))) * xnorm)
-    adj = abs(lhs - rhs) / scale if np.isfinite(lhs) and np.isfinite(rhs) else np.inf
+    adj, _, _ = checking.adjoint_error(ybar, ydot, grads[1:], xdot)
     chk.adjoint_error = max(chk.adjoint_error, adj)
     return xdot, ybar, vals
 
@@ -525,8 +468,8 @@ def _derivatives_finite(chk, name, fns, meta, x, y, where):
     diff = [inp["kind"] != "int" for inp in meta["inputs"]]
     with np.errstate(all="ignore"):
         try:
-            xdot = [(_like(v, rng) if d else None) for v, d in zip(x, diff)]
-            _, _, ydot, _, grads = _run(name, fns, x, xdot, _like(y, rng))
+            xdot = _tangents(x, meta, rng)
+            _, _, ydot, _, grads = _run(name, fns, x, xdot, checking.random_like(y, rng))
         except (ArithmeticError, ValueError, np.linalg.LinAlgError):
             return
 
@@ -541,14 +484,10 @@ TEXT_SLACK = 64   # the generated code may lose up to this many times what the t
 
 
 def _worst_rel(got, want):
+    """The worst relative error of the outputs `got` (None: not computed) against the reference values `want`."""
     got = got if isinstance(got, tuple) else (got,)
-    err = 0.0
-    for g, w in zip(got, want):
-        g = np.full(np.shape(w), np.nan) if g is None else np.asarray(g, dtype=float)
-        scale_w = max(float(np.linalg.norm(w)), 1e-300)
-        e = float(np.linalg.norm(g - w) / scale_w) if np.shape(g) == np.shape(w) else np.inf
-        err = max(err, e if np.isfinite(e) else np.inf)
-    return err
+    return max((_rel(g, w, floor=1e-300, relative_to="want") if g is not None and np.shape(g) == np.shape(w)
+                else np.inf for g, w in zip(got, want)), default=0.0)
 
 
 def _text_error(reference, rule, meta, moved, outs, want):

@@ -1,5 +1,7 @@
 """Checks for users' rules (ChainRulesTestUtils' test_rrule / test_frule): finite differences and the
-adjoint identity in float64 at a given point, reporting the worst relative error and where it occurs.
+adjoint identity in float64 at a given point, reporting the worst relative error and where it occurs. The
+numeric core is runtime.checking, the one derive.verify checks every derived rule with; an argument on
+symmetric matrices (tangent_space) is checked along symmetric tangents.
 """
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from runtime import checking
 from runtime.tangents import NoTangent, is_zero, unthunk
 
 
@@ -73,32 +76,15 @@ def _dense(t, like):
     return np.asarray(t, dtype=np.float64)
 
 
-def _rand_like(rng, x):
-    return float(rng.standard_normal()) if np.ndim(x) == 0 and not isinstance(x, np.ndarray) \
-        else rng.standard_normal(np.shape(x))
-
-
-def _perturb(args, i, delta):
-    out = list(args)
-    out[i] = args[i] + delta
-    return out
-
-
-def _inner(ys, dys):
-    return sum(float(np.sum(np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64)))
-               for a, b in zip(ys, dys))
-
-
 def _errors(a, b, atol):
     """Elementwise relative error of a against the reference b; inf wherever either is NaN or Inf: a value
     that is not finite is never dropped, and a reference that is not finite (a point outside the function's
     domain, or at a singularity) verifies nothing, so it cannot pass either."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    finite = np.isfinite(a) & np.isfinite(b)
+    if a.shape != b.shape:      # a value of the wrong shape is wrong everywhere
+        return np.full(max(a.size, b.size, 1), np.inf)
     floor = max(atol, 1e-3 * float(np.max(np.abs(np.where(np.isfinite(b), b, 0.0)), initial=0.0)))
-    with np.errstate(all="ignore"):
-        err = np.abs(a - b) / np.maximum(np.maximum(np.abs(a), np.abs(b)), floor)
-    return np.where(finite, err, np.inf)
+    return checking.rel_error(a, b, floor, per_entry=True)
 
 
 def _why(got, ref):
@@ -126,16 +112,98 @@ def _has_frule(op):
     return f.user_frule is not None if isinstance(f, CustomOp) else True
 
 
-def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=400, verbose=False):
+SYMMETRY_TOL = 1e-10    # a matrix whose asymmetry max|A - Aᵀ| / max|A| exceeds this is not symmetric
+
+
+def _spaces(op, args, in_names, tangent_space):
+    """The tangent space ("real" or "symmetric") of each argument. `tangent_space` maps an argument's position or
+    name to its space; an argument it does not name is symmetric when the op declares (or infers) it spd or
+    symmetric and the value given is symmetric, otherwise real."""
+    from runtime.registry import Op, _resolve
+
+    given = dict(tangent_space or {})
+    r = _resolve(op)
+    doms = r.meta.get("domains", {}) if isinstance(r, Op) else {}
+    out = []
+    for i, a in enumerate(args):
+        keys = [k for k in (i, in_names[i]) if k in given]
+        if len(keys) > 1 and given[keys[0]] != given[keys[1]]:
+            raise ValueError(f"tangent_space names argument {i} ({in_names[i]}) twice, differently")
+        space = given.pop(keys[0]) if keys else None
+        for k in keys[1:]:
+            given.pop(k)
+        if space is None:
+            space = checking.space_of_domain(doms.get(in_names[i], "real"), np.ndim(a))
+            if space == "symmetric" and checking.asymmetry(a) > SYMMETRY_TOL:
+                space = "real"      # a point off the declared domain: checked along every direction
+        elif space not in checking.SPACES:
+            raise ValueError(f"tangent_space for {in_names[i]} must be one of {', '.join(checking.SPACES)}, "
+                             f"not {space!r}")
+        elif space == "symmetric":
+            if not _is_diff(a) or np.ndim(a) < 2 or np.shape(a)[0] != np.shape(a)[1]:
+                raise ValueError(f"tangent_space: {in_names[i]} is not a square matrix in its first two axes "
+                                 f"(shape {np.shape(a)}), so it has no symmetric tangents")
+            if checking.asymmetry(a) > SYMMETRY_TOL:
+                raise ValueError(f"tangent_space: {in_names[i]} is declared symmetric but is not (max |A - Aᵀ| / "
+                                 f"max |A| = {checking.asymmetry(a):.2g}); pass a symmetric point, e.g. (A + A.T)/2")
+        out.append(space)
+    if given:
+        raise ValueError(f"tangent_space names no argument of {in_names}: {sorted(map(str, given))}")
+    return out
+
+
+def _symmetric_entries(shape):
+    """Flat indices of the entries (r, c, ...) with r <= c, and of their mirrors (c, r, ...)."""
+    idx = np.indices(shape).reshape(len(shape), -1)
+    upper = idx[0] <= idx[1]
+    mirror = np.ravel_multi_index((idx[1], idx[0], *idx[2:]), shape)
+    return np.flatnonzero(upper), mirror[upper]
+
+
+def _sweep(probe, args, i, space, eps):
+    """The gradient of the scalar `probe` with respect to argument i by central differences along each entry,
+    or for space="symmetric" its symmetric part: along E_rc + E_cr (which measures G_rc + G_cr) for r < c and
+    along E_rr; divided by the step x ± eps really took once rounded. Returns (flat gradient estimate, flat
+    indices it covers, entries the step could not move)."""
+    a = args[i]
+    shape = np.shape(a)
+    size = int(np.size(a))
+    idx, mirror = _symmetric_entries(shape) if space == "symmetric" else (np.arange(size), np.arange(size))
+    fd = np.full(size, np.nan)
+    stuck = []
+    for j, m in zip(idx, mirror):
+        e = np.zeros(size)
+        e[j] = e[m] = 1.0
+        direction = [None] * len(args)
+        direction[i] = e.reshape(shape) if np.ndim(a) else float(e[0])
+        d, taken = checking.central_difference(probe, args, direction, eps)
+        moved = float(np.ravel(taken[i])[j])     # x ± eps is rounded: far from 0 the step is not eps
+        if not checking.moved_enough(taken, direction):
+            stuck.append(j)
+            moved = 1.0
+        fd[j] = float(d) / moved / (2.0 if m != j else 1.0)
+    return fd, idx, stuck
+
+
+def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=400, verbose=False,
+                tangent_space=None):
     """Check `rrule(op, *args)`: primal against the forward function, each argument's cotangent elementwise
     against central finite differences of <dy, f(x)> (random directions for large arguments), and the
     adjoint identity against `frule` when one exists. Returns a CheckReport; raises AssertionError with it
-    when the worst relative error exceeds rtol."""
+    when the worst relative error exceeds rtol.
+
+    `tangent_space` ({position or argument name: "symmetric"}) says an argument lives on symmetric matrices (first
+    two axes; further axes are batch axes): a function of a symmetric matrix such as cholesky reads one triangle,
+    so only symmetric directions measure its derivative. The argument's finite differences then move A[r,c] and
+    A[c,r] together, its tangents are symmetric, and its cotangent is compared through its symmetric part
+    (G + Gᵀ)/2. A generated op's argument declared or inferred `spd`/`symmetric` is symmetric by default when the
+    value given is symmetric."""
     from runtime.registry import rrule, frule
 
     label, in_names, out_names, forward = _describe(op)
     args = [_as64(a) for a in args]
     in_names = in_names or [f"arg{i}" for i in range(len(args))]
+    spaces = _spaces(op, args, in_names, tangent_space)
     rng = np.random.default_rng(seed)
     report = CheckReport(label, tol=rtol)
 
@@ -154,10 +222,10 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
                              f"(d_self first)")
     cots = cots[1:]
 
-    def probe(xs):
-        return _inner(_tuple(forward(*xs)), dys)
+    def probe(*xs):
+        return checking.inner(_tuple(forward(*xs)), dys)
 
-    for i, (a, c) in enumerate(zip(args, cots)):
+    for i, (a, c, space) in enumerate(zip(args, cots, spaces)):
         if not _is_diff(a):
             if not (is_zero(c)):
                 report.record(np.inf, in_names[i], "a non-differentiable argument got a cotangent")
@@ -169,30 +237,33 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
         if np.shape(cd) != np.shape(a):
             report.record(np.inf, in_names[i], f"cotangent shape {np.shape(cd)} != argument shape {np.shape(a)}")
             continue
+        sym = " (symmetric part)" if space == "symmetric" else ""
+        cd = checking.project(cd, space)
         size = int(np.size(a))
         if size <= max_elements:
-            fd = np.empty(size)
-            for j in range(size):
-                e = np.zeros(size)
-                e[j] = eps
-                e = e.reshape(np.shape(a)) if np.ndim(a) else float(e[0])
-                fd[j] = (probe(_perturb(args, i, e)) - probe(_perturb(args, i, -e))) / (2 * eps)
-            err = _errors(cd.ravel(), fd, atol)
+            fd, idx, stuck = _sweep(probe, args, i, space, eps)
+            if stuck:
+                report.record(np.inf, _loc(in_names[i], np.shape(a), stuck[0]),
+                              f"a step of {eps:g} cannot move the argument here (it is too large): nothing is checked")
+            got = np.ravel(cd)[idx]
+            err = _errors(got, fd[idx], atol)
             j = int(np.argmax(err))
-            report.record(float(err[j]), _loc(in_names[i], np.shape(a), j),
-                          f"rrule gives {cd.ravel()[j]:.6g}, finite differences {fd[j]:.6g}"
-                          + _why(cd.ravel()[j], fd[j]))
+            report.record(float(err[j]), _loc(in_names[i], np.shape(a), idx[j]),
+                          f"rrule gives {got[j]:.6g}{sym}, finite differences {fd[idx][j]:.6g}"
+                          + _why(got[j], fd[idx][j]))
         else:
             for _ in range(3):
-                v = rng.standard_normal(np.shape(a))
-                fd = (probe(_perturb(args, i, eps * v)) - probe(_perturb(args, i, -eps * v))) / (2 * eps)
+                v = checking.random_like(a, rng, space)
+                direction = [None] * len(args)
+                direction[i] = v
+                fd, taken = checking.central_difference(probe, args, direction, eps)
                 got = float(np.sum(cd * v))
-                report.record(float(_errors(got, fd, atol)), f"{in_names[i]} (random direction)",
-                              f"<cotangent, v> = {got:.6g}, finite differences {fd:.6g}" + _why(got, fd))
+                report.record(float(np.max(_errors(got, fd, atol))), f"{in_names[i]} (random direction)",
+                              f"<cotangent, v> = {got:.6g}, finite differences {float(fd):.6g}" + _why(got, fd))
 
     # adjoint identity against the frule, where there is one; a frule that exists but raises is a failure,
     # not a reason to skip the check
-    tangents = tuple(_rand_like(rng, a) if _is_diff(a) else NoTangent() for a in args)
+    tangents = _tangents(args, spaces, rng)
     if _has_frule(op):
         try:
             _, dy = frule((NoTangent(),) + tangents, op, *args)
@@ -202,10 +273,7 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
         dy = None
         report.lines.append("adjoint identity: skipped (no frule registered for this function)")
     if dy is not None:
-        lhs = _inner([_dense(d, v) for d, v in zip(_tuple(dy), ys)], dys)
-        rhs = sum(float(np.sum(_dense(c, a) * t)) for a, c, t in zip(args, cots, tangents) if _is_diff(a))
-        report.record(float(_errors(lhs, rhs, atol)), "adjoint identity",
-                      f"<dy_bar, frule(dx)> = {lhs:.6g}, <rrule(dy_bar), dx> = {rhs:.6g}" + _why(lhs, rhs))
+        _adjoint(report, dys, _tuple(dy), cots, tangents, atol, "dy_bar")
     if verbose:
         print(report)
     if not report.ok:
@@ -213,40 +281,57 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
     return report
 
 
-def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False):
+def _tangents(args, spaces, rng):
+    return tuple(checking.random_like(a, rng, space) if _is_diff(a) else NoTangent()
+                 for a, space in zip(args, spaces))
+
+
+def _adjoint(report, ybar, ydot, cots, tangents, atol, name):
+    err, lhs, rhs = checking.adjoint_error(ybar, ydot, cots, tangents, floor=atol)
+    report.record(err, "adjoint identity", f"<{name}, frule(dx)> = {lhs:.6g}, <rrule({name}), dx> = {rhs:.6g}"
+                  + _why(lhs, rhs))
+
+
+def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False, tangent_space=None):
     """Check `frule(tangents, op, *args)` with random tangents: its output tangent elementwise against central
-    finite differences along those tangents, and the adjoint identity against `rrule` when one exists."""
+    finite differences along those tangents, and the adjoint identity against `rrule` when one exists.
+    `tangent_space` says which arguments live on symmetric matrices, as for check_rrule: their tangents are
+    symmetric."""
     from runtime.registry import frule, rrule
 
     label, in_names, out_names, forward = _describe(op)
     args = [_as64(a) for a in args]
+    spaces = _spaces(op, args, in_names or [f"arg{i}" for i in range(len(args))], tangent_space)
     rng = np.random.default_rng(seed)
     report = CheckReport(label, tol=rtol)
-    tangents = tuple(_rand_like(rng, a) if _is_diff(a) else NoTangent() for a in args)
+    tangents = _tangents(args, spaces, rng)
     y, dy = frule((NoTangent(),) + tangents, op, *args)
     ys, dys = _tuple(y), _tuple(dy)
     out_names = out_names or ([f"y[{k}]" for k in range(len(ys))] if isinstance(y, tuple) else ["y"])
 
-    def along(s):
-        return [a + s * t if _is_diff(a) else a for a, t in zip(args, tangents)]
-
     y_ref = _tuple(forward(*args))
-    plus, minus = _tuple(forward(*along(eps))), _tuple(forward(*along(-eps)))
+    fd, taken = checking.central_difference(forward, args, tangents, eps)
+    fd, dys_fd = _tuple(fd), dys
+    if not checking.moved_enough(taken, tangents):
+        report.record(np.inf, "finite differences", f"a step of {eps:g} cannot move the arguments (they are too "
+                      f"large): nothing is checked")
+    elif any(t is not None and not np.array_equal(t, v) for t, v in zip(taken, tangents) if _is_diff(v)):
+        # x ± eps·t was rounded: compare the frule along the tangent the differences really took
+        dys_fd = _tuple(frule((NoTangent(),) + tuple(NoTangent() if t is None else t for t in taken), op, *args)[1])
     for k in range(len(ys)):
         e = _errors(ys[k], y_ref[k], atol)
         report.record(float(np.max(e, initial=0.0)), f"primal {out_names[k]}",
                       "frule's primal vs the forward function" + _why(ys[k], y_ref[k]))
-        fd = (np.asarray(plus[k], dtype=np.float64) - np.asarray(minus[k], dtype=np.float64)) / (2 * eps)
-        got = _dense(dys[k], ys[k])
-        if got.shape != fd.shape:
-            report.record(np.inf, out_names[k], f"tangent shape {got.shape} != output shape {fd.shape}")
+        got = _dense(dys_fd[k], ys[k])
+        if got.shape != fd[k].shape:
+            report.record(np.inf, out_names[k], f"tangent shape {got.shape} != output shape {fd[k].shape}")
             continue
-        err = _errors(got.ravel(), fd.ravel(), atol)
+        err = _errors(got.ravel(), fd[k].ravel(), atol)
         j = int(np.argmax(err)) if err.size else 0
         if err.size:
-            report.record(float(err[j]), _loc(out_names[k], fd.shape, j),
-                          f"frule gives {got.ravel()[j]:.6g}, finite differences {fd.ravel()[j]:.6g}"
-                          + _why(got.ravel()[j], fd.ravel()[j]))
+            report.record(float(err[j]), _loc(out_names[k], fd[k].shape, j),
+                          f"frule gives {got.ravel()[j]:.6g}, finite differences {fd[k].ravel()[j]:.6g}"
+                          + _why(got.ravel()[j], fd[k].ravel()[j]))
     try:
         _, pullback = rrule(op, *args)
     except Exception:
@@ -254,10 +339,7 @@ def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False
     if pullback is not None:
         ybar = tuple(rng.standard_normal(np.shape(v)) for v in ys)
         cots = tuple(unthunk(c) for c in pullback(ybar if isinstance(y, tuple) else ybar[0]))[1:]
-        lhs = _inner([_dense(d, v) for d, v in zip(dys, ys)], ybar)
-        rhs = sum(float(np.sum(_dense(c, a) * t)) for a, c, t in zip(args, cots, tangents) if _is_diff(a))
-        report.record(float(_errors(lhs, rhs, atol)), "adjoint identity",
-                      f"<y_bar, frule(dx)> = {lhs:.6g}, <rrule(y_bar), dx> = {rhs:.6g}" + _why(lhs, rhs))
+        _adjoint(report, ybar, dys, cots, tangents, atol, "y_bar")
     if verbose:
         print(report)
     if not report.ok:
