@@ -199,3 +199,11 @@ def test_value_and_derivative_through_cuda_kernels(derived):
         for k, g in enumerate(grads):
             g = np.zeros_like(want) if g is None or is_zero(g) else _host(g)
             np.testing.assert_allclose(g, dwant[k], rtol=1e-9, atol=1e-12, err_msg=f"{row.name} d{names[k]}")
+
+
+def test_language_reference_lists_every_row():
+    """docs/language.md's list of elementwise functions is the table's (a row added there is documented)."""
+    text = (ROOT / "docs" / "language.md").read_text()
+    para = text[text.index("**Elementwise functions**"):].split("\n\n")[0]
+    listed = set(re.findall(r"`([^`]*)`", para)[0].split()) | {"where"}
+    assert listed == set(BY_NAME)
