@@ -100,18 +100,26 @@ class OpGen:
                 self.extent_src.setdefault(c, (self.names[v.name], a))
         self.float_inputs = [self.names[v.name] for v in self.p.inputs if v.kind != "int"]
         self.centre = _centring(d)
+        self._extent_home = None   # (lines, index, indent, classes defined) of the function being emitted
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def extent_var(self, cls):
+        """The variable holding an extent, defined at the top of the function at hand on its first use."""
+        home = self._extent_home
+        if home is not None and cls not in home[3] and cls in self.extent_src:
+            lines, at, indent, defined = home
+            n, a = self.extent_src[cls]
+            lines.insert(at + len(defined), f"{indent}n_{cls} = {n}.shape[{a}]")
+            defined.add(cls)
         return f"n_{cls}"
 
     def extent_code(self, idx):
         return self.extent_var(idx.ext)
 
-    def extents(self, em: Emitter, classes=None):
-        for c, (n, a) in self.extent_src.items():
-            if classes is None or c in classes:
-                em.line(f"{self.extent_var(c)} = {n}.shape[{a}]")
+    def extents(self, em: Emitter):
+        """Here, where the function starts, go the extents it reads, and only those: they are inserted as
+        the code reading them is emitted (an elementwise op then reads none and accepts any shape, 0-d too)."""
+        self._extent_home = (em.lines, len(em.lines), em.indent, set())
 
     def emit_centre(self, em: Emitter):
         """Move translation-invariant inputs to a common origin (their mean along the shifted axis) before
@@ -561,26 +569,11 @@ class OpGen:
     def generate(self) -> OpCode:
         aux = [self.names[st.target] for st in self.d.aux] + [self.names[v.name] for v in self.p.temps
                                                               if v.name in self.names]
-        fns = "\n".join(_inline_single_use(_drop_unused(_drop_unused_extents(f), aux))
+        fns = "\n".join(_inline_single_use(_drop_unused(f, aux))
                          for f in (self.forward(), self.frule(), self.rrule()))
         n = self.p.name
         sfx = ("", "_frule", "_rrule")
         return OpCode(n, fns, [n + x for x in sfx], self.meta(), {n + x: self.fn + x for x in sfx})
-
-
-def _drop_unused_extents(src):
-    """Remove `n_x = A.shape[k]` lines whose extent the function never uses (elementwise ops then
-    accept any shape, 0-d included)."""
-    import re
-
-    lines = src.split("\n")
-    out = []
-    for k, line in enumerate(lines):
-        m = re.match(r"\s+(n_\w+) = \w+\.shape\[\d+\]$", line)
-        if m and not any(re.search(rf"\b{m.group(1)}\b", other) for j, other in enumerate(lines) if j != k):
-            continue
-        out.append(line)
-    return "\n".join(out)
 
 
 _TEMP_DEF = re.compile(r"^(\s+)(_[a-z]+\d+) = (.+)$")

@@ -21,14 +21,16 @@ from .ir import Extent, Idx
 # -----------------------------------------------------------------------------------------------------------
 # Scalar printing
 
-# name -> device helper (templates/cuda_helpers.cuh.j2 defines the tr_* ones; the rest are CUDA's overloads)
-KNOWN_FUNCTIONS = {
-    "exp": "exp", "log": "log", "log1p": "log1p", "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan",
-    "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
-    "sqrt": "sqrt", "erf": "erf", "Abs": "fabs", "sign": "tr_sign", "sigmoid": "tr_sigmoid",
-    "softplus": "tr_softplus", "relu": "tr_relu", "step": "tr_step", "Heaviside": "tr_step",
-    "max_shift": "tr_shift", "grouped": "",
-}
+# the device spelling of the functions that are not elementwise built-ins (those are read from ir.NODES)
+_OWN = {"max_shift": "tr_shift", "grouped": ""}
+_SQRT, _POW = ir.ELEMENTWISE_ROW["sqrt"].cuda, ir.ELEMENTWISE_ROW["pow"].cuda
+
+
+def spell(spelling, args):
+    """A device spelling applied to printed arguments: `name(a, b)`, or its template filled in."""
+    if "{" in spelling:
+        return spelling.format(*args)
+    return f"{spelling}({', '.join(args)})"
 
 
 class grouped(sp.Function):
@@ -116,32 +118,26 @@ class CudaPrinter(C99CodePrinter):
         if x == -2:
             return f"(T(1) / tr_sq({self._print(b)}))"
         if x == sp.S.Half:
-            return f"sqrt({self._print(b)})"
+            return spell(_SQRT, [self._print(b)])
         if x == -sp.S.Half:
             return f"rsqrt({self._print(b)})"
         if x == 3:
             return f"({bs} * tr_sq({self._print(b)}))"
-        return f"pow({self._print(b)}, {self._print(x)})"
+        return spell(_POW, [self._print(b), self._print(x)])
 
     def _print_Function(self, e):
         if isinstance(e, AppliedUndef):
             return self.ctx.access(e)
         name = type(e).__name__
-        if name == "where":
-            c, a, b = (self._print(x) for x in e.args)
-            return f"({c} ? ({a}) : ({b}))"          # a condition prints parenthesized or as a name
         if name == "log" and isinstance(e.args[0], ir.sigmoid):
             # log σ(u) = -softplus(-u): finite where σ(u) underflows
-            return f"(-tr_softplus({self._print(-e.args[0].args[0])}))"
-        fn = KNOWN_FUNCTIONS.get(name)
+            return f"(-{spell(ir.NODES['softplus'].cuda, [self._print(-e.args[0].args[0])])})"
+        row = ir.NODES.get(name)
+        fn = row.cuda if row is not None else _OWN.get(name)
         if fn is None:
             raise NotImplementedError(f"no CUDA spelling for {name}")
-        return f"{fn}({', '.join(self._print(a) for a in e.args)})"
-
-    _print_exp = _print_log = _print_sin = _print_cos = _print_tan = _print_Function
-    _print_asin = _print_acos = _print_atan = _print_sinh = _print_cosh = _print_tanh = _print_Function
-    _print_erf = _print_Abs = _print_sign = _print_log1p = _print_expm1 = _print_Heaviside = _print_Function
-    _print_grouped = _print_Function
+        # a condition prints parenthesized or as a name
+        return spell(fn, [self._print(a) for a in e.args])
 
     def _print_Relational(self, e):
         op = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[e.rel_op]
@@ -152,6 +148,11 @@ class CudaPrinter(C99CodePrinter):
 
     def _print_BooleanFalse(self, e):
         return "false"
+
+
+# every function node prints through the table, past the C99 printer's own methods for exp, Abs, sign…
+for _name in (*ir.NODES, *_OWN):
+    setattr(CudaPrinter, f"_print_{_name}", CudaPrinter._print_Function)
 
 
 # -----------------------------------------------------------------------------------------------------------

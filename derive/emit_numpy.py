@@ -21,13 +21,15 @@ CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one sli
 # The generated module's global holding that budget: sliced passes read it when they run, so verification and
 # tests can set it small and drive the very code that ships through its chunked path.
 CHUNK_NAME = "_CHUNK_ELEMENTS"
+# power nodes print through the spellings of these rows (x**0.5, x**y); every other function through ir.NODES
+_SQRT, _POW = ir.ELEMENTWISE_ROW["sqrt"].numpy, ir.ELEMENTWISE_ROW["pow"].numpy
 
-_FUNCS = {
-    "exp": "np.exp", "log": "np.log", "log1p": "np.log1p", "expm1": "np.expm1", "sin": "np.sin",
-    "cos": "np.cos", "tan": "np.tan", "asin": "np.arcsin", "acos": "np.arccos", "atan": "np.arctan",
-    "sinh": "np.sinh", "cosh": "np.cosh", "tanh": "np.tanh", "Abs": "np.abs", "sign": "np.sign",
-    "erf": "np.erf",
-}
+def spell(spelling, args):
+    """A row's NumPy spelling (runtime.elementwise_table) applied to printed arguments: `np.name(a, b)`, or
+    its template filled in."""
+    if "{" in spelling:
+        return spelling.format(*args)
+    return f"np.{spelling}({', '.join(args)})"
 
 
 def _of_extents(e):
@@ -207,9 +209,9 @@ class Emitter:
                 # sqrt(size(d)): a Python float, as NumPy's float64 scalar would promote float32 arrays
                 return self.bind(e, f"{_paren(bc)} ** 0.5", bax)
             if x == sp.S.Half:
-                return self.bind(e, f"np.sqrt({bc})", bax)
+                return self.bind(e, spell(_SQRT, [bc]), bax)
             if x == -sp.S.Half:
-                return self.bind(e, f"(1 / np.sqrt({bc}))", bax)
+                return self.bind(e, f"(1 / {spell(_SQRT, [bc])})", bax)
             if x == -1:
                 return self.bind(e, f"(1 / {_paren(bc)})", bax)
             if x == 2:
@@ -220,7 +222,8 @@ class Emitter:
                 return self.bind(e, f"{_paren(bc)} ** {_num.doprint(x)}", bax)
             xc, xax = self.emit(x)
             axes = _union([bax, xax])
-            return self.bind(e, f"{_paren(self.align(bc, bax, axes))} ** {_paren(self.align(xc, xax, axes))}", axes)
+            return self.bind(e, spell(_POW, [_paren(self.align(bc, bax, axes)), _paren(self.align(xc, xax, axes))]),
+                             axes)
         if e.is_Relational:
             a, b = (self.emit(x) for x in e.args)
             axes = _union([a[1], b[1]])
@@ -325,39 +328,21 @@ class Emitter:
             out = self.emit_logsumexp(e)
             if out is not None:
                 return out
-        if fname == "where":
-            c, a, b = (self.emit(x) for x in e.args)
-            axes = _union([c[1], a[1], b[1]])
-            code = f"np.where({', '.join(self.align(p[0], p[1], axes) for p in (c, a, b))})"
-            if not a[1] and not b[1]:
-                # both branches constants: keep the working dtype (float32 stays float32)
-                code = f"np.asarray({code}, dtype={self.dtype()})"
-            return self.bind(e, code, axes)
         if fname == "log" and isinstance(e.args[0], ir.sigmoid):
             # log σ(u) = -softplus(-u): finite far into the left tail, where σ(u) underflows to 0
             return self.emit(-ir.softplus(-e.args[0].args[0]))
-        if fname == "sigmoid":
-            return self.emit_sigmoid(e)
-        (ac, aax), = [self.emit(a) for a in e.args] if len(e.args) == 1 else [(None, None)]
-        if fname in _FUNCS:
-            code = f"{_FUNCS[fname]}({ac})"
-        elif fname == "softplus":
-            code = f"np.softplus({ac})"
-        elif fname == "relu":
-            code = f"np.maximum({ac}, 0.0)"
-        elif fname == "step":
-            code = f"np.heaviside({ac}, 0.0)"
-        else:
+        row = ir.NODES.get(fname)
+        if row is None:
             raise NotImplementedError(f"no NumPy spelling for {fname}")
-        if len(e.args) == 1 and _of_extents(e.args[0]):
+        parts = [self.emit(a) for a in e.args]
+        axes = _union(p[1] for p in parts)
+        code = spell(row.numpy, [self.align(c, ax, axes) for c, ax in parts])
+        if row.condition is not None and not any(ax for k, (_, ax) in enumerate(parts) if k != row.condition):
+            # every value a constant (where(x > 0, 1, 0)): keep the working dtype (float32 stays float32)
+            code = f"np.asarray({code}, dtype={self.dtype()})"
+        elif len(e.args) == 1 and _of_extents(e.args[0]):
             code = f"float({code})"  # log(size(i)): a Python float keeps float32 arrays float32
-        return self.bind(e, code, aax)
-
-    def emit_sigmoid(self, e):
-        """σ(u) through the namespace's sigmoid (runtime.special.sigmoid: 1/(1 + exp(-u)), accurate in both
-        tails; traced, its derivative is written once in tnp). The derivative σ(u)·σ(-u) calls it twice."""
-        ac, aax = self.emit(e.args[0])
-        return self.bind(e, f"np.sigmoid({ac})", aax)
+        return self.bind(e, code, axes)
 
     # -- products and sums -------------------------------------------------------------------------------------
     def emit_sum(self, e):

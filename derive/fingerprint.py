@@ -1,4 +1,5 @@
-"""The engine fingerprint: a hash of what shapes every derived output (the derive package and the templates).
+"""The engine fingerprint: a hash of what shapes every derived output (the derive package, the templates and
+the runtime's declarations of the built-ins and matrix primitives).
 
 It reads files and imports nothing heavy, so `runtime.define` can key its cache on it without loading SymPy.
 """
@@ -9,13 +10,16 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# what derive reads to write its output: directories (their .py and .j2 files) and single files
+SOURCES = ("derive", "templates", "runtime/elementwise_table.py", "runtime/primitives")
 
 
 def fingerprint_of(root: Path) -> str:
-    """sha256 over the paths and bytes of root/derive/**.py and root/templates/**.j2, in sorted order."""
+    """sha256 over the paths and bytes of the SOURCES' .py and .j2 files under root, in sorted order."""
     h = hashlib.sha256()
-    for d in (root / "derive", root / "templates"):
-        for p in sorted(d.rglob("*")):
+    for src in SOURCES:
+        d = root / src
+        for p in sorted(d.rglob("*")) if d.is_dir() else [d]:
             if p.is_file() and p.suffix in (".py", ".j2"):
                 h.update(p.relative_to(root).as_posix().encode())
                 h.update(p.read_bytes())

@@ -6,12 +6,14 @@ functions, Kronecker deltas) is plain SymPy, so SymPy does the scalar algebra an
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 from dataclasses import dataclass, field
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.codegen.cfunctions import expm1, log1p
+
+from runtime.elementwise_table import BY_NAME as ELEMENTWISE_ROW, ROWS as ELEMENTWISE_ROWS, Elementwise
 
 from runtime import primitives as _primitives
 
@@ -203,7 +205,7 @@ class sign(sp.Function):
         return sp.S.Zero
 
 
-def _log(u):
+def log_or_softplus(u):
     """log, with log(1 + exp(v)) read as softplus(v): the text means log(1 + eᵛ), which is v at v = 1000, where
     the literal form overflows to inf; softplus keeps its value in both tails (as XLA rewrites log(1 + x))."""
     if isinstance(u, sp.Add) and len(u.args) == 2 and sp.S.One in u.args:
@@ -224,16 +226,28 @@ def reciprocal(u):
     return 1 / u
 
 
-# Elementwise functions of the language: name -> (SymPy callable, arity)
-ELEMENTWISE = {
-    "exp": (sp.exp, 1), "log": (_log, 1), "log1p": (log1p, 1), "expm1": (expm1, 1),
-    "sin": (sp.sin, 1), "cos": (sp.cos, 1), "tan": (sp.tan, 1),
-    "asin": (sp.asin, 1), "acos": (sp.acos, 1), "atan": (sp.atan, 1),
-    "sinh": (sp.sinh, 1), "cosh": (sp.cosh, 1), "tanh": (sp.tanh, 1),
-    "sqrt": (sp.sqrt, 1), "abs": (lambda x: sp.Abs(x), 1), "sign": (sign, 1),
-    "pow": (sp.Pow, 2), "sigmoid": (sigmoid, 1), "softplus": (softplus, 1),
-    "erf": (sp.erf, 1), "relu": (relu, 1), "step": (step, 1), "where": (where, 3),
-}
+# The elementwise built-ins: runtime.elementwise_table's rows (names, arities, domains, spellings), each joined
+# here with its SymPy constructor. Printers find a row by the class name of the SymPy node (NODES).
+
+
+@dataclass(frozen=True)
+class Builtin:
+    row: Elementwise
+    fn: object                     # the SymPy constructor: args -> expression
+
+    @property
+    def arity(self) -> int:
+        return self.row.arity
+
+
+def _constructor(ref: str):
+    module, attr = ref.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+ELEMENTWISE = {r.name: Builtin(r, _constructor(r.sympy)) for r in ELEMENTWISE_ROWS}
+# SymPy node class name -> row; power nodes (sqrt, pow) go to the printers' power rules instead
+NODES = {r.node_name: r for r in ELEMENTWISE_ROWS if r.node_name != "Pow"}
 
 # Matrix primitives of the language, each declared once in runtime/primitives/<name>.py; trace and transpose are
 # linear and lower to index expressions

@@ -25,6 +25,7 @@ from .lang import ast as A
 _MODULE_NAMES = {"OPS", "_define", "export_ops", "_CHUNK_ELEMENTS"}  # + emit_numpy.CHUNK_NAME
 _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_FUNCTIONS) | {"sum", "delta", "size", "max", "min"}
+_ORDINAL = ("first", "second", "third")
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
 
@@ -583,7 +584,8 @@ class Lowerer:
                 return ir.relu(b)
             return ir.where(sp.GreaterThan(a, b) if f == "max" else sp.LessThan(a, b), a, b)
         if f in ir.ELEMENTWISE:
-            fn, arity = ir.ELEMENTWISE[f]
+            builtin = ir.ELEMENTWISE[f]
+            arity = builtin.arity
             if len(node.args) != arity:
                 raise self.err(f"{f} takes {arity} argument{'s' if arity > 1 else ''}, got {len(node.args)}",
                                fpos, len(f))
@@ -595,16 +597,19 @@ class Lowerer:
                                    f"{f}({a.name}[...])", a)
                 e = self.convert(a, bound)
                 is_rel = _is_condition(e)
-                if f == "where" and k == 0:
+                if k == builtin.row.condition:
                     if not is_rel:
-                        raise self.err("where's first argument must be a comparison, e.g. x[i] > 0", a, 1)
+                        raise self.err(f"{f}'s {_ORDINAL[k]} argument must be a comparison, e.g. x[i] > 0", a, 1)
                 elif is_rel:
                     raise self.err("a comparison is only allowed as the first argument of where()", a, 1)
                 args.append(e)
             self.no_hidden_clash(list(zip(node.args, args)), label=f"an argument of {f}()")
-            if f in ("log", "sqrt") or (f == "pow" and not args[1].is_integer):
-                self.mark_domain(args[0], "positive")
-            return fn(*args)
+            row = builtin.row
+            if row.exempt_if_integer is None or not args[row.exempt_if_integer].is_integer:
+                for a, dom in zip(args, row.domain):
+                    if dom:
+                        self.mark_domain(a, dom)
+            return builtin.fn(*args)
         if f in ir.MATRIX_FUNCTIONS:
             return self.primitive(node, bound)
         raise self.err(f"unknown function '{f}'", fpos, len(f))

@@ -309,23 +309,23 @@ def _define(np):
 
     # ---- relu(x[i]) -> y[i]    (rules/elementwise.rules:26)
     def relu(x):
-        y = np.maximum(x, 0.0)
+        y = np.relu(x)
         return y
 
     def relu_frule(tangents, x):
         _, dx = tangents
-        y = np.maximum(x, 0.0)
+        y = np.relu(x)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, (dx * np.heaviside(x, 0.0)))
+            dy_ = _add(dy_, (dx * np.step(x)))
         return y, dy_
 
     def relu_rrule(x):
-        y = np.maximum(x, 0.0)
+        y = np.relu(x)
         def relu_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy_ * np.heaviside(x, 0.0))
+            dx = (dy_ * np.step(x))
             return (_NO, dx)
         return y, relu_pullback
 

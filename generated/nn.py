@@ -175,8 +175,8 @@ def _define(np):
 
     def dense_frule(tangents, W, x, c):
         _, dW, dx, dc = tangents
-        n_o = W.shape[0]
         n_b = x.shape[0]
+        n_o = W.shape[0]
         y = np.tanh(((x @ np.transpose(W)) + c))
         dy_ = _ZERO
         if not is_zero(dx):
@@ -214,8 +214,8 @@ def _define(np):
 
     def linear_frule(tangents, W, x, c):
         _, dW, dx, dc = tangents
-        n_o = W.shape[0]
         n_b = x.shape[0]
+        n_o = W.shape[0]
         y = ((x @ np.transpose(W)) + c)
         dy_ = _ZERO
         if not is_zero(dx):
@@ -341,8 +341,8 @@ def _define(np):
     # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
     # chunks of i, so the N×M matrix is never materialized.
     def gaussian_kernel_sum(x, y, b, s):
-        n_i = x.shape[0]
         n_j = y.shape[0]
+        n_i = x.shape[0]
         _shift0 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift0
         y = y - _shift0
@@ -357,8 +357,8 @@ def _define(np):
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy_, db, ds = tangents
-        n_i = x.shape[0]
         n_j = y.shape[0]
+        n_i = x.shape[0]
         _shift13 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift13
         y = y - _shift13
@@ -417,8 +417,8 @@ def _define(np):
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
-        n_i = x.shape[0]
         n_j = y.shape[0]
+        n_i = x.shape[0]
         _shift95 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift95
         y = y - _shift95

@@ -1,6 +1,7 @@
 """The plain namespace generated code runs on: NumPy itself plus the few functions it lacks.
 
 `_define(np)` in a generated module receives this module; any name not defined here falls back to NumPy.
+The rule language's built-ins NumPy lacks come from runtime.special, named by runtime.elementwise_table.
 """
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import numpy as _numpy
 from numpy import *  # noqa: F401,F403  (the namespace *is* NumPy's)
 from numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newaxis  # noqa: F401
 
-from runtime.special import adjugate, erf, erfc, sigmoid, softplus  # noqa: F401
+from runtime import special as _special
+from runtime.elementwise_table import ROWS as _ROWS
+from runtime.special import adjugate, erfc  # noqa: F401
 
-
-def relu(x):
-    return _numpy.maximum(x, 0)
+for _row in _ROWS:
+    if _row.impl is not None:
+        globals()[_row.numpy] = getattr(_special, _row.impl)
 
 
 def __getattr__(name):

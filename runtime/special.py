@@ -1,5 +1,6 @@
 """Special functions NumPy lacks, vectorized and accurate to a few ulps in float64 (erf), or in both tails
-(sigmoid, log-sigmoid, softplus); and the adjugate, det's derivative, defined at singular matrices too."""
+(sigmoid, log-sigmoid, softplus), relu and its derivative step; and the adjugate, det's derivative, defined at
+singular matrices too. runtime.elementwise_table names the ones the rule language calls (`impl`)."""
 from __future__ import annotations
 
 import itertools
@@ -105,6 +106,15 @@ def softplus(x):
     np.log1p(t, out=t)
     t += np.maximum(x, 0.0)
     return t
+
+
+def relu(x):
+    return np.maximum(x, 0)
+
+
+def step(x):
+    """The Heaviside step with step(0) = 0: relu's derivative (the subgradient PyTorch picks)."""
+    return np.heaviside(x, 0.0)
 
 
 def log_sigmoid(x):

@@ -12,6 +12,8 @@ import sys as _sys
 
 import numpy as _np
 
+from runtime import backend_numpy as _backend
+from runtime import elementwise_table as _elementwise
 from runtime import primitives as _primitives
 from runtime import special as _special
 from runtime.primitives import index_form as _index_form
@@ -200,43 +202,30 @@ def _mask(cond, like):
     return _np.asarray(cond).astype(dt if dt is not None and dt.kind in "fc" else _np.float64)
 
 
-def _relu_raw(x):
-    return _np.maximum(x, 0)
+# The rule language's elementwise built-ins, one traced primitive per row of runtime.elementwise_table (the
+# row's derivative, written over this namespace, gives its VJP and JVP); the rest of NumPy's unary functions
+# follow. The names are bound here, so the module reads them as plain globals below.
+for _row in _elementwise.ROWS:
+    if _row.dydx is None or not _row.numpy.isidentifier():
+        continue                  # spelled through other primitives here (where, the power operator)
+    _raw = getattr(_backend, _row.numpy)
+    if _row.dydx == _elementwise.ZERO:
+        globals()[_row.numpy] = _nondiff(_raw, _row.numpy)
+    else:
+        globals()[_row.numpy] = _unary(_row.numpy, _raw, functools.partial(_row.dydx, _sys.modules[__name__]))
+del _row, _raw
 
-
-
-
-exp = _unary("exp", _np.exp, lambda ans, x: ans)
 exp2 = _unary("exp2", _np.exp2, lambda ans, x: ans * _LN2)
-expm1 = _unary("expm1", _np.expm1, lambda ans, x: ans + 1.0)
-log = _unary("log", _np.log, lambda ans, x: 1.0 / x)
 log2 = _unary("log2", _np.log2, lambda ans, x: 1.0 / (x * _LN2))
 log10 = _unary("log10", _np.log10, lambda ans, x: 1.0 / (x * _LN10))
-log1p = _unary("log1p", _np.log1p, lambda ans, x: 1.0 / (1.0 + x))
-sqrt = _unary("sqrt", _np.sqrt, lambda ans, x: 0.5 / ans)
 cbrt = _unary("cbrt", _np.cbrt, lambda ans, x: 1.0 / (3.0 * ans * ans))
 square = _unary("square", _np.square, lambda ans, x: 2.0 * x)
 reciprocal = _unary("reciprocal", _np.reciprocal, lambda ans, x: -(ans * ans))
-sin = _unary("sin", _np.sin, lambda ans, x: cos(x))
-cos = _unary("cos", _np.cos, lambda ans, x: -sin(x))
-tan = _unary("tan", _np.tan, lambda ans, x: 1.0 + ans * ans)
-arcsin = _unary("arcsin", _np.arcsin, lambda ans, x: 1.0 / sqrt(1.0 - x * x))
-arccos = _unary("arccos", _np.arccos, lambda ans, x: -1.0 / sqrt(1.0 - x * x))
-arctan = _unary("arctan", _np.arctan, lambda ans, x: 1.0 / (1.0 + x * x))
-sinh = _unary("sinh", _np.sinh, lambda ans, x: cosh(x))
-cosh = _unary("cosh", _np.cosh, lambda ans, x: sinh(x))
-tanh = _unary("tanh", _np.tanh, lambda ans, x: 1.0 - ans * ans)
 arcsinh = _unary("arcsinh", _np.arcsinh, lambda ans, x: 1.0 / sqrt(x * x + 1.0))
 arccosh = _unary("arccosh", _np.arccosh, lambda ans, x: 1.0 / sqrt(x * x - 1.0))
 arctanh = _unary("arctanh", _np.arctanh, lambda ans, x: 1.0 / (1.0 - x * x))
-absolute = _unary("absolute", _np.abs, lambda ans, x: sign(x))
-abs = fabs = absolute
-erf = _unary("erf", _special.erf, lambda ans, x: _TWO_OVER_SQRT_PI * exp(-(x * x)))
+absolute = fabs = abs
 erfc = _unary("erfc", _special.erfc, lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-(x * x)))
-relu = _unary("relu", _relu_raw, lambda ans, x: _mask(_np.greater(getval(x), 0), x))
-# σ'(x) = σ(x)·σ(-x): σ(x)·(1 - σ(x)) is 0 for large x, where 1 - σ(x) rounds to 0
-sigmoid = _unary("sigmoid", _special.sigmoid, lambda ans, x: ans * sigmoid(-x))
-softplus = _unary("softplus", _special.softplus, lambda ans, x: sigmoid(x))
 
 negative = _prim(_np.negative, "negative")
 _defvjp(negative, lambda ans, x: lambda g: negative(g))
@@ -352,7 +341,6 @@ def clip(x, a_min=None, a_max=None, **kwargs):
 
 
 # --------------------------------------------------------------------------- non-differentiable functions
-sign = _nondiff(_np.sign)
 heaviside = _nondiff(_np.heaviside)
 floor = _nondiff(_np.floor)
 ceil = _nondiff(_np.ceil)

@@ -165,3 +165,28 @@ def test_kernel_sum_chunks_agree_with_one_shot():
     g2 = [unthunk(g) for g in f2["gk_rrule"](x, y, b, 1.5)[1](ybar)[1:]]
     for a, c in zip(g2, g1):
         np.testing.assert_allclose(a, c, rtol=1e-12)
+
+
+def test_extents_are_defined_once_where_read_and_nowhere_else():
+    """OpGen defines an extent at the top of a function when the code reads it (not by deleting unread ones
+    from the text afterwards): an elementwise op reads none and takes a 0-d array; a mean reads its one."""
+    import re
+
+    from derive import api
+
+    results = api.derive_text("ew(x[i]) -> y[i] = sin(x[i])\nmean(x[i]) -> m = sum(i, x[i]) / size(i)\n",
+                              "<t>", verify_rules=False)
+    ns: dict = {}
+    src = api.render_module(results, "<t>", export=False)
+    exec(compile(src, "<t>", "exec"), ns)
+    fns = ns["_define"](backend_numpy)
+    for body in re.split(r"\n    def ", src)[1:]:
+        name, defs = body.split("(")[0], re.findall(r"\n\s+(n_\w+) = ", body)
+        if name.startswith("ew"):
+            assert defs == [], body
+        elif name.startswith("mean"):
+            assert defs == ["n_i"], body
+    x = np.float64(0.3)
+    assert fns["ew"](x) == pytest.approx(np.sin(0.3))
+    assert unthunk(fns["ew_rrule"](x)[1](np.float64(1.0))[1]) == pytest.approx(np.cos(0.3))
+    assert fns["mean"](np.array([1.0, 2.0, 6.0])) == pytest.approx(3.0)

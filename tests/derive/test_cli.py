@@ -167,20 +167,29 @@ def test_summaries_count_one_rule_in_the_singular(capsys, cache):
 
 
 def test_the_cli_cache_and_define_share_the_engine_fingerprint(tmp_path, monkeypatch):
-    """Both caches key on one fingerprint of derive/ and templates/, so an edited template invalidates both."""
+    """Both caches key on one fingerprint of derive/, templates/ and the elementwise table, so an edited
+    template or table row invalidates both."""
     from derive import fingerprint
     from runtime.rule_cache import cache_key
 
     assert cli.engine_fingerprint is fingerprint.engine_fingerprint
+    assert "runtime/elementwise_table.py" in fingerprint.SOURCES
     for d in ("derive", "templates"):
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "runtime").mkdir()
+    shutil.copy(ROOT / "runtime" / "elementwise_table.py", tmp_path / "runtime")
+    shutil.copytree(ROOT / "runtime" / "primitives", tmp_path / "runtime" / "primitives",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     assert fingerprint.fingerprint_of(tmp_path) == fingerprint.engine_fingerprint()
     key = cache_key("t(x[i]) -> y[i] = x[i]", None)
-    with open(tmp_path / "templates" / "numpy_module.py.j2", "a") as f:
-        f.write("# changed\n")
     monkeypatch.setattr(fingerprint, "ROOT", tmp_path)
-    fingerprint.engine_fingerprint.cache_clear()
-    try:
-        assert cache_key("t(x[i]) -> y[i] = x[i]", None) != key
-    finally:
+    for edited in ("templates/numpy_module.py.j2", "runtime/elementwise_table.py", "runtime/primitives/inv.py"):
+        with open(tmp_path / edited, "a") as f:
+            f.write("# changed\n")
         fingerprint.engine_fingerprint.cache_clear()
+        try:
+            new = cache_key("t(x[i]) -> y[i] = x[i]", None)
+            assert new != key, edited
+            key = new
+        finally:
+            fingerprint.engine_fingerprint.cache_clear()
