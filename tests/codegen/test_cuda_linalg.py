@@ -357,6 +357,15 @@ def test_eigh_repeated(run, n):
         assert (V[b][np.argmax(np.abs(V[b]), axis=0), np.arange(n)] > 0).all(), "sign convention"
 
 
+def test_eigh_sign_tie(run):
+    """[[2, 1], [1, 2]]: eigenvectors (1, -1)/√2 and (1, 1)/√2 (by hand), their components equal in magnitude, so
+    the sign convention's tie rule decides: the first component is the positive one."""
+    A = np.array([[[2.0, 1.0], [1.0, 2.0]]])
+    w, V = run("eigh", 2, {"A": A}, {"w": (2,), "V": (2, 2)})
+    close(f"eigh sign tie w/{run.dtype}", w[0], np.array([1.0, 3.0]), run.dtype.type)
+    close(f"eigh sign tie V/{run.dtype}", V[0], np.array([[1.0, 1.0], [-1.0, 1.0]]) / np.sqrt(2), run.dtype.type)
+
+
 @pytest.mark.parametrize("n", NS)
 def test_eigh_jvp_vjp(run, n):
     rng = rng_for("eighj", n)
