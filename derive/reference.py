@@ -623,8 +623,8 @@ def _det(f, m, ctx):
 def _man_exp(x):
     """(mantissa, exponent) integers with x == mantissa * 2**exponent exactly."""
     if isinstance(x, mpmath.mpf):
-        man, e = mpmath.mpf(x).man_exp
-        return (int(man), int(e)) if man else (0, 0)
+        sign, man, e, _ = x._mpf_          # man_exp drops the sign
+        return ((-1) ** sign * int(man), int(e)) if man else (0, 0)
     num, den = float(x).as_integer_ratio()
     return num, -(den.bit_length() - 1)
 

@@ -167,6 +167,7 @@ def test_det_by_cofactors_and_near_singular(precision):
     e = 2.0 ** -40                                            # det [[1,1],[1,1+e]] = e, exactly
     assert _val("f(A[i,j]) -> d[] = det(A)", {"A": [[1.0, 1.0], [1.0, 1.0 + e]]}, precision) == e
     assert _val("f(A[i,j]) -> d[] = det(A)", {"A": [[0.0, 1.0], [1.0, 0.0]]}, precision) == -1.0
+    assert _val("f(A[i,j]) -> d[] = det(A)", {"A": [[-1.5, 2.0], [0.5, -3.0]]}, precision) == 3.5
     assert np.isnan(_val("f(A[i,j]) -> d[] = logdet(A)", {"A": [[0.0, 1.0], [1.0, 0.0]]}, precision))
 
 
