@@ -42,6 +42,7 @@ class OutOfRange(ArithmeticError):
 
 
 _FLOAT64_MAX = 1.7976931348623157e308
+_DET_SPAN_BITS = 2300       # float64 entries span at most 2098 + 53 bits, largest over smallest nonzero
 
 
 # -- numbers ---------------------------------------------------------------------------------------------------
@@ -586,6 +587,10 @@ def _det(f, m, ctx):
     # every entry as an integer times 2**shift: mantissas scaled to the smallest exponent
     parts = [_man_exp(x) for x in m.flat]
     shift = min(e for man, e in parts if man) if any(man for man, _ in parts) else 0
+    top = max((e + abs(man).bit_length() for man, e in parts if man), default=0)
+    if top - shift > _DET_SPAN_BITS:
+        # only mpmath intermediates get here (float64 entries span fewer bits); their exact integers would be huge
+        raise OutOfRange(f"{f}() of a matrix whose entries span more than float64's range")
     a = [[0] * n for _ in range(n)]
     for k, (man, e) in enumerate(parts):
         a[k // n][k % n] = man << (e - shift) if man else 0

@@ -181,3 +181,13 @@ def test_integer_arrays_are_accepted_in_mp():
     A = np.array([[2, 1], [1, 2]])
     np.testing.assert_allclose(_val("evals(A[i,j]: symmetric) -> w[i] = eigvalsh(A[i,j])", {"A": A}), [1.0, 3.0])
     assert _val("f(A[i,j]) -> d[] = det(A)", {"A": A}) == 3.0
+
+
+def test_det_of_float64_extremes_and_beyond():
+    tiny, huge = 5e-324, 1.7e308                          # the whole float64 range in one matrix
+    assert _val("f(A[i,j]) -> d[] = det(A)", {"A": [[huge, 0.0], [0.0, tiny]]}, "f64") == huge * tiny
+    with mpmath.workdps(30):
+        A = np.array([[mpmath.mpf("1e-1000"), 0], [0, mpmath.mpf(1)]], dtype=object)
+    from derive.reference import OutOfRange
+    with pytest.raises(OutOfRange):
+        evaluate_text("f(A[i,j]) -> d[] = det(A)", {"A": A}, precision="mp")
