@@ -4,9 +4,18 @@ It reads the parsed rule (derive.lang.ast), never the lowered IR, and follows do
 ("Summation") directly, so tests and the verifier can hold the lowering and the generated code to the
 documented meaning. Values are float64 with compensated sums (math.fsum), or mpmath numbers at a chosen
 precision. Meant for small extents: every element is one recursive walk.
+
+Matrix functions act on the first two axes of their argument, further axes are batch axes. det and logdet are
+exact (rational elimination on the binary values), so a singular matrix has det 0 and logdet -inf. cholesky,
+eigvalsh, eigvecsh, logm and sqrtm read their argument as the symmetric matrix (A + Aᵀ)/2 (the function whose
+gradient is the symmetric one); eigenvalues ascend, each eigenvector column has its component of largest
+absolute value positive (the first such component on a tie), and a matrix outside the domain (cholesky or logm
+of one that is not positive definite, sqrtm of one with a negative eigenvalue) gives NaN. These and expm are
+computed by mpmath at the working precision, in float64 mode at REFERENCE_DPS digits and then rounded.
 """
 from __future__ import annotations
 
+import fractions
 import itertools
 import math
 
@@ -17,7 +26,11 @@ from .lang import ast as A
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
 
-_MATRIX = ("inv", "det", "logdet", "solve", "trace", "transpose")
+_MATRIX = ("inv", "det", "logdet", "solve", "trace", "transpose",
+           "cholesky", "eigvalsh", "eigvecsh", "expm", "logm", "sqrtm")
+_SQUARE = ("inv", "cholesky", "eigvecsh", "expm", "logm", "sqrtm")    # a matrix out, indexed like the argument
+_SYMMETRIC = ("cholesky", "eigvalsh", "eigvecsh", "logm", "sqrtm")   # read as (A + Aᵀ)/2
+REFERENCE_DPS = 30
 
 
 class ReferenceError_(ValueError):
@@ -29,6 +42,7 @@ class OutOfRange(ArithmeticError):
 
 
 _FLOAT64_MAX = 1.7976931348623157e308
+_DET_SPAN_BITS = 2300       # float64 entries span at most 2098 + 53 bits, largest over smallest nonzero
 
 
 # -- numbers ---------------------------------------------------------------------------------------------------
@@ -468,10 +482,12 @@ class _Eval:
         if f == "sum" or not n.args:
             return []
         la = self._arg_letters(n.args[0])
-        if f == "inv":
+        if f in _SQUARE:
             return la
         if f in ("det", "logdet", "trace"):
             return la[2:]
+        if f == "eigvalsh":
+            return la[:1] + la[2:]
         if f == "transpose":
             return [la[1], la[0]] + la[2:]
         lb = self._arg_letters(n.args[1])
@@ -495,13 +511,18 @@ class _Eval:
             out = np.empty(batch, dtype=object)
             for b in np.ndindex(*batch):
                 out[b] = self.ctx.fsum([a[(k, k) + b] for k in range(a.shape[0])])
-        elif f in ("inv", "det", "logdet"):
-            out = np.empty(a.shape if f == "inv" else batch, dtype=object)
+        elif f in ("inv", "det", "logdet") or f in _SQUARE or f == "eigvalsh":
+            if a.ndim < 2 or a.shape[0] != a.shape[1]:
+                raise ReferenceError_(f"{f}() needs a square matrix in its first two axes, not shape {a.shape}")
+            out = np.empty(a.shape if f in _SQUARE else a.shape[:1] + batch if f == "eigvalsh" else batch,
+                           dtype=object)
             for b in np.ndindex(*batch):
                 m = a[(slice(None), slice(None)) + b]
-                r = self._matrix(f, m)
-                if f == "inv":
+                r = self._matrix(f, m) if f in ("inv", "det", "logdet") else self._matfun(f, m)
+                if f in _SQUARE:
                     out[(slice(None), slice(None)) + b] = r
+                elif f == "eigvalsh":
+                    out[(slice(None),) + b] = r
                 else:
                     out[b] = r
         else:                                   # solve(A, b): b's first axis are A's columns
@@ -518,20 +539,29 @@ class _Eval:
         return res
 
     def _matrix(self, f, m):
+        if f in ("det", "logdet"):
+            return _det(f, m, self.ctx)
         if self.ctx is _MP:
             mm = mpmath.matrix(m.tolist())
-            if f == "inv":
-                return np.array(mpmath.inverse(mm).tolist(), dtype=object)
-            d = mpmath.det(mm)
-            return d if f == "det" else (mpmath.log(d) if d > 0 else mpmath.mpf("nan"))
-        mf = np.array(m, dtype=float)
-        if f == "inv":
-            return np.linalg.inv(mf).astype(object)
-        if f == "det":
-            return float(np.linalg.det(mf))
-        s, ld = np.linalg.slogdet(mf)
-        return float(ld) if s > 0 else math.nan
+            return np.array(mpmath.inverse(mm).tolist(), dtype=object)
+        return np.linalg.inv(np.array(m, dtype=float)).astype(object)
 
+    def _matfun(self, f, m):
+        """cholesky, eigvalsh, eigvecsh, expm, logm or sqrtm of one matrix (an object array of numbers)."""
+        ctx = self.ctx
+        n = m.shape[0]
+        shape = (n,) if f == "eigvalsh" else (n, n)
+        if not all(ctx.finite(x) for x in m.flat):
+            return np.full(shape, ctx.nan, dtype=object)
+        if ctx is _MP and any(abs(x) > _FLOAT64_MAX for x in m.flat):
+            raise OutOfRange(f"{f}() of a matrix with an entry beyond float64's range")
+        if ctx is _MP:
+            r = _matfun_mp(f, m)
+        else:
+            with mpmath.workdps(REFERENCE_DPS):
+                r = _matfun_mp(f, np.vectorize(mpmath.mpf, otypes=[object])(m))
+            r = np.vectorize(float, otypes=[object])(r) if r.size else r
+        return r
     def _solve(self, m, r):
         if self.ctx is _MP:
             mm = mpmath.matrix(m.tolist())
@@ -543,6 +573,115 @@ class _Eval:
             return out.reshape(r.shape)
         return np.linalg.solve(np.array(m, dtype=float), np.array(r, dtype=float).reshape(r.shape[0], -1)) \
             .reshape(r.shape).astype(object)
+
+
+def _det(f, m, ctx):
+    """det or logdet of one matrix, exactly: fraction-free (Bareiss) elimination on the entries' binary values, so
+    a singular matrix has det exactly 0 (and logdet -inf; a negative det has no real logdet: NaN), then rounded
+    once. Entries that are not finite give NaN."""
+    n = m.shape[0]
+    if n == 0:
+        return ctx.of(1) if f == "det" else ctx.of(0)
+    if not all(ctx.finite(x) for x in m.flat):
+        return ctx.nan
+    # every entry as an integer times 2**shift: mantissas scaled to the smallest exponent
+    parts = [_man_exp(x) for x in m.flat]
+    shift = min(e for man, e in parts if man) if any(man for man, _ in parts) else 0
+    top = max((e + abs(man).bit_length() for man, e in parts if man), default=0)
+    if top - shift > _DET_SPAN_BITS:
+        # only mpmath intermediates get here (float64 entries span fewer bits); their exact integers would be huge
+        raise OutOfRange(f"{f}() of a matrix whose entries span more than float64's range")
+    a = [[0] * n for _ in range(n)]
+    for k, (man, e) in enumerate(parts):
+        a[k // n][k % n] = man << (e - shift) if man else 0
+    sign, prev = 1, 1
+    for k in range(n - 1):
+        if a[k][k] == 0:
+            piv = next((r for r in range(k + 1, n) if a[r][k] != 0), None)
+            if piv is None:
+                d_int = 0
+                break
+            a[k], a[piv] = a[piv], a[k]
+            sign = -sign
+        for i in range(k + 1, n):
+            for j in range(k + 1, n):
+                a[i][j] = (a[i][j] * a[k][k] - a[i][k] * a[k][j]) // prev
+        prev = a[k][k]
+    else:
+        d_int = a[n - 1][n - 1]
+    d_int *= sign                      # det = d_int * 2**(n * shift), exactly
+    if f == "logdet":
+        if d_int <= 0:
+            return ctx.of(-math.inf) if d_int == 0 else ctx.nan
+        if ctx is _MP:
+            return mpmath.log(d_int) + n * shift * mpmath.log(2)
+        with mpmath.workdps(REFERENCE_DPS):
+            return float(mpmath.log(d_int) + n * shift * mpmath.log(2))
+    if ctx is _MP:
+        return mpmath.ldexp(mpmath.mpf(d_int), n * shift)
+    try:
+        return float(fractions.Fraction(d_int) * fractions.Fraction(2) ** (n * shift))   # rounded once
+    except OverflowError:
+        return math.copysign(math.inf, d_int)
+
+
+def _man_exp(x):
+    """(mantissa, exponent) integers with x == mantissa * 2**exponent exactly."""
+    if isinstance(x, mpmath.mpf):
+        sign, man, e, _ = x._mpf_          # man_exp drops the sign
+        return ((-1) ** sign * int(man), int(e)) if man else (0, 0)
+    num, den = float(x).as_integer_ratio()
+    return num, -(den.bit_length() - 1)
+
+
+def _sym(m):
+    return (m + m.T) / 2
+
+
+def _matfun_mp(f, m):
+    """f of one matrix of mpmath numbers, at the current working precision (see the module docstring)."""
+    n = m.shape[0]
+    if f == "expm":
+        return np.array(mpmath.expm(mpmath.matrix(m.tolist())).tolist(), dtype=object).reshape(n, n)
+    s = _sym(m)
+    if f == "cholesky":
+        return _cholesky(s)
+    w, q = mpmath.eigsy(mpmath.matrix(s.tolist()))
+    w = np.array([w[k] for k in range(n)], dtype=object)
+    q = np.array(q.tolist(), dtype=object).reshape(n, n)
+    if f == "eigvalsh":
+        return w
+    if f == "eigvecsh":
+        for j in range(n):
+            col = [abs(q[k, j]) for k in range(n)]
+            k = col.index(max(col))        # the first component of largest absolute value
+            if q[k, j] < 0:
+                q[:, j] = -q[:, j]
+        return q
+    if f == "logm":
+        if any(x <= 0 for x in w):
+            return np.full((n, n), mpmath.mpf("nan"), dtype=object)
+        fw = [mpmath.log(x) for x in w]
+    else:                                  # sqrtm
+        if any(x < 0 for x in w):
+            return np.full((n, n), mpmath.mpf("nan"), dtype=object)
+        fw = [mpmath.sqrt(x) for x in w]
+    return np.array([[mpmath.fsum(q[i, k] * fw[k] * q[j, k] for k in range(n)) for j in range(n)]
+                     for i in range(n)], dtype=object).reshape(n, n)
+
+
+def _cholesky(s):
+    """The lower factor L of s = L·Lᵀ (column by column); NaN where s is not positive definite."""
+    n = s.shape[0]
+    L = np.full((n, n), mpmath.mpf(0), dtype=object)
+    for j in range(n):
+        d = s[j, j] - mpmath.fsum(L[j, k] ** 2 for k in range(j))
+        if not d > 0:
+            return np.full((n, n), mpmath.mpf("nan"), dtype=object)
+        L[j, j] = mpmath.sqrt(d)
+        for i in range(j + 1, n):
+            L[i, j] = (s[i, j] - mpmath.fsum(L[i, k] * L[j, k] for k in range(j))) / L[j, j]
+    return L
 
 
 def _union(a, b):
@@ -578,7 +717,9 @@ def evaluate(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40) 
             arr = np.asarray(v)
             conv = np.empty(arr.shape, dtype=object)
             for idx in np.ndindex(*arr.shape):
-                conv[idx] = ctx.of(float(arr[idx]) if ctx is _F64 else arr[idx])
+                x = arr[idx]
+                x = x.item() if isinstance(x, np.generic) else x      # mpmath takes no NumPy scalars
+                conv[idx] = ctx.of(float(x) if ctx is _F64 else x)
             vals[k] = conv
     given = set(vals)
     if ctx is _MP:
