@@ -557,6 +557,9 @@ class _Eval:
             raise OutOfRange(f"{f}() of a matrix with an entry beyond float64's range")
         if ctx is _MP:
             r = _matfun_mp(f, m)
+            if any(mpmath.isfinite(x) and abs(x) > _FLOAT64_MAX for x in r.flat):
+                # expm of a matrix with entries ~1e3: the true value overflows float64, where code gives inf
+                raise OutOfRange(f"{f}() whose value is beyond float64's range")
         else:
             with mpmath.workdps(REFERENCE_DPS):
                 r = _matfun_mp(f, np.vectorize(mpmath.mpf, otypes=[object])(m))

@@ -165,7 +165,12 @@ class _WatchedLinalg:
     def __init__(self, watch):
         self._watch = watch
 
-    def _seen(self, a):
+    def _seen(self, a, prim=None):
+        if prim is not None and prim.max_norm is not None:
+            a = np.asarray(a, dtype=float)
+            if a.size and float(np.max(np.sum(np.abs(a), axis=-2))) > prim.max_norm:
+                self._watch.worst_cond = np.inf     # beyond what float64 can compute: ill posed here
+                return
         try:
             c = float(np.max(np.linalg.cond(np.asarray(a, dtype=float)), initial=0.0))
         except (np.linalg.LinAlgError, ValueError):

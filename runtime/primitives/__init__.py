@@ -60,6 +60,8 @@ class MatrixPrimitive:
     show_vjp: str = ""
     cuda: Cuda | None = None
     user: bool = True                 # a function of the rule language (False: internal, such as adj)
+    max_norm: float | None = None     # beyond this 1-norm of the argument float64 cannot compute the value
+                                      # (verification treats such a point as ill posed, as a singular matrix)
     optional: str = ""                # index letters of the differential that exist only when an argument has them
     lines: tuple = field(default=(), compare=False)   # the differential, parsed
 
@@ -126,7 +128,7 @@ class _Bound:
 
     def forward(self, *args, nb=0):
         if self.watch is not None:
-            self.watch(_to_batch_first(args[0], nb))
+            self.watch(_to_batch_first(args[0], nb), self.p)
         if nb == 0:
             return self.p.forward(*args)
         return _to_batch_last(self.p.forward(*[_to_batch_first(a, nb) for a in args]), nb)

@@ -45,6 +45,9 @@ PRIMITIVE = MatrixPrimitive(
     vjp=_vjp,
     saves=("X",),
     traceable=False,
+    # e^709 is float64's largest value; past ‖A‖₁ ≈ 700 scaling and squaring overflows in its intermediates
+    # (and the value itself may), even where the true exponential of a non-normal matrix is finite
+    max_norm=700.0,
     show="exp({X})",
     show_latex=r"e^{{{X}}}",
     show_jvp="d{R} = L_exp({X}, d{X})",
