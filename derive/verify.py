@@ -171,6 +171,8 @@ class _WatchedLinalg:
             if a.size and float(np.max(np.sum(np.abs(a), axis=-2))) > prim.max_norm:
                 self._watch.worst_cond = np.inf     # beyond what float64 can compute: ill posed here
                 return
+        if prim is not None and prim.domain not in ("wellcond", "spd"):
+            return          # expm, eigh: defined and well conditioned at singular matrices
         try:
             c = float(np.max(np.linalg.cond(np.asarray(a, dtype=float)), initial=0.0))
         except (np.linalg.LinAlgError, ValueError):

@@ -14,8 +14,12 @@ def sym(xp, X):
 def eigh(A):
     """numpy.linalg.eigh (A's lower triangle) with a sign convention: in each eigenvector (a column), the
     component of largest absolute value is positive (the first such on a tie), so eigenvectors are a function
-    of A wherever the eigenvalues are distinct and no two components of a vector tie in magnitude."""
+    of A wherever the eigenvalues are distinct and no two components of a vector tie in magnitude. At a tie
+    (the eigenvectors (1, ±1)/√2 of [[a, b], [b, a]]) the sign flips under some perturbations: eigenvectors are
+    discontinuous there, as no sign convention is continuous everywhere."""
     w, V = np.linalg.eigh(A)
+    if V.shape[-1] == 0:
+        return w, V
     k = np.argmax(np.abs(V), axis=-2)[..., None, :]
     s = np.where(np.take_along_axis(V, k, axis=-2) < 0, -1.0, 1.0).astype(V.dtype)
     return w, V * s

@@ -5,7 +5,13 @@ the eigenvalues are distinct; at a repeated eigenvalue the eigenvalues are not d
 import numpy as np
 
 from . import Cuda, MatrixPrimitive
-from ._sym import sym
+from ._sym import eigh, sym
+
+
+def _forward(A):
+    # from the eigendecomposition the derivative reads (LAPACK's values-only routine returns finite values for a
+    # NaN input, where eigh propagates it)
+    return eigh(A)[0]
 
 
 def _jvp(xp, V, dA):
@@ -19,7 +25,7 @@ def _vjp(xp, V, wbar):
 PRIMITIVE = MatrixPrimitive(
     name="eigvalsh",
     doc="the eigenvalues of a symmetric matrix, ascending",
-    forward=np.linalg.eigvalsh,
+    forward=_forward,
     result="vector",
     domain="symmetric",
     symmetric=True,
