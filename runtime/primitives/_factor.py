@@ -8,6 +8,8 @@ NumPy matrices are factored; generated code keeps the unfactored primitives for 
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.linalg as sla
 
@@ -98,7 +100,9 @@ def cho_factor(X):
 
 def lu_factor(X):
     COUNT["lu"] += 1
-    return sla.lu_factor(X, check_finite=False)
+    with warnings.catch_warnings():      # a singular X: det is 0, and inv/solve raise (Factor._nonsingular)
+        warnings.simplefilter("ignore", sla.LinAlgWarning)
+        return sla.lu_factor(X, check_finite=False)
 
 
 def factor(X, spd=False):
