@@ -1,8 +1,8 @@
 """One factorisation of a square matrix, shared by every primitive applied to it (issue #11 §3).
 
 `factor(X, spd)` returns a `Factor`: Cholesky (scipy.linalg.cho_factor) where X is declared or inferred spd,
-LU (scipy.linalg.lu_factor) otherwise, or where the Cholesky fails (X not numerically positive definite: the
-LU then gives what the unfactored primitives give). The decomposition is computed on first use and kept, so a
+LU (scipy.linalg.lu_factor) otherwise, or where X is not symmetric to rounding or the Cholesky fails (X not
+numerically positive definite): the LU then gives what the unfactored primitives give. The decomposition is computed on first use and kept, so a
 rule's forward pass and its pullback (a closure holding the Factor) pay for it once. Only unbatched (n, n)
 NumPy matrices are factored; generated code keeps the unfactored primitives for batched matrices.
 """
@@ -24,7 +24,7 @@ class Factor:
 
     def _get(self):
         if self._kind is None:
-            if self.spd:
+            if self.spd and _symmetric(self.X):
                 try:
                     self._f = cho_factor(self.X)
                     self._kind = "cholesky"
@@ -88,6 +88,14 @@ class Factor:
         piv = f[1]
         sign = -1.0 if np.count_nonzero(piv != np.arange(piv.size)) % 2 else 1.0
         return sign * np.prod(d)
+
+
+def _symmetric(X):
+    """Cholesky reads one triangle: only a matrix symmetric to rounding gets it. Another (spd inferred from
+    logdet, say, and a non-symmetric matrix passed) gets the LU, and the unfactored primitives' answer."""
+    if np.array_equal(X, X.T):
+        return True
+    return np.max(np.abs(X - X.T)) <= 1e3 * np.finfo(X.dtype).eps * np.max(np.abs(X))
 
 
 def cho_factor(X):

@@ -119,3 +119,13 @@ def test_factor_methods_match_numpy(spd):
     np.testing.assert_allclose(F.inv(), np.linalg.inv(X), rtol=1e-10)
     np.testing.assert_allclose(F.logdet(), np.linalg.slogdet(X)[1], rtol=1e-12)
     np.testing.assert_allclose(F.det(), np.linalg.det(X), rtol=1e-10)
+
+
+def test_spd_inferred_but_not_symmetric_gets_the_full_matrix_answer():
+    """logdet makes A's domain spd; a non-symmetric A with positive determinant must not be read by one
+    triangle (a Cholesky would silently give log det of the symmetrised lower part)."""
+    op = define("ld2(A[i,j]) -> y[] = logdet(A[i,j])")
+    A = np.array([[4.0, 3.0, 0.0], [-1.0, 5.0, 2.0], [0.5, 0.0, 6.0]])
+    np.testing.assert_allclose(op(A), np.linalg.slogdet(A)[1], rtol=1e-14)
+    l, pb = op.rrule(A)
+    np.testing.assert_allclose(unthunk(pb(1.0)[1]), np.linalg.inv(A).T, rtol=1e-12)
