@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from . import ir
+from runtime.primitives import PRIMITIVES
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .calculus import OpaqueLin, lin_reads
 from .emit_numpy import CHUNK_NAME, Emitter, _paren, _union
@@ -99,6 +100,15 @@ class OpGen:
             for a, c in enumerate(v.classes):
                 self.extent_src.setdefault(c, (self.names[v.name], a))
         self.float_inputs = [self.names[v.name] for v in self.p.inputs if v.kind != "int"]
+        # unbatched matrices that primitives with a `factored` form read: each is factored once per function
+        # (runtime/primitives/_factor), and forward, pullback and the inverse_of solves share the factor
+        self.factorable = {}
+        for st in self.p.stmts + d.aux:
+            X = st.args[0] if st.prim else None
+            if X and PRIMITIVES[st.prim].factored is not None and self.p.var(X).rank == 2 \
+                    and X not in self.factorable:
+                self.factorable[X] = _internal_ident("_F_" + self.names[X].lstrip("_"), taken)
+        self.factors = {}          # matrix variable -> its factor variable, where the function at hand has one
         self.centre = _centring(d)
         self._extent_home = None   # (lines, index, indent, classes defined) of the function being emitted
 
@@ -145,7 +155,21 @@ class OpGen:
         em = Emitter(names, self.extent_code, indent, self.counter, cache)
         em.dtype_src = ", ".join(self.float_inputs) or None
         em.inverse_of = self.inverse_of(self.keep)
+        em.factor_of = self.factors
         return em
+
+    def start_factors(self, em: Emitter):
+        """A new function: its inputs' factorisations (lazy, so one no code reads costs nothing) at its top."""
+        self.factors = em.factor_of = {}
+        for v in self.p.inputs:
+            if v.name in self.factorable:
+                self.emit_factor(em, v.name)
+
+    def emit_factor(self, em: Emitter, X):
+        spd = self.p.domains.get(X) == "spd" or self.p.var(X).domain == "spd"
+        F = self.factorable[X]
+        em.line(f"{F} = np.prim.factor({self.names[X]}{', spd=True' if spd else ''})")
+        self.factors[self.names[X]] = F
 
     def inverse_of(self, keep=frozenset()):
         """Variables holding an unbatched inverse, and the matrix each inverts: contractions with them
@@ -172,6 +196,8 @@ class OpGen:
         tgt = self.names[st.target]
         if st.prim:
             em.line(f"{tgt} = {self.prim_code(st)}")
+            if st.target in self.factorable:
+                self.emit_factor(em, st.target)
             return
         expr = _expand_sums(st.expr)
         ci, big = _chunk_index(expr, st.indices)
@@ -181,11 +207,17 @@ class OpGen:
         em.pref = tuple(st.indices)
         code, axes = em.emit(expr)
         em.line(f"{tgt} = {em.to_axes(code, axes, st.indices)}")
+        if st.target in self.factorable:
+            self.emit_factor(em, st.target)
 
     def prim_code(self, st):
         """A primitive statement's value: its declaration's NumPy implementation (runtime/primitives), with the
         rule's batch axes (trailing) moved to NumPy's place (leading) and back."""
         nb = self.p.var(st.args[0]).rank - 2
+        F = self.factors.get(self.names[st.args[0]])
+        if F is not None and PRIMITIVES[st.prim].factored is not None:
+            rest = "".join(", " + self.names[a] for a in st.args[1:])
+            return f"np.prim.{st.prim}.factored({F}{rest})"
         args = ", ".join(self.names[a] for a in st.args)
         return f"np.prim.{st.prim}.forward({args}{f', nb={nb}' if nb else ''})"
 
@@ -210,7 +242,7 @@ class OpGen:
             names[p] = p
         sub = Emitter(names, lambda s: "_m" if s == local else self.extent_code(s), em.indent + "    ",
                       self.counter)
-        sub.dtype_src, sub.inverse_of = em.dtype_src, em.inverse_of
+        sub.dtype_src, sub.inverse_of, sub.factor_of = em.dtype_src, em.inverse_of, em.factor_of
         sub.big_ext = frozenset(x.ext for x in big)
         concat = ci in indices
         out_idx = tuple(local if s == ci else s for s in indices)
@@ -274,7 +306,7 @@ class OpGen:
         fn, n = pb.tmp("fused"), self.extent_var(cls)
         sub = Emitter(names, lambda x: "_m" if x == local else self.extent_code(x), pb.indent + "        ",
                       self.counter, pb.cache)
-        sub.dtype_src, sub.inverse_of = pb.dtype_src, pb.inverse_of
+        sub.dtype_src, sub.inverse_of, sub.factor_of = pb.dtype_src, pb.inverse_of, pb.factor_of
         sub.big_ext = frozenset(x.ext for _, _, _, big, _ in plan for x in big)
         outs = []
         for ls, e, axis, big, out_idx in plan:
@@ -398,6 +430,7 @@ class OpGen:
         em.indent = "        "
         self.extents(em)
         self.emit_centre(em)
+        self.start_factors(em)
         for st in self.needed_stmts({v.name for v in p.outputs}):
             self.emit_stmt(em, st)
         outs = ", ".join(self.names[v.name] for v in p.outputs)
@@ -413,6 +446,7 @@ class OpGen:
         em.line(f"{tans}, = tangents" if len(p.inputs) == 0 else f"{tans} = tangents")
         self.extents(em)
         self.emit_centre(em)
+        self.start_factors(em)
         needed_by_tangents = {n for ls in d.pushforward for n in lin_reads(ls)}
         for st in self.needed_stmts({v.name for v in p.outputs} | needed_by_tangents):
             self.emit_stmt(em, st)
@@ -455,6 +489,7 @@ class OpGen:
         em = self.emitter(self.names)
         self.extents(em)
         self.emit_centre(em)
+        self.start_factors(em)
         aux_names = {st.target for st in d.aux}
         needed = {v.name for v in p.outputs}
         for ls in d.pullback:
@@ -568,7 +603,8 @@ class OpGen:
 
     def generate(self) -> OpCode:
         aux = [self.names[st.target] for st in self.d.aux] + [self.names[v.name] for v in self.p.temps
-                                                              if v.name in self.names]
+                                                              if v.name in self.names] + \
+            list(self.factorable.values())
         fns = "\n".join(_inline_single_use(_drop_unused(f, aux))
                          for f in (self.forward(), self.frule(), self.rrule()))
         n = self.p.name

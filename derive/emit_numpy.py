@@ -79,6 +79,7 @@ class Emitter:
         self.dtype_src = None                 # a python expression with the working dtype
         self.pref = ()                        # preferred axis order (the output's)
         self.inverse_of = {}                  # variable holding A⁻¹ -> variable holding A (unbatched)
+        self.factor_of = {}                   # variable holding A -> variable holding its shared factorisation
         self.big_ext = frozenset()            # extent classes known to be large (a sliced kernel's i and j)
 
     # -- utilities -------------------------------------------------------------------------------------------
@@ -87,6 +88,7 @@ class Emitter:
         subexpressions, and what it computes stays inside the block."""
         sub = Emitter(dict(self.names), self.extent_code, self.indent + "    ", self.counter, self.cache)
         sub.dtype_src, sub.inverse_of, sub.pref = self.dtype_src, self.inverse_of, self.pref
+        sub.factor_of = self.factor_of
         sub.big_ext = self.big_ext
         return sub
 
@@ -502,6 +504,9 @@ class Emitter:
         rest = tuple(x for x in xv if x != k)
         v = cv if xv[0] == k else f"np.transpose({cv})"
         code, axes = f"np.linalg.solve({A}, {v})", (row,) + rest
+        if mat in self.factor_of:      # solve with A's factorisation, computed once (runtime/primitives/_factor)
+            tr = ", trans=True" if A != mat else ""
+            code = f"np.prim.solve.factored({self.factor_of[mat]}, {v}{tr})"
         if set(axes) != set(out_axes):
             return None
         return self.to_axes(code, axes, tuple(out_axes))

@@ -262,19 +262,22 @@ def _define(np):
     # ---- inv(A[i,j]) -> B[i,j]    (rules/linalg.rules:19)
     # Matrix functions: each contributes its differential once (d inv(A) = -B·dA·B with B = inv(A), ...).
     def inv(A):
-        B = np.prim.inv.forward(A)
+        _F_A = np.prim.factor(A)
+        B = np.prim.inv.factored(_F_A)
         return B
 
     def inv_frule(tangents, A):
         _, dA = tangents
-        B = np.prim.inv.forward(A)
+        _F_A = np.prim.factor(A)
+        B = np.prim.inv.factored(_F_A)
         dB = _ZERO
         if not is_zero(dA):
             dB = _add(dB, (-((B @ dA) @ B)))
         return B, dB
 
     def inv_rrule(A):
-        B = np.prim.inv.forward(A)
+        _F_A = np.prim.factor(A)
+        B = np.prim.inv.factored(_F_A)
         def inv_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
@@ -284,12 +287,14 @@ def _define(np):
 
     # ---- det(A[i,j]) -> d[]    (rules/linalg.rules:20)
     def det(A):
-        d = np.prim.det.forward(A)
+        _F_A = np.prim.factor(A)
+        d = np.prim.det.factored(_F_A)
         return d
 
     def det_frule(tangents, A):
         _, dA = tangents
-        d = np.prim.det.forward(A)
+        _F_A = np.prim.factor(A)
+        d = np.prim.det.factored(_F_A)
         _adj_A = np.prim.adj.forward(A)
         dd = _ZERO
         if not is_zero(dA):
@@ -297,7 +302,8 @@ def _define(np):
         return d, dd
 
     def det_rrule(A):
-        d = np.prim.det.forward(A)
+        _F_A = np.prim.factor(A)
+        d = np.prim.det.factored(_F_A)
         def det_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
@@ -308,37 +314,42 @@ def _define(np):
 
     # ---- logdet(A[i,j]) -> d[]    (rules/linalg.rules:21)
     def logdet(A):
-        d = np.prim.logdet.forward(A)
+        _F_A = np.prim.factor(A, spd=True)
+        d = np.prim.logdet.factored(_F_A)
         return d
 
     def logdet_frule(tangents, A):
         _, dA = tangents
-        d = np.prim.logdet.forward(A)
-        _inv_A = np.prim.inv.forward(A)
+        _F_A = np.prim.factor(A, spd=True)
+        d = np.prim.logdet.factored(_F_A)
+        _inv_A = np.prim.inv.factored(_F_A)
         dd = _ZERO
         if not is_zero(dA):
             dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (1, 0))), axis=(0, 1)))
         return d, dd
 
     def logdet_rrule(A):
-        d = np.prim.logdet.forward(A)
+        _F_A = np.prim.factor(A, spd=True)
+        d = np.prim.logdet.factored(_F_A)
         def logdet_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _inv_A = np.prim.inv.forward(A)
+            _inv_A = np.prim.inv.factored(_F_A)
             dA = (np.transpose(_inv_A, (1, 0)) * dd)
             return (_NO, dA)
         return d, logdet_pullback
 
     # ---- solve(A[i,j], b[j]) -> x[i]    (rules/linalg.rules:22)
     def solve(A, b):
-        x = np.prim.solve.forward(A, b)
+        _F_A = np.prim.factor(A)
+        x = np.prim.solve.factored(_F_A, b)
         return x
 
     def solve_frule(tangents, A, b):
         _, dA, db = tangents
-        x = np.prim.solve.forward(A, b)
-        _inv_A = np.prim.inv.forward(A)
+        _F_A = np.prim.factor(A)
+        x = np.prim.solve.factored(_F_A, b)
+        _inv_A = np.prim.inv.factored(_F_A)
         _dz0 = _ZERO
         if not is_zero(dA):
             _dz0 = _add(_dz0, (-(dA @ x)))
@@ -350,11 +361,12 @@ def _define(np):
         return x, dx
 
     def solve_rrule(A, b):
-        x = np.prim.solve.forward(A, b)
+        _F_A = np.prim.factor(A)
+        x = np.prim.solve.factored(_F_A, b)
         def solve_pullback(dx):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
-            _dz0 = np.linalg.solve(np.transpose(A), dx)
+            _dz0 = np.prim.solve.factored(_F_A, dx, trans=True)
             def _pb_A_3():
                 dA = (-((_dz0[:, None]) * x))
                 return dA
@@ -366,13 +378,15 @@ def _define(np):
 
     # ---- solve_matrix(A[i,j], B[j,k]) -> X[i,k]    (rules/linalg.rules:23)
     def solve_matrix(A, B):
-        X = np.prim.solve.forward(A, B)
+        _F_A = np.prim.factor(A)
+        X = np.prim.solve.factored(_F_A, B)
         return X
 
     def solve_matrix_frule(tangents, A, B):
         _, dA, dB = tangents
-        X = np.prim.solve.forward(A, B)
-        _inv_A = np.prim.inv.forward(A)
+        _F_A = np.prim.factor(A)
+        X = np.prim.solve.factored(_F_A, B)
+        _inv_A = np.prim.inv.factored(_F_A)
         _dz0 = _ZERO
         if not is_zero(dA):
             _dz0 = _add(_dz0, (-(dA @ X)))
@@ -384,11 +398,12 @@ def _define(np):
         return X, dX
 
     def solve_matrix_rrule(A, B):
-        X = np.prim.solve.forward(A, B)
+        _F_A = np.prim.factor(A)
+        X = np.prim.solve.factored(_F_A, B)
         def solve_matrix_pullback(dX):
             if is_zero(dX):
                 return (_NO, _ZERO, _ZERO)
-            _dz0 = np.linalg.solve(np.transpose(A), dX)
+            _dz0 = np.prim.solve.factored(_F_A, dX, trans=True)
             def _pb_A_3():
                 dA = (-(_dz0 @ np.transpose(X)))
                 return dA
@@ -401,12 +416,14 @@ def _define(np):
     # ---- mahalanobis(x[i], S[i,j]) -> m[]    (rules/linalg.rules:26)
     # Gaussian log-likelihood pieces: a quadratic form through the inverse.
     def mahalanobis(x, S):
-        m = (x @ np.linalg.solve(np.transpose(S), x))
+        _F_S = np.prim.factor(S)
+        m = (x @ np.prim.solve.factored(_F_S, x, trans=True))
         return m
 
     def mahalanobis_frule(tangents, x, S):
         _, dx, dS = tangents
-        _inv_S = np.prim.inv.forward(S)
+        _F_S = np.prim.factor(S)
+        _inv_S = np.prim.inv.factored(_F_S)
         m = (x @ (np.transpose(_inv_S) @ x))
         _dinv_S = _ZERO
         if not is_zero(dS):
@@ -419,7 +436,8 @@ def _define(np):
         return m, dm
 
     def mahalanobis_rrule(x, S):
-        _inv_S = np.prim.inv.forward(S)
+        _F_S = np.prim.factor(S)
+        _inv_S = np.prim.inv.factored(_F_S)
         m = (x @ (np.transpose(_inv_S) @ x))
         def mahalanobis_pullback(dm):
             if is_zero(dm):
@@ -439,14 +457,16 @@ def _define(np):
     def cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
-        Q = np.linalg.solve((_d0 - A), (A + np.transpose(_d0, (1, 0))))
+        _F_t0 = np.prim.factor((_d0 - A))
+        Q = np.prim.solve.factored(_F_t0, (A + np.transpose(_d0, (1, 0))))
         return Q
 
     def cayley_frule(tangents, A):
         _, dA = tangents
         n_i = A.shape[0]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d4 - A))
+        _F_t0 = np.prim.factor((_d4 - A))
+        M = np.prim.inv.factored(_F_t0)
         Q = (M @ (A + np.transpose(_d4, (1, 0))))
         _dt0 = _ZERO
         if not is_zero(dA):
@@ -464,7 +484,8 @@ def _define(np):
     def cayley_rrule(A):
         n_i = A.shape[0]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d13 - A))
+        _F_t0 = np.prim.factor((_d13 - A))
+        M = np.prim.inv.factored(_F_t0)
         Q = (M @ (A + np.transpose(_d13, (1, 0))))
         def cayley_pullback(dQ):
             if is_zero(dQ):

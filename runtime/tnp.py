@@ -929,6 +929,9 @@ linalg = _Linalg()
 class _PrimCalls:
     """`tnp.prim`: generated code's calls to primitives (np.prim.inv.forward(X, nb=...)) on traced values."""
 
+    def factor(self, X, spd=False):
+        return X        # traced: no shared factorisation; `factored` calls the traced forward on X
+
 
 def _saved_maker(p, X, ans, args):
     vals = dict(zip(p.args, args))
@@ -1006,6 +1009,11 @@ class _BoundTraced:
         if nb == 0:
             return P(*args)
         return _batch_last(P(*[_batch_first(a, nb) for a in args]), nb)
+
+    def factored(self, X, *rest, nb=0, trans=False):
+        if trans:
+            X = swapaxes(X, -1, -2) if nb == 0 else swapaxes(X, 0, 1)
+        return self.forward(X, *rest, nb=nb)
 
     def jvp(self, *args, nb=0):
         jv = _MAPS[self.p.name][0]

@@ -21,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import index_form
+from . import _factor, index_form
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ class MatrixPrimitive:
     show_jvp: str = ""                # the pushforward's display, e.g. "dL = L·Φ(L⁻¹·dA·L⁻ᵀ)"
     show_vjp: str = ""
     cuda: Cuda | None = None
+    factored: Callable | None = None  # forward(F, *rest) from a shared factorisation F of X (see _factor)
     user: bool = True                 # a function of the rule language (False: internal, such as adj)
     max_norm: float | None = None     # beyond this 1-norm of the argument float64 cannot compute the value
                                       # (verification treats such a point as ill posed, as a singular matrix)
@@ -133,6 +134,17 @@ class _Bound:
             return self.p.forward(*args)
         return _to_batch_last(self.p.forward(*[_to_batch_first(a, nb) for a in args]), nb)
 
+    def factored(self, F, *rest, nb=0, trans=False):
+        """The value from F = `Calls.factor(X)`: the shared factorisation where there is one, else (F is X
+        itself: batched, traced or not NumPy) the unfactored forward. `trans`: of Xᵀ (solve only)."""
+        if isinstance(F, _factor.Factor):
+            if self.watch is not None:
+                self.watch(F.X)
+            return self.p.factored(F, *rest, trans=True) if trans else self.p.factored(F, *rest)
+        if trans:
+            F = np.swapaxes(F, -1, -2) if nb == 0 else np.swapaxes(F, 0, 1)
+        return self.forward(F, *rest, nb=nb)
+
     def jvp(self, *args, nb=0):
         if nb == 0:
             return self.p.jvp(self.xp, *args)
@@ -148,5 +160,13 @@ class Calls:
     """`np.prim` of a backend namespace: every primitive bound to that namespace."""
 
     def __init__(self, xp, watch=None):
+        self._numpy = getattr(xp, "__name__", "") == "runtime.backend_numpy"
         for name, p in PRIMITIVES.items():
             setattr(self, name, _Bound(p, xp, watch))
+
+    def factor(self, X, spd=False):
+        """One (lazy) factorisation of an unbatched real matrix X that the primitives applied to X share
+        (`np.prim.inv.factored(F)`); X itself where there is none to share (see _Bound.factored)."""
+        if self._numpy and type(X) is np.ndarray and X.ndim == 2 and X.dtype in (np.float64, np.float32):
+            return _factor.factor(X, spd)
+        return X

@@ -13,5 +13,6 @@ PRIMITIVE = MatrixPrimitive(
     differential="dR = adj(X)[j,i] * dX[i,j]",
     show="det({X})",
     show_latex=r"\det({X})",
+    factored=lambda F: F.det(),   # from the shared factorisation of X (_factor)
     cuda=Cuda(forward="tr_det", ws=(1, 0, 1, 0)),
 )

@@ -12,5 +12,6 @@ PRIMITIVE = MatrixPrimitive(
     differential="dR[i,j] = -R[i,k] * dX[k,l] * R[l,j]",
     show="{X}⁻¹",
     show_latex="{X}^{{-1}}",
+    factored=lambda F: F.inv(),   # from the shared factorisation of X (_factor)
     cuda=Cuda(forward="tr_inv", ws=(2, 0, 1, 0)),
 )

@@ -17,5 +17,6 @@ PRIMITIVE = MatrixPrimitive(
     differential="dR = inv(X)[j,i] * dX[i,j]",
     show="log det({X})",
     show_latex=r"\log\det({X})",
+    factored=lambda F: F.logdet(),   # from the shared factorisation of X (_factor)
     cuda=Cuda(forward="tr_logdet", ws=(1, 0, 1, 0)),
 )

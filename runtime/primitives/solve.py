@@ -24,5 +24,6 @@ PRIMITIVE = MatrixPrimitive(
     optional="r",
     show="solve({X}, {B})",
     show_latex=r"{X}^{{-1}} {B}",
+    factored=lambda F, B, trans=False: F.solve(B, trans),   # from the shared factorisation of X (_factor)
     cuda=Cuda(forward="tr_solve", ws=(1, 1, 1, 0)),
 )
