@@ -683,7 +683,15 @@ def transpose_program(d: Derivation, prog: Program) -> list:
         elif T in contrib:
             # materialize T's cotangent, then use it
             idx = ls.indices
-            pull.append(LinStmt(cot(T), idx, simplify_terms(_retarget(contrib.pop(T), idx), idx)))
+            bar = simplify_terms(_retarget(contrib.pop(T), idx), idx)
+            if (not isinstance(ls, OpaqueLin) and len(ls.terms) == 1 and len(bar) == 1
+                    and _outer_product(bar[0], idx)):
+                # a single use of a cotangent that is a product of factors over disjoint indices (x̄·xᵀ, a rank-one
+                # matrix): substituted, not built, so the contraction that reads it is planned through its factors
+                # (S⁻ᵀ·(x·xᵀ)·S⁻ᵀ as (S⁻ᵀx)(S⁻ᵀx)ᵀ, O(n²), not two O(n³) products)
+                _transpose_terms(ls, contrib, lambda ren, b=bar[0], ix=idx: _substituted(b, ix, ren))
+                continue
+            pull.append(LinStmt(cot(T), idx, bar))
             ybar_name = cot(T)
         else:
             continue
@@ -698,19 +706,8 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
             contrib.setdefault(X, []).append(Term(sp.S.One, (), ir.access(cot(v), P)))
             continue
-        for t in ls.terms:
-            # fresh names for everything summed, so no index of the result can be captured
-            ren = {s: fresh_like(s) for s in tuple(ls.indices) + t.sums}
-            ybar = ir.access(ybar_name, ls.indices).xreplace(ren)
-            X = base_name(ir.acc_name(t.atom))
-            J = t.atom.args
-            J = tuple(j.xreplace(ren) for j in J)
-            P = tuple(Idx(f"_P{k}", j.ext) for k, j in enumerate(J))
-            # Σ_{I,K} c · ȳ[I] · Π δ(P_m, J_m)
-            sums = tuple(ren.values())
-            coeff = t.coeff.xreplace(ren)
-            deltas = sp.Mul(*[KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
-            contrib.setdefault(X, []).append(Term(coeff * deltas, sums, ybar))
+        _transpose_terms(ls, contrib, lambda ren, name=ybar_name, ix=ls.indices:
+                         (sp.S.One, (), ir.access(name, ix).xreplace(ren)))
     inputs = [v for v in prog.inputs if v.kind != "int"]
     for v in inputs:
         letters = list(v.indices)
@@ -720,6 +717,40 @@ def transpose_program(d: Derivation, prog: Program) -> list:
         terms = contrib.get(v.name, [])
         pull.append(LinStmt(cot(v.name), P, simplify_terms(_retarget(terms, P), P)))
     return pull
+
+
+def _transpose_terms(ls, contrib, ybar_of):
+    """Each term c·ẋ[J] of ls contributes Σ c·ȳ·δ(P, J) to X̄; ybar_of(renaming) gives ȳ as (factor, sums, atom)."""
+    for t in ls.terms:
+        # fresh names for everything summed, so no index of the result can be captured
+        ren = {s: fresh_like(s) for s in tuple(ls.indices) + t.sums}
+        yc, ysums, ybar = ybar_of(ren)
+        X = base_name(ir.acc_name(t.atom))
+        J = tuple(j.xreplace(ren) for j in t.atom.args)
+        P = tuple(Idx(f"_P{k}", j.ext) for k, j in enumerate(J))
+        # Σ_{I,K} c · ȳ[I] · Π δ(P_m, J_m)
+        coeff = t.coeff.xreplace(ren)
+        deltas = sp.Mul(*[KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
+        contrib.setdefault(X, []).append(Term(coeff * yc * deltas, tuple(ren.values()) + ysums, ybar))
+
+
+def _outer_product(term, idx):
+    """The term is a product whose free indices idx each sit in a different factor (no factor holds two)."""
+    if len(idx) < 2 or term.sums:
+        return False
+    factors = sp.Mul.make_args(term.coeff) + (term.atom,)
+    for f in factors:
+        if len(set(f.atoms(Idx)) & set(idx)) > 1:
+            return False
+    return True
+
+
+def _substituted(term, idx, ren):
+    """A materialized cotangent's one term, with its free indices renamed as the consumer's ȳ[idx] would be."""
+    m = {i: ren.get(i, i) for i in idx}
+    inner = {s: fresh_like(s) for s in term.sums}
+    m.update(inner)
+    return term.coeff.xreplace(m), tuple(inner.values()), term.atom.xreplace(m)
 
 
 def _retarget(terms, P):
