@@ -438,18 +438,18 @@ def _define(np):
     def mahalanobis_rrule(x, S):
         _F_S = np.prim.factor(S)
         _inv_S = np.prim.inv.factored(_F_S)
-        m = (x @ (np.transpose(_inv_S) @ x))
+        _c11 = np.transpose(_inv_S) @ x
+        m = (x @ _c11)
         def mahalanobis_pullback(dm):
             if is_zero(dm):
                 return (_NO, _ZERO, _ZERO)
-            _dinv_S = (dm * (x[:, None]) * x)
-            def _pb_x_14():
+            def _pb_x_13():
                 dx = (dm * ((_inv_S + np.transpose(_inv_S, (1, 0))) @ x))
                 return dx
-            def _pb_S_17():
-                dS = (-(np.transpose(_inv_S) @ np.transpose((_inv_S @ np.transpose(_dinv_S)))))
+            def _pb_S_16():
+                dS = (-(dm * ((_c11[:, None]) * (_inv_S @ x))))
                 return dS
-            return (_NO, Thunk(_pb_x_14), Thunk(_pb_S_17))
+            return (_NO, Thunk(_pb_x_13), Thunk(_pb_S_16))
         return m, mahalanobis_pullback
 
     # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)

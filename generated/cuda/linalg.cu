@@ -3630,28 +3630,9 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_jvp
     tr_linalg_mahalanobis_jvp4_warp_body<double>(d_m, mode_d_m, x_x, u_inv_S, d_x, du_inv_S, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_linalg_mahalanobis_pb0: elementwise, grid-stride over the flat index e
+// tr_linalg_mahalanobis_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb0_body(T* __restrict__ bu_inv_S, const int mode_bu_inv_S, const T* __restrict__ b_m, const T* __restrict__ x_x, const long long n_i) {
-    const long long total = n_i * n_i;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        long long rem1 = e;
-        const long long e1 = rem1 % n_i; rem1 /= n_i;
-        const long long e0 = rem1;
-        const T r2 = tr_ld(b_m, 0)*x_x[e0]*x_x[e1];
-        tr_store(bu_inv_S, e, r2, mode_bu_inv_S);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_f32(float* __restrict__ bu_inv_S, const int mode_bu_inv_S, const float* __restrict__ b_m, const float* __restrict__ x_x, const long long n_i) {
-    tr_linalg_mahalanobis_pb0_body<float>(bu_inv_S, mode_bu_inv_S, b_m, x_x, n_i);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_f64(double* __restrict__ bu_inv_S, const int mode_bu_inv_S, const double* __restrict__ b_m, const double* __restrict__ x_x, const long long n_i) {
-    tr_linalg_mahalanobis_pb0_body<double>(bu_inv_S, mode_bu_inv_S, b_m, x_x, n_i);
-}
-
-// tr_linalg_mahalanobis_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb1_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ u_inv_S, const T* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ u_inv_S, const T* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_x = sh;
@@ -3686,17 +3667,17 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_pb1_rows_body(T* __restric
         tr_store(b_x, row, tr_ld(b_m, 0) * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ u_inv_S, const float* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_pb1_rows_body<float>(b_x, mode_b_x, x_x, u_inv_S, b_m, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ u_inv_S, const float* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_pb0_rows_body<float>(b_x, mode_b_x, x_x, u_inv_S, b_m, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ u_inv_S, const double* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_pb1_rows_body<double>(b_x, mode_b_x, x_x, u_inv_S, b_m, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ u_inv_S, const double* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_pb0_rows_body<double>(b_x, mode_b_x, x_x, u_inv_S, b_m, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_mahalanobis_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_linalg_mahalanobis_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb1_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const T* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const T* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3713,55 +3694,106 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_pb1_warp_body(T* __restric
         tr_store(b_x, row, tr_ld(b_m, 0) * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const float* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_mahalanobis_pb1_warp_body<float>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const float* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb0_warp_body<float>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const double* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_mahalanobis_pb1_warp_body<double>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const double* __restrict__ b_m, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb0_warp_body<double>(b_x, mode_b_x, u_inv_S, x_x, b_m, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_linalg_mahalanobis_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_linalg_mahalanobis_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb1_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_u_inv_S = sh;
+    T* const s_x_x = s_u_inv_S + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_u_inv_S[z] = u_inv_S[z0 * n_i + w1];
+            }
+        }
+        if (stage & 2) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_u_inv_S[t * n_i + i0] : u_inv_S[q0 * n_i + i0])*((stage & 2) ? s_x_x[t] : x_x[q0]);
+        }
+    }
+    if (active) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_pb1_rows_body<float>(u_c0, mode_u_c0, u_inv_S, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_pb1_rows_body<double>(u_c0, mode_u_c0, u_inv_S, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_linalg_mahalanobis_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ u_inv_S, const T* __restrict__ bu_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb1_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
-    long long rem1 = row;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
+    const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_S[i0 * n_i + q0]*tr_ld(bu_inv_S, i1 * n_i + q0);
+            acc0 += u_inv_S[q0 * n_i + i0]*x_x[q0];
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ u_inv_S, const float* __restrict__ bu_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_mahalanobis_pb2_warp_body<float>(u_c0, mode_u_c0, u_inv_S, bu_inv_S, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb1_warp_body<float>(u_c0, mode_u_c0, u_inv_S, x_x, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ u_inv_S, const double* __restrict__ bu_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_linalg_mahalanobis_pb2_warp_body<double>(u_c0, mode_u_c0, u_inv_S, bu_inv_S, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb1_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb1_warp_body<double>(u_c0, mode_u_c0, u_inv_S, x_x, n_i, nrows, nk, chunk, wpr);
 }
 
-// tr_linalg_mahalanobis_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_linalg_mahalanobis_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_linalg_mahalanobis_pb3_rows_body(T* __restrict__ b_S, const int mode_b_S, const T* __restrict__ u_c0, const T* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_c0 = sh;
-    T* const s_u_inv_S = s_u_c0 + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    T* const s_u_inv_S = sh;
+    T* const s_x_x = s_u_inv_S + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
+    const long long i0 = row;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
@@ -3775,17 +3807,16 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_pb3_rows_body(T* __restric
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, w0 * n_i + z0);
+                s_u_inv_S[z] = u_inv_S[w0 * n_i + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_i;
+            const long long per = 1LL;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p;
-                s_u_inv_S[z] = u_inv_S[z0 * n_i + w1];
+                s_x_x[z] = x_x[z0];
             }
         }
         if (stage) __syncthreads();
@@ -3793,18 +3824,64 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_pb3_rows_body(T* __restric
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_c0[t * n_i + i1] : tr_ld(u_c0, i1 * n_i + q0))*((stage & 2) ? s_u_inv_S[t * n_i + i0] : u_inv_S[q0 * n_i + i0]);
+            acc0 += ((stage & 1) ? s_u_inv_S[t * n_i + i0] : u_inv_S[i0 * n_i + q0])*((stage & 2) ? s_x_x[t] : x_x[q0]);
         }
     }
     if (active) {
-        tr_store(b_S, row, -acc0, mode_b_S);
+        tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb3_rows_f32(float* __restrict__ b_S, const int mode_b_S, const float* __restrict__ u_c0, const float* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_pb3_rows_body<float>(b_S, mode_b_S, u_c0, u_inv_S, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_pb2_rows_body<float>(u_c1, mode_u_c1, u_inv_S, x_x, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb3_rows_f64(double* __restrict__ b_S, const int mode_b_S, const double* __restrict__ u_c0, const double* __restrict__ u_inv_S, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_linalg_mahalanobis_pb3_rows_body<double>(b_S, mode_b_S, u_c0, u_inv_S, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_linalg_mahalanobis_pb2_rows_body<double>(u_c1, mode_u_c1, u_inv_S, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_linalg_mahalanobis_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ u_inv_S, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += u_inv_S[i0 * n_i + q0]*x_x[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ u_inv_S, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb2_warp_body<float>(u_c1, mode_u_c1, u_inv_S, x_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ u_inv_S, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_linalg_mahalanobis_pb2_warp_body<double>(u_c1, mode_u_c1, u_inv_S, x_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_linalg_mahalanobis_pb3: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_linalg_mahalanobis_pb3_body(T* __restrict__ b_S, const int mode_b_S, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const T* __restrict__ b_m, const long long n_i) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T r2 = -u_c0[e0]*u_c1[e1]*tr_ld(b_m, 0);
+        tr_store(b_S, e, r2, mode_b_S);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb3_f32(float* __restrict__ b_S, const int mode_b_S, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const float* __restrict__ b_m, const long long n_i) {
+    tr_linalg_mahalanobis_pb3_body<float>(b_S, mode_b_S, u_c0, u_c1, b_m, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_pb3_f64(double* __restrict__ b_S, const int mode_b_S, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const double* __restrict__ b_m, const long long n_i) {
+    tr_linalg_mahalanobis_pb3_body<double>(b_S, mode_b_S, u_c0, u_c1, b_m, n_i);
 }
 
 // tr_linalg_cayley_fwd0: elementwise, grid-stride over the flat index e
