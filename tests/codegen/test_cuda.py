@@ -458,6 +458,8 @@ def test_spectral_kernels_compile(spectral):
 @pytest.mark.parametrize("op", SPECTRAL_OPS)
 def test_spectral_kernels_match_numpy(op, dtype, device, spectral):
     dev, sizes = device
+    if sizes is None and dtype == np.float32 and op.startswith("b"):
+        pytest.skip("emulation runs float32 on the unbatched rules only (the same kernels as the batched ones)")
     files, fns, OPS = spectral
     mod = rc._Module("spectral", files["spectral.cu"], json.loads(files["spectral.json"]))
     _match_numpy(mod, fns, OPS, op, dtype, dev, sizes or {"i": 5, "j": 5, "b": 3})
