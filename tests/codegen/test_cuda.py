@@ -644,12 +644,17 @@ def test_reductions_hoist_invariants(plans):
 
 
 def test_matrix_primitives_are_batched_kernels(plans):
+    # one generic kernel: the plan names the declaration's device function and its workspace numbers
+    from runtime.primitives import PRIMITIVES
+
     (s,) = _steps(plans, "batched_inv", "forward")
-    assert (s["class"], s["op"], s["batch"]) == ("prim", "inv", ["b"])
+    assert (s["class"], s["fn"], s["batch"]) == ("prim", "tr_inv", ["b"])
+    assert s["ws"] == list(PRIMITIVES["inv"].cuda.ws)
     (s,) = _steps(plans, "bsolve", "forward")
-    assert (s["op"], s["rhs"], s["batch"]) == ("solve", "k", ["b"])
-    assert _steps(plans, "bdet", "forward")[0]["op"] == "det"
-    assert _steps(plans, "logdet", "forward")[0]["op"] == "logdet"
+    assert (s["fn"], s["rhs"], s["batch"], s["ws"]) == ("tr_solve", "k", ["b"], list(PRIMITIVES["solve"].cuda.ws))
+    assert s["operands"] == [["i", "i"], ["i", "k"], ["i", "k"]]     # A (square: one extent class), y, x
+    assert _steps(plans, "bdet", "forward")[0]["fn"] == "tr_det"
+    assert _steps(plans, "logdet", "forward")[0]["fn"] == "tr_logdet"
 
 
 def test_unclassifiable_statement_falls_back_to_a_plain_reduction(plans):
