@@ -14,7 +14,7 @@ import jinja2
 import sympy as sp
 
 from . import ir
-from .calculus import COT, GIVEN, TAN, base_name
+from .calculus import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
 from .emit_cuda import Body, Piece, Planner, outer_accesses
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -189,6 +189,7 @@ class KernelSet:
     def __init__(self, env):
         self.macros = env.get_template("cuda_kernels.cu.j2").module
         self.texts: list = []
+        self.classes: list = []        # each text's kernel class (a "prim" kernel needs cuda_linalg.cuh.j2)
         self._by_text: dict = {}
 
     def add(self, k: Kernel) -> str:
@@ -200,6 +201,7 @@ class KernelSet:
         if name is None:
             name = self._by_text[text] = final
             self.texts.append(text.replace("@KERNEL@", final).strip("\n"))
+            self.classes.append(k.cls)
         return name
 
 
@@ -258,10 +260,16 @@ class OpCuda:
         # forward
         progs["forward"] = self.program("fwd", self.needed_stmts(outs), [], ins, outs)
         # frule: primal + pushforward (terms whose tangent exists)
-        coef_reads = {ir.acc_name(a) for ls in d.pushforward for t in ls.terms for a in ir.accesses(t.coeff)}
+        coef_reads = set().union(*(lin_reads(ls) for ls in d.pushforward))
         computed = set(diff_ins)
         lins = []
         for ls in d.pushforward:
+            if isinstance(ls, OpaqueLin):
+                # a linear map given as code: computed when its one linear input is
+                if base_name(ls.arg) in computed:
+                    lins.append(ls)
+                    computed.add(base_name(ls.target))
+                continue
             live = [t for t in ls.terms if base_name(ir.acc_name(t.atom)) in computed]
             lins.append(type(ls)(ls.target, ls.indices, live))
             computed.add(base_name(ls.target))
@@ -269,12 +277,9 @@ class OpCuda:
         progs["frule"] = self.program("jvp", self.needed_stmts(set(outs) | coef_reads), lins,
                                       ins + [TAN + n for n in diff_ins], outs + tan_outs)
         # pullback first (its reads decide what the rrule's forward pass keeps)
-        read_later = {ir.acc_name(t.atom) for ls in d.pullback for t in ls.terms}
+        read_later = set().union(*(lin_atoms(ls) for ls in d.pullback))
         cot_in = [GIVEN + o if GIVEN + o in read_later else COT + o for o in outs]
-        pb_reads = set()
-        for ls in d.pullback:
-            for t in ls.terms:
-                pb_reads |= {ir.acc_name(a) for a in ir.accesses(t.coeff)}
+        pb_reads = set().union(*(lin_reads(ls) for ls in d.pullback))
         aux_needed = [st for st in d.aux if st.target in pb_reads]
         pull_results = [COT + n for n in diff_ins]
         pull = self.program("pb", aux_needed, list(d.pullback), None, pull_results)
@@ -298,6 +303,9 @@ class OpCuda:
             else:
                 planner.assign(st.target, st.indices, list(sp.Add.make_args(st.expr)))
         for ls in lins:
+            if isinstance(ls, OpaqueLin):
+                planner.opaque(ls)
+                continue
             terms = [ir.IndexSum(t.coeff * t.atom, t.sums) for t in ls.terms]
             if terms:
                 planner.assign(ls.target, ls.indices, terms)
@@ -582,30 +590,55 @@ class OpCuda:
                 "reads": reads}
 
     def prim_step(self, name, pc):
+        """A step of the generic matrix-primitive kernel: one block per batch element loads its operands into
+        contiguous workspace, calls the declaration's device function (runtime/primitives/<name>.py, `Cuda`;
+        templates/cuda_linalg.cuh.j2) f(inputs..., output, ws, n[, r]), and stores the output."""
         st = pc.stmt
+        if isinstance(st, OpaqueLin):
+            p = ir.ALL_PRIMITIVES[st.prim]
+            fn = getattr(p.cuda, st.mode, "") if p.cuda else ""
+            ws = getattr(p.cuda, st.mode + "_ws") if fn else None
+            inputs, X, atoms = list(st.saved) + [st.arg], st.of[0], [st.arg]
+        else:
+            p = ir.ALL_PRIMITIVES[st.prim]
+            fn = p.cuda.forward if p.cuda else ""
+            ws = p.cuda.ws if fn else None
+            inputs, X, atoms = list(st.args), st.args[0], None
+        if not fn:
+            what = st.prim if not isinstance(st, OpaqueLin) else f"{st.prim}'s {st.mode}"
+            raise NotImplementedError(f"no CUDA device function for {what} (runtime/primitives/{st.prim}.py)")
         k = Kernel(name, "prim")
         ctx = Ctx(self, k)
-        X = st.args[0]
         xcl = self.classes(X)
         n = ctx.extent(xcl[0])
-        batch = xcl[2:]
-        fields = {"op": st.prim, "A": ctx.read(X), "out": cname(st.target), "n": n}
+        batch = tuple(xcl[2:])
+        nb = len(batch)
         rhs = None
-        if st.prim == "solve":
-            Bn = st.args[1]
-            fields["B"] = ctx.read(Bn)
-            bcl = self.classes(Bn)
-            if len(bcl) == 2 + len(batch):
-                rhs = bcl[1]
-        fields["NB"] = _product(batch, ctx)
-        fields["R"] = ctx.extent(rhs) if rhs else "1LL"
+        if "rhs" in p.arg_kinds and not isinstance(st, OpaqueLin):
+            for a, kind in zip(inputs, p.arg_kinds):
+                bcl = self.classes(a)
+                if kind == "rhs" and len(bcl) == 2 + nb:
+                    rhs = bcl[1]
+
+        def operand(buf):
+            cl = self.classes(buf)
+            assert tuple(cl[len(cl) - nb:]) == batch, (buf, cl, batch)
+            elem = list(cl[:len(cl) - nb])
+            size = " * ".join(f"(long long){ctx.extent(c)}" for c in elem) or "1LL"
+            return {"buf": buf, "size": size, "classes": elem}
+
+        ins = [dict(operand(b), ptr=ctx.read(b)) for b in inputs]
         k.outputs.append(st.target)
-        k.fields = fields
+        out = dict(operand(st.target), ptr=cname(st.target))
+        a, bb, c, d = ws
+        k.fields = {"fn": fn, "prim": st.prim, "n": n, "NB": _product(batch, ctx),
+                    "R": ctx.extent(rhs) if rhs else "1LL", "pass_r": "rhs" in p.arg_kinds,
+                    "inputs": ins, "output": out,
+                    "ws": f"{a}LL * n * n + {bb}LL * n * R + {c}LL * n + {d}LL"}
         k.extra = ["T* __restrict__ ws"]
-        width = {"inv": "2n", "adj": "2n", "det": "n", "logdet": "n", "solve": "n+r"}[st.prim]
-        return {"class": "prim", "kernel": self.add(k), "op": st.prim, "outputs": [{"buf": st.target, "atoms": None}],
-                "params": k.manifest_params(), "n": xcl[0], "batch": list(batch), "rhs": rhs, "width": width,
-                "reads": list(k.reads)}
+        return {"class": "prim", "kernel": self.add(k), "fn": fn, "outputs": [{"buf": st.target, "atoms": atoms}],
+                "params": k.manifest_params(), "n": xcl[0], "batch": list(batch), "rhs": rhs,
+                "operands": [o["classes"] for o in ins + [out]], "ws": list(ws), "reads": list(k.reads)}
 
 
 # -----------------------------------------------------------------------------------------------------------
@@ -659,10 +692,12 @@ def generate_cuda(results, source_label, command="derive-rules") -> dict:
             ops[r.name] = generate_op(r, stem, kernels)
         except NotImplementedError as exc:
             del kernels.texts[mark[0]:]
+            del kernels.classes[mark[0]:]
             kernels._by_text = mark[1]
             unsupported[r.name] = str(exc)
     cu = env.get_template("cuda_module.cu.j2").render(source=source_label, command=command,
-                                                      kernels=kernels.texts, ops=list(ops))
+                                                      kernels=kernels.texts, ops=list(ops),
+                                                      linalg="prim" in kernels.classes)
     manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cu": f"{stem}.cu",
                 "block": BLOCK, "ops": ops, "unsupported": unsupported}
     text = json.dumps(manifest, indent=1, sort_keys=False) + "\n"

@@ -14,7 +14,7 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.c import C99CodePrinter, get_math_macros
 
 from . import ir
-from .calculus import canon_bound
+from .calculus import OpaqueLin, canon_bound
 from .ir import IndexSum
 from .ir import Extent, Idx
 
@@ -221,7 +221,7 @@ class Piece:
     reduce: target[I] (+)= Σ_t outer_t · Σ_K inner_t (one thread or warp per element of I, loop over K);
             with op "max", target[I] = max_K inner (one term, outer 1), read back through max_shift only
     gemm:   target[I] (+)= outer · Σ_K a·b with a, b plain accesses (rows, cols, batch, reduction groups)
-    prim:   a matrix primitive statement (inv, det, logdet, solve)
+    prim:   a matrix primitive statement, or a primitive's differential given as code (an OpaqueLin)
     """
 
     kind: str
@@ -229,13 +229,15 @@ class Piece:
     indices: tuple
     terms: list = field(default_factory=list)      # map: [expr]; reduce/gemm: [(outer, inner)]
     sums: tuple = ()
-    stmt: object = None                             # prim: the ir.Stmt
+    stmt: object = None                             # prim: the ir.Stmt or calculus.OpaqueLin
     gemm: dict | None = None                        # gemm: a, b, rows, cols, batch, red, alpha, alpha_buf
     single: bool = True                             # the target's only piece (so fusing readers may use it)
     op: str = "sum"                                 # reduce: "sum", or "max" (the shift of a log-sum-exp)
 
     def reads(self) -> set:
         if self.kind == "prim":
+            if isinstance(self.stmt, OpaqueLin):
+                return set(self.stmt.saved) | {self.stmt.arg}
             return set(self.stmt.args)
         out = set()
         for t in self.terms:
@@ -336,6 +338,11 @@ class Planner:
     # -- statements ----------------------------------------------------------------------------------------
     def prim(self, st):
         self.pieces.append(Piece("prim", st.target, tuple(st.indices), stmt=st))
+
+    def opaque(self, ls):
+        """target = prim.jvp/vjp(saved..., arg): a linear map given as code, run by the primitive's kernel."""
+        self.linear_temps.add(ls.target)
+        self.pieces.append(Piece("prim", ls.target, tuple(ls.indices), stmt=ls))
 
     def assign(self, target, I, terms):
         """target[I] = Σ terms (each an expression, a top-level IndexSum marking a reduction)."""

@@ -541,13 +541,18 @@ class Runner:
         self.init.add(buf)
 
     def step_prim(self, step):
+        """The generic matrix-primitive kernel: one block per batch element, its operands and the device
+        function's workspace (a·n² + b·n·r + c·n + d, from the declaration) in shared memory, or in a global
+        buffer where they do not fit."""
         live = self.outputs(step)
+        if not live:
+            return
         (buf,) = live
         n = self.sizes[step["n"]]
         NB = self.size(step["batch"])
         R = self.sizes[step["rhs"]] if step["rhs"] else 1
-        ld = {"2n": 2 * n, "n": n, "n+r": n + R}[step["width"]]
-        per = n * ld + n
+        a, b, c, d = step["ws"]
+        per = sum(self.size(cl) for cl in step["operands"]) + a * n * n + b * n * R + c * n + d
         item = self.dtype.itemsize
         if NB:
             ws = None

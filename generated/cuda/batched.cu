@@ -342,6 +342,657 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f64(TR_GEMM_PARAM
     tr_gemm_body<double>(TR_GEMM_ARGS);
 }
 
+// ---- batched small dense linear algebra for the matrix primitives (templates/cuda_linalg.cuh.j2) ----------
+// Needs cuda_helpers.cuh.j2 first (tr_gauss_jordan). Conventions of every public tr_* function here:
+// - called by ALL threads of one block, one block per matrix; any blockDim.x (1..256) and small n (1..64);
+// - matrices are row-major n x n (element (r,c) at r*n + c), in global or shared memory; inputs are const
+//   and never written; outputs never alias inputs; every scratch array lives in `ws`, whose size in elements
+//   of T is given above each function as a formula in n;
+// - the function begins and ends with a barrier, so inputs written by any thread of the block just before the
+//   call are seen, and outputs are complete in every thread when it returns.
+// Internal phases (tr_la_*) end with a barrier; work inside a phase is split over threads by strided loops.
+
+template <typename T> __device__ __forceinline__ T tr_la_eps() {
+    return sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(2.220446049250313e-16);
+}
+
+// C (row stride ldc) = alpha * op(X) * op(Y), op(M) = M, or M^T where t != 0; C aliases neither X nor Y
+template <typename T>
+__device__ void tr_la_mm(T* C, int ldc, const T* X, int tx, const T* Y, int ty, T alpha, int n) {
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        T acc = T(0);
+        for (int k = 0; k < n; ++k) acc += (tx ? X[k * n + i] : X[i * n + k]) * (ty ? Y[j * n + k] : Y[k * n + j]);
+        C[i * ldc + j] = alpha * acc;
+    }
+    __syncthreads();
+}
+
+// S = (X + X^T) / 2
+template <typename T> __device__ void tr_la_sym(T* S, const T* X, int n) {
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        S[q] = T(0.5) * (X[q] + X[j * n + i]);
+    }
+    __syncthreads();
+}
+
+// B <- L^-1 B (trans == 0) or L^-T B (trans != 0), L lower triangular: one column of B per thread
+template <typename T> __device__ void tr_la_trsm_left(const T* L, T* B, int trans, int n) {
+    for (int c = threadIdx.x; c < n; c += blockDim.x) {
+        if (!trans) {
+            for (int i = 0; i < n; ++i) {
+                T acc = B[i * n + c];
+                for (int k = 0; k < i; ++k) acc -= L[i * n + k] * B[k * n + c];
+                B[i * n + c] = acc / L[i * n + i];
+            }
+        } else {
+            for (int i = n - 1; i >= 0; --i) {
+                T acc = B[i * n + c];
+                for (int k = i + 1; k < n; ++k) acc -= L[k * n + i] * B[k * n + c];
+                B[i * n + c] = acc / L[i * n + i];
+            }
+        }
+    }
+    __syncthreads();
+}
+
+// B <- B L^-T (trans != 0) or B L^-1 (trans == 0), L lower triangular: one row of B per thread
+template <typename T> __device__ void tr_la_trsm_right(const T* L, T* B, int trans, int n) {
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        T* const row = B + r * n;
+        if (trans) {  // X L^T = B: forward over columns
+            for (int i = 0; i < n; ++i) {
+                T acc = row[i];
+                for (int k = 0; k < i; ++k) acc -= row[k] * L[i * n + k];
+                row[i] = acc / L[i * n + i];
+            }
+        } else {  // X L = B: backward over columns
+            for (int i = n - 1; i >= 0; --i) {
+                T acc = row[i];
+                for (int k = i + 1; k < n; ++k) acc -= row[k] * L[k * n + i];
+                row[i] = acc / L[i * n + i];
+            }
+        }
+    }
+    __syncthreads();
+}
+
+// X <- Φ(X): the strictly lower part plus half the diagonal, the upper part zeroed
+template <typename T> __device__ void tr_la_phi(T* X, int n) {
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        if (j > i) X[q] = T(0);
+        else if (j == i) X[q] *= T(0.5);
+    }
+    __syncthreads();
+}
+
+// ---- Cholesky ------------------------------------------------------------------------------------------------
+// L = the lower factor of the symmetric matrix whose lower triangle is A's (numpy.linalg.cholesky); the upper
+// part of L is zero. Not positive definite (a pivot <= 0, or NaN): every element of L is NaN.
+// ws: 0 (unused)
+template <typename T> __device__ void tr_cholesky(const T* A, T* L, T* ws, int n) {
+    __syncthreads();
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) L[q] = (q % n) <= (q / n) ? A[q] : T(0);
+    bool bad = false;  // the same in every thread: each reads the same pivots
+    for (int j = 0; j < n; ++j) {
+        __syncthreads();
+        const T d = L[j * n + j];
+        if (!(d > T(0)) || !isfinite(d)) bad = true;
+        __syncthreads();  // every thread has read the pivot before it is overwritten
+        const T piv = sqrt(d);
+        if (threadIdx.x == 0) L[j * n + j] = piv;
+        for (int i = j + 1 + threadIdx.x; i < n; i += blockDim.x) L[i * n + j] /= piv;
+        __syncthreads();
+        const int m = n - j - 1;  // the trailing lower triangle
+        for (int q = threadIdx.x; q < m * m; q += blockDim.x) {
+            const int i = j + 1 + q / m, k = j + 1 + q % m;
+            if (k <= i) L[i * n + k] -= L[i * n + j] * L[k * n + j];
+        }
+    }
+    __syncthreads();
+    if (bad)
+        for (int q = threadIdx.x; q < n * n; q += blockDim.x) L[q] = T(NAN);
+    __syncthreads();
+}
+
+// dL = L·Φ(L^-1·S·L^-T), S = (dA + dA^T)/2: Cholesky's pushforward (the tangent is symmetrised)
+// ws: n*n
+template <typename T> __device__ void tr_cholesky_jvp(const T* L, const T* dA, T* dL, T* ws, int n) {
+    __syncthreads();
+    tr_la_sym(ws, dA, n);
+    tr_la_trsm_left(L, ws, 0, n);   // L^-1 S
+    tr_la_trsm_right(L, ws, 1, n);  // L^-1 S L^-T
+    tr_la_phi(ws, n);
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {  // L·Φ: lower times lower
+        const int i = q / n, j = q % n;
+        T acc = T(0);
+        for (int k = j; k <= i; ++k) acc += L[i * n + k] * ws[k * n + j];
+        dL[q] = acc;
+    }
+    __syncthreads();
+}
+
+// Abar = sym(L^-T·Φ(L^T·Lbar)·L^-1), the exact transpose of tr_cholesky_jvp (the upper part of Lbar is never
+// read: Φ keeps only the lower part of L^T·Lbar, which depends on Lbar's lower part alone)
+// ws: n*n
+template <typename T> __device__ void tr_cholesky_vjp(const T* L, const T* Lbar, T* Abar, T* ws, int n) {
+    __syncthreads();
+    T* const P = ws;
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {  // Φ(L^T·Lbar)
+        const int i = q / n, j = q % n;
+        T acc = T(0);
+        if (j <= i)
+            for (int k = i; k < n; ++k) acc += L[k * n + i] * Lbar[k * n + j];
+        P[q] = j < i ? acc : (j == i ? T(0.5) * acc : T(0));
+    }
+    __syncthreads();
+    tr_la_trsm_left(L, P, 1, n);   // L^-T Φ
+    tr_la_trsm_right(L, P, 0, n);  // L^-T Φ L^-1
+    tr_la_sym(Abar, P, n);
+}
+
+// ---- symmetric eigendecomposition ------------------------------------------------------------------------------
+// Parallel cyclic Jacobi: each round applies n/2 disjoint rotations at once (round-robin pairing; an odd n
+// pairs one index with a dummy each round), n-1 rounds (n even) make a sweep over all pairs. A rotation is
+// skipped when |a_pq| <= eps·sqrt(|a_pp|·|a_qq|) (or a_pq = 0); the sweeps stop after one without a rotation,
+// at most 40. Then eigenvalues ascending (NaN last, ties by index), eigenvectors as columns, each column's
+// component of largest magnitude positive (the first such on a tie).
+// ws: 2*n*n + 2*n + 3
+template <typename T> __device__ void tr_eigh(const T* A, T* w, T* V, T* ws, int n) {
+    __syncthreads();
+    const int nn = n * n, m = n + (n & 1), np = m / 2;
+    T* const W = ws;             // the rotated matrix, kept full and symmetric
+    T* const Q = ws + nn;        // the accumulated rotations
+    T* const rot = ws + 2 * nn;  // per pair: c, s, new a_pp, new a_qq
+    T* const flag = rot + 4 * np;
+    const T eps = tr_la_eps<T>();
+    for (int q = threadIdx.x; q < nn; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        W[q] = i >= j ? A[q] : A[j * n + i];
+        Q[q] = i == j ? T(1) : T(0);
+    }
+    for (int sweep = 0; sweep < 40; ++sweep) {
+        __syncthreads();
+        if (threadIdx.x == 0) flag[0] = T(0);
+        __syncthreads();
+        for (int round = 0; round < m - 1; ++round) {
+            // the pair k of this round: (round, m-1) for k = 0, else (round+k, round-k) mod m-1
+            for (int k = threadIdx.x; k < np; k += blockDim.x) {
+                int p = k == 0 ? round : (round + k) % (m - 1);
+                int r = k == 0 ? m - 1 : (round - k + (m - 1)) % (m - 1);
+                if (p > r) { const int t = p; p = r; r = t; }
+                T c = T(1), s = T(0), npp = T(0), nqq = T(0);
+                if (r < n) {
+                    const T app = W[p * n + p], aqq = W[r * n + r], apq = W[p * n + r];
+                    if (fabs(apq) > eps * sqrt(fabs(app)) * sqrt(fabs(aqq)) && apq != T(0)) {
+                        const T theta = (aqq - app) / (T(2) * apq);
+                        T t = T(1) / (fabs(theta) + hypot(theta, T(1)));
+                        if (theta < T(0)) t = -t;
+                        c = T(1) / sqrt(t * t + T(1));
+                        s = t * c;
+                        npp = app - t * apq;
+                        nqq = aqq + t * apq;
+                        flag[0] = T(1);
+                    }
+                }
+                rot[4 * k] = c;
+                rot[4 * k + 1] = s;
+                rot[4 * k + 2] = npp;
+                rot[4 * k + 3] = nqq;
+            }
+            __syncthreads();
+            // rows: W <- P^T W (rows p, r of every rotated pair)
+            for (int q = threadIdx.x; q < np * n; q += blockDim.x) {
+                const int k = q / n, j = q % n;
+                const T s = rot[4 * k + 1];
+                if (s == T(0)) continue;
+                int p = k == 0 ? round : (round + k) % (m - 1);
+                int r = k == 0 ? m - 1 : (round - k + (m - 1)) % (m - 1);
+                if (p > r) { const int t = p; p = r; r = t; }
+                const T c = rot[4 * k], x = W[p * n + j], y = W[r * n + j];
+                W[p * n + j] = c * x - s * y;
+                W[r * n + j] = s * x + c * y;
+            }
+            __syncthreads();
+            // columns: W <- W P and Q <- Q P; the pair's own 2x2 block takes its exact values
+            for (int q = threadIdx.x; q < np * n; q += blockDim.x) {
+                const int k = q / n, i = q % n;
+                const T s = rot[4 * k + 1];
+                if (s == T(0)) continue;
+                int p = k == 0 ? round : (round + k) % (m - 1);
+                int r = k == 0 ? m - 1 : (round - k + (m - 1)) % (m - 1);
+                if (p > r) { const int t = p; p = r; r = t; }
+                const T c = rot[4 * k];
+                if (i == p) {
+                    W[p * n + p] = rot[4 * k + 2];
+                    W[p * n + r] = T(0);
+                } else if (i == r) {
+                    W[r * n + r] = rot[4 * k + 3];
+                    W[r * n + p] = T(0);
+                } else {
+                    const T x = W[i * n + p], y = W[i * n + r];
+                    W[i * n + p] = c * x - s * y;
+                    W[i * n + r] = s * x + c * y;
+                }
+                const T x = Q[i * n + p], y = Q[i * n + r];
+                Q[i * n + p] = c * x - s * y;
+                Q[i * n + r] = s * x + c * y;
+            }
+            __syncthreads();
+        }
+        const bool rotated = flag[0] != T(0);
+        if (!rotated) break;  // the same in every thread: flag is read between two barriers
+    }
+    __syncthreads();
+    // ascending order: the rank of i among the diagonal, NaN largest, ties by index (a permutation)
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const T di = W[i * n + i];
+        int rank = 0;
+        for (int j = 0; j < n; ++j) {
+            const T dj = W[j * n + j];
+            const bool less = isnan(di) ? (!isnan(dj) || j < i) : (!isnan(dj) && (dj < di || (dj == di && j < i)));
+            rank += less;
+        }
+        w[rank] = di;
+        for (int r = 0; r < n; ++r) V[r * n + rank] = Q[r * n + i];
+    }
+    __syncthreads();
+    // sign: the largest-magnitude component of each column positive
+    for (int c = threadIdx.x; c < n; c += blockDim.x) {
+        int best = 0;
+        for (int r = 1; r < n; ++r)
+            if (fabs(V[r * n + c]) > fabs(V[best * n + c])) best = r;
+        if (V[best * n + c] < T(0))
+            for (int r = 0; r < n; ++r) V[r * n + c] = -V[r * n + c];
+    }
+    __syncthreads();
+}
+
+// F[i,j] = 1/(w[j] - w[i]) off the diagonal, 0 on it (infinite at a repeated eigenvalue: no silent value)
+template <typename T> __device__ __forceinline__ T tr_la_eigh_f(const T* w, int i, int j) {
+    return i == j ? T(0) : T(1) / (w[j] - w[i]);
+}
+
+// With M = V^T·sym(dA)·V: dw[i] = M[i,i], dV = V·(F∘M). dw or dV may be null (not computed).
+// ws: 2*n*n
+template <typename T>
+__device__ void tr_eigh_jvp(const T* w, const T* V, const T* dA, T* dw, T* dV, T* ws, int n) {
+    __syncthreads();
+    T* const S = ws;
+    T* const X = ws + n * n;
+    tr_la_sym(S, dA, n);
+    tr_la_mm(X, n, S, 0, V, 0, T(1), n);  // S V
+    tr_la_mm(S, n, V, 1, X, 0, T(1), n);  // M = V^T S V
+    if (dw)
+        for (int i = threadIdx.x; i < n; i += blockDim.x) dw[i] = S[i * n + i];
+    __syncthreads();  // M's diagonal is read before F∘M zeroes it
+    if (dV) {
+        for (int q = threadIdx.x; q < n * n; q += blockDim.x) S[q] *= tr_la_eigh_f(w, q / n, q % n);
+        __syncthreads();
+        tr_la_mm(dV, n, V, 0, S, 0, T(1), n);
+    }
+    __syncthreads();
+}
+
+// Abar = sym(V·(diag(wbar) + F∘(V^T·Vbar))·V^T); wbar or Vbar may be null (zero)
+// ws: 2*n*n
+template <typename T>
+__device__ void tr_eigh_vjp(const T* w, const T* V, const T* wbar, const T* Vbar, T* Abar, T* ws, int n) {
+    __syncthreads();
+    T* const X = ws;
+    T* const Y = ws + n * n;
+    if (Vbar) {
+        tr_la_mm(X, n, V, 1, Vbar, 0, T(1), n);
+    } else {
+        for (int q = threadIdx.x; q < n * n; q += blockDim.x) X[q] = T(0);
+        __syncthreads();
+    }
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        X[q] = Vbar ? X[q] * tr_la_eigh_f(w, i, j) : T(0);
+        if (i == j && wbar) X[q] += wbar[i];
+    }
+    __syncthreads();
+    tr_la_mm(Y, n, V, 0, X, 0, T(1), n);  // V (...)
+    tr_la_mm(X, n, Y, 0, V, 1, T(1), n);  // V (...) V^T
+    tr_la_sym(Abar, X, n);
+}
+
+// ---- matrix exponential --------------------------------------------------------------------------------------
+// Scaling and squaring with a diagonal Padé approximant r_m (Higham 2005): from the 1-norm, the smallest degree m
+// whose bound θ_m covers A (double: m in 3,5,7,9,13; float: 3,5,7, with θ_m for a unit roundoff of 2^-24),
+// else m = 13 (7) and A/2^s with the smallest s that brings it under θ_m; r_m = (V-U)^-1 (V+U) by Gauss-Jordan
+// with partial pivoting, then squared s times. A non-finite A gives NaN throughout.
+// ws: 7*n*n + n
+template <typename T> __device__ void tr_expm(const T* A, T* E, T* ws, int n) {
+    __syncthreads();
+    const int nn = n * n;
+    T* const A2 = ws;
+    T* const A4 = ws + nn;
+    T* const A6 = ws + 2 * nn;
+    T* const X = ws + 3 * nn;
+    T* const Y = ws + 4 * nn;
+    T* const G = ws + 5 * nn;  // n x 2n: [V - U | V + U], then r_m on the right
+    T* const f = ws + 7 * nn;
+    T nrm = T(0);  // the 1-norm, computed by every thread alike
+    for (int j = 0; j < n; ++j) {
+        T s = T(0);
+        for (int i = 0; i < n; ++i) s += fabs(A[i * n + j]);
+        if (!(s <= nrm)) nrm = s;  // NaN propagates
+    }
+    if (!isfinite(nrm)) {
+        for (int q = threadIdx.x; q < nn; q += blockDim.x) E[q] = T(NAN);
+        __syncthreads();
+        return;
+    }
+    const bool single = sizeof(T) == 4;
+    const double theta_d[5] = {1.495585217958292e-2, 2.539398330063230e-1, 9.504178996162932e-1,
+                               2.097847961257068e+0, 5.371920351148152e+0};
+    const double theta_f[3] = {4.258730016922831e-1, 1.880152677804762e+0, 3.925724783138660e+0};
+    const int degs[5] = {3, 5, 7, 9, 13};
+    const int nd = single ? 3 : 5;
+    int m = 0, s = 0;
+    for (int k = 0; k < nd && m == 0; ++k)
+        if ((double)nrm <= (single ? theta_f[k] : theta_d[k])) m = degs[k];
+    if (m == 0) {
+        m = degs[nd - 1];
+        const double th = single ? theta_f[nd - 1] : theta_d[nd - 1];
+        while (ldexp((double)nrm, -s) > th) ++s;
+    }
+    // Padé coefficients b_0..b_m
+    const double b3[4] = {120., 60., 12., 1.};
+    const double b5[6] = {30240., 15120., 3360., 420., 30., 1.};
+    const double b7[8] = {17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.};
+    const double b9[10] = {17643225600., 8821612800., 2075673600., 302702400., 30270240., 2162160., 110880.,
+                           3960., 90., 1.};
+    const double b13[14] = {64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
+                            129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
+                            40840800., 960960., 16380., 182., 1.};
+    const double* b = m == 3 ? b3 : m == 5 ? b5 : m == 7 ? b7 : m == 9 ? b9 : b13;
+    // E holds A/2^s until U is formed
+    for (int q = threadIdx.x; q < nn; q += blockDim.x) E[q] = ldexp(A[q], -s);
+    __syncthreads();
+    tr_la_mm(A2, n, E, 0, E, 0, T(1), n);
+    if (m >= 5) tr_la_mm(A4, n, A2, 0, A2, 0, T(1), n);
+    if (m >= 7) tr_la_mm(A6, n, A4, 0, A2, 0, T(1), n);
+    if (m == 9) tr_la_mm(X, n, A4, 0, A4, 0, T(1), n);  // A8
+    if (m <= 9) {
+        for (int q = threadIdx.x; q < nn; q += blockDim.x) {
+            const T id = (q / n == q % n) ? T(1) : T(0);
+            T u = T(b[1]) * id + T(b[3]) * A2[q];
+            if (m >= 5) u += T(b[5]) * A4[q];
+            if (m >= 7) u += T(b[7]) * A6[q];
+            if (m >= 9) u += T(b[9]) * X[q];
+            Y[q] = u;
+        }
+        __syncthreads();
+        tr_la_mm(G + n, 2 * n, E, 0, Y, 0, T(1), n);  // U
+        for (int q = threadIdx.x; q < nn; q += blockDim.x) {
+            const int i = q / n, j = q % n;
+            T v = T(b[0]) * (i == j ? T(1) : T(0)) + T(b[2]) * A2[q];
+            if (m >= 5) v += T(b[4]) * A4[q];
+            if (m >= 7) v += T(b[6]) * A6[q];
+            if (m >= 9) v += T(b[8]) * X[q];
+            const T u = G[i * 2 * n + n + j];
+            G[i * 2 * n + j] = v - u;
+            G[i * 2 * n + n + j] = v + u;
+        }
+        __syncthreads();
+    } else {
+        for (int q = threadIdx.x; q < nn; q += blockDim.x)
+            X[q] = T(b[13]) * A6[q] + T(b[11]) * A4[q] + T(b[9]) * A2[q];
+        __syncthreads();
+        tr_la_mm(Y, n, A6, 0, X, 0, T(1), n);
+        for (int q = threadIdx.x; q < nn; q += blockDim.x)
+            Y[q] += T(b[7]) * A6[q] + T(b[5]) * A4[q] + T(b[3]) * A2[q] + (q / n == q % n ? T(b[1]) : T(0));
+        __syncthreads();
+        tr_la_mm(G + n, 2 * n, E, 0, Y, 0, T(1), n);  // U
+        for (int q = threadIdx.x; q < nn; q += blockDim.x)
+            X[q] = T(b[12]) * A6[q] + T(b[10]) * A4[q] + T(b[8]) * A2[q];
+        __syncthreads();
+        tr_la_mm(Y, n, A6, 0, X, 0, T(1), n);
+        for (int q = threadIdx.x; q < nn; q += blockDim.x) {
+            const int i = q / n, j = q % n;
+            const T v = Y[q] + T(b[6]) * A6[q] + T(b[4]) * A4[q] + T(b[2]) * A2[q] + (i == j ? T(b[0]) : T(0));
+            const T u = G[i * 2 * n + n + j];
+            G[i * 2 * n + j] = v - u;
+            G[i * 2 * n + n + j] = v + u;
+        }
+        __syncthreads();
+    }
+    tr_gauss_jordan(G, f, n, 2 * n);
+    // square s times: X, Y alternate, the last square lands in E
+    T* cur = s == 0 ? E : X;
+    for (int q = threadIdx.x; q < nn; q += blockDim.x) cur[q] = G[(q / n) * 2 * n + n + q % n];
+    __syncthreads();
+    for (int k = 0; k < s; ++k) {
+        T* const dst = k == s - 1 ? E : (cur == X ? Y : X);
+        tr_la_mm(dst, n, cur, 0, cur, 0, T(1), n);
+        cur = dst;
+    }
+    __syncthreads();
+}
+
+// dE = L(A, dA), the Fréchet derivative of expm (L(A^T, dA) when transpose != 0): the top-right block of
+// expm([[A, γ·dA], [0, A]]) / γ, with γ a power of two that brings ||γ·dA||_1 near max(||A||_1, 1), so that a
+// large or tiny tangent does not change the scaling (L is linear in dA).
+// ws: 36*n*n + 2*n
+template <typename T>
+__device__ void tr_expm_frechet(const T* A, const T* dA, T* dE, int transpose, T* ws, int n) {
+    __syncthreads();
+    const int m = 2 * n;
+    T* const B = ws;
+    T* const EB = ws + m * m;
+    T nA = T(0), nE = T(0);
+    for (int j = 0; j < n; ++j) {
+        T sa = T(0), se = T(0);
+        for (int i = 0; i < n; ++i) {
+            sa += fabs(A[i * n + j]);
+            se += fabs(dA[i * n + j]);
+        }
+        if (!(sa <= nA)) nA = sa;
+        if (!(se <= nE)) nE = se;
+    }
+    int k = 0;
+    if (isfinite(nA) && isfinite(nE) && nE > T(0)) k = ilogb(nA > T(1) ? nA : T(1)) - ilogb(nE);
+    for (int q = threadIdx.x; q < m * m; q += blockDim.x) {
+        const int i = q / m, j = q % m;
+        T v = T(0);
+        if ((i < n) == (j < n)) {
+            const int a = i % n, c = j % n;
+            v = transpose ? A[c * n + a] : A[a * n + c];
+        } else if (i < n) {
+            v = ldexp(dA[i * n + (j - n)], k);
+        }
+        B[q] = v;
+    }
+    tr_expm(B, EB, ws + 2 * m * m, m);
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) dE[q] = ldexp(EB[(q / n) * m + n + q % n], -k);
+    __syncthreads();
+}
+
+// ---- functions of a symmetric matrix through its eigendecomposition -------------------------------------------
+// F = V·diag(fw)·V^T (exactly symmetric: each term is fw[k]·(V[i,k]·V[j,k]))
+// ws: 0 (unused)
+template <typename T> __device__ void tr_eig_fn(const T* V, const T* fw, T* F, T* ws, int n) {
+    __syncthreads();
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        T acc = T(0);
+        for (int k = 0; k < n; ++k) acc += fw[k] * (V[i * n + k] * V[j * n + k]);
+        F[q] = acc;
+    }
+    __syncthreads();
+}
+
+// Daleckii-Krein: dF = V·(G∘(V^T·sym(dS)·V))·V^T, G[i,j] = (fw[i]-fw[j])/(w[i]-w[j]), or (dfw[i]+dfw[j])/2 where
+// |w[i]-w[j]| <= eps^(1/3)·max(|w[i]|,|w[j]|) (6.1e-6 in double, 4.9e-3 in float): there the divided difference
+// would lose ~eps/δ to cancellation while the mean of the derivatives errs by O(δ²) (trapezoid rule), so the
+// cube root balances the two at ~eps^(2/3). Self-adjoint: both the pushforward and the pullback of f(S).
+// ws: 2*n*n
+template <typename T>
+__device__ void tr_daleckii_krein(const T* w, const T* V, const T* fw, const T* dfw, const T* dS, T* dF, T* ws,
+                                  int n) {
+    __syncthreads();
+    T* const S = ws;
+    T* const X = ws + n * n;
+    const T tol = sizeof(T) == 4 ? T(4.921566601151848e-03) : T(6.055454452393343e-06);
+    tr_la_sym(S, dS, n);
+    tr_la_mm(X, n, S, 0, V, 0, T(1), n);  // S V
+    tr_la_mm(S, n, V, 1, X, 0, T(1), n);  // V^T S V
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int i = q / n, j = q % n;
+        const T d = w[i] - w[j], big = fmax(fabs(w[i]), fabs(w[j]));
+        const T g = fabs(d) <= tol * big ? T(0.5) * (dfw[i] + dfw[j]) : (fw[i] - fw[j]) / d;
+        S[q] *= g;
+    }
+    __syncthreads();
+    tr_la_mm(X, n, V, 0, S, 0, T(1), n);  // V (G∘M)
+    tr_la_mm(S, n, X, 0, V, 1, T(1), n);  // V (G∘M) V^T
+    tr_la_sym(dF, S, n);
+}
+
+// ---- the primitives' device functions (runtime/primitives/<name>.py, Cuda fields) -------------------------------
+// One per primitive and direction, called by the generic kernel (templates/cuda_kernels.cu.j2, `prim`) as
+// f(inputs..., output, ws, n[, r]) on contiguous row-major operands; ws sizes as declared there.
+
+// R = A^-1 by Gauss-Jordan on [A | I]. ws: 2*n*n + n
+template <typename T> __device__ void tr_inv(const T* A, T* R, T* ws, int n) {
+    __syncthreads();
+    const int ld = 2 * n;
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) {
+        const int r = q / n, c = q % n;
+        ws[r * ld + c] = A[q];
+        ws[r * ld + n + c] = r == c ? T(1) : T(0);
+    }
+    tr_gauss_jordan(ws, ws + n * ld, n, ld);
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) R[q] = ws[(q / n) * ld + n + q % n];
+    __syncthreads();
+}
+
+// X = A^-1 B, B n x r. ws: n*n + n*r + n
+template <typename T> __device__ void tr_solve(const T* A, const T* B, T* X, T* ws, int n, int r) {
+    __syncthreads();
+    const int ld = n + r;
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) ws[(q / n) * ld + q % n] = A[q];
+    for (int q = threadIdx.x; q < n * r; q += blockDim.x) ws[(q / r) * ld + n + q % r] = B[q];
+    tr_gauss_jordan(ws, ws + n * ld, n, ld);
+    for (int q = threadIdx.x; q < n * r; q += blockDim.x) X[q] = ws[(q / r) * ld + n + q % r];
+    __syncthreads();
+}
+
+// *d = det(A), by LU with partial pivoting. ws: n*n + n
+template <typename T> __device__ void tr_det(const T* A, T* d, T* ws, int n) {
+    __syncthreads();
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) ws[q] = A[q];
+    T det, logabs;
+    tr_lu_det(ws, ws + n * n, n, &det, &logabs);
+    if (threadIdx.x == 0) *d = det;
+    __syncthreads();
+}
+
+// *l = log|det(A)|. ws: n*n + n
+template <typename T> __device__ void tr_logdet(const T* A, T* l, T* ws, int n) {
+    __syncthreads();
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) ws[q] = A[q];
+    T det, logabs;
+    tr_lu_det(ws, ws + n * n, n, &det, &logabs);
+    if (threadIdx.x == 0) *l = logabs;
+    __syncthreads();
+}
+
+// R = adj(A) (tr_adjugate). ws: 2*n*n + n
+template <typename T> __device__ void tr_adj(const T* A, T* R, T* ws, int n) {
+    __syncthreads();
+    const int ld = 2 * n;
+    for (int q = threadIdx.x; q < n * n; q += blockDim.x) ws[(q / n) * ld + q % n] = A[q];
+    tr_adjugate(ws, ws + n * ld, n, R, 1LL, 0LL, 0);
+    __syncthreads();
+}
+
+// w = eigvalsh(A). ws: 3*n*n + 2*n + 3
+template <typename T> __device__ void tr_eigvalsh(const T* A, T* w, T* ws, int n) {
+    tr_eigh(A, w, ws, ws + n * n, n);
+}
+
+// dw = diag(V^T·sym(dA)·V) (V = eigvecsh(A)). ws: 2*n*n
+template <typename T> __device__ void tr_eigvalsh_jvp(const T* V, const T* dA, T* dw, T* ws, int n) {
+    tr_eigh_jvp(static_cast<const T*>(nullptr), V, dA, dw, static_cast<T*>(nullptr), ws, n);
+}
+
+// Abar = V·diag(wbar)·V^T. ws: 2*n*n
+template <typename T> __device__ void tr_eigvalsh_vjp(const T* V, const T* wbar, T* Abar, T* ws, int n) {
+    tr_eigh_vjp(static_cast<const T*>(nullptr), V, wbar, static_cast<const T*>(nullptr), Abar, ws, n);
+}
+
+// V = eigvecsh(A). ws: 2*n*n + 3*n + 3
+template <typename T> __device__ void tr_eigvecsh(const T* A, T* V, T* ws, int n) {
+    tr_eigh(A, ws, V, ws + n, n);
+}
+
+// dV = V·(F∘(V^T·sym(dA)·V)) (w = eigvalsh(A)). ws: 2*n*n
+template <typename T> __device__ void tr_eigvecsh_jvp(const T* w, const T* V, const T* dA, T* dV, T* ws, int n) {
+    tr_eigh_jvp(w, V, dA, static_cast<T*>(nullptr), dV, ws, n);
+}
+
+// Abar = sym(V·(F∘(V^T·Vbar))·V^T). ws: 2*n*n
+template <typename T> __device__ void tr_eigvecsh_vjp(const T* w, const T* V, const T* Vbar, T* Abar, T* ws, int n) {
+    tr_eigh_vjp(w, V, static_cast<const T*>(nullptr), Vbar, Abar, ws, n);
+}
+
+// dE = L(A, dA); its transpose Abar = L(A^T, Ebar). ws: 36*n*n + 2*n
+template <typename T> __device__ void tr_expm_jvp(const T* A, const T* dA, T* dE, T* ws, int n) {
+    tr_expm_frechet(A, dA, dE, 0, ws, n);
+}
+template <typename T> __device__ void tr_expm_vjp(const T* A, const T* Ebar, T* Abar, T* ws, int n) {
+    tr_expm_frechet(A, Ebar, Abar, 1, ws, n);
+}
+
+// f(S) = V·diag(f(w))·V^T for S symmetric (its lower triangle), f = log or sqrt (which = 0, 1). ws: 3*n*n + 4*n + 3
+template <typename T> __device__ void tr_la_spectral(const T* A, T* F, T* ws, int n, int which) {
+    T* const w = ws;
+    T* const fw = ws + n;
+    T* const V = ws + 2 * n;
+    tr_eigh(A, w, V, V + n * n, n);
+    for (int i = threadIdx.x; i < n; i += blockDim.x) fw[i] = which == 0 ? log(w[i]) : sqrt(w[i]);
+    tr_eig_fn(V, fw, F, ws, n);
+}
+
+// Daleckii-Krein with f = log or sqrt at the eigenvalues w, eigenvectors V. ws: 2*n*n + 2*n
+template <typename T> __device__ void tr_la_spectral_dk(const T* w, const T* V, const T* dS, T* dF, T* ws, int n,
+                                                       int which) {
+    __syncthreads();
+    T* const fw = ws;
+    T* const dfw = ws + n;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const T s = sqrt(w[i]);
+        fw[i] = which == 0 ? log(w[i]) : s;
+        dfw[i] = which == 0 ? T(1) / w[i] : T(0.5) / s;
+    }
+    tr_daleckii_krein(w, V, fw, dfw, dS, dF, ws + 2 * n, n);
+}
+
+// logm(S), S symmetric positive definite. ws: 3*n*n + 4*n + 3
+template <typename T> __device__ void tr_logm(const T* A, T* L, T* ws, int n) { tr_la_spectral(A, L, ws, n, 0); }
+// dL (self-adjoint: also the pullback). ws: 2*n*n + 2*n
+template <typename T> __device__ void tr_logm_jvp(const T* w, const T* V, const T* dS, T* dL, T* ws, int n) {
+    tr_la_spectral_dk(w, V, dS, dL, ws, n, 0);
+}
+template <typename T> __device__ void tr_logm_vjp(const T* w, const T* V, const T* Lbar, T* Sbar, T* ws, int n) {
+    tr_la_spectral_dk(w, V, Lbar, Sbar, ws, n, 0);
+}
+
+// sqrtm(S), S symmetric positive semidefinite. ws: 3*n*n + 4*n + 3
+template <typename T> __device__ void tr_sqrtm(const T* A, T* Q, T* ws, int n) { tr_la_spectral(A, Q, ws, n, 1); }
+template <typename T> __device__ void tr_sqrtm_jvp(const T* w, const T* V, const T* dS, T* dQ, T* ws, int n) {
+    tr_la_spectral_dk(w, V, dS, dQ, ws, n, 1);
+}
+template <typename T> __device__ void tr_sqrtm_vjp(const T* w, const T* V, const T* Qbar, T* Sbar, T* ws, int n) {
+    tr_la_spectral_dk(w, V, Qbar, Sbar, ws, n, 1);
+}
+
 // tr_batched_batched_matmul_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
 __device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __restrict__ x_C, const int mode_x_C, const T* __restrict__ x_A, const T* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
@@ -980,28 +1631,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transp
     tr_batched_batched_transpose_pb0_body<double>(b_A, mode_b_A, b_B, n_b, n_j, n_i);
 }
 
-// tr_batched_batched_inv_fwd0: batched inv, one block per matrix; the matrix axes come first, batch axes last
+// tr_batched_batched_inv_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
+// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_batched_batched_inv_fwd0_body(T* __restrict__ x_B, const int mode_x_B, const T* __restrict__ x_A, const long long n_i, const long long n_b, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const long long NB = n_b;
     const int R = (int)(1LL);
-    const int ld = 2 * n;
     const long long b = blockIdx.x;
-    T* const W = ws ? ws + b * ((long long)n * ld + n) : reinterpret_cast<T*>(tr_smem);
-    T* const f = W + (long long)n * ld;
-    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
-        const long long r = q / n, c = q % n;
-        W[r * ld + c] = x_A[(r * n + c) * NB + b];
-        W[r * ld + n + c] = r == c ? T(1) : T(0);
-    }
-    tr_gauss_jordan(W, f, n, ld);
-    const int w = ld - n;
-    for (long long q = threadIdx.x; q < (long long)n * w; q += blockDim.x) {
-        const long long r = q / w, c = q % w;
-        tr_store(x_B, (r * w + c) * NB + b, W[r * ld + n + c], mode_x_B);
-    }
+    const long long s0 = (long long)n_i * (long long)n_i;
+    const long long so = (long long)n_i * (long long)n_i;
+    const long long per = s0 + so + (2LL * n * n + 0LL * n * R + 1LL * n + 0LL);
+    T* const W = ws ? ws + b * per : reinterpret_cast<T*>(tr_smem);
+    T* const p0 = W;
+    T* const po = p0 + s0;
+    T* const scratch = po + so;
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    tr_inv(p0, po, scratch, n);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_B, q * NB + b, po[q], mode_x_B);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_fwd0_f32(float* __restrict__ x_B, const int mode_x_B, const float* __restrict__ x_A, const long long n_i, const long long n_b, float* __restrict__ ws) {
     tr_batched_batched_inv_fwd0_body<float>(x_B, mode_x_B, x_A, n_i, n_b, ws);
@@ -1254,24 +1903,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb
     tr_batched_batched_inv_pb1_rows_body<double>(b_A, mode_b_A, x_B, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_logdet_fwd0: batched logdet, one block per matrix; the matrix axes come first, batch axes last
+// tr_batched_batched_logdet_fwd0: tr_logdet over a batch, one block per matrix: the operands of batch element b (matrix axes first,
+// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_batched_batched_logdet_fwd0_body(T* __restrict__ x_d, const int mode_x_d, const T* __restrict__ x_A, const long long n_i, const long long n_b, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const long long NB = n_b;
     const int R = (int)(1LL);
-    const int ld = n;
     const long long b = blockIdx.x;
-    T* const W = ws ? ws + b * ((long long)n * ld + n) : reinterpret_cast<T*>(tr_smem);
-    T* const f = W + (long long)n * ld;
-    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
-        const long long r = q / n, c = q % n;
-        W[r * ld + c] = x_A[(r * n + c) * NB + b];
-    }
-    T det, logabs;
-    tr_lu_det(W, f, n, &det, &logabs);
-    if (threadIdx.x == 0) tr_store(x_d, b, logabs, mode_x_d);
+    const long long s0 = (long long)n_i * (long long)n_i;
+    const long long so = 1LL;
+    const long long per = s0 + so + (1LL * n * n + 0LL * n * R + 1LL * n + 0LL);
+    T* const W = ws ? ws + b * per : reinterpret_cast<T*>(tr_smem);
+    T* const p0 = W;
+    T* const po = p0 + s0;
+    T* const scratch = po + so;
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    tr_logdet(p0, po, scratch, n);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, q * NB + b, po[q], mode_x_d);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_fwd0_f32(float* __restrict__ x_d, const int mode_x_d, const float* __restrict__ x_A, const long long n_i, const long long n_b, float* __restrict__ ws) {
     tr_batched_batched_logdet_fwd0_body<float>(x_d, mode_x_d, x_A, n_i, n_b, ws);
@@ -1280,28 +1931,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet
     tr_batched_batched_logdet_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, n_b, ws);
 }
 
-// tr_batched_batched_logdet_jvp1: batched inv, one block per matrix; the matrix axes come first, batch axes last
+// tr_batched_batched_logdet_jvp1: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
+// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_batched_batched_logdet_jvp1_body(T* __restrict__ u_inv_A, const int mode_u_inv_A, const T* __restrict__ x_A, const long long n_i, const long long n_b, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const long long NB = n_b;
     const int R = (int)(1LL);
-    const int ld = 2 * n;
     const long long b = blockIdx.x;
-    T* const W = ws ? ws + b * ((long long)n * ld + n) : reinterpret_cast<T*>(tr_smem);
-    T* const f = W + (long long)n * ld;
-    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
-        const long long r = q / n, c = q % n;
-        W[r * ld + c] = x_A[(r * n + c) * NB + b];
-        W[r * ld + n + c] = r == c ? T(1) : T(0);
-    }
-    tr_gauss_jordan(W, f, n, ld);
-    const int w = ld - n;
-    for (long long q = threadIdx.x; q < (long long)n * w; q += blockDim.x) {
-        const long long r = q / w, c = q % w;
-        tr_store(u_inv_A, (r * w + c) * NB + b, W[r * ld + n + c], mode_u_inv_A);
-    }
+    const long long s0 = (long long)n_i * (long long)n_i;
+    const long long so = (long long)n_i * (long long)n_i;
+    const long long per = s0 + so + (2LL * n * n + 0LL * n * R + 1LL * n + 0LL);
+    T* const W = ws ? ws + b * per : reinterpret_cast<T*>(tr_smem);
+    T* const p0 = W;
+    T* const po = p0 + s0;
+    T* const scratch = po + so;
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    tr_inv(p0, po, scratch, n);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_A, q * NB + b, po[q], mode_u_inv_A);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp1_f32(float* __restrict__ u_inv_A, const int mode_u_inv_A, const float* __restrict__ x_A, const long long n_i, const long long n_b, float* __restrict__ ws) {
     tr_batched_batched_logdet_jvp1_body<float>(u_inv_A, mode_u_inv_A, x_A, n_i, n_b, ws);
@@ -1421,31 +2070,29 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet
     tr_batched_batched_logdet_pb1_body<double>(b_A, mode_b_A, u_inv_A, b_d, n_b, n_i);
 }
 
-// tr_batched_batched_solve_fwd0: batched solve, one block per matrix; the matrix axes come first, batch axes last
+// tr_batched_batched_solve_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (matrix axes first,
+// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_batched_batched_solve_fwd0_body(T* __restrict__ x_x, const int mode_x_x, const T* __restrict__ x_A, const T* __restrict__ x_y, const long long n_i, const long long n_b, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const long long NB = n_b;
     const int R = (int)(1LL);
-    const int ld = n + R;
     const long long b = blockIdx.x;
-    T* const W = ws ? ws + b * ((long long)n * ld + n) : reinterpret_cast<T*>(tr_smem);
-    T* const f = W + (long long)n * ld;
-    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
-        const long long r = q / n, c = q % n;
-        W[r * ld + c] = x_A[(r * n + c) * NB + b];
-    }
-    for (long long q = threadIdx.x; q < (long long)n * R; q += blockDim.x) {
-        const long long r = q / R, c = q % R;
-        W[r * ld + n + c] = x_y[(r * R + c) * NB + b];
-    }
-    tr_gauss_jordan(W, f, n, ld);
-    const int w = ld - n;
-    for (long long q = threadIdx.x; q < (long long)n * w; q += blockDim.x) {
-        const long long r = q / w, c = q % w;
-        tr_store(x_x, (r * w + c) * NB + b, W[r * ld + n + c], mode_x_x);
-    }
+    const long long s0 = (long long)n_i * (long long)n_i;
+    const long long s1 = (long long)n_i;
+    const long long so = (long long)n_i;
+    const long long per = s0 + s1 + so + (1LL * n * n + 1LL * n * R + 1LL * n + 0LL);
+    T* const W = ws ? ws + b * per : reinterpret_cast<T*>(tr_smem);
+    T* const p0 = W;
+    T* const p1 = p0 + s0;
+    T* const po = p1 + s1;
+    T* const scratch = po + so;
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_y[q * NB + b];
+    tr_solve(p0, p1, po, scratch, n, R);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_x, q * NB + b, po[q], mode_x_x);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_fwd0_f32(float* __restrict__ x_x, const int mode_x_x, const float* __restrict__ x_A, const float* __restrict__ x_y, const long long n_i, const long long n_b, float* __restrict__ ws) {
     tr_batched_batched_solve_fwd0_body<float>(x_x, mode_x_x, x_A, x_y, n_i, n_b, ws);
@@ -1796,28 +2443,26 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
     tr_batched_batched_cayley_fwd0_body<double>(u_t0, mode_u_t0, x_A, n_b, n_i);
 }
 
-// tr_batched_batched_cayley_fwd1: batched inv, one block per matrix; the matrix axes come first, batch axes last
+// tr_batched_batched_cayley_fwd1: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
+// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restrict__ x_M, const int mode_x_M, const T* __restrict__ u_t0, const long long n_i, const long long n_b, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const long long NB = n_b;
     const int R = (int)(1LL);
-    const int ld = 2 * n;
     const long long b = blockIdx.x;
-    T* const W = ws ? ws + b * ((long long)n * ld + n) : reinterpret_cast<T*>(tr_smem);
-    T* const f = W + (long long)n * ld;
-    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
-        const long long r = q / n, c = q % n;
-        W[r * ld + c] = u_t0[(r * n + c) * NB + b];
-        W[r * ld + n + c] = r == c ? T(1) : T(0);
-    }
-    tr_gauss_jordan(W, f, n, ld);
-    const int w = ld - n;
-    for (long long q = threadIdx.x; q < (long long)n * w; q += blockDim.x) {
-        const long long r = q / w, c = q % w;
-        tr_store(x_M, (r * w + c) * NB + b, W[r * ld + n + c], mode_x_M);
-    }
+    const long long s0 = (long long)n_i * (long long)n_i;
+    const long long so = (long long)n_i * (long long)n_i;
+    const long long per = s0 + so + (2LL * n * n + 0LL * n * R + 1LL * n + 0LL);
+    T* const W = ws ? ws + b * per : reinterpret_cast<T*>(tr_smem);
+    T* const p0 = W;
+    T* const po = p0 + s0;
+    T* const scratch = po + so;
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = u_t0[q * NB + b];
+    tr_inv(p0, po, scratch, n);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_M, q * NB + b, po[q], mode_x_M);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f32(float* __restrict__ x_M, const int mode_x_M, const float* __restrict__ u_t0, const long long n_i, const long long n_b, float* __restrict__ ws) {
     tr_batched_batched_cayley_fwd1_body<float>(x_M, mode_x_M, u_t0, n_i, n_b, ws);

@@ -36,6 +36,6 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"\lambda({X})",
     show_jvp="d{R}ᵢ = vᵢᵀ·d{X}·vᵢ",
     show_vjp="d{X} = V·diag(d{R})·Vᵀ",
-    cuda=Cuda(forward="tr_eigvalsh", ws=(2, 0, 1, 0), jvp="tr_eigh_jvp", jvp_ws=(2, 0, 0, 0),
-              vjp="tr_eigh_vjp", vjp_ws=(2, 0, 0, 0)),
+    cuda=Cuda(forward="tr_eigvalsh", ws=(3, 0, 2, 3), jvp="tr_eigvalsh_jvp", jvp_ws=(2, 0, 0, 0),
+              vjp="tr_eigvalsh_vjp", vjp_ws=(2, 0, 0, 0)),
 )

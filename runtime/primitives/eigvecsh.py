@@ -38,6 +38,6 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"V({X})",
     show_jvp="d{R} = {R}·(F∘({R}ᵀ·d{X}·{R})),  Fᵢⱼ = 1/(λⱼ - λᵢ)",
     show_vjp="d{X} = sym({R}·(F∘({R}ᵀ·d{R}))·{R}ᵀ)",
-    cuda=Cuda(forward="tr_eigvecsh", ws=(2, 0, 1, 0), jvp="tr_eigh_jvp", jvp_ws=(2, 0, 0, 0),
-              vjp="tr_eigh_vjp", vjp_ws=(2, 0, 0, 0)),
+    cuda=Cuda(forward="tr_eigvecsh", ws=(2, 0, 3, 3), jvp="tr_eigvecsh_jvp", jvp_ws=(2, 0, 0, 0),
+              vjp="tr_eigvecsh_vjp", vjp_ws=(2, 0, 0, 0)),
 )

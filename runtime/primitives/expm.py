@@ -52,6 +52,6 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"e^{{{X}}}",
     show_jvp="d{R} = L_exp({X}, d{X})",
     show_vjp="d{X} = L_exp({X}ᵀ, d{R})",
-    cuda=Cuda(forward="tr_expm", ws=(8, 0, 1, 0), jvp="tr_expm_frechet", jvp_ws=(32, 0, 2, 0),
-              vjp="tr_expm_frechet", vjp_ws=(32, 0, 2, 0)),
+    cuda=Cuda(forward="tr_expm", ws=(7, 0, 1, 0), jvp="tr_expm_jvp", jvp_ws=(36, 0, 2, 0),
+              vjp="tr_expm_vjp", vjp_ws=(36, 0, 2, 0)),
 )

@@ -35,6 +35,6 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"\log({X})",
     show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ,  Gᵢⱼ = (log λᵢ - log λⱼ)/(λᵢ - λⱼ)",
     show_vjp="d{X} = V·(G∘(Vᵀ·d{R}·V))·Vᵀ",
-    cuda=Cuda(forward="tr_logm", ws=(3, 0, 2, 0), jvp="tr_logm_dk", jvp_ws=(3, 0, 2, 0),
-              vjp="tr_logm_dk", vjp_ws=(3, 0, 2, 0)),
+    cuda=Cuda(forward="tr_logm", ws=(3, 0, 4, 3), jvp="tr_logm_jvp", jvp_ws=(2, 0, 2, 0),
+              vjp="tr_logm_vjp", vjp_ws=(2, 0, 2, 0)),
 )

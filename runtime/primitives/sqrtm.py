@@ -27,6 +27,6 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"{X}^{{1/2}}",
     show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ,  Gᵢⱼ = 1/(√λᵢ + √λⱼ)",
     show_vjp="d{X} = V·(G∘(Vᵀ·d{R}·V))·Vᵀ",
-    cuda=Cuda(forward="tr_sqrtm", ws=(3, 0, 2, 0), jvp="tr_sqrtm_dk", jvp_ws=(3, 0, 2, 0),
-              vjp="tr_sqrtm_dk", vjp_ws=(3, 0, 2, 0)),
+    cuda=Cuda(forward="tr_sqrtm", ws=(3, 0, 4, 3), jvp="tr_sqrtm_jvp", jvp_ws=(2, 0, 2, 0),
+              vjp="tr_sqrtm_vjp", vjp_ws=(2, 0, 2, 0)),
 )

@@ -224,11 +224,16 @@ def test_kernels_match_numpy(source, op, dtype, device, references, rep_files, c
     if source not in references:
         pytest.skip(f"no NumPy module for {source}")
     fns, OPS = references[source]
-    meta = OPS[op]
     if sizes is None:                           # the emulation: large extents only where they are cheap
         sizes = LARGE if op in LARGE_OPS else SMALL
+    _match_numpy(_module(source, rep_files), fns, OPS, op, dtype, dev, sizes)
+
+
+def _match_numpy(mod, fns, OPS, op, dtype, dev, sizes):
+    """forward, frule (primal and tangent) and rrule (primal and cotangents) of `op` on the device against the
+    NumPy module's functions, at random inputs on the op's domains."""
+    meta = OPS[op]
     letters = {l: sizes.get(l, 4) for inp in meta["inputs"] for l in inp.get("indices", [])}
-    mod = _module(source, rep_files)
     rng = np.random.default_rng(sum(map(ord, op)))
     args64 = verify.sample_inputs(meta, rng, letters)
     if meta.get("elementwise"):
@@ -397,6 +402,69 @@ def test_softmax_in_a_pullback_is_stable(dtype, shift, device, lse_rules):
 # accuracy at the scales of tests/codegen/test_accuracy.py, for the kernels with the same structure: the
 # logistic functions in both tails, log-softmax far from 0 ((x - M) - log Σ, not x - (log Σ + M)), and det's
 # derivative at singular matrices (through the adjugate, which a batched kernel computes by LU)
+# Matrix primitives whose differentials are linear maps given as code (OpaqueLin): their forward values and
+# their declared jvp/vjp run through the generic matrix-primitive kernel (the declaration's Cuda device
+# functions), unbatched and batched over a trailing axis, and inside a contraction (sqrtq).
+SPECTRAL_RULES = textwrap.dedent("""\
+    chol(A[i,j]: spd) -> L[i,j] = cholesky(A[i,j])
+    bchol(A[i,j,b]: spd) -> L[i,j,b] = cholesky(A[i,j,b])
+    eigv(A[i,j]: symmetric) -> w[i] = eigvalsh(A[i,j])
+    beigv(A[i,j,b]: symmetric) -> w[i,b] = eigvalsh(A[i,j,b])
+    beigV(A[i,j,b]: symmetric) -> V[i,j,b] = eigvecsh(A[i,j,b])
+    expm_(A[i,j]) -> E[i,j] = expm(A[i,j])
+    bexpm(A[i,j,b]) -> E[i,j,b] = expm(A[i,j,b])
+    blogm(S[i,j,b]: spd) -> L[i,j,b] = logm(S[i,j,b])
+    sqrtq(S[i,j]: spd, x[i]) -> y[] = sqrtm(S)[i,j] * x[i] * x[j]
+""")
+SPECTRAL_OPS = re.findall(r"^(\w+)\(", SPECTRAL_RULES, re.M)
+
+
+@pytest.fixture(scope="module")
+def spectral():
+    """(kernel files, NumPy functions, OPS) of SPECTRAL_RULES, the emulation build started at once."""
+    label = "tests/codegen/spectral.rules"
+    results = api.derive_text(SPECTRAL_RULES, label)
+    # the NumPy module is the reference: its derivatives must pass the verifier's finite-difference and adjoint
+    # checks (r.check; derive/reference.py has no mpmath values for these primitives, so r.ok is not asked)
+    bad = [(r.name, r.error) for r in results if r.check is None or not r.check.ok]
+    assert not bad, f"spectral rules failed verification: {bad}"
+    files = codegen_cuda.generate_cuda(results, label)
+    assert not json.loads(files["spectral.json"])["unsupported"]
+    ns: dict = {}
+    exec(compile(api.render_module(results, label, export=False), "<spectral>", "exec"), ns)
+    if cuda_emu.available()[0]:
+        _POOL.submit(cuda_emu.build, files["spectral.cu"])
+    return files, ns["_define"](backend_numpy), ns["OPS"]
+
+
+def test_spectral_kernels_compile(spectral):
+    if not NVCC:
+        pytest.skip("nvcc not found on PATH, /usr/local/bin or /usr/local/cuda/bin: the compile check needs it")
+    files, _, _ = spectral
+    rc_, err, ptx = _nvcc_ptx(files["spectral.cu"])
+    assert rc_ == 0, f"nvcc failed on spectral.cu:\n{err[-4000:]}"
+    entries = set(re.findall(r"\.entry (\w+)\(", ptx))
+    manifest = json.loads(files["spectral.json"])
+    fns = {s.get("fn") for op in manifest["ops"].values() for p in op["programs"].values() for s in p["steps"]}
+    for prim in ("cholesky", "eigvalsh", "eigvecsh", "expm", "logm", "sqrtm"):
+        for d in ("", "_jvp", "_vjp"):
+            assert f"tr_{prim}{d}" in fns, f"no step calls tr_{prim}{d}"
+    for kernel in _plan_kernels(manifest):
+        for sfx in ("_f32", "_f64"):
+            assert kernel + sfx in entries, f"kernel {kernel}{sfx} is named by the plan but not compiled"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("op", SPECTRAL_OPS)
+def test_spectral_kernels_match_numpy(op, dtype, device, spectral):
+    dev, sizes = device
+    if sizes is None and dtype == np.float32 and op.startswith("b"):
+        pytest.skip("emulation runs float32 on the unbatched rules only (the same kernels as the batched ones)")
+    files, fns, OPS = spectral
+    mod = rc._Module("spectral", files["spectral.cu"], json.loads(files["spectral.json"]))
+    _match_numpy(mod, fns, OPS, op, dtype, dev, sizes or {"i": 5, "j": 5, "b": 3})
+
+
 ACC_RULES = textwrap.dedent("""\
     logsig(x[i]) -> y[i] = log(sigmoid(x[i]))
     bdet(A[i,j,b]) -> d[b] = det(A[i,j,b])
@@ -576,12 +644,17 @@ def test_reductions_hoist_invariants(plans):
 
 
 def test_matrix_primitives_are_batched_kernels(plans):
+    # one generic kernel: the plan names the declaration's device function and its workspace numbers
+    from runtime.primitives import PRIMITIVES
+
     (s,) = _steps(plans, "batched_inv", "forward")
-    assert (s["class"], s["op"], s["batch"]) == ("prim", "inv", ["b"])
+    assert (s["class"], s["fn"], s["batch"]) == ("prim", "tr_inv", ["b"])
+    assert s["ws"] == list(PRIMITIVES["inv"].cuda.ws)
     (s,) = _steps(plans, "bsolve", "forward")
-    assert (s["op"], s["rhs"], s["batch"]) == ("solve", "k", ["b"])
-    assert _steps(plans, "bdet", "forward")[0]["op"] == "det"
-    assert _steps(plans, "logdet", "forward")[0]["op"] == "logdet"
+    assert (s["fn"], s["rhs"], s["batch"], s["ws"]) == ("tr_solve", "k", ["b"], list(PRIMITIVES["solve"].cuda.ws))
+    assert s["operands"] == [["i", "i"], ["i", "k"], ["i", "k"]]     # A (square: one extent class), y, x
+    assert _steps(plans, "bdet", "forward")[0]["fn"] == "tr_det"
+    assert _steps(plans, "logdet", "forward")[0]["fn"] == "tr_logdet"
 
 
 def test_unclassifiable_statement_falls_back_to_a_plain_reduction(plans):
