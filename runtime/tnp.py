@@ -173,10 +173,6 @@ def _T(x):
     return swapaxes(x, -1, -2)
 
 
-def _expand2(x):
-    return expand_dims(expand_dims(x, -1), -1)
-
-
 # --------------------------------------------------------------------------- elementwise unary
 _UNARY = {}
 
@@ -901,14 +897,6 @@ def tensordot(a, b, axes=2):
 
 
 # --------------------------------------------------------------------------- linalg
-def _solve_vec(A, v):
-    return sum(linalg.solve(A, expand_dims(v, -1)), axis=-1)
-
-
-def _matvec(A, v):
-    return sum(matmul(A, expand_dims(v, -1)), axis=-1)
-
-
 class _Linalg:
     """`tnp.linalg`: inv, det, slogdet, solve, cholesky, norm; batched over leading axes like NumPy."""
 
@@ -1001,14 +989,14 @@ def _declared(p):
 
 
 class _BoundTraced:
+    """np.prim.<name> over traced values: the declared primitive and its maps, batch axes moved as in
+    runtime.primitives (with this namespace's moveaxis, so the moves are traced too)."""
+
     def __init__(self, p):
         self.p = p
 
     def forward(self, *args, nb=0):
-        P = _PRIMS[self.p.name]
-        if nb == 0:
-            return P(*args)
-        return _batch_last(P(*[_batch_first(a, nb) for a in args]), nb)
+        return _primitives.batched(_PRIMS[self.p.name], args, nb, moveaxis, _ndim)
 
     def factored(self, X, *rest, nb=0, trans=False):
         if trans:
@@ -1016,30 +1004,10 @@ class _BoundTraced:
         return self.forward(X, *rest, nb=nb)
 
     def jvp(self, *args, nb=0):
-        jv = _MAPS[self.p.name][0]
-        if nb == 0:
-            return jv(*args)
-        return _batch_last(jv(*[_batch_first(a, nb) for a in args]), nb)
+        return _primitives.batched(_MAPS[self.p.name][0], args, nb, moveaxis, _ndim)
 
     def vjp(self, *args, nb=0):
-        vj = _MAPS[self.p.name][1]
-        if nb == 0:
-            return vj(*args)
-        return _batch_last(vj(*[_batch_first(a, nb) for a in args]), nb)
-
-
-def _batch_first(a, nb):
-    nd = _ndim(a)
-    if nd == nb:
-        return a
-    return moveaxis(a, tuple(range(nd - nb, nd)), tuple(range(nb)))
-
-
-def _batch_last(a, nb):
-    nd = _ndim(a)
-    if nd == nb:
-        return a
-    return moveaxis(a, tuple(range(nb)), tuple(range(nd - nb, nd)))
+        return _primitives.batched(_MAPS[self.p.name][1], args, nb, moveaxis, _ndim)
 
 
 _this = _sys.modules[__name__]

@@ -107,18 +107,26 @@ USER_NAMES = tuple(n for n, p in PRIMITIVES.items() if p.user)
 # Calls from generated code: matrix axes first, batch axes last
 
 
-def _to_batch_first(a, nb):
-    a = np.asarray(a)
-    if nb == 0 or a.ndim == nb:
+def _to_batch_first(a, nb, moveaxis=np.moveaxis, ndim=np.ndim):
+    nd = ndim(a)
+    if nb == 0 or nd == nb:
         return a
-    return np.moveaxis(a, tuple(range(a.ndim - nb, a.ndim)), tuple(range(nb)))
+    return moveaxis(a, tuple(range(nd - nb, nd)), tuple(range(nb)))
 
 
-def _to_batch_last(a, nb):
-    if nb == 0 or np.ndim(a) == nb:
+def _to_batch_last(a, nb, moveaxis=np.moveaxis, ndim=np.ndim):
+    nd = ndim(a)
+    if nb == 0 or nd == nb:
         return a
-    a = np.asarray(a)
-    return np.moveaxis(a, tuple(range(nb)), tuple(range(a.ndim - nb, a.ndim)))
+    return moveaxis(a, tuple(range(nb)), tuple(range(nd - nb, nd)))
+
+
+def batched(fn, args, nb, moveaxis=np.moveaxis, ndim=np.ndim):
+    """fn (NumPy's layout: batch axes first) applied to args in the rule's layout (batch axes last)."""
+    if nb == 0:
+        return fn(*args)
+    out = fn(*[_to_batch_first(a, nb, moveaxis, ndim) for a in args])
+    return _to_batch_last(out, nb, moveaxis, ndim)
 
 
 class _Bound:
@@ -129,31 +137,25 @@ class _Bound:
 
     def forward(self, *args, nb=0):
         if self.watch is not None:
-            self.watch(_to_batch_first(args[0], nb), self.p)
-        if nb == 0:
-            return self.p.forward(*args)
-        return _to_batch_last(self.p.forward(*[_to_batch_first(a, nb) for a in args]), nb)
+            self.watch(_to_batch_first(np.asarray(args[0]), nb), self.p)
+        return batched(self.p.forward, args, nb)
 
     def factored(self, F, *rest, nb=0, trans=False):
         """The value from F = `Calls.factor(X)`: the shared factorisation where there is one, else (F is X
         itself: batched, traced or not NumPy) the unfactored forward. `trans`: of Xᵀ (solve only)."""
         if isinstance(F, _factor.Factor):
             if self.watch is not None:
-                self.watch(F.X)
+                self.watch(F.X, self.p)
             return self.p.factored(F, *rest, trans=True) if trans else self.p.factored(F, *rest)
         if trans:
             F = np.swapaxes(F, -1, -2) if nb == 0 else np.swapaxes(F, 0, 1)
         return self.forward(F, *rest, nb=nb)
 
     def jvp(self, *args, nb=0):
-        if nb == 0:
-            return self.p.jvp(self.xp, *args)
-        return _to_batch_last(self.p.jvp(self.xp, *[_to_batch_first(a, nb) for a in args]), nb)
+        return batched(lambda *a: self.p.jvp(self.xp, *a), args, nb)
 
     def vjp(self, *args, nb=0):
-        if nb == 0:
-            return self.p.vjp(self.xp, *args)
-        return _to_batch_last(self.p.vjp(self.xp, *[_to_batch_first(a, nb) for a in args]), nb)
+        return batched(lambda *a: self.p.vjp(self.xp, *a), args, nb)
 
 
 class Calls:
