@@ -6,12 +6,10 @@ The module layout itself lives in templates/numpy_module.py.j2.
 """
 from __future__ import annotations
 
-import collections
 import builtins
 import itertools
 import keyword
 import pprint
-import re
 from dataclasses import dataclass
 
 import sympy as sp
@@ -20,7 +18,7 @@ from . import ir
 from runtime.primitives import PRIMITIVES
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .calculus import OpaqueLin, lin_reads
-from .emit_numpy import CHUNK_NAME, Emitter, _paren, _union
+from .emit_numpy import CHUNK_NAME, Emitter, Stmt, Temporaries, _union, name_of, ref, render
 from .ir import IndexSum
 from .ir import Extent, Idx
 from .lower import user_name
@@ -80,7 +78,7 @@ class OpGen:
         self.d = d
         self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
-        self.counter = itertools.count()
+        self.counter = Temporaries()
         self.fn = op_function_name(self.p.name)
         taken = {self.fn + sfx for sfx in ("", "_frule", "_rrule", "_pullback")} | {CHUNK_NAME}
         self.names: dict = {}
@@ -108,6 +106,10 @@ class OpGen:
             if X and PRIMITIVES[st.prim].factored is not None and self.p.var(X).rank == 2 \
                     and X not in self.factorable:
                 self.factorable[X] = _internal_ident("_F_" + self.names[X].lstrip("_"), taken)
+        # every variable is written into code as a reference (emit_numpy.ref): `render` then sees each read
+        for table in (self.names, self.tan_names, self.cot_names, self.given, self.factorable):
+            for k, v in table.items():
+                table[k] = ref(v)
         self.factors = {}          # matrix variable -> its factor variable, where the function at hand has one
         self.centre = _centring(d)
         self._extent_home = None   # (lines, index, indent, classes defined) of the function being emitted
@@ -119,7 +121,7 @@ class OpGen:
         if home is not None and cls not in home[3] and cls in self.extent_src:
             lines, at, indent, defined = home
             n, a = self.extent_src[cls]
-            lines.insert(at + len(defined), f"{indent}n_{cls} = {n}.shape[{a}]")
+            lines.insert(at + len(defined), Stmt(indent, f"n_{cls} = {n}.shape[{a}]"))
             defined.add(cls)
         return f"n_{cls}"
 
@@ -249,7 +251,7 @@ class OpGen:
         sub.pref = out_idx
         code, axes = sub.emit(body_expr)
         sub.line(f"return {sub.to_axes(code, axes, out_idx)}")
-        em.line(f"def {fn}(_m, {', '.join(params)}):")
+        em.line(f"def {fn}(_m, {', '.join(params)}):", once=False)
         em.lines.extend(sub.lines)
         # how many slices of the chunk index fit the budget
         per_row = " * ".join(self.extent_code(s) for s in big if s != ci) or "1"
@@ -265,10 +267,10 @@ class OpGen:
         part = f"{fn}(min({step}, {n} - {s}), {_slice_args(sliced, em.names, s, f'{s} + {step}')})"
         if concat:
             em.line(f"    {tgt} = np.concatenate([{part} for {s} in range(0, {n}, {step})], "
-                    f"axis={indices.index(ci)})")
+                    f"axis={indices.index(ci)})", once=False)
         else:
             em.line(f"    {tgt} = 0.0")
-            em.line(f"    for {s} in range(0, {n}, {step}):")
+            em.line(f"    for {s} in range(0, {n}, {step}):", once=False)
             em.line(f"        {tgt} = {tgt} + {part}")
 
     def emit_fused_chunks(self, pb: Emitter, stmts, atoms):
@@ -320,31 +322,32 @@ class OpGen:
         memo, step, s_, part = pb.tmp("memo"), pb.tmp("step"), pb.tmp("s"), pb.tmp("part")
 
         pb.line(f"{memo} = []")
-        pb.line(f"def {fn}():")
+        pb.line(f"def {fn}():", once=False)
         pb.line("    if not " + memo + ":")
-        pb.line(f"        def {fn}_slice(_m, {', '.join(sliced.values())}):")
-        pb.lines.extend("    " + l for l in sub.lines)
+        pb.line(f"        def {fn}_slice(_m, {', '.join(sliced.values())}):", once=False)
+        pb.lines.extend(st.deeper("    ") for st in sub.lines)
         pb.line(f"        {step} = max(1, {CHUNK_NAME} // max(1, {', '.join(per_row)}{', 1' if len(per_row) == 1 else ''}))")
         pb.line(f"        if {step} >= {n}:")
         whole = ", ".join(names.get(name, name) for (name, _) in sliced)
         pb.line(f"            {memo}.append({fn}_slice({n}, {whole}))")
         pb.line("        else:")
-        pb.line(f"            acc = [[] if axis is not None else None for axis in {tuple(a for _, _, a, _, _ in plan)!r}]")
-        pb.line(f"            for {s_} in range(0, {n}, {step}):")
+        pb.line(f"            acc = [[] if axis is not None else None for axis in {tuple(a for _, _, a, _, _ in plan)!r}]",
+                once=False)
+        pb.line(f"            for {s_} in range(0, {n}, {step}):", once=False)
         pb.line(f"                {part} = {fn}_slice(min({step}, {n} - {s_}), {_slice_args(sliced, names, s_, f'{s_} + {step}')})")
-        pb.line(f"                for k, axis in enumerate({tuple(a for _, _, a, _, _ in plan)!r}):")
+        pb.line(f"                for k, axis in enumerate({tuple(a for _, _, a, _, _ in plan)!r}):", once=False)
         pb.line("                    if axis is not None:")
         pb.line(f"                        acc[k].append({part}[k])")
         pb.line("                    else:")
         pb.line(f"                        acc[k] = {part}[k] if acc[k] is None else acc[k] + {part}[k]")
         pb.line(f"            {memo}.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in "
-                f"zip(acc, {tuple(a for _, _, a, _, _ in plan)!r})))")
+                f"zip(acc, {tuple(a for _, _, a, _, _ in plan)!r})))", once=False)
         pb.line(f"    return {memo}[0]")
         result = {}
         for k, (ls, _, _, _, _) in enumerate(plan):
             T = base_name(ls.target)
             g = pb.tmp(f"pb_{T}_")
-            pb.line(f"def {g}():")
+            pb.line(f"def {g}():", once=False)
             pb.line(f"    return {fn}()[{k}]")
             result[T] = f"Thunk({g})"
         return result
@@ -434,8 +437,7 @@ class OpGen:
         for st in self.needed_stmts({v.name for v in p.outputs}):
             self.emit_stmt(em, st)
         outs = ", ".join(self.names[v.name] for v in p.outputs)
-        body = "\n".join(em.lines)
-        return f"    def {self.fn}({args}):\n{body}\n        return {outs}\n"
+        return [f"    def {self.fn}({args}):", *em.lines, f"        return {outs}"]
 
     def frule(self):
         p, d = self.p, self.d
@@ -478,8 +480,7 @@ class OpGen:
             ret = f"{outs[0]}, {douts[0]}"
         else:
             ret = f"({', '.join(outs)}), ({', '.join(douts)})"
-        return (f"    def {self.fn}_frule(tangents, {args}):\n" + "\n".join(em.lines) +
-                f"\n        return {ret}\n")
+        return [f"    def {self.fn}_frule(tangents, {args}):", *em.lines, f"        return {ret}"]
 
     def rrule(self):
         p, d = self.p, self.d
@@ -504,11 +505,11 @@ class OpGen:
         outs = [v for v in p.outputs]
         if len(outs) == 1:
             arg = self.cot_arg(outs[0].name)
-            head = f"        def {self.fn}_pullback({arg}):"
+            head = Stmt.of(f"        def {self.fn}_pullback({arg}):", once=False)
             zero_check = f"is_zero({arg})"
         else:
             arg = "dy"
-            head = f"        def {self.fn}_pullback(dy):"
+            head = Stmt.of(f"        def {self.fn}_pullback(dy):", once=False)
             pb.line(f"{', '.join(self.cot_arg(v.name) for v in outs)}, = dy")
             zero_check = " and ".join(f"is_zero({self.cot_arg(v.name)})" for v in outs)
         zeros = ", ".join(["_NO"] + ["_NO" if v.kind == "int" else "_ZERO" for v in p.inputs])
@@ -551,7 +552,7 @@ class OpGen:
                 fn = pb.tmp(f"pb_{T}_")
                 sub = pb.nested()
                 self.emit_lin(sub, ls, tv, self.cot_atom_var, nonzero)
-                pb.line(f"def {fn}():")
+                pb.line(f"def {fn}():", once=False)
                 pb.lines.extend(sub.lines)
                 pb.line(f"    return {tv}")
                 results[T] = f"Thunk({fn})"
@@ -564,8 +565,8 @@ class OpGen:
         pb.line(f"return ({', '.join(ret)}{',' if len(ret) == 1 else ''})")
         y = ", ".join(self.names[v.name] for v in outs)
         y = y if len(outs) == 1 else f"({y})"
-        return (f"    def {self.fn}_rrule({args}):\n" + "\n".join(em.lines) + "\n" + head + "\n" +
-                "\n".join(pb.lines) + f"\n        return {y}, {self.fn}_pullback\n")
+        return [f"    def {self.fn}_rrule({args}):", *em.lines, head, *pb.lines,
+                f"        return {y}, {self.fn}_pullback"]
 
     def cot_arg(self, out_name):
         return self.given[out_name] if self._read_later(out_name) else self.cot_names[out_name]
@@ -602,75 +603,22 @@ class OpGen:
         }
 
     def generate(self) -> OpCode:
-        aux = [self.names[st.target] for st in self.d.aux] + [self.names[v.name] for v in self.p.temps
-                                                              if v.name in self.names] + \
+        p, d = self.p, self.d
+        bodies = (self.forward(), self.frule(), self.rrule())
+        # unread auxiliary values are left out: inverses the pullback turned into solves, factorisations no
+        # code reads, temporaries the derivative made redundant
+        droppable = [self.names[st.target] for st in d.aux] + [self.names[v.name] for v in p.temps] + \
             list(self.factorable.values())
-        fns = "\n".join(_inline_single_use(_drop_unused(f, aux))
-                         for f in (self.forward(), self.frule(), self.rrule()))
+        # what render may fold into the statement reading it: the emitters' temporaries, and the variables
+        # (and tangents) the IR made; a variable the user named stays a named step
+        internal = [v.name for v in p.all_vars if _is_internal(v.name)] + list(d.tangent_temps)
+        foldable = self.counter.made | {name_of(self.names.get(n) or self.tan_names[n]) for n in internal} | \
+            {name_of(self.tan_names[n]) for n in internal}
+        droppable = [name_of(n) for n in droppable]
+        fns = "\n".join(render(f, foldable, droppable) + "\n" for f in bodies)
         n = self.p.name
         sfx = ("", "_frule", "_rrule")
         return OpCode(n, fns, [n + x for x in sfx], self.meta(), {n + x: self.fn + x for x in sfx})
-
-
-_TEMP_DEF = re.compile(r"^(\s+)(_[a-z]+\d+) = (.+)$")
-_TEMP_USE = re.compile(r"(?<![\w.])_[a-z]+\d+(?!\w)")
-
-
-def _inline_single_use(src):
-    """Fold a temporary read exactly once, by the very next statement of its block, into that statement.
-
-    Why: NumPy reuses the buffer of an operand that is a temporary of the same expression (temporary
-    elision, arrays over 256 KB), never of a named variable; so `np.exp(-(1/s * (a + b + c)))` in one
-    line allocates one N×M slice where five named steps allocated five. It also leaves the generated code
-    shorter to read. Safe because generated temporaries are assigned once and their expressions are pure:
-    moving one past nothing (the very next line) cannot change its value. Comprehension lines are left
-    alone (they would evaluate the folded expression per item)."""
-    lines = src.split("\n")
-    uses = collections.Counter(_TEMP_USE.findall(src))  # folding moves occurrences, never adds or drops them
-    k = 0
-    while k < len(lines) - 1:
-        m = _TEMP_DEF.match(lines[k])
-        nxt = lines[k + 1]
-        if m and uses[m.group(2)] == 2:
-            indent, name, code = m.groups()
-            same_block = nxt.startswith(indent) and not nxt[len(indent):len(indent) + 1].isspace()
-            loops = " for " in nxt or "lambda" in nxt or nxt.lstrip().startswith(("def ", "for ", "while "))
-            target = _TEMP_DEF.match(nxt)
-            rebinds = target is not None and target.group(2) == name
-            # _TEMP_USE finds exactly the whole-name occurrences (no regex compiled per name: thousands of
-            # temporaries overflow re's cache, and compiling was most of this function's time)
-            if same_block and not loops and not rebinds and _TEMP_USE.findall(nxt).count(name) == 1:
-                new = _TEMP_USE.sub(lambda u: _paren(code) if u.group() == name else u.group(), nxt)
-                if len(new) <= 240:  # past this, a reader is better served by the named steps
-                    lines[k + 1] = new
-                    del lines[k]
-                    k = max(k - 1, 0)  # the statement before may now feed the merged one
-                    continue
-        k += 1
-    return "\n".join(lines)
-
-
-def _drop_unused(src, names):
-    """Remove assignments to the given variables (auxiliary inverses) that no other line reads."""
-    lines = src.split("\n")
-    # which lines mention each word, kept current as lines go: one pass, not a scan of every line per name
-    where: dict = collections.defaultdict(set)
-    for k, line in enumerate(lines):
-        for w in _WORD.findall(line):
-            where[w].add(k)
-    dropped = set()
-    for n in names:
-        uses = where.get(n, ())
-        if len(uses) == 1:
-            k = next(iter(uses))
-            if re.match(rf"\s+{re.escape(n)} = ", lines[k]):
-                dropped.add(k)
-                for w in _WORD.findall(lines[k]):
-                    where[w].discard(k)
-    return "\n".join(line for k, line in enumerate(lines) if k not in dropped)
-
-
-_WORD = re.compile(r"\w+")
 
 
 def _is_elementwise(p):

@@ -1,11 +1,13 @@
 """Printing IR expressions as NumPy code: labelled-axis arrays, einsum/matmul contractions, elementwise bodies.
 
-An `Emitter` turns a SymPy expression over tensor elements into lines of Python that use only `np.<name>`,
-operators and slicing (so the same code runs on the runtime's traced namespace), sharing repeated
-subexpressions within one function. `chunked_statement` bounds the memory of large nonlinear reductions.
+An `Emitter` turns a SymPy expression over tensor elements into statements of Python that use only
+`np.<name>`, operators and slicing (so the same code runs on the runtime's traced namespace), sharing repeated
+subexpressions within one function. `render` prints a function's statements: the variables in them are
+references it resolves (see `ref`), so it knows every read of each without reading the text back.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import string
@@ -66,15 +68,147 @@ class _ScalarPrinter(NumPyPrinter):
 _num = _ScalarPrinter()
 
 
+# -- statements and the variables in them ----------------------------------------------------------------------
+# A variable of the generated code is written into code as REF name REF: a node of the statement that `render`
+# resolves once the whole function is emitted, when it knows every read. The byte is never in Python source
+# we emit, and user text reaches code only through repr(), which escapes it.
+REF = "\x1d"
+
+
+def ref(name):
+    """The reference to a variable `name`, to be written into code in place of the name."""
+    return f"{REF}{name}{REF}"
+
+
+def name_of(reference):
+    """The name a reference (see `ref`) stands for."""
+    if not (len(reference) > 2 and reference[0] == reference[-1] == REF and reference.count(REF) == 2):
+        raise ValueError(f"not a variable reference: {reference!r}")
+    return reference[1:-1]
+
+
+class Stmt:
+    """One statement of a function body: its indentation and its code as alternating text and variable names
+    (`parts[1::2]` are the names). `once` is False for a statement that evaluates its parts repeatedly or
+    later (a loop, a comprehension, a def): a value folded into one would be recomputed."""
+
+    __slots__ = ("indent", "parts", "once")
+
+    def __init__(self, indent, code, once=True):
+        if "\n" in code:
+            raise ValueError(f"one statement per Stmt: {code!r}")
+        self.indent = indent
+        self.parts = code.split(REF)
+        self.once = once
+        if len(self.parts) % 2 != 1:
+            raise ValueError(f"unbalanced variable reference in {code!r}")
+
+    @classmethod
+    def of(cls, line, once=True):
+        """A statement from an indented line of code."""
+        body = line.lstrip(" ")
+        return cls(line[:len(line) - len(body)], body, once)
+
+    @property
+    def target(self):
+        """The variable a plain `v = ...` statement assigns, else None."""
+        p = self.parts
+        return p[1] if len(p) >= 3 and p[0] == "" and p[2].startswith(" = ") else None
+
+    def reads(self):
+        """Names of the variables the statement reads, once per occurrence (an assignment's target is none)."""
+        names = self.parts[1::2]
+        return names[1:] if self.target is not None else names
+
+    def code(self):
+        """The code with its references still in (what folding substitutes into another statement)."""
+        return REF.join(self.parts)
+
+    def deeper(self, extra):
+        return Stmt(extra + self.indent, self.code(), self.once)
+
+    def text(self):
+        return self.indent + "".join(self.parts)
+
+
+FOLD_WIDTH = 240  # past this a folded statement is left as named steps: a reader is better served by them
+
+
+def render(lines, foldable=frozenset(), droppable=()):
+    """The source of a function from its statements (Stmt, or lines of code that may hold references).
+
+    Two decisions need every read of a variable, so they are taken here, on the statements, once the
+    function is whole:
+    - an assignment to a `droppable` variable (an auxiliary inverse, a factorisation, a temporary) that
+      nothing reads is left out, and what only it read may then be left out in turn;
+    - a `foldable` temporary assigned once and read once, by the very next statement of its block, is folded
+      into that statement. NumPy reuses the buffer of an operand that is a temporary of the same expression
+      (temporary elision, arrays over 256 KB), never of a named variable; so `np.exp(-(1/s * (a + b + c)))`
+      on one line allocates one N×M array where five named steps allocated five. Safe because such
+      temporaries are assigned once and their expressions are pure: moving one past nothing (to the very
+      next statement) cannot change its value."""
+    stmts = []
+    for x in lines:
+        stmts.extend([x] if isinstance(x, Stmt) else [Stmt.of(line) for line in x.split("\n")])
+    defs, uses = collections.Counter(), collections.Counter()
+    for st in stmts:
+        if st.target is not None:
+            defs[st.target] += 1
+        uses.update(st.reads())
+    where = {st.target: k for k, st in enumerate(stmts) if st.target is not None}
+    dropped, changed = set(), True
+    while changed:                         # until what dropped values alone read is dropped too
+        changed = False
+        for name in droppable:
+            k = where.get(name)
+            if k is not None and k not in dropped and defs[name] == 1 and uses[name] == 0:
+                dropped.add(k)
+                uses.subtract(stmts[k].reads())
+                changed = True
+    stmts = [st for k, st in enumerate(stmts) if k not in dropped]
+    k = 0
+    while k < len(stmts) - 1:
+        st, nxt = stmts[k], stmts[k + 1]
+        name = st.target
+        if (name in foldable and defs[name] == 1 and uses[name] == 1 and nxt.once
+                and nxt.indent == st.indent and name in nxt.reads()):
+            value = _paren(st.code()[len(REF + name + REF + " = "):])
+            own = 1 if nxt.target is not None else None      # an assignment's own target stays
+            code = "".join(p if j % 2 == 0 else value if p == name and j != own else ref(p)
+                           for j, p in enumerate(nxt.parts))
+            merged = Stmt(nxt.indent, code, nxt.once)
+            if len(merged.text()) <= FOLD_WIDTH:
+                stmts[k + 1] = merged
+                del stmts[k]
+                k = max(k - 1, 0)          # the statement before may now feed the merged one
+                continue
+        k += 1
+    return "\n".join(st.text() for st in stmts)
+
+
+class Temporaries:
+    """Names of the temporaries one function's emitters make, all distinct; `made` is the set of them (what
+    `render` may fold)."""
+
+    def __init__(self):
+        self._count = itertools.count()
+        self.made: set = set()
+
+    def new(self, hint):
+        name = f"_{hint}{next(self._count)}"
+        self.made.add(name)
+        return name
+
+
 class Emitter:
     """Emits code for one Python function body; `names` maps tensor names to Python expressions."""
 
     def __init__(self, names, extent_code, indent="    ", counter=None, cache=None):
         self.names = names                    # tensor name -> python variable
         self.extent_code = extent_code        # Idx -> python expression for its extent
-        self.lines: list[str] = []
+        self.lines: list[Stmt] = []
         self.indent = indent
-        self.counter = counter if counter is not None else itertools.count()
+        self.counter = counter if counter is not None else Temporaries()
         self.cache = dict(cache or {})        # sympy expr -> (var, axes)
         self.dtype_src = None                 # a python expression with the working dtype
         self.pref = ()                        # preferred axis order (the output's)
@@ -92,11 +226,13 @@ class Emitter:
         sub.big_ext = self.big_ext
         return sub
 
-    def line(self, s):
-        self.lines.append(self.indent + s)
+    def line(self, s, once=True):
+        """Append a statement (once=False: a loop, comprehension or def, see Stmt)."""
+        self.lines.append(Stmt(self.indent, s, once))
 
     def tmp(self, hint="e"):
-        return f"_{hint}{next(self.counter)}"
+        """A fresh temporary: a reference (see `ref`), named when the function is rendered."""
+        return ref(self.counter.new(hint))
 
     def bind(self, expr, code, axes, hint="e"):
         """Assign code to a fresh variable and remember it for expr (under its canonical key)."""
@@ -629,7 +765,7 @@ def _union(axes_lists):
 
 
 def _is_simple(code):
-    return code.replace("_", "").replace(".", "").isalnum() or _is_number(code)
+    return code.replace("_", "").replace(".", "").replace(REF, "").isalnum() or _is_number(code)
 
 
 def _is_number(code):
