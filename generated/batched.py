@@ -155,8 +155,7 @@ def _define(np):
         def batched_logdet_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _inv_A = np.prim.inv.forward(A, nb=1)
-            dA = (np.transpose(_inv_A, (1, 0, 2)) * dd)
+            dA = (np.transpose(np.prim.inv.forward(A, nb=1), (1, 0, 2)) * dd)
             return (_NO, dA)
         return d, batched_logdet_pullback
 
@@ -184,8 +183,7 @@ def _define(np):
         def batched_solve_pullback(dx):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
-            _inv_A = np.prim.inv.forward(A, nb=1)
-            _dz1 = np.einsum("abc,ac->bc", _inv_A, dx, optimize=True)
+            _dz1 = np.einsum("abc,ac->bc", np.prim.inv.forward(A, nb=1), dx, optimize=True)
             def _pb_A_3():
                 dA = (-((_dz1[:, None]) * x))
                 return dA

@@ -307,8 +307,7 @@ def _define(np):
         def det_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _adj_A = np.prim.adj.forward(A)
-            dA = (np.transpose(_adj_A, (1, 0)) * dd)
+            dA = (np.transpose(np.prim.adj.forward(A), (1, 0)) * dd)
             return (_NO, dA)
         return d, det_pullback
 
@@ -334,8 +333,7 @@ def _define(np):
         def logdet_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            _inv_A = np.prim.inv.factored(_F_A)
-            dA = (np.transpose(_inv_A, (1, 0)) * dd)
+            dA = (np.transpose(np.prim.inv.factored(_F_A), (1, 0)) * dd)
             return (_NO, dA)
         return d, logdet_pullback
 
