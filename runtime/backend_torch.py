@@ -204,6 +204,10 @@ def triu(x, k=0):
 
 
 def where(cond, x, y):
+    if not isinstance(cond, Tensor):
+        if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+            return x if cond else y       # all numbers (an integer parameter's test): a number
+        cond = _t(bool(cond))
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
         # two numbers: NumPy gives float64 here, torch its default dtype; every use casts the result (asarray)
         return torch.where(cond, _t(x, torch.float64), y)
