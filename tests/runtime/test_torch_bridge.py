@@ -104,6 +104,9 @@ def test_torch_func_transforms_and_vmap():
     torch.testing.assert_close(hess, torch.diag(p) - torch.outer(p, p))
     torch.testing.assert_close(torch.func.vmap(rt.softmax)(x), torch.softmax(x, 1))
     torch.testing.assert_close(torch.func.vmap(torch.func.grad(rt.logsumexp))(x), torch.softmax(x, 1))
+    A = x[:, :3, None] * x[:, None, :3] + 3 * torch.eye(3, dtype=torch.float64)      # a batch of spd matrices
+    torch.testing.assert_close(torch.func.vmap(rt.inv)(A), torch.linalg.inv(A))      # through the shared LU
+    torch.testing.assert_close(torch.func.vmap(torch.func.grad(rt.logdet))(A), torch.linalg.inv(A).mT)
 
 
 def test_every_matrix_primitive_has_a_torch_forward_and_maps_matching_numpy():
