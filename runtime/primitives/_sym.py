@@ -29,6 +29,6 @@ def gap_inverse(xp, w):
     """F[i,j] = 1/(w[j] - w[i]) off the diagonal, 0 on it (eigenvectors' derivative; infinite at equal
     eigenvalues, where eigenvectors are not differentiable)."""
     n = w.shape[-1]
-    eye = np.eye(n, dtype=bool)
+    eye = xp.asarray(np.eye(n, dtype=bool))   # a namespace's own array (torch.where takes no ndarray)
     d = xp.expand_dims(w, -2) - xp.expand_dims(w, -1)
     return xp.where(eye, 0.0, 1.0 / xp.where(eye, 1.0, d))

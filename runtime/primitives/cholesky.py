@@ -20,12 +20,12 @@ def _phi_mask(X):
 
 def _jvp(xp, L, dA):
     Li = xp.linalg.inv(L)
-    return xp.matmul(L, _phi_mask(L) * xp.matmul(xp.matmul(Li, sym(xp, dA)), T(xp, Li)))
+    return xp.matmul(L, xp.asarray(_phi_mask(L)) * xp.matmul(xp.matmul(Li, sym(xp, dA)), T(xp, Li)))
 
 
 def _vjp(xp, L, Lbar):
     Li = xp.linalg.inv(L)
-    return sym(xp, xp.matmul(xp.matmul(T(xp, Li), _phi_mask(L) * xp.matmul(T(xp, L), Lbar)), Li))
+    return sym(xp, xp.matmul(xp.matmul(T(xp, Li), xp.asarray(_phi_mask(L)) * xp.matmul(T(xp, L), Lbar)), Li))
 
 
 PRIMITIVE = MatrixPrimitive(

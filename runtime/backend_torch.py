@@ -1,0 +1,431 @@
+"""The array namespace generated code runs on over torch tensors: the torch twin of runtime.backend_numpy.
+
+`_define(backend_torch)` in a generated module gives forward functions, frules and rrules whose every
+operation is a torch op, so they run on any device and torch's autograd records them (runtime.torch builds its
+higher order on that). Only the NumPy API generated code uses is spelled here (derive/emit_numpy.py,
+derive/codegen.py, runtime/elementwise_table.py, and the `xp` calls of runtime/primitives' declarations); a name
+that is missing fails loudly (AttributeError), never through a silent NumPy round trip.
+
+Devices: nothing here moves data off its device. Factories without a tensor argument (eye, full, ones, asarray of a
+number) build on the device `on_device` sets (runtime.torch sets it to the op's arguments' device around every
+call), else on torch's default device. Dtypes: Python numbers stay weak, as in NumPy 2 and torch, so float32
+stays float32; `result_type` returns a torch dtype.
+"""
+from __future__ import annotations
+
+import builtins
+import contextlib
+import math
+import threading
+
+import numpy as _np
+import torch
+import torch.nn.functional as _F
+
+from runtime import primitives as _primitives
+from runtime.elementwise_table import ROWS as _ROWS
+
+Tensor = torch.Tensor
+pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
+float64, float32, bool_ = torch.float64, torch.float32, torch.bool
+
+# --------------------------------------------------------------------------- device of argument-free factories
+_state = threading.local()
+
+
+def current_device():
+    return getattr(_state, "device", None)
+
+
+@contextlib.contextmanager
+def on_device(device):
+    """Factories inside (eye, full, ...) build on `device` (autograd's engine runs backward in other threads:
+    each entry point sets it where it runs)."""
+    prev = getattr(_state, "device", None)
+    _state.device = device
+    try:
+        yield
+    finally:
+        _state.device = prev
+
+
+def device_of(args):
+    for a in args:
+        if isinstance(a, Tensor):
+            return a.device
+    return None
+
+
+_DTYPES = {bool: torch.bool, float: None, int: torch.int64, _np.float64: torch.float64,
+           _np.float32: torch.float32, _np.bool_: torch.bool}
+
+
+def _dtype(dtype):
+    if dtype is None or isinstance(dtype, torch.dtype):
+        return dtype
+    if dtype in _DTYPES:
+        return _DTYPES[dtype]
+    return {"float64": torch.float64, "float32": torch.float32, "bool": torch.bool}[_np.dtype(dtype).name]
+
+
+def _t(x, dtype=None):
+    """x as a tensor (a Python number: on the current device, a weak float in the default float dtype)."""
+    if isinstance(x, Tensor):
+        return x if dtype is None or x.dtype == dtype else x.to(dtype)
+    return torch.as_tensor(x, dtype=dtype, device=current_device())
+
+
+# --------------------------------------------------------------------------- creation and dtypes
+def result_type(*args):
+    """The dtype NumPy 2 would give: tensors promote (0-d ones weakly, as Python numbers do)."""
+    dt = None
+    for strong in (True, False):
+        for a in args:
+            if isinstance(a, Tensor) and (a.dim() > 0) == strong:
+                d = a.dtype
+            elif isinstance(a, torch.dtype) and strong:
+                d = a
+            else:
+                continue
+            dt = d if dt is None else torch.promote_types(dt, d)
+        if dt is not None:
+            break
+    if dt is None or (not dt.is_floating_point and builtins.any(isinstance(a, float) for a in args)):
+        return torch.get_default_dtype()     # Python numbers only: torch's float, as torch.tensor(1.5) has
+    return dt
+
+
+def asarray(x, dtype=None, **kwargs):
+    return _t(x, _dtype(dtype))
+
+
+array = asarray
+
+
+def eye(n, dtype=None, **kwargs):
+    return torch.eye(n, dtype=_dtype(dtype), device=current_device())
+
+
+def full(shape, value, dtype=None, **kwargs):
+    if isinstance(value, Tensor):
+        return value.to(_dtype(dtype) or value.dtype).expand(shape).clone()
+    return torch.full(tuple(shape), value, dtype=_dtype(dtype), device=current_device())
+
+
+def ones(shape, dtype=None, **kwargs):
+    return torch.ones(shape, dtype=_dtype(dtype), device=current_device())
+
+
+def zeros(shape, dtype=None, **kwargs):
+    return torch.zeros(shape, dtype=_dtype(dtype), device=current_device())
+
+
+def broadcast_to(x, shape):
+    return torch.broadcast_to(_t(x), tuple(shape))
+
+
+def shape(x):
+    return tuple(x.shape) if isinstance(x, Tensor) else _np.shape(x)
+
+
+def ndim(x):
+    return x.dim() if isinstance(x, Tensor) else _np.ndim(x)
+
+
+# --------------------------------------------------------------------------- reductions and layout
+def sum(x, axis=None, keepdims=False, dtype=None):
+    if not isinstance(x, Tensor):
+        x = _t(x)
+    if axis is None:
+        return torch.sum(x, dtype=_dtype(dtype)) if not keepdims else torch.sum(x, dim=tuple(range(x.dim())),
+                                                                                keepdim=True)
+    if axis == ():        # NumPy: sum over no axes is the identity; torch would sum over all of them
+        return x
+    return torch.sum(x, dim=axis, keepdim=keepdims)
+
+
+def max(x, axis=None, keepdims=False, initial=None):
+    dims = tuple(range(x.dim())) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    if initial is not None and builtins.any(x.shape[d] == 0 for d in dims):
+        out = [1 if i in {d % x.dim() for d in dims} else s for i, s in enumerate(x.shape)]
+        t = torch.full(out, initial, dtype=x.dtype, device=x.device)
+        return t if keepdims else t.squeeze(dims)
+    m = torch.amax(x, dim=dims, keepdim=keepdims)
+    return m if initial is None or initial == -math.inf else torch.clamp_min(m, initial)
+
+
+def min(x, axis=None, keepdims=False):
+    dims = tuple(range(x.dim())) if axis is None else axis
+    return torch.amin(x, dim=dims, keepdim=keepdims)
+
+
+def transpose(x, axes=None):
+    if axes is None:
+        return x.permute(*reversed(range(x.dim())))
+    return x.permute(*axes)
+
+
+def swapaxes(x, a, b):
+    return torch.transpose(x, a, b)
+
+
+def moveaxis(x, source, destination):
+    return torch.movedim(x, source, destination)
+
+
+def expand_dims(x, axis):
+    return torch.unsqueeze(x, axis)
+
+
+def einsum(spec, *ops, optimize=None):
+    d0 = ops[0].dtype
+    for o in ops[1:]:
+        if o.dtype != d0:   # NumPy promotes; torch.einsum insists on one dtype
+            dt = result_type(*ops)
+            ops = tuple(o.to(dt) for o in ops)
+            break
+    return torch.einsum(spec, *ops)
+
+
+def concatenate(arrays, axis=0):
+    return torch.cat(list(arrays), dim=axis)
+
+
+def matmul(a, b):
+    return torch.matmul(a, b)
+
+
+def tril(x, k=0):
+    return torch.tril(x, k)
+
+
+def triu(x, k=0):
+    return torch.triu(x, k)
+
+
+def where(cond, x, y):
+    if not isinstance(cond, Tensor):
+        if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+            return x if cond else y       # all numbers (an integer parameter's test): a number
+        cond = _t(bool(cond))
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        # two numbers: NumPy gives float64 here, torch its default dtype; every use casts the result (asarray)
+        return torch.where(cond, _t(x, torch.float64), y)
+    return torch.where(cond, x, y)
+
+
+isfinite = torch.isfinite
+isnan = torch.isnan
+
+
+# --------------------------------------------------------------------------- elementwise built-ins
+def _lift(fn, scalar):
+    """A torch function that also takes a Python number (a rule's constant or a scalar argument)."""
+    def f(x):
+        return fn(x) if isinstance(x, Tensor) else scalar(x)
+    f.__name__ = getattr(fn, "__name__", "f")
+    return f
+
+
+def _softplus(x):
+    # log(1 + e^x) = max(x, 0) + log1p(e^-|x|): exact in both tails (F.softplus's threshold returns x past 20)
+    return torch.clamp_min(x, 0) + torch.log1p(torch.exp(-torch.abs(x)))
+
+
+def _step(x):
+    return (x > 0).to(x.dtype)    # step(0) = 0, as runtime.special.step
+
+
+_SPELLING = {
+    "exp": torch.exp, "log": torch.log, "log1p": torch.log1p, "expm1": torch.expm1, "sin": torch.sin,
+    "cos": torch.cos, "tan": torch.tan, "arcsin": torch.asin, "arccos": torch.acos, "arctan": torch.atan,
+    "sinh": torch.sinh, "cosh": torch.cosh, "tanh": torch.tanh, "sqrt": torch.sqrt, "abs": torch.abs,
+    "sign": torch.sign, "sigmoid": torch.sigmoid, "softplus": _softplus, "erf": torch.erf, "relu": torch.relu,
+    "step": _step,
+}
+_SCALAR = {"arcsin": math.asin, "arccos": math.acos, "arctan": math.atan, "abs": abs, "erf": math.erf,
+           "sign": lambda v: float(_np.sign(v)), "sigmoid": lambda v: 1 / (1 + math.exp(-v)),
+           "softplus": lambda v: builtins.max(v, 0) + math.log1p(math.exp(-abs(v))),
+           "relu": lambda v: builtins.max(v, 0.0), "step": lambda v: 1.0 if v > 0 else 0.0}
+
+for _row in _ROWS:
+    if "{" in _row.numpy or _row.numpy == "where":
+        continue     # an operator template (`**`) or `where`, defined above
+    _fn = _SPELLING[_row.numpy]     # a KeyError here: a new table row needs its torch spelling
+    globals()[_row.numpy] = _lift(_fn, _SCALAR.get(_row.numpy) or getattr(math, _row.numpy))
+log = _lift(torch.log, math.log)   # also used by the log-sum-exp emitter
+
+
+class _Linalg:
+    """`xp.linalg` for the declarations' jvp/vjp code."""
+    inv = staticmethod(torch.linalg.inv)
+    solve = staticmethod(torch.linalg.solve)
+    LinAlgError = torch.linalg.LinAlgError
+
+
+linalg = _Linalg()
+
+
+# --------------------------------------------------------------------------- matrix primitives
+def _eigh(A):
+    """torch.linalg.eigh with runtime.primitives._sym.eigh's sign convention (largest |component| positive)."""
+    w, V = torch.linalg.eigh(A)
+    if V.shape[-1] == 0:
+        return w, V
+    k = torch.argmax(torch.abs(V), dim=-2, keepdim=True)
+    s = torch.where(torch.take_along_dim(V, k, dim=-2) < 0, -1.0, 1.0).to(V.dtype)
+    return w, V * s
+
+
+def _spectral(f):
+    def apply(S):
+        w, V = _eigh(S)
+        return (V * f(w)[..., None, :]) @ V.transpose(-1, -2)
+    return apply
+
+
+def _adjugate(A):
+    """adj(A) through the SVD, as runtime.special.adjugate: det(U)·det(V)·V·diag(Π_{j≠i} s_j)·Uᵀ, continuous at
+    singular A; built from torch ops, so torch differentiates it (at distinct singular values)."""
+    U, s, Vh = torch.linalg.svd(A)
+    sign = torch.linalg.det(U) * torch.linalg.det(Vh)
+    n = s.shape[-1]
+    if n == 0:
+        return A
+    ones = torch.ones_like(s[..., :1])
+    left = torch.cumprod(torch.cat([ones, s[..., :-1]], -1), -1)            # Π_{j<i} s_j
+    right = torch.flip(torch.cumprod(torch.cat([ones, torch.flip(s[..., 1:], (-1,))], -1), -1), (-1,))
+    p = left * right * sign[..., None]
+    return Vh.transpose(-1, -2) @ (p[..., :, None] * U.transpose(-1, -2))
+
+
+def _solve(X, B):
+    if B.dim() in (1, X.dim() - 1):
+        return torch.linalg.solve(X, B.unsqueeze(-1)).squeeze(-1)
+    return torch.linalg.solve(X, B)
+
+
+def _frechet_expm(A, E):
+    """The Fréchet derivative of expm at A in direction E: the top-right block of expm([[A, E], [0, A]])."""
+    A, E = torch.broadcast_tensors(A, E)
+    n = A.shape[-1]
+    top = torch.cat([A, E], -1)
+    bottom = torch.cat([torch.zeros_like(A), A], -1)
+    return torch.linalg.matrix_exp(torch.cat([top, bottom], -2))[..., :n, n:]
+
+
+def _adj_jvp(xp, X, E):
+    return torch.func.jvp(_adjugate, (X,), (E.to(X.dtype),))[1]
+
+
+def _adj_vjp(xp, X, G):
+    return torch.func.vjp(_adjugate, X)[1](G.to(X.dtype))[0]
+
+
+# forward (batch axes first) of every declared primitive, and jvp/vjp where the declaration's are NumPy code
+FORWARD = {
+    "inv": torch.linalg.inv, "det": torch.linalg.det, "logdet": lambda X: torch.linalg.slogdet(X)[1],
+    "solve": _solve, "cholesky": torch.linalg.cholesky, "eigvalsh": lambda A: _eigh(A)[0],
+    "eigvecsh": lambda A: _eigh(A)[1], "logm": _spectral(torch.log), "sqrtm": _spectral(torch.sqrt),
+    "expm": torch.linalg.matrix_exp, "adj": _adjugate,
+}
+MAPS = {
+    "expm": (lambda xp, A, E: _frechet_expm(A, E), lambda xp, A, G: _frechet_expm(A.transpose(-1, -2), G)),
+    "adj": (_adj_jvp, _adj_vjp),
+}
+
+
+class Factor:
+    """One LU factorisation of an unbatched square matrix, shared by the primitives applied to it (the torch
+    twin of runtime.primitives._factor.Factor, with its interface). Always LU: choosing Cholesky would branch on
+    the matrix's values (a device sync, and no vmap). inv/solve refuse a singular matrix, as torch.linalg.inv
+    does; det and logdet read the unchecked factorisation (det of a singular matrix is 0)."""
+
+    __slots__ = ("X", "_lu", "_checked", "_inv")
+
+    def __init__(self, X):
+        self.X, self._lu, self._checked, self._inv = X, None, False, None
+
+    def _get(self, checked):
+        if checked and not self._checked:
+            self._lu, self._checked = torch.linalg.lu_factor(self.X), True
+        elif self._lu is None:
+            LU, piv, _ = torch.linalg.lu_factor_ex(self.X)
+            self._lu = (LU, piv)
+        return self._lu
+
+    def solve(self, B, trans=False):
+        LU, piv = self._get(True)
+        if self._inv is not None and B.dim() == 1:
+            return (self._inv.T if trans else self._inv) @ B
+        if B.dim() == 1:
+            return torch.linalg.lu_solve(LU, piv, B.unsqueeze(-1), adjoint=trans).squeeze(-1)
+        return torch.linalg.lu_solve(LU, piv, B, adjoint=trans)
+
+    def inv(self):
+        if self._inv is None:
+            LU, piv = self._get(True)
+            self._inv = torch.linalg.lu_solve(LU, piv, torch.eye(LU.shape[-1], dtype=LU.dtype, device=LU.device))
+        return self._inv
+
+    def logdet(self):
+        LU, _ = self._get(False)
+        return torch.sum(torch.log(torch.abs(torch.diagonal(LU))))
+
+    def det(self):
+        LU, piv = self._get(False)
+        n = piv.shape[-1]
+        swaps = torch.sum(piv != torch.arange(1, n + 1, dtype=piv.dtype, device=piv.device))
+        return torch.where(swaps % 2 == 1, -1.0, 1.0).to(LU.dtype) * torch.prod(torch.diagonal(LU))
+
+
+class _Bound:
+    """One primitive as generated code calls it (`np.prim.inv.forward(X, nb=1)`), over torch tensors."""
+
+    def __init__(self, p):
+        self.p = p
+        self.fwd = FORWARD.get(p.name)
+        jvp, vjp = MAPS.get(p.name, (p.jvp, p.vjp))
+        self._jvp = None if jvp is None else (lambda *a: jvp(_this, *a))
+        self._vjp = None if vjp is None else (lambda *a: vjp(_this, *a))
+
+    def forward(self, *args, nb=0):
+        if self.fwd is None:
+            raise NotImplementedError(f"runtime.backend_torch: matrix primitive {self.p.name} has no torch "
+                                      f"forward (add it to backend_torch.FORWARD)")
+        return _primitives.batched(self.fwd, args, nb, torch.movedim, ndim)
+
+    def factored(self, F, *rest, nb=0, trans=False):
+        if isinstance(F, Factor):
+            return self.p.factored(F, *rest, trans=True) if trans else self.p.factored(F, *rest)
+        if trans:
+            F = F.transpose(-1, -2) if nb == 0 else F.transpose(0, 1)
+        return self.forward(F, *rest, nb=nb)
+
+    def jvp(self, *args, nb=0):
+        return _primitives.batched(self._jvp, args, nb, torch.movedim, ndim)
+
+    def vjp(self, *args, nb=0):
+        return _primitives.batched(self._vjp, args, nb, torch.movedim, ndim)
+
+
+class _Calls:
+    """`np.prim`: every declared primitive over torch tensors, and the shared factorisation."""
+
+    def __init__(self):
+        for name, p in _primitives.PRIMITIVES.items():
+            setattr(self, name, _Bound(p))
+
+    def factor(self, X, spd=False):
+        if isinstance(X, Tensor) and X.dim() == 2 and X.dtype in (torch.float64, torch.float32):
+            return Factor(X)
+        return X
+
+
+def __getattr__(name):
+    raise AttributeError(f"runtime.backend_torch has no '{name}': generated code asked for a NumPy function this "
+                         f"namespace does not spell yet (add it to runtime/backend_torch.py)")
+
+
+_this = __import__("sys").modules[__name__]
+prim = _Calls()

@@ -1,0 +1,221 @@
+"""Every derived rule as a PyTorch op: `import runtime.torch as rt; rt.inv(A)`, `rt.define(text)`, `rt.load(path)`.
+
+Each op is a `torch.autograd.Function` (written with `setup_context`, so torch.func.grad/vjp/jvp compose) whose
+code is the generated module's own `_define(runtime.backend_torch)`: the rules over torch tensors, on whatever
+device the tensors live.
+- forward runs the generated rrule and keeps its pullback closure (exactly what the derivation keeps: the
+  forward is not recomputed by a first-order backward);
+- backward calls that pullback; Thunks are unthunked, ZeroTangent/NoTangent become None;
+- higher order: a backward run with grad enabled (create_graph=True, gradgradcheck, torch.func.grad of grad)
+  recomputes the rrule from the saved inputs with grad enabled, so torch records the pullback's own torch ops
+  and differentiates them -- the same namespace mechanism that gives the NumPy runtime (runtime.tnp) its
+  higher order. Only that path pays for a second forward;
+- jvp (forward-mode AD) runs the generated frule (primal and pushforward fused, so it recomputes the primal).
+vmap: `generate_vmap_rule=True`; see docs/frameworks.md for what works under torch.func.vmap.
+Shape and arity errors are runtime.registry's (they name the op, the index and both extents).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import types
+
+try:
+    import torch
+except ImportError as _exc:   # noqa: F841
+    raise ImportError("runtime.torch needs PyTorch, which is not installed: pip install 'tensor-rules[torch]'") \
+        from None
+
+from runtime import backend_torch as _bt
+from runtime.registry import _arity_error, _bind, _make_checker, _no_check, _signature_text
+from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
+
+_NO, _ZERO = NoTangent(), ZeroTangent()
+_state = _bt._state
+_IMPLS: dict = {}     # (module name, its _define) -> _define(backend_torch)
+_OPS: dict = {}       # (module name, op name) -> torch op
+
+
+class _Pullback:
+    """The pullback closure, carried out of forward as a non-tensor output (setup_context keeps it)."""
+
+    __slots__ = ("pb",)
+
+    def __init__(self, pb):
+        self.pb = pb
+
+
+def _impls(module_name, define):
+    key = (module_name, define)
+    out = _IMPLS.get(key)
+    if out is None:
+        out = _IMPLS[key] = define(_bt)
+    return out
+
+
+def _cotangent(c, arg):
+    c = unthunk(c)
+    if not isinstance(arg, torch.Tensor) or is_zero(c) or c is None:
+        return None
+    if not isinstance(c, torch.Tensor):
+        c = torch.as_tensor(c, dtype=arg.dtype, device=arg.device)
+    return c
+
+
+def _function(name, rrule, frule, n_out):
+    """The autograd.Function of one op (rrule/frule: its generated functions over backend_torch)."""
+
+    def forward(*args):
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            y, pb = rrule(*args)
+        finally:
+            _state.device = prev
+        return (*y, _Pullback(pb)) if n_out > 1 else (y, _Pullback(pb))
+
+    def setup_context(ctx, inputs, output):
+        ctx.pb = output[-1].pb
+        ctx.set_materialize_grads(False)
+        ctx.template = [None if isinstance(a, torch.Tensor) else a for a in inputs]
+        tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
+        ctx.save_for_backward(*tensors)
+        ctx.save_for_forward(*tensors)
+        ctx.mark_non_differentiable(*[a for a in inputs if isinstance(a, torch.Tensor) and not a.is_floating_point()])
+
+    def _args(ctx, tensors):
+        it = iter(tensors)
+        return [next(it) if a is None else a for a in ctx.template]
+
+    def backward(ctx, *grads):
+        grads = grads[:-1]
+        dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else \
+            (_ZERO if grads[0] is None else grads[0])
+        if n_out > 1 and all(is_zero(g) for g in dy):
+            dy = _ZERO
+        args = _args(ctx, ctx.saved_tensors)
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            if torch.is_grad_enabled():
+                # create_graph: recompute the rrule with grad enabled so torch records the pullback's torch ops
+                _, pb = rrule(*args)
+            else:
+                pb = ctx.pb
+            cots = pb(dy)
+            return tuple(_cotangent(c, a) for c, a in zip(cots[1:], args))
+        finally:
+            _state.device = prev
+
+    def jvp(ctx, *tangents):
+        args = _args(ctx, ctx.saved_tensors)
+        tans = (_NO,) + tuple(_ZERO if t is None else t for t in tangents)
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            y, dy = frule(tans, *args)
+        finally:
+            _state.device = prev
+        if n_out > 1:
+            return (*(torch.zeros_like(v) if is_zero(d) else d for v, d in zip(y, dy)), None)
+        return (torch.zeros_like(y) if is_zero(dy) else dy), None
+
+    return type(f"{name}_function", (torch.autograd.Function,), {
+        "forward": staticmethod(forward), "setup_context": staticmethod(setup_context),
+        "backward": staticmethod(backward), "jvp": staticmethod(jvp), "generate_vmap_rule": True,
+        "__doc__": f"torch.autograd.Function of the derived op {name}."})
+
+
+def make_op(module_name, define, name, meta):
+    """The torch op `name` of a generated module (its `_define` and its `OPS[name]`)."""
+    key = (module_name, name)
+    op = _OPS.get(key)
+    if op is not None:
+        return op
+    impls = _impls(module_name, define)
+    sig = _signature_text(name, meta)
+    n, n_out = len(meta["inputs"]), len(meta["outputs"])
+    check = _make_checker(name, meta)
+    fn = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out)
+    apply = fn.apply
+
+    def op(*args, **kw):
+        if kw:
+            args = _bind(name, meta, sig, args, kw)
+        if len(args) != n:
+            raise _arity_error(name, meta, sig, len(args))
+        if check is not _no_check:
+            check(args)
+        out = apply(*args)
+        return out[0] if n_out == 1 else out[:-1]
+
+    op.__name__ = op.__qualname__ = name
+    op.__module__ = __name__
+    source = f"Generated from {meta['source']}." if meta.get("source") else ""
+    op.__doc__ = "\n\n".join(part for part in (sig, meta.get("doc"), source) if part)
+    op.function, op.signature, op.meta = fn, sig, meta
+    op.forward_impl, op.frule_impl, op.rrule_impl = impls[name], impls[name + "_frule"], impls[name + "_rrule"]
+    _OPS[key] = op
+    return op
+
+
+def _from_registry(reg):
+    return make_op(reg.module_name, reg._impls.define, reg.name, reg.meta)
+
+
+def define(text: str, name: str | None = None):
+    """Derive the rule in `text` (runtime.define: verified, cached on disk) and return it as a torch op."""
+    from runtime.rule_cache import define as _define
+
+    return _from_registry(_define(text, name))
+
+
+def load(module_or_path):
+    """The torch ops of a module written by `derive-rules FILE --out DIR`: a module object, a module name, or
+    the path of its .py file. Returns a namespace with one torch op per rule (`load(p).my_rule(x)`)."""
+    mod = module_or_path
+    if isinstance(mod, (str, os.PathLike)) and (str(mod).endswith(".py") or os.sep in str(mod)):
+        path = os.path.abspath(os.fspath(mod))
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"runtime.torch.load: no module file {path}")
+        mod_name = f"tensor_rules_torch_load_{abs(hash(path)):x}"
+        mod = sys.modules.get(mod_name)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(mod_name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[mod_name] = mod
+            try:
+                spec.loader.exec_module(mod)
+            except BaseException:
+                sys.modules.pop(mod_name, None)
+                raise
+    elif isinstance(mod, str):
+        mod = importlib.import_module(mod)
+    ops, define_fn = getattr(mod, "OPS", None), getattr(mod, "_define", None)
+    if not ops or define_fn is None:
+        raise ValueError(f"runtime.torch.load: {getattr(mod, '__name__', mod)!r} is not a module written by "
+                         f"derive-rules (it has no OPS and _define)")
+    return types.SimpleNamespace(**{nm: make_op(mod.__name__, define_fn, nm, meta) for nm, meta in ops.items()})
+
+
+def __getattr__(name):
+    """A shipped op (generated/), built on first use."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from runtime.registry import lookup
+
+    try:
+        reg = lookup(name)
+    except KeyError as exc:
+        raise AttributeError(f"runtime.torch has no op {name!r}: {exc.args[0]}") from None
+    op = _from_registry(reg)
+    globals()[name] = op
+    return op
+
+
+def shipped():
+    """The names of the shipped ops (rules/*.rules)."""
+    import generated
+
+    return sorted({k for m in generated.MODULES for k in sys.modules[f"generated.{m}"].OPS})

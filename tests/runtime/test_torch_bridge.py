@@ -1,0 +1,185 @@
+"""runtime.torch: every shipped op as a torch.autograd.Function -- gradcheck, gradgradcheck and forward-mode AD
+in float64 against finite differences and the NumPy frule, values against the NumPy op, dtypes, define, load,
+errors. Skipped visibly without torch (a failure under CI: tests/frameworks.py)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.frameworks import need
+
+torch = need("torch")
+
+import generated  # noqa: E402
+import runtime.torch as rt  # noqa: E402
+from runtime import backend_torch  # noqa: E402
+from runtime.primitives import PRIMITIVES  # noqa: E402
+from runtime.registry import lookup  # noqa: E402
+from runtime.tangents import ZeroTangent  # noqa: E402
+from test_generated_ops import make_args  # noqa: E402  (valid points: declared domains, spd, well conditioned)
+
+NAMES = rt.shipped()
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _torch_args(args, dtype=torch.float64, grad=True):
+    return [torch.tensor(a, dtype=dtype, requires_grad=grad) if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _tensor_positions(args):
+    return [k for k, a in enumerate(args) if isinstance(a, torch.Tensor)]
+
+
+def test_every_rule_file_op_is_exposed():
+    assert len(NAMES) == sum(len(sys.modules[f"generated.{m}"].OPS) for m in generated.MODULES) >= 50
+    assert all(callable(getattr(rt, n)) for n in NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_gradcheck_gradgradcheck_and_values(name):
+    reg = lookup(name)
+    args = make_args(reg, seed=3)
+    targs = _torch_args(args)
+    op = getattr(rt, name)
+    y = op(*targs)
+    np.testing.assert_allclose(y.detach().numpy(), reg(*args), rtol=1e-12, atol=1e-12)
+    assert torch.autograd.gradcheck(op, tuple(targs), eps=1e-6, atol=1e-6, rtol=1e-5)
+    assert torch.autograd.gradgradcheck(op, tuple(targs), eps=1e-6, atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_forward_mode_against_numpy_frule(name):
+    reg = lookup(name)
+    args = make_args(reg, seed=4)
+    rng = np.random.default_rng(5)
+    tans = [rng.standard_normal(np.shape(a)) if isinstance(a, np.ndarray) else None for a in args]
+    targs = _torch_args(args, grad=False)
+    pos = _tensor_positions(targs)
+
+    def f(*xs):
+        full = list(targs)
+        for k, x in zip(pos, xs):
+            full[k] = x
+        return getattr(rt, name)(*full)
+
+    y, dy = torch.func.jvp(f, tuple(targs[k] for k in pos), tuple(torch.tensor(tans[k]) for k in pos))
+    y_np, dy_np = reg.frule((None,) + tuple(ZeroTangent() if t is None else t for t in tans), *args)
+    np.testing.assert_allclose(y.numpy(), y_np, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(dy.numpy(), dy_np, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["matmul", "softmax", "inv", "logdet", "dense", "gaussian_kernel_sum", "scale"])
+def test_float32_stays_float32(name):
+    args = make_args(lookup(name), seed=6)
+    targs = _torch_args(args, dtype=torch.float32)
+    y = getattr(rt, name)(*targs)
+    assert y.dtype == torch.float32
+    y.sum().backward()
+    assert all(targs[k].grad.dtype == torch.float32 for k in _tensor_positions(targs))
+
+
+def test_first_order_backward_does_not_recompute_the_forward(monkeypatch):
+    """A first-order backward calls the kept pullback: the matrix is factored once (forward), never again."""
+    calls = []
+    real = torch.linalg.lu_factor
+
+    def counted(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(torch.linalg, "lu_factor", counted)
+    A = torch.tensor(make_args(lookup("solve"))[0], requires_grad=True)
+    b = torch.ones(A.shape[0], dtype=torch.float64, requires_grad=True)
+    rt.solve(A, b).sum().backward()
+    assert len(calls) == 1
+    x = np.linalg.solve(A.detach().numpy(), b.detach().numpy())
+    np.testing.assert_allclose(A.grad.numpy(), -np.outer(np.linalg.solve(A.detach().numpy().T, np.ones(len(x))), x))
+
+
+def test_torch_func_transforms_and_vmap():
+    x = torch.randn(4, 5, dtype=torch.float64)
+    hess = torch.func.jacfwd(torch.func.grad(rt.logsumexp))(x[0])
+    p = torch.softmax(x[0], 0)
+    torch.testing.assert_close(hess, torch.diag(p) - torch.outer(p, p))
+    torch.testing.assert_close(torch.func.vmap(rt.softmax)(x), torch.softmax(x, 1))
+    torch.testing.assert_close(torch.func.vmap(torch.func.grad(rt.logsumexp))(x), torch.softmax(x, 1))
+    A = x[:, :3, None] * x[:, None, :3] + 3 * torch.eye(3, dtype=torch.float64)      # a batch of spd matrices
+    torch.testing.assert_close(torch.func.vmap(rt.inv)(A), torch.linalg.inv(A))      # through the shared LU
+    torch.testing.assert_close(torch.func.vmap(torch.func.grad(rt.logdet))(A), torch.linalg.inv(A).mT)
+
+
+def test_every_matrix_primitive_has_a_torch_forward_and_maps_matching_numpy():
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((3, 3)) * 0.3
+    S = X @ X.T + 3 * np.eye(3)
+    E = rng.standard_normal((3, 3))
+    for name, p in PRIMITIVES.items():
+        A = S if p.domain in ("spd", "symmetric") else X + 3 * np.eye(3)
+        args = (A, np.ones(3)) if len(p.args) > 1 else (A,)
+        tb = getattr(backend_torch.prim, name)
+        np.testing.assert_allclose(tb.forward(*(torch.tensor(a) for a in args)).numpy(), p.forward(*args),
+                                   rtol=1e-10, atol=1e-12, err_msg=name)
+        if p.opaque:
+            nb = getattr(__import__("runtime.backend_numpy", fromlist=["prim"]).prim, name)
+            saved = [A if s == "X" else p.forward(A) if s == "R" else PRIMITIVES[s].forward(A) for s in p.saves]
+            tsaved = [torch.tensor(s) for s in saved]
+            for mode in ("jvp", "vjp"):
+                E_ = E if p.result != "vector" or mode == "jvp" else E[0]
+                np.testing.assert_allclose(getattr(tb, mode)(*tsaved, torch.tensor(E_)).numpy(),
+                                           getattr(nb, mode)(*saved, E_), rtol=1e-9, atol=1e-11,
+                                           err_msg=f"{name}.{mode}")
+
+
+def test_defined_op_trains_with_a_torch_optimizer(tmp_path, monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    sqerr = rt.define("sqerr(w[j], X[i,j], t[i]) -> L[] = sum(i, (sum(j, X[i,j]*w[j]) - t[i])**2)")
+    rng = np.random.default_rng(8)
+    X = torch.tensor(rng.standard_normal((20, 3)))
+    w_true = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
+    t = X @ w_true
+    w = torch.zeros(3, dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.01)
+    first = None
+    for _ in range(300):
+        opt.zero_grad()
+        loss = sqerr(w, X, t)
+        first = first if first is not None else loss.item()
+        loss.backward()
+        opt.step()
+    assert loss.item() < 1e-10 * first
+    torch.testing.assert_close(w.detach(), w_true)
+
+
+def test_load_a_module_written_by_derive_rules(tmp_path):
+    rules = tmp_path / "my.rules"
+    rules.write_text("cube(x[i]) -> y[i] = x[i]*x[i]*x[i]\n")
+    env = dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path / "cache"))
+    subprocess.run([sys.executable, "-m", "derive.cli", str(rules), "--out", str(tmp_path / "out"), "-q"],
+                   check=True, cwd=ROOT, env=env, capture_output=True, timeout=120)
+    mod = rt.load(str(tmp_path / "out" / "my.py"))
+    x = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64, requires_grad=True)
+    y = mod.cube(x)
+    torch.testing.assert_close(y, x.detach() ** 3)
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    torch.testing.assert_close(g, 3 * x.detach() ** 2)
+    (h,) = torch.autograd.grad(g.sum(), x)
+    torch.testing.assert_close(h, 6 * x.detach())
+
+
+def test_shape_and_arity_errors_name_the_op():
+    with pytest.raises(ValueError, match=r"matmul: index k has extent 3 in A \(axis 1\) but 4 in B \(axis 0\)"):
+        rt.matmul(torch.ones(2, 3), torch.ones(4, 5))
+    with pytest.raises(TypeError, match=r"inv: expected 1 argument \(A\) but got 2"):
+        rt.inv(torch.eye(2), torch.eye(2))
+    with pytest.raises(AttributeError, match="no op named 'invv'; did you mean inv"):
+        rt.invv
+
+
+def test_import_without_torch_names_the_extra():
+    code = "import sys; sys.modules['torch'] = None\nimport runtime.torch"
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert "ImportError: runtime.torch needs PyTorch" in r.stderr
+    assert "pip install 'tensor-rules[torch]'" in r.stderr
