@@ -82,13 +82,18 @@ def _function(name, rrule, frule, n_out):
         # the usual case, every argument a tensor, keeps no template (this runs on every call)
         ctx.template = None if len(tensors) == len(inputs) else \
             [None if isinstance(a, torch.Tensor) else a for a in inputs]
-        ctx.save_for_backward(*tensors)
+        # the outputs are saved too, though backward reads them through the pullback closure: saved, they are
+        # under autograd's version counter, so modifying one in place before backward is torch's usual error
+        # instead of a wrong gradient (softmax's pullback reads its output)
+        ctx.n_in = len(tensors)
+        ctx.save_for_backward(*tensors, *[y for y in output[:-1] if isinstance(y, torch.Tensor)])
         ctx.save_for_forward(*tensors)
         ints = [a for a in tensors if not a.is_floating_point()]
         if ints:
             ctx.mark_non_differentiable(*ints)
 
     def _args(ctx, tensors):
+        tensors = tensors[:ctx.n_in]
         if ctx.template is None:
             return list(tensors)
         it = iter(tensors)

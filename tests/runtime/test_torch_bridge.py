@@ -97,6 +97,20 @@ def test_first_order_backward_does_not_recompute_the_forward(monkeypatch):
     np.testing.assert_allclose(A.grad.numpy(), -np.outer(np.linalg.solve(A.detach().numpy().T, np.ones(len(x))), x))
 
 
+def test_modifying_an_input_or_output_in_place_before_backward_is_an_error():
+    # the pullback closure reads softmax's output: changed in place, it would give a wrong gradient silently
+    x = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    w = torch.arange(5.0, dtype=torch.float64)
+    for modify in ("input", "output"):
+        xx = x * 1.0
+        y = rt.softmax(xx)
+        z = y * 1.0
+        with torch.no_grad():
+            (xx if modify == "input" else y).mul_(2.0)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            torch.autograd.grad((z * w).sum(), x)
+
+
 def test_torch_func_transforms_and_vmap():
     x = torch.randn(4, 5, dtype=torch.float64)
     hess = torch.func.jacfwd(torch.func.grad(rt.logsumexp))(x[0])
