@@ -115,7 +115,9 @@ def _function(name, rrule, frule, n_out):
             else:
                 pb = ctx.pb
             cots = pb(dy)
-            return tuple(_cotangent(c, a) for c, a in zip(cots[1:], args))
+            # a cotangent no input asks for (x of a first layer, the target of a loss) is a Thunk never run
+            return tuple(_cotangent(c, a) if need else None
+                         for c, a, need in zip(cots[1:], args, ctx.needs_input_grad))
         finally:
             _state.device = prev
 

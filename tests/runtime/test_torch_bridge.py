@@ -97,6 +97,20 @@ def test_first_order_backward_does_not_recompute_the_forward(monkeypatch):
     np.testing.assert_allclose(A.grad.numpy(), -np.outer(np.linalg.solve(A.detach().numpy().T, np.ones(len(x))), x))
 
 
+def test_backward_computes_only_the_cotangents_asked_for(monkeypatch):
+    """B does not require grad: its cotangent (a Thunk, an n×n matmul) is never evaluated."""
+    import runtime.torch as bridge
+
+    run = []
+    real = bridge.unthunk
+    monkeypatch.setattr(bridge, "unthunk", lambda c: run.append(c) or real(c))
+    A = torch.randn(4, 4, dtype=torch.float64, requires_grad=True)
+    B = torch.randn(4, 4, dtype=torch.float64)
+    rt.matmul(A, B).sum().backward()
+    assert len(run) == 1
+    np.testing.assert_allclose(A.grad.numpy(), np.ones((4, 4)) @ B.numpy().T)
+
+
 def test_modifying_an_input_or_output_in_place_before_backward_is_an_error():
     # the pullback closure reads softmax's output: changed in place, it would give a wrong gradient silently
     x = torch.randn(5, dtype=torch.float64, requires_grad=True)
