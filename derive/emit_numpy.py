@@ -654,6 +654,21 @@ class Emitter:
                 code = self._solve(inv, other, out_axes)
                 if code is not None:
                     return code
+        # an axis only one operand has and the result lacks is summed in that operand first: fewer flops, and
+        # Σ_a u[a]·v[b] becomes np.sum(u) * v, a broadcast product instead of an einsum over a,b
+        for which in (0, 1):
+            c, x = (ca, xa) if which == 0 else (cb, xb)
+            other = xb if which == 0 else xa
+            private = [a for a in x if a not in other and a not in out_axes]
+            if private:
+                kept = tuple(a for a in x if a not in private)
+                c = self._reduce(c, x, kept)
+                ca, xa = (c, kept) if which == 0 else (ca, xa)
+                cb, xb = (c, kept) if which == 1 else (cb, xb)
+        if not xa or not xb:
+            c, x, s_ = (cb, xb, ca) if not xa else (ca, xa, cb)
+            return f"{_paren(s_)} * {_paren(self._reduce(c, x, tuple(out_axes)))}" if x else \
+                self.to_axes(f"{_paren(ca)} * {_paren(cb)}", (), tuple(out_axes))
         shared = [x for x in xa if x in xb and x not in out_axes]
         if not shared and set(xa) | set(xb) == set(out_axes):
             # nothing summed: a broadcast product beats einsum's generic loop
