@@ -123,7 +123,7 @@ def _define(np):
         dy_ = _ZERO
         if not is_zero(dx):
             _e12 = (dx * y)
-            dy_ = _add(dy_, _e12 + (-np.einsum("a,b->b", _e12, y)))
+            dy_ = _add(dy_, _e12 + (-(np.sum(_e12, axis=0) * y)))
         return y, dy_
 
     def softmax_rrule(x):
@@ -134,7 +134,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO)
             _e20 = (dy_ * y)
-            dx = _e20 + (-np.einsum("a,b->b", _e20, y))
+            dx = _e20 + (-(np.sum(_e20, axis=0) * y))
             return (_NO, dx)
         return y, softmax_pullback
 
@@ -163,7 +163,7 @@ def _define(np):
         def log_softmax_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (-np.einsum("a,b->b", dy_, np.exp(y))) + dy_
+            dx = (-(np.sum(dy_, axis=0) * np.exp(y))) + dy_
             return (_NO, dx)
         return y, log_softmax_pullback
 
@@ -307,7 +307,7 @@ def _define(np):
             dlse = _add(dlse, np.sum((dz * np.exp(_e12)), axis=1))
         dL = _ZERO
         if not is_zero(dlse):
-            dL = _add(dL, np.einsum("a,ab->", dlse, t, optimize=True))
+            dL = _add(dL, (dlse @ np.sum(t, axis=1)))
         if not is_zero(dz):
             dL = _add(dL, (-np.sum((dz * t), axis=(0, 1))))
         if not is_zero(dt):
@@ -384,7 +384,7 @@ def _define(np):
                 _e41 = (1 / s)
                 _e42 = (dy_ * y)
                 _e50 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
-                return ((-2.0 * (_e41 * (_e50 @ np.einsum("a,ab->a", b, _e42)))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy_)), optimize=True))))
+                return ((-2.0 * (_e41 * (_e50 @ (b * np.sum(_e42, axis=1))))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy_)), optimize=True))))
             _step57 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step57 >= n_i:
                 _p39 = _chunk40(n_i, x)
@@ -396,7 +396,7 @@ def _define(np):
                 _e61 = (1 / s)
                 _e62 = (_s0_d_x * _s1_x)
                 _e70 = np.exp(((-1 / s) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
-                return ((-2.0 * (_e61 * np.einsum("ab,a->a", _e62, (b @ np.transpose(_e70))))) + (2.0 * (_e61 * np.einsum("ab,ab->a", _s0_d_x, (_e70 @ ((b[:, None]) * y)), optimize=True))))
+                return ((-2.0 * (_e61 * (np.sum(_e62, axis=1) * (b @ np.transpose(_e70))))) + (2.0 * (_e61 * np.einsum("ab,ab->a", _s0_d_x, (_e70 @ ((b[:, None]) * y)), optimize=True))))
             _step77 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step77 >= n_i:
                 _p59 = _chunk60(n_i, dx, x)
