@@ -5,7 +5,7 @@ generated forward, its jvp the generated frule (primal and pushforward fused). T
 tangents, so JAX transposes it for reverse mode, and jit, grad, vmap, jacfwd and jacrev compose; differentiating
 the frule's code again gives higher orders. Why custom_jvp and not custom_vjp with the derived pullback: a
 custom_vjp function has no forward mode (jax.jvp / jacfwd refuse it), and JAX offers no supported way to give
-one function both a jvp and its transpose while the jvp stays differentiable in the primals (see docs/frameworks.md).
+one function both a jvp and a hand-written transpose (see docs/frameworks.md, "## JAX").
 
 float64 is JAX's choice, not ours: call jax.config.update("jax_enable_x64", True) before creating arrays.
 """

@@ -99,8 +99,9 @@ def test_check_grads_and_values(op, rj):
     check_grads(g, xs, order=2, modes=("fwd", "rev"))
 
 
-JIT_OPS = ["inv", "det", "logdet", "solve", "mahalanobis", "cayley", "batched_solve", "softmax", "cross_entropy",
-           "dense", "gaussian_kernel_sum", "power", "scale", "gelu"]
+# one per kind of generated code (jit compiles are slow): a shared factorisation, a batch axis, a log-sum-exp,
+# a chunked reduction, an integer parameter, a scalar argument
+JIT_OPS = ["solve", "batched_solve", "cross_entropy", "gaussian_kernel_sum", "power", "scale"]
 
 
 @pytest.mark.parametrize("name", JIT_OPS)
@@ -149,8 +150,7 @@ def test_float32_stays_float32(rj):
     W = jnp.asarray(rng.standard_normal((2, 3)), jnp.float32)
     X = jnp.asarray(rng.standard_normal((4, 3)), jnp.float32)
     c = jnp.zeros(2, jnp.float32)
-    for f, args in ((rj.inv, (A,)), (rj.det, (A,)), (rj.softmax, (x,)), (rj.mean, (x,)), (rj.gelu, (x,)),
-                    (rj.dense, (W, X, c)), (rj.log_softmax, (x,))):
+    for f, args in ((rj.inv, (A,)), (rj.softmax, (x,)), (rj.mean, (x,)), (rj.dense, (W, X, c))):
         y = f(*args)
         assert y.dtype == jnp.float32, f.__name__
         g = jax.grad(lambda a: jnp.sum(f(a, *args[1:])))(args[0])
