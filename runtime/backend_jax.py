@@ -1,0 +1,290 @@
+"""The array namespace generated code runs on under JAX: jax.numpy plus the rule language's built-ins and the
+matrix primitives (`np.prim`), all traceable under jit, vmap and JAX's differentiation; runtime.jax wraps the ops.
+
+The JAX twin of runtime.backend_numpy: `_define(backend_jax)` in a generated module gives forward functions and
+frules over jax arrays. Any name not defined here falls back to jax.numpy. Built-ins applied to Python numbers
+(extents: `float(np.log(n_i))`) are computed by NumPy and return Python numbers, so they stay weak-typed (float32
+stays float32) and concrete under jit. This module does not enable float64: a test or user who wants it calls
+jax.config.update("jax_enable_x64", True) before creating arrays.
+"""
+from __future__ import annotations
+
+import builtins as _builtins
+import numbers
+import sys
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as _jsla
+import jax.scipy.special as _jsp
+import numpy as _numpy
+from jax.numpy import *  # noqa: F401,F403  (the namespace *is* jax.numpy's)
+from jax.numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newaxis  # noqa: F401
+
+from runtime import backend_numpy as _backend_numpy
+from runtime import primitives as _primitives
+from runtime.primitives import index_form as _index_form
+from runtime.elementwise_table import ROWS as _ROWS
+
+# ------------------------------------------------------------------------------------- elementwise built-ins
+# The table's `numpy` spellings NumPy lacks (runtime.special implements them for backend_numpy)
+_JAX_IMPL = {
+    "sigmoid": jax.nn.sigmoid,
+    "softplus": jax.nn.softplus,
+    "erf": _jsp.erf,
+    "relu": jax.nn.relu,                              # relu'(0) = 0, as step(0) = 0
+    "step": lambda x: jnp.heaviside(x, 0.0),
+}
+
+
+def _python_number(x):
+    return isinstance(x, numbers.Number) and not isinstance(x, (jax.Array, _numpy.ndarray))
+
+
+def _scalar_safe(jfn, nfn):
+    """jfn on arrays; on Python numbers only (a function of extents) NumPy's nfn, as a Python number: concrete
+    under jit (generated code takes float() of it) and weak-typed (it does not promote float32 to float64)."""
+    def f(*args, **kw):
+        if args and _builtins.all(_python_number(a) for a in args) and not kw:
+            return _numpy.asarray(nfn(*args)).item()
+        return jfn(*args, **kw)
+    f.__name__ = getattr(jfn, "__name__", "f")
+    return f
+
+
+def _install_elementwise():
+    g = globals()
+    for row in _ROWS:
+        if "{" in row.numpy:
+            continue            # an operator template (x ** y)
+        jfn = _JAX_IMPL.get(row.numpy) or getattr(jnp, row.numpy, None)
+        if jfn is None:
+            raise ImportError(f"runtime.backend_jax: no JAX spelling for the built-in {row.name!r} "
+                              f"(np.{row.numpy}); add it to _JAX_IMPL")
+        g[row.numpy] = _scalar_safe(jfn, getattr(_backend_numpy, row.numpy))
+
+
+_install_elementwise()
+erfc = _scalar_safe(_jsp.erfc, _backend_numpy.erfc)
+
+
+def __getattr__(name):
+    return getattr(jnp, name)
+
+
+# ------------------------------------------------------------------------------------- matrix primitives
+def _T(X):
+    return jnp.swapaxes(X, -1, -2)
+
+
+def _eigh(A):
+    """runtime.primitives._sym.eigh over jnp: eigh with the largest-magnitude component of each eigenvector
+    positive (the declarations' sign convention), traceable."""
+    w, V = jnp.linalg.eigh(A, symmetrize_input=False)
+    if V.shape[-1] == 0:
+        return w, V
+    k = jnp.argmax(jnp.abs(V), axis=-2)[..., None, :]
+    s = jnp.where(jnp.take_along_axis(V, k, axis=-2) < 0, -1.0, 1.0).astype(V.dtype)
+    return w, V * s
+
+
+def _spectral(f):
+    def apply(S):
+        w, V = _eigh(S)
+        return (V * f(w)[..., None, :]) @ _T(V)
+    return apply
+
+
+def _solve(X, B):
+    if jnp.ndim(B) in (1, jnp.ndim(X) - 1):      # a vector, or a batch of vectors
+        return jnp.linalg.solve(X, B[..., None])[..., 0]
+    return jnp.linalg.solve(X, B)
+
+
+def _others_product(s):
+    one = jnp.ones(s.shape[:-1] + (1,), s.dtype)
+    pre = jnp.cumprod(jnp.concatenate([one, s[..., :-1]], axis=-1), axis=-1)
+    suf = jnp.cumprod(jnp.concatenate([one, s[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    return pre * suf if s.shape[-1] else s
+
+
+def _svd_parts(A):
+    U, s, Vt = jnp.linalg.svd(A)
+    return U, s, Vt, jnp.linalg.det(U) * jnp.linalg.det(Vt)
+
+
+def _adjugate_jvp(A, E):
+    """runtime.special.adjugate_jvp over jnp (no in-place writes), linear in E so that JAX can transpose it."""
+    U, s, Vt, sign = _svd_parts(A)
+    V = _T(Vt)
+    F = _T(U) @ E @ V
+    n = s.shape[-1]
+    q = jnp.stack([_others_product(s.at[..., k].set(1.0)) for k in range(n)], axis=-1)
+    eye = _numpy.eye(n, dtype=bool)
+    diag = jnp.einsum("...ik,...k->...i", jnp.where(eye, 0.0, q), jnp.einsum("...kk->...k", F))
+    D = jnp.where(eye, diag[..., :, None], -F * q) * sign[..., None, None]
+    return V @ D @ _T(U)
+
+
+@jax.custom_jvp
+def _adjugate(A):
+    """adj(A) through the SVD (runtime.special.adjugate), continuous at singular A; its derivative is the
+    declaration's (the adjugate's jvp), not JAX's through the SVD, which is infinite at repeated singular values."""
+    U, s, Vt, sign = _svd_parts(A)
+    return _T(Vt) @ ((_others_product(s) * sign[..., None])[..., :, None] * _T(U))
+
+
+_adjugate.defjvp(lambda primals, tangents: (_adjugate(primals[0]), _adjugate_jvp(primals[0], tangents[0])))
+
+
+def _expm_jvp(A, E):
+    return jax.jvp(_jsla.expm, (A,), (E,))[1]
+
+
+def _expm_vjp(A, G):
+    return jax.vjp(_jsla.expm, A)[1](G)[0]
+
+
+# Each declared primitive's value in jnp (NumPy's batch-first layout). A new declaration without an entry here
+# fails at import, naming itself, rather than at the first call.
+_FORWARD = {
+    "inv": jnp.linalg.inv,
+    "det": jnp.linalg.det,
+    "logdet": lambda X: jnp.linalg.slogdet(X)[1],
+    "solve": _solve,
+    "adj": _adjugate,
+    "cholesky": lambda X: jax.lax.linalg.cholesky(X, symmetrize_input=False),   # A's lower triangle, as NumPy
+    "eigvalsh": lambda A: _eigh(A)[0],
+    "eigvecsh": lambda A: _eigh(A)[1],
+    "logm": _spectral(jnp.log),
+    "sqrtm": _spectral(jnp.sqrt),
+    "expm": _jsla.expm,
+}
+# Declarations whose jvp/vjp are NumPy code (traceable=False): their maps in JAX. expm's Fréchet derivative is
+# JAX's own (the same map, computed so that it is linear in the direction; the declaration's block-matrix
+# exponential is not linear to JAX); the adjugate's is the declaration's formula, ported above.
+_MAPS = {
+    "expm": (_expm_jvp, _expm_vjp),
+    "adj": (_adjugate_jvp, lambda X, G: _T(_adjugate_jvp(X, _T(G)))),
+}
+
+
+def _maps(p):
+    if p.name in _MAPS:
+        return _MAPS[p.name]
+    if not p.opaque:
+        return None
+    if not p.traceable:
+        raise ImportError(f"runtime.backend_jax: primitive {p.name!r} declares NumPy-only jvp/vjp; give it JAX "
+                          f"maps in runtime/backend_jax.py _MAPS")
+    this = sys.modules[__name__]
+    return (lambda *a: p.jvp(this, *a)), (lambda *a: p.vjp(this, *a))
+
+
+def _declared(p, fwd, maps):
+    """The primitive as a jax.custom_jvp: its value from fwd, its derivative the declaration's (index form,
+    or jvp code over this namespace), so a rule's second derivative uses the same differential as NumPy's."""
+    if p.name in ("adj", "expm"):
+        return fwd               # differentiated by their own custom_jvp (adj) or JAX's (expm) already
+    this = sys.modules[__name__]
+    f = jax.custom_jvp(fwd)
+
+    def jvp(primals, tangents):
+        R = f(*primals)
+        X = primals[0]
+        cache = {}
+
+        def aux(name):
+            if name not in cache:
+                cache[name] = _PRIMS[name](X)
+            return cache[name]
+        if p.opaque:
+            vals = {"X": X, "R": R}
+            saved = [vals[s] if s in vals else aux(s) for s in p.saves]
+            return R, maps[0](*saved, tangents[0])
+        values = dict(zip(p.args, primals))
+        values["R"] = R
+        t = {a: dt for a, dt in zip(p.args, tangents)}
+        dR = _index_form.jvp(p, this, values, t, aux)
+        return R, jnp.zeros_like(R) if dR is None else dR
+    f.defjvp(jvp)
+    return f
+
+
+class _LU:
+    """A shared factorisation (`np.prim.factor`): the LU of X, computed once on first use under the trace."""
+
+    __slots__ = ("X", "_lu")
+
+    def __init__(self, X):
+        self.X, self._lu = X, None
+
+    def lu(self):
+        if self._lu is None:
+            self._lu = _jsla.lu_factor(self.X, check_finite=False)
+        return self._lu
+
+    def value(self, name, rest, trans):
+        lu, piv = self.lu()
+        if name == "inv":
+            return _jsla.lu_solve((lu, piv), jnp.eye(self.X.shape[-1], dtype=lu.dtype))
+        if name == "solve":
+            return _jsla.lu_solve((lu, piv), rest[0], trans=1 if trans else 0)
+        d = jnp.diagonal(lu)
+        if name == "logdet":
+            return jnp.sum(jnp.log(jnp.abs(d)))
+        if name == "det":
+            swaps = jnp.sum(piv != jnp.arange(piv.shape[0]))
+            return jnp.where(swaps % 2 == 1, -1.0, 1.0).astype(lu.dtype) * jnp.prod(d)
+        return None
+
+
+class _Bound:
+    """np.prim.<name> over jax arrays, batch axes moved as runtime.primitives.batched moves them."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def forward(self, *args, nb=0):
+        return _primitives.batched(_PRIMS[self.p.name], args, nb, jnp.moveaxis, jnp.ndim)
+
+    def factored(self, F, *rest, nb=0, trans=False):
+        if isinstance(F, _LU):
+            v = F.value(self.p.name, rest, trans) if self.p.factored is not None else None
+            if v is not None:
+                return v
+            F = F.X
+        if trans:
+            F = jnp.swapaxes(F, -1, -2) if nb == 0 else jnp.swapaxes(F, 0, 1)
+        return self.forward(F, *rest, nb=nb)
+
+    def jvp(self, *args, nb=0):
+        return _primitives.batched(_PRIM_MAPS[self.p.name][0], args, nb, jnp.moveaxis, jnp.ndim)
+
+    def vjp(self, *args, nb=0):
+        return _primitives.batched(_PRIM_MAPS[self.p.name][1], args, nb, jnp.moveaxis, jnp.ndim)
+
+
+class _Calls:
+    """`np.prim`: every declared primitive bound to this namespace, and the shared factorisation."""
+
+    def factor(self, X, spd=False):
+        # LU whatever `spd` says: a Cholesky with a fallback to LU where it fails is a branch on values,
+        # which a trace cannot take; the LU gives what the unfactored primitives give
+        if jnp.ndim(X) == 2:
+            return _LU(X)
+        return X
+
+
+_PRIMS: dict = {}
+_PRIM_MAPS: dict = {}
+prim = _Calls()
+for _name, _p in _primitives.PRIMITIVES.items():
+    if _name not in _FORWARD:
+        raise ImportError(f"runtime.backend_jax: matrix primitive {_name!r} has no JAX forward; add it to "
+                          f"_FORWARD in runtime/backend_jax.py")
+    _m = _maps(_p)
+    if _m is not None:
+        _PRIM_MAPS[_name] = _m
+    _PRIMS[_name] = _declared(_p, _FORWARD[_name], _m)
+    setattr(prim, _name, _Bound(_p))

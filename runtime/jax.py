@@ -1,0 +1,164 @@
+"""Every derived rule as a JAX function: `import runtime.jax as rj; rj.inv(A)`, `rj.define(text)`, `rj.load(path)`.
+
+Each op is a `jax.custom_jvp` over the generated code run on jax.numpy (runtime.backend_jax): its value is the
+generated forward, its jvp the generated frule (primal and pushforward fused). The pushforward is linear in the
+tangents, so JAX transposes it for reverse mode, and jit, grad, vmap, jacfwd and jacrev compose; differentiating
+the frule's code again gives higher orders. Why custom_jvp and not custom_vjp with the derived pullback: a
+custom_vjp function has no forward mode (jax.jvp / jacfwd refuse it), and JAX offers no supported way to give
+one function both a jvp and a hand-written transpose (see docs/frameworks.md, "## JAX").
+
+float64 is JAX's choice, not ours: call jax.config.update("jax_enable_x64", True) before creating arrays.
+"""
+from __future__ import annotations
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ImportError as exc:  # pragma: no cover - exercised without jax installed
+    raise ImportError("runtime.jax needs JAX, which is not installed: pip install 'tensor-rules[jax]'") from exc
+
+import functools
+import importlib
+import importlib.util
+import sys
+import types
+from pathlib import Path
+
+from runtime import backend_jax
+from runtime import registry as _registry
+from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
+
+__all__ = ["define", "load", "op"]
+
+_NO, _ZERO = NoTangent(), ZeroTangent()
+_IMPLS: dict = {}      # module name -> its `_define(backend_jax)`
+_WRAPPED: dict = {}    # registry Op -> its JAX function
+
+
+def _impls(reg_op):
+    impls = _IMPLS.get(reg_op.module_name)
+    if impls is None:
+        impls = _IMPLS[reg_op.module_name] = reg_op._impls.define(backend_jax)
+    return impls
+
+
+def _tangent_out(dy, y):
+    """The frule's output tangent as JAX wants it: an array of the output's dtype, zeros for ZeroTangent."""
+    if isinstance(y, tuple):
+        if is_zero(dy):
+            dy = (_ZERO,) * len(y)
+        return tuple(_tangent_out(d, v) for d, v in zip(dy, y))
+    dy = unthunk(dy)
+    if is_zero(dy):
+        return jnp.zeros_like(y)
+    return jnp.asarray(dy, dtype=jnp.result_type(y))
+
+
+def _wrap(reg_op):
+    """The JAX function of a registry Op (a generated or define()d op)."""
+    fn = _WRAPPED.get(reg_op)
+    if fn is not None:
+        return fn
+    impls = _impls(reg_op)
+    name, meta, sig = reg_op.name, reg_op.meta, reg_op.signature
+    forward, frule = impls[name], impls[name + "_frule"]
+    n = reg_op.n_in
+    ints = tuple(k for k, p in enumerate(meta["inputs"]) if p.get("kind") == "int")
+    diff = tuple(k for k in range(n) if k not in ints)
+
+    def _assemble(fixed, primals):
+        args = [None] * n
+        for k, v in zip(ints, fixed):
+            args[k] = v
+        for k, v in zip(diff, primals):
+            args[k] = v
+        return args
+
+    @functools.partial(jax.custom_jvp, nondiff_argnums=ints)
+    def core(*args):
+        return forward(*args)
+
+    def core_jvp(*a):
+        fixed, (primals, tangents) = a[:len(ints)], a[len(ints):]
+        args = _assemble(fixed, primals)
+        tans = [_NO] * n
+        for k, t in zip(diff, tangents):
+            tans[k] = _ZERO if isinstance(t, jax.custom_derivatives.SymbolicZero) else t
+        y, dy = frule((_NO, *tans), *args)
+        return y, _tangent_out(dy, y)
+
+    core.defjvp(core_jvp, symbolic_zeros=True)
+    check = reg_op.check
+
+    def op(*args, **kw):
+        if kw:
+            args = _registry._bind(name, meta, sig, args, kw)
+        if len(args) != n:
+            raise _registry._arity_error(name, meta, sig, len(args))
+        check(args)
+        return core(*args)
+
+    op.__name__ = op.__qualname__ = name
+    op.__module__ = __name__
+    op.__doc__ = reg_op.forward.__doc__
+    op.signature = sig
+    op.meta = meta
+    _WRAPPED[reg_op] = op
+    return op
+
+
+def op(name):
+    """The JAX function of a registered op ("inv", or "generated.linalg:inv")."""
+    return _wrap(_registry.lookup(name))
+
+
+def define(text: str, name: str | None = None):
+    """runtime.define's op (derived, verified and cached on disk once) as a JAX function."""
+    from runtime.rule_cache import define as _define
+
+    return _wrap(_define(text, name))
+
+
+def load(module_or_path):
+    """The ops of a module written by `derive-rules FILE --out DIR` (a module object, or the path of its .py file)
+    as JAX functions, in a namespace: `rj.load("out/mine.py").myop(x)`."""
+    module = module_or_path
+    if not isinstance(module, types.ModuleType):
+        path = Path(module_or_path)
+        if not path.is_file():
+            raise FileNotFoundError(f"runtime.jax.load: no such module file {str(path)!r}")
+        module_name = f"tensor_rules_jax_{path.stem}_{abs(hash(str(path.resolve()))):x}"
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:
+                sys.modules.pop(module_name, None)
+                raise
+    ops = getattr(module, "OPS", None)
+    if not ops:
+        raise ValueError(f"runtime.jax.load: {getattr(module, '__name__', module)!r} is not a generated module "
+                         f"(it has no OPS)")
+    return types.SimpleNamespace(**{k: _wrap(_registry.lookup(f"{module.__name__}:{k}")) for k in ops})
+
+
+def __getattr__(name):
+    # the shipped ops, each built on first use (importing `generated` registers them)
+    if name.startswith("__"):
+        raise AttributeError(name)
+    importlib.import_module("generated")
+    try:
+        reg_op = _registry.lookup(name)
+    except KeyError as exc:
+        raise AttributeError(f"runtime.jax has no op {name!r}: {exc.args[0]}") from None
+    fn = _wrap(reg_op)
+    globals()[name] = fn
+    return fn
+
+
+def __dir__():
+    importlib.import_module("generated")
+    return sorted(set(globals()) | {k for k in _registry._OPS if ":" not in k})
