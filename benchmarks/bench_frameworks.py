@@ -84,7 +84,28 @@ def torch_ops(rounds):
     case("logsumexp 256", rt.logsumexp, lambda v: torch.logsumexp(v, 0), [v])
     A = torch.randn(8, 8, **g) + 8 * torch.eye(8, **g)
     case("inv 8×8", rt.inv, torch.linalg.inv, [A])
+    # the floor any custom op pays: the cheapest hand-written autograd.Function computing a matmul and its
+    # two cotangents, against the derived matmul and against `@`
+    P, Q = torch.randn(64, 64, **g), torch.randn(64, 64, **g)
+    case("matmul 64×64", rt.matmul, torch.matmul, [P, Q])
+
+    class HandMatmul(torch.autograd.Function):
+        """What a user writes by hand: forward and backward, ctx style (no torch.func support)."""
+
+        @staticmethod
+        def forward(ctx, A, B):
+            ctx.save_for_backward(A, B)
+            return A @ B
+
+        @staticmethod
+        def backward(ctx, g):
+            A, B = ctx.saved_tensors
+            return g @ B.T, A.T @ g
+
+    case("hand-written Function matmul 64×64", HandMatmul.apply, torch.matmul, [P, Q])
     return rows
+
+
 
 
 # -- 2. MLP training step in torch -----------------------------------------------------------------------------
