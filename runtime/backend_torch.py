@@ -20,7 +20,6 @@ import threading
 
 import numpy as _np
 import torch
-import torch.nn.functional as _F
 
 from runtime import primitives as _primitives
 from runtime.elementwise_table import ROWS as _ROWS
@@ -348,7 +347,17 @@ class Factor:
 
     def _get(self, checked):
         if checked and not self._checked:
-            self._lu, self._checked = torch.linalg.lu_factor(self.X), True
+            # lu_factor's own check raises a RuntimeError that `except torch.linalg.LinAlgError` (the usual
+            # add-jitter-and-retry) misses; torch.linalg.inv raises LinAlgError, and so do we
+            if torch._C._are_functorch_transforms_active():     # vmap cannot read info; lu_factor checks
+                self._lu, self._checked = torch.linalg.lu_factor(self.X), True
+                return self._lu
+            LU, piv, info = torch.linalg.lu_factor_ex(self.X)
+            if builtins.int(info) > 0:
+                raise torch.linalg.LinAlgError(
+                    f"the matrix is singular: U[{builtins.int(info) - 1},{builtins.int(info) - 1}] of its LU "
+                    f"factorisation is zero, so it has no inverse (inv, solve)")
+            self._lu, self._checked = (LU, piv), True
         elif self._lu is None:
             LU, piv, _ = torch.linalg.lu_factor_ex(self.X)
             self._lu = (LU, piv)

@@ -20,9 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised without jax installed
 import functools
 import importlib
 import importlib.util
-import sys
 import types
-from pathlib import Path
 
 from runtime import backend_jax
 from runtime import registry as _registry
@@ -124,20 +122,9 @@ def load(module_or_path):
     as JAX functions, in a namespace: `rj.load("out/mine.py").myop(x)`."""
     module = module_or_path
     if not isinstance(module, types.ModuleType):
-        path = Path(module_or_path)
-        if not path.is_file():
-            raise FileNotFoundError(f"runtime.jax.load: no such module file {str(path)!r}")
-        module_name = f"tensor_rules_jax_{path.stem}_{abs(hash(str(path.resolve()))):x}"
-        module = sys.modules.get(module_name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(module_name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            try:
-                spec.loader.exec_module(module)
-            except BaseException:
-                sys.modules.pop(module_name, None)
-                raise
+        from runtime.rule_cache import load_module_file
+
+        module = load_module_file(module_or_path, "runtime.jax.load")
     ops = getattr(module, "OPS", None)
     if not ops:
         raise ValueError(f"runtime.jax.load: {getattr(module, '__name__', module)!r} is not a generated module "

@@ -58,6 +58,21 @@ def _load(source: str, module_name: str, filename: str):
     return module
 
 
+def load_module_file(path, prefix: str):
+    """The module in the .py file `path` (one `derive-rules FILE --out DIR` wrote), imported under a name made
+    of `prefix` and a hash of its content: a regenerated file is imported anew, and the text hashed is the text
+    run (read once). The same file content gives the same module object."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{prefix}: no module file {str(path)!r}")
+    source = path.read_text(encoding="utf-8")
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+    stem = "".join(c if c.isalnum() else "_" for c in path.stem)
+    module_name = f"{prefix.replace('.', '_')}_{stem}_{digest}"
+    module = sys.modules.get(module_name)
+    return module if module is not None else _load(source, module_name, str(path.resolve()))
+
+
 def _pick(module, name, text):
     ops = getattr(module, "OPS", {})
     from runtime.registry import lookup

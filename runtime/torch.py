@@ -16,6 +16,7 @@ Shape and arity errors are runtime.registry's (they name the op, the index and b
 """
 from __future__ import annotations
 
+import builtins
 import importlib.util
 import os
 import sys
@@ -23,7 +24,7 @@ import types
 
 try:
     import torch
-except ImportError as _exc:   # noqa: F841
+except ImportError:
     raise ImportError("runtime.torch needs PyTorch, which is not installed: pip install 'tensor-rules[torch]'") \
         from None
 
@@ -32,6 +33,7 @@ from runtime.registry import _arity_error, _bind, _make_checker, _no_check, _sig
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
 _NO, _ZERO = NoTangent(), ZeroTangent()
+_JVP = torch._C._functorch.TransformType.Jvp
 _state = _bt._state
 _IMPLS: dict = {}     # (module name, its _define) -> _define(backend_torch)
 _OPS: dict = {}       # (module name, op name) -> torch op
@@ -73,7 +75,18 @@ def _function(name, rrule, frule, n_out):
             y, pb = rrule(*args)
         finally:
             _state.device = prev
-        return (*y, _Pullback(pb)) if n_out > 1 else (y, _Pullback(pb))
+        if n_out > 1:
+            # an output that is an input or another output (`y = x`) is returned as a copy: autograd refuses
+            # a Function output that is an input it also saves
+            seen = [id(a) for a in args]
+            outs = []
+            for v in y:
+                outs.append(v.clone() if isinstance(v, torch.Tensor) and id(v) in seen else v)
+                seen.append(id(v))
+            return (*outs, _Pullback(pb))
+        if isinstance(y, torch.Tensor) and any(y is a for a in args):
+            y = y.clone()
+        return y, _Pullback(pb)
 
     def setup_context(ctx, inputs, output):
         ctx.pb = output[-1].pb
@@ -101,19 +114,21 @@ def _function(name, rrule, frule, n_out):
 
     def backward(ctx, *grads):
         grads = grads[:-1]
-        dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else \
-            (_ZERO if grads[0] is None else grads[0])
-        if n_out > 1 and all(is_zero(g) for g in dy):
-            dy = _ZERO
+        if all(g is None for g in grads):      # no output's gradient asked for: nothing flows back
+            return (None,) * len(ctx.needs_input_grad)
+        dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else grads[0]
         args = _args(ctx, ctx.saved_tensors)
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
         try:
-            if torch.is_grad_enabled():
-                # create_graph: recompute the rrule with grad enabled so torch records the pullback's torch ops
+            if torch.is_grad_enabled() or ctx.pb is None:
+                # create_graph: recompute the rrule with grad enabled so torch records the pullback's torch ops;
+                # a second backward (retain_graph=True) recomputes too, since the first dropped the closure
                 _, pb = rrule(*args)
             else:
-                pb = ctx.pb
+                pb, ctx.pb = ctx.pb, None
+                # the closure is dropped at its backward, as torch frees saved tensors: a loss kept after
+                # backward (losses.append(loss)) then no longer keeps every activation alive
             cots = pb(dy)
             # a cotangent no input asks for (x of a first layer, the target of a loss) is a Thunk never run
             return tuple(_cotangent(c, a) if need else None
@@ -122,6 +137,13 @@ def _function(name, rrule, frule, n_out):
             _state.device = prev
 
     def jvp(ctx, *tangents):
+        stack = torch._C._functorch.get_interpreter_stack() or ()
+        if builtins.sum(i.key() == _JVP for i in stack) >= 2:
+            # torch does not forward-differentiate a custom Function's jvp: forward over forward gives zeros
+            # for any autograd.Function (a textbook one too), so it is refused rather than wrong
+            raise NotImplementedError(
+                f"{name}: forward-mode over forward-mode (jacfwd(jacfwd(...)), jvp of jvp) is not supported for "
+                f"custom torch ops; use torch.func.hessian or jacfwd(jacrev(...)), or jacrev(jacrev(...))")
         args = _args(ctx, ctx.saved_tensors)
         tans = (_NO,) + tuple(_ZERO if t is None else t for t in tangents)
         prev = _state.__dict__.get("device")
@@ -159,11 +181,23 @@ def make_op(module_name, define, name, meta):
     transforms_active = torch._C._are_functorch_transforms_active
     unwrap_dead = torch._functorch.utils.unwrap_dead_wrappers
 
+    tensor_args = [(k, m["name"], bool(m.get("indices"))) for k, m in enumerate(meta["inputs"])
+                   if m["kind"] == "tensor"]
+
     def op(*args, **kw):
         if kw:
             args = _bind(name, meta, sig, args, kw)
         if len(args) != n:
             raise _arity_error(name, meta, sig, len(args))
+        for k, arg_name, has_axes in tensor_args:
+            a = args[k]
+            if isinstance(a, torch.Tensor):
+                if a.is_complex():
+                    raise TypeError(f"{name}: {arg_name} is complex ({a.dtype}); the derived rules are real "
+                                    f"(their pullbacks do not conjugate)")
+            elif has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
+                raise TypeError(f"{name}: {arg_name} must be a torch.Tensor, not {type(a).__name__}; "
+                                f"convert it with torch.as_tensor")
         if check is not _no_check:
             check(args)
         out = apply(*args) if transforms_active() else c_apply(*unwrap_dead(args))
@@ -195,20 +229,9 @@ def load(module_or_path):
     the path of its .py file. Returns a namespace with one torch op per rule (`load(p).my_rule(x)`)."""
     mod = module_or_path
     if isinstance(mod, (str, os.PathLike)) and (str(mod).endswith(".py") or os.sep in str(mod)):
-        path = os.path.abspath(os.fspath(mod))
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"runtime.torch.load: no module file {path}")
-        mod_name = f"tensor_rules_torch_load_{abs(hash(path)):x}"
-        mod = sys.modules.get(mod_name)
-        if mod is None:
-            spec = importlib.util.spec_from_file_location(mod_name, path)
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules[mod_name] = mod
-            try:
-                spec.loader.exec_module(mod)
-            except BaseException:
-                sys.modules.pop(mod_name, None)
-                raise
+        from runtime.rule_cache import load_module_file
+
+        mod = load_module_file(mod, "runtime.torch.load")
     elif isinstance(mod, str):
         mod = importlib.import_module(mod)
     ops, define_fn = getattr(mod, "OPS", None), getattr(mod, "_define", None)

@@ -268,3 +268,18 @@ def test_sharded_example_matches_unsharded():
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "input sharded over 2 devices" in r.stdout and r.stdout.strip().endswith("OK"), r.stdout
+
+
+def test_load_sees_a_regenerated_file(tmp_path):
+    import runtime.jax as rj_
+
+    rules = tmp_path / "mine.rules"
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path / "cache"))
+    values = []
+    for body in ("x[i] * x[i]", "x[i] * x[i] * x[i]"):
+        rules.write_text(f"cube(x[i]) -> y[i] = {body}\n")
+        subprocess.run([sys.executable, "-m", "derive.cli", "-q", str(rules), "--out", str(out)], cwd=ROOT,
+                       env=env, check=True, capture_output=True)
+        values.append(float(rj_.load(out / "mine.py").cube(jnp.array([2.0]))[0]))
+    assert values == [4.0, 8.0]

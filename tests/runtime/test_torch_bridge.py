@@ -83,12 +83,12 @@ def test_float32_stays_float32(name):
 def test_first_order_backward_does_not_recompute_the_forward(monkeypatch):
     """A first-order backward calls the kept pullback: the matrix is factored once (forward), never again."""
     calls = []
-    real = torch.linalg.lu_factor
+    real = torch.linalg.lu_factor_ex
 
     def counted(*a, **k):
         calls.append(1)
         return real(*a, **k)
-    monkeypatch.setattr(torch.linalg, "lu_factor", counted)
+    monkeypatch.setattr(torch.linalg, "lu_factor_ex", counted)
     A = torch.tensor(make_args(lookup("solve"))[0], requires_grad=True)
     b = torch.ones(A.shape[0], dtype=torch.float64, requires_grad=True)
     rt.solve(A, b).sum().backward()
@@ -211,3 +211,78 @@ def test_import_without_torch_names_the_extra():
     assert r.returncode != 0
     assert "ImportError: runtime.torch needs PyTorch" in r.stderr
     assert "pip install 'tensor-rules[torch]'" in r.stderr
+
+
+# -- found by an adversarial pass (each failed before its fix) ---------------------------------------------
+def test_multi_output_op_with_no_output_gradient(tmp_path, monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    mo = rt.define("mo(x[i]) -> (m[], v[]):\n    m[] = sum(i, x[i])\n    v[] = sum(i, x[i] * x[i])")
+    st = rt.define("st(a[], b[]) -> y[] = step(a[]) + step(b[])")
+    x = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    m, v = mo(x)
+    g, = torch.autograd.grad(st(m, v), x, allow_unused=True)
+    assert g is None or torch.count_nonzero(g) == 0
+    torch.autograd.gradcheck(lambda x: mo(x), (x,))
+
+
+def test_an_output_that_is_an_input(tmp_path, monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    ident = rt.define("ident(x[i]) -> y[i] = x[i]")
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    y = ident(x)
+    assert y is not x and torch.equal(y, x)
+    (g,) = torch.autograd.grad((y * torch.arange(3.0, dtype=torch.float64)).sum(), x)
+    assert torch.equal(g, torch.arange(3.0, dtype=torch.float64))
+
+
+def test_complex_and_non_tensor_arguments_are_refused_by_name():
+    with pytest.raises(TypeError, match="inv: A is complex"):
+        rt.inv(torch.eye(3, dtype=torch.complex128))
+    with pytest.raises(TypeError, match=r"softmax: x must be a torch.Tensor, not ndarray"):
+        rt.softmax(np.ones(3))
+    with pytest.raises(TypeError, match=r"softmax: x must be a torch.Tensor, not list"):
+        rt.softmax([1.0, 2.0])
+
+
+def test_a_singular_matrix_raises_linalgerror():
+    A = torch.zeros(3, 3, dtype=torch.float64)
+    with pytest.raises(torch.linalg.LinAlgError, match="singular"):
+        rt.inv(A)
+    with pytest.raises(torch.linalg.LinAlgError):
+        rt.solve(A, torch.ones(3, dtype=torch.float64))
+
+
+def test_forward_over_forward_is_refused_not_zero():
+    x = torch.tensor([0.3, 1.2], dtype=torch.float64)
+    u = torch.ones_like(x)
+    with pytest.raises(NotImplementedError, match="forward-mode over forward-mode"):
+        torch.func.jvp(lambda y: torch.func.jvp(rt.sin, (y,), (u,))[1], (x,), (u,))
+    # forward over reverse (the Hessian) is fine
+    H = torch.func.hessian(lambda y: rt.sin(y).sum())(x)
+    torch.testing.assert_close(H, torch.diag(-torch.sin(x)))
+
+
+def test_backward_drops_the_closure_and_a_retained_graph_still_differentiates_again():
+    x = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    w = torch.arange(6.0, dtype=torch.float64)
+    y = rt.softmax(x)
+    L = (y * w).sum()
+    g1, = torch.autograd.grad(L, x, retain_graph=True)
+    assert y.grad_fn.pb is None                     # the activations the closure held are released
+    g2, = torch.autograd.grad(L, x)                 # recomputed from the saved inputs
+    s = torch.softmax(x.detach(), 0)
+    torch.testing.assert_close(g1, s * (w - (s * w).sum()))
+    torch.testing.assert_close(g2, g1)
+
+
+def test_load_sees_a_regenerated_file(tmp_path):
+    rules = tmp_path / "mine.rules"
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path / "cache"))
+    values = []
+    for body in ("x[i] * x[i]", "x[i] * x[i] * x[i]"):
+        rules.write_text(f"cube(x[i]) -> y[i] = {body}\n")
+        subprocess.run([sys.executable, "-m", "derive.cli", "-q", str(rules), "--out", str(out)], cwd=ROOT,
+                       env=env, check=True, capture_output=True)
+        values.append(rt.load(out / "mine.py").cube(torch.tensor([2.0])).item())
+    assert values == [4.0, 8.0]
