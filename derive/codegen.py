@@ -634,7 +634,11 @@ def _is_elementwise(p):
         for a in ir.accesses(st.expr):
             if a.args and tuple(a.args) != tuple(st.indices):
                 return False
-    return idx is not None and all(v.kind != "tensor" or len(v.classes) == 1 for v in p.inputs)
+    # every tensor input is read over the output's own index (one unused, or over another index, would be
+    # refused for a shape it may have), and no extent is fixed in the signature
+    outs = {v.classes for v in p.outputs}
+    return idx is not None and len(outs) == 1 and not p.extents and \
+        all(v.kind != "tensor" or v.rank == 0 or v.classes in outs for v in p.inputs)
 
 
 def _shared_groups(stmts, allowed_atoms):

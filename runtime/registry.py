@@ -69,6 +69,7 @@ def _check_int(label, argname, v):
 def _make_shape_checker(name, meta, specs):
     equal = [tuple(g) for g in meta.get("equal_extents") or ()]
     batch = set(meta.get("batch_indices") or ())
+    fixed = {k: int(v) for k, v in (meta.get("extents") or {}).items()}    # x[i:3] in the signature
     if meta.get("elementwise"):
         return _make_elementwise_checker(name, specs)
 
@@ -88,6 +89,11 @@ def _make_shape_checker(name, meta, specs):
                 elif prev[0] != n:
                     raise ValueError(f"{label}: index {letter} has extent {prev[0]} in {prev[1]} (axis {prev[2]}) "
                                      f"but {n} in {argname} (axis {ax})")
+        for letter, n in fixed.items():
+            if letter in ext and ext[letter][0] != n:
+                got, argname, ax = ext[letter]
+                raise ValueError(f"{label}: index {letter} is declared with extent {n} but has extent {got} in "
+                                 f"{argname} (axis {ax})")
         for group in equal:
             seen = [(i, ext[i]) for i in group if i in ext]
             for i, e in seen[1:]:
@@ -96,7 +102,7 @@ def _make_shape_checker(name, meta, specs):
                     raise ValueError(f"{label}: indices {i0} and {i} must have equal extents, but {i0} has extent "
                                      f"{e0[0]} in {e0[1]} (axis {e0[2]}) and {i} has extent {e[0]} in {e[1]} "
                                      f"(axis {e[2]})")
-    return _compile_fast_check(name, specs, equal, batch, check)
+    return _compile_fast_check(name, specs, equal, batch, check, fixed)
 
 
 def _no_check(args, label=None):
@@ -126,7 +132,7 @@ def _make_elementwise_checker(name, specs):
     return check
 
 
-def _compile_fast_check(name, specs, equal, batch, slow):
+def _compile_fast_check(name, specs, equal, batch, slow, fixed=None):
     """The common case (all shapes fine) as one straight-line boolean test; anything odd goes to `slow`,
     which either passes or raises the precise message."""
     lines, conds, first = [], [], {}
@@ -148,6 +154,7 @@ def _compile_fast_check(name, specs, equal, batch, slow):
     for group in equal:
         refs = [first[i] for i in group if i in first]
         conds += [f"{r} != {refs[0]}" for r in refs[1:]]
+    conds += [f"{first[i]} != {int(n)}" for i, n in (fixed or {}).items() if i in first]
     if not conds:
         return slow
     src = ("def check(args, label=_name):\n" + "\n".join(lines) + "\n    if (" + ") or (".join(conds)

@@ -222,3 +222,22 @@ def test_int_parameters_are_checked():
         runtime.grad(lambda s: runtime.tnp.sum(generated.power(x, s)))(2.5)
     g = runtime.grad(lambda x, n: runtime.tnp.sum(generated.power(x, n)), argnums=(0, 1))(x, 2)
     assert np.allclose(g[0], 2 * x) and g[1] is runtime.NoTangent()
+
+
+def test_an_extent_fixed_in_the_signature_is_checked(tmp_path, monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    import runtime
+
+    fx3 = runtime.define("fx3(x[i:3]) -> y[] = sum(i, x[i]*x[i])")
+    assert fx3(np.ones(3)) == 3.0
+    with pytest.raises(ValueError, match=r"fx3: index i is declared with extent 3 but has extent 5 in x \(axis 0\)"):
+        fx3(np.ones(5))
+
+
+def test_an_op_with_an_input_over_another_index_is_not_elementwise(tmp_path, monkeypatch):
+    # y[j] is unused: marked elementwise, the op refused x and y of different lengths
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    import runtime
+
+    un = runtime.define("un(x[i], y[j]) -> z[i] = x[i]*x[i]")
+    np.testing.assert_array_equal(un(np.full(4, 2.0), np.ones(2)), np.full(4, 4.0))
