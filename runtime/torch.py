@@ -34,6 +34,7 @@ from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
 _NO, _ZERO = NoTangent(), ZeroTangent()
 _JVP = torch._C._functorch.TransformType.Jvp
+_saved_tensor_hooks = torch._C._autograd._top_saved_tensors_default_hooks
 _state = _bt._state
 _IMPLS: dict = {}     # (module name, its _define) -> _define(backend_torch)
 _OPS: dict = {}       # (module name, op name) -> torch op
@@ -89,7 +90,9 @@ def _function(name, rrule, frule, n_out):
         return y, _Pullback(pb)
 
     def setup_context(ctx, inputs, output):
-        ctx.pb = output[-1].pb
+        # under saved-tensor hooks (activation checkpointing, save_on_cpu) the closure, which the hooks cannot
+        # see, is not kept: backward recomputes it from the inputs the hooks saved, so they decide the memory
+        ctx.pb = output[-1].pb if _saved_tensor_hooks(False) is None else None
         ctx.set_materialize_grads(False)
         tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
         # the usual case, every argument a tensor, keeps no template (this runs on every call)

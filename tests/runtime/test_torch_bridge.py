@@ -286,3 +286,27 @@ def test_load_sees_a_regenerated_file(tmp_path):
                        env=env, check=True, capture_output=True)
         values.append(rt.load(out / "mine.py").cube(torch.tensor([2.0])).item())
     assert values == [4.0, 8.0]
+
+
+def test_under_saved_tensor_hooks_the_closure_is_not_kept():
+    """Checkpointing and save_on_cpu manage what backward keeps through hooks; the closure bypasses them, so
+    under hooks it is recomputed in backward from the hooked inputs instead of being held."""
+    from torch.utils.checkpoint import checkpoint
+
+    W = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
+    c = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    x = torch.randn(3, 4, dtype=torch.float64)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(1) or t, lambda t: t):
+        y = rt.dense(W, x, c)
+    assert y.grad_fn.pb is None and packed
+    g = torch.autograd.grad(y.sum(), [W, c])
+    ref = torch.autograd.grad(torch.tanh(x @ W.T + c).sum(), [W, c])
+    for a, b in zip(g, ref):
+        torch.testing.assert_close(a, b)
+    out = checkpoint(lambda W, c: rt.dense(W, rt.dense(W[:, :4].T @ W, x, c[:4]), c).sum(), W, c,
+                     use_reentrant=False)
+    g = torch.autograd.grad(out, [W, c])
+    ref = torch.autograd.grad(torch.tanh(torch.tanh(x @ (W[:, :4].T @ W).T + c[:4]) @ W.T + c).sum(), [W, c])
+    for a, b in zip(g, ref):
+        torch.testing.assert_close(a, b)
