@@ -2,8 +2,9 @@
 
 Three measurements, each side by side in one process with interleaved rounds and medians (issue #14 §5):
 
-1. per-op overhead on small tensors: a derived op of `runtime.torch` against the native torch op, forward
-   alone (inputs requiring grad, so the autograd.Function path runs) and forward + backward. Target ≤ 1.5×.
+1. per-op overhead on small tensors: a derived op of `runtime.torch` against the native torch op: inference
+   (no input requires grad), forward alone (inputs requiring grad, so the autograd.Function path runs) and
+   forward + backward. Target ≤ 1.5×.
 2. an MLP training step, width 512, batch 256, float32: tanh(W1·x + c1) (the shipped `dense`), W2·h + c2
    (`linear`), mean squared error (`mse`), backward, SGD update; the same model written with torch's native
    ops. Target ≤ 1.2×.
@@ -59,7 +60,11 @@ def torch_ops(rounds):
     rows = []
 
     def case(name, derived, native, args):
+        plain = [a.detach().clone() for a in args]
         args = [a.detach().clone().requires_grad_(a.is_floating_point()) for a in args]
+
+        def inference(f):
+            return lambda: f(*plain)
 
         def fwd(f):
             return lambda: f(*args)
@@ -71,7 +76,7 @@ def torch_ops(rounds):
                 return grads
             return run
 
-        for mode, wrap in (("forward", fwd), ("forward+backward", fwd_bwd)):
+        for mode, wrap in (("inference", inference), ("forward", fwd), ("forward+backward", fwd_bwd)):
             med = side_by_side({"derived": wrap(derived), "native": wrap(native)}, rounds, 200)
             rows.append((f"{name} {mode}", med["derived"] * 1e6, med["native"] * 1e6,
                          med["derived"] / med["native"]))

@@ -187,14 +187,32 @@ def make_op(module_name, define, name, meta):
     tensor_args = [(k, m["name"], bool(m.get("indices"))) for k, m in enumerate(meta["inputs"])
                    if m["kind"] == "tensor"]
 
+    forward_impl = impls[name]
+    grad_enabled = torch.is_grad_enabled
+    fw_ad = torch.autograd.forward_ad
+
+    def plain(args):
+        """The generated forward alone: no autograd node, no pullback closure (nothing will differentiate)."""
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            y = forward_impl(*args)
+        finally:
+            _state.device = prev
+        if n_out > 1:
+            return tuple(v.clone() if any(v is a for a in args) else v for v in y)
+        return y.clone() if any(y is a for a in args) else y
+
     def op(*args, **kw):
         if kw:
             args = _bind(name, meta, sig, args, kw)
         if len(args) != n:
             raise _arity_error(name, meta, sig, len(args))
+        needs_grad = False
         for k, arg_name, has_axes in tensor_args:
             a = args[k]
             if isinstance(a, torch.Tensor):
+                needs_grad = needs_grad or a.requires_grad
                 if a.is_complex():
                     raise TypeError(f"{name}: {arg_name} is complex ({a.dtype}); the derived rules are real "
                                     f"(their pullbacks do not conjugate)")
@@ -203,7 +221,12 @@ def make_op(module_name, define, name, meta):
                                 f"convert it with torch.as_tensor")
         if check is not _no_check:
             check(args)
-        out = apply(*args) if transforms_active() else c_apply(*unwrap_dead(args))
+        if transforms_active():
+            out = apply(*args)
+        elif (not needs_grad or not grad_enabled()) and fw_ad._current_level < 0:
+            return plain(args)        # inference (no_grad, or no input requiring grad), no forward-mode level
+        else:
+            out = c_apply(*unwrap_dead(args))
         return out[0] if n_out == 1 else out[:-1]
 
     op.__name__ = op.__qualname__ = name

@@ -310,3 +310,18 @@ def test_under_saved_tensor_hooks_the_closure_is_not_kept():
     ref = torch.autograd.grad(torch.tanh(torch.tanh(x @ (W[:, :4].T @ W).T + c[:4]) @ W.T + c).sum(), [W, c])
     for a, b in zip(g, ref):
         torch.testing.assert_close(a, b)
+
+
+def test_inference_runs_the_forward_alone():
+    """No input requires grad (or grad is off): the generated forward runs without an autograd node."""
+    A = torch.randn(4, 4, dtype=torch.float64) + 4 * torch.eye(4, dtype=torch.float64)
+    B = rt.inv(A)
+    assert B.grad_fn is None and not B.requires_grad
+    torch.testing.assert_close(B, torch.linalg.inv(A))
+    A.requires_grad_()
+    with torch.no_grad():
+        assert rt.inv(A).grad_fn is None
+    assert rt.inv(A).grad_fn is not None
+    x = torch.randn(3, dtype=torch.float64)
+    y = rt.define("ident2(x[i]) -> y[i] = x[i]")(x)      # an output that is an input is still a copy
+    assert y is not x and torch.equal(y, x)
