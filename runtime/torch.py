@@ -1,8 +1,10 @@
 """Every derived rule as a PyTorch op: `import runtime.torch as rt; rt.inv(A)`, `rt.define(text)`, `rt.load(path)`.
 
-Each op is a `torch.autograd.Function` (written with `setup_context`, so torch.func.grad/vjp/jvp compose) whose
-code is the generated module's own `_define(runtime.backend_torch)`: the rules over torch tensors, on whatever
-device the tensors live.
+Each op is a `torch.autograd.Function` whose code is the generated module's own `_define(runtime.backend_torch)`:
+the rules over torch tensors, on whatever device the tensors live. Under torch.func transforms the op's
+Function is written with `setup_context` (so grad/vjp/jvp/vmap compose); a plain eager call takes a ctx-style
+twin of it with the same steps (cheaper to call); with no input requiring grad, or under no_grad, the generated
+forward runs alone.
 - forward runs the generated rrule and keeps its pullback closure (exactly what the derivation keeps: the
   forward is not recomputed by a first-order backward);
 - backward calls that pullback; Thunks are unthunked, ZeroTangent/NoTangent become None;
@@ -35,6 +37,7 @@ from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 _NO, _ZERO = NoTangent(), ZeroTangent()
 _JVP = torch._C._functorch.TransformType.Jvp
 _saved_tensor_hooks = torch._C._autograd._top_saved_tensors_default_hooks
+_fw_ad = torch.autograd.forward_ad
 _state = _bt._state
 _IMPLS: dict = {}     # (module name, its _define) -> _define(backend_torch)
 _OPS: dict = {}       # (module name, op name) -> torch op
@@ -67,9 +70,12 @@ def _cotangent(c, arg):
 
 
 def _function(name, rrule, frule, n_out):
-    """The autograd.Function of one op (rrule/frule: its generated functions over backend_torch)."""
+    """The autograd.Functions of one op (rrule/frule: its generated functions over backend_torch): one written
+    with setup_context, for torch.func transforms, and one in the ctx style, for plain eager calls (torch calls
+    one Python function where setup_context takes two, and no pullback object travels as an output). Both
+    share every step below."""
 
-    def forward(*args):
+    def run(args):
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
         try:
@@ -84,15 +90,15 @@ def _function(name, rrule, frule, n_out):
             for v in y:
                 outs.append(v.clone() if isinstance(v, torch.Tensor) and id(v) in seen else v)
                 seen.append(id(v))
-            return (*outs, _Pullback(pb))
+            return tuple(outs), pb
         if isinstance(y, torch.Tensor) and any(y is a for a in args):
             y = y.clone()
-        return y, _Pullback(pb)
+        return y, pb
 
-    def setup_context(ctx, inputs, output):
+    def keep(ctx, inputs, outputs, pb, forward_mode):
         # under saved-tensor hooks (activation checkpointing, save_on_cpu) the closure, which the hooks cannot
         # see, is not kept: backward recomputes it from the inputs the hooks saved, so they decide the memory
-        ctx.pb = output[-1].pb if _saved_tensor_hooks(False) is None else None
+        ctx.pb = pb if _saved_tensor_hooks(False) is None else None
         ctx.set_materialize_grads(False)
         tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
         # the usual case, every argument a tensor, keeps no template (this runs on every call)
@@ -102,11 +108,9 @@ def _function(name, rrule, frule, n_out):
         # under autograd's version counter, so modifying one in place before backward is torch's usual error
         # instead of a wrong gradient (softmax's pullback reads its output)
         ctx.n_in = len(tensors)
-        ctx.save_for_backward(*tensors, *[y for y in output[:-1] if isinstance(y, torch.Tensor)])
-        ctx.save_for_forward(*tensors)
-        ints = [a for a in tensors if not a.is_floating_point()]
-        if ints:
-            ctx.mark_non_differentiable(*ints)
+        ctx.save_for_backward(*tensors, *[y for y in outputs if isinstance(y, torch.Tensor)])
+        if forward_mode or _fw_ad._current_level >= 0:    # a jvp can only be asked for at the call itself
+            ctx.save_for_forward(*tensors)
 
     def _args(ctx, tensors):
         tensors = tensors[:ctx.n_in]
@@ -115,8 +119,7 @@ def _function(name, rrule, frule, n_out):
         it = iter(tensors)
         return [next(it) if a is None else a for a in ctx.template]
 
-    def backward(ctx, *grads):
-        grads = grads[:-1]
+    def pull(ctx, grads):
         if all(g is None for g in grads):      # no output's gradient asked for: nothing flows back
             return (None,) * len(ctx.needs_input_grad)
         dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else grads[0]
@@ -139,7 +142,7 @@ def _function(name, rrule, frule, n_out):
         finally:
             _state.device = prev
 
-    def jvp(ctx, *tangents):
+    def push(ctx, tangents):
         stack = torch._C._functorch.get_interpreter_stack() or ()
         if builtins.sum(i.key() == _JVP for i in stack) >= 2:
             # torch does not forward-differentiate a custom Function's jvp: forward over forward gives zeros
@@ -156,13 +159,45 @@ def _function(name, rrule, frule, n_out):
         finally:
             _state.device = prev
         if n_out > 1:
-            return (*(torch.zeros_like(v) if is_zero(d) else d for v, d in zip(y, dy)), None)
-        return (torch.zeros_like(y) if is_zero(dy) else dy), None
+            return tuple(torch.zeros_like(v) if is_zero(d) else d for v, d in zip(y, dy))
+        return (torch.zeros_like(y) if is_zero(dy) else dy),
 
-    return type(f"{name}_function", (torch.autograd.Function,), {
+    # torch.func: setup_context style; the pullback closure travels out of forward as a last, non-tensor output
+    def forward(*args):
+        y, pb = run(args)
+        return (*y, _Pullback(pb)) if n_out > 1 else (y, _Pullback(pb))
+
+    def setup_context(ctx, inputs, output):
+        keep(ctx, inputs, output[:-1], output[-1].pb, True)
+
+    def backward(ctx, *grads):
+        return pull(ctx, grads[:-1])
+
+    def jvp(ctx, *tangents):
+        return (*push(ctx, tangents), None)
+
+    # eager: ctx style
+    def eager_forward(ctx, *args):
+        y, pb = run(args)
+        keep(ctx, args, y if n_out > 1 else (y,), pb, False)
+        return y
+
+    def eager_backward(ctx, *grads):
+        return pull(ctx, grads)
+
+    def eager_jvp(ctx, *tangents):
+        out = push(ctx, tangents)
+        return out if n_out > 1 else out[0]
+
+    doc = f"torch.autograd.Function of the derived op {name}."
+    transforms = type(f"{name}_function", (torch.autograd.Function,), {
         "forward": staticmethod(forward), "setup_context": staticmethod(setup_context),
         "backward": staticmethod(backward), "jvp": staticmethod(jvp), "generate_vmap_rule": True,
-        "__doc__": f"torch.autograd.Function of the derived op {name}."})
+        "__doc__": doc})
+    eager = type(f"{name}_eager_function", (torch.autograd.Function,), {
+        "forward": staticmethod(eager_forward), "backward": staticmethod(eager_backward),
+        "jvp": staticmethod(eager_jvp), "__doc__": doc})
+    return transforms, eager
 
 
 def make_op(module_name, define, name, meta):
@@ -175,12 +210,12 @@ def make_op(module_name, define, name, meta):
     sig = _signature_text(name, meta)
     n, n_out = len(meta["inputs"]), len(meta["outputs"])
     check = _make_checker(name, meta)
-    fn = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out)
+    fn, eager = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out)
     apply = fn.apply
     # Function.apply binds the arguments to forward's signature through inspect on every call (~15 µs, twice
     # the cost of a small matmul) to fill in defaults; our forward has none. Outside torch.func transforms,
     # the C apply it ends in is called directly, as Function.apply itself does then.
-    c_apply = super(torch.autograd.Function, fn).apply
+    c_apply = super(torch.autograd.Function, eager).apply
     transforms_active = torch._C._are_functorch_transforms_active
     unwrap_dead = torch._functorch.utils.unwrap_dead_wrappers
 
@@ -223,11 +258,10 @@ def make_op(module_name, define, name, meta):
             check(args)
         if transforms_active():
             out = apply(*args)
-        elif (not needs_grad or not grad_enabled()) and fw_ad._current_level < 0:
+            return out[0] if n_out == 1 else out[:-1]
+        if (not needs_grad or not grad_enabled()) and fw_ad._current_level < 0:
             return plain(args)        # inference (no_grad, or no input requiring grad), no forward-mode level
-        else:
-            out = c_apply(*unwrap_dead(args))
-        return out[0] if n_out == 1 else out[:-1]
+        return c_apply(*unwrap_dead(args))
 
     op.__name__ = op.__qualname__ = name
     op.__module__ = __name__

@@ -325,3 +325,14 @@ def test_inference_runs_the_forward_alone():
     x = torch.randn(3, dtype=torch.float64)
     y = rt.define("ident2(x[i]) -> y[i] = x[i]")(x)      # an output that is an input is still a copy
     assert y is not x and torch.equal(y, x)
+
+
+def test_forward_ad_dual_tensors_through_the_eager_function():
+    import torch.autograd.forward_ad as fwAD
+
+    A = torch.randn(4, 4, dtype=torch.float64) + 4 * torch.eye(4, dtype=torch.float64)
+    dA = torch.randn(4, 4, dtype=torch.float64)
+    with fwAD.dual_level():
+        B, dB = fwAD.unpack_dual(rt.inv(fwAD.make_dual(A, dA)))
+    Bi = torch.linalg.inv(A)
+    torch.testing.assert_close(dB, -Bi @ dA @ Bi)
