@@ -364,17 +364,30 @@ class Factor:
         return self._lu
 
     def solve(self, B, trans=False):
-        LU, piv = self._get(True)
-        if self._inv is not None and B.dim() == 1:
+        if self._inv is not None:          # the inverse is at hand: a product, not a second factorisation
             return (self._inv.T if trans else self._inv) @ B
+        LU, piv = self._get(True)
         if B.dim() == 1:
             return torch.linalg.lu_solve(LU, piv, B.unsqueeze(-1), adjoint=trans).squeeze(-1)
         return torch.linalg.lu_solve(LU, piv, B, adjoint=trans)
 
     def inv(self):
         if self._inv is None:
-            LU, piv = self._get(True)
-            self._inv = torch.linalg.lu_solve(LU, piv, torch.eye(LU.shape[-1], dtype=LU.dtype, device=LU.device))
+            if self._lu is not None and self._checked:
+                LU, piv = self._lu
+                self._inv = torch.linalg.lu_solve(LU, piv, torch.eye(LU.shape[-1], dtype=LU.dtype,
+                                                                     device=LU.device))
+            elif torch._C._are_functorch_transforms_active():       # vmap cannot read info
+                self._inv = torch.linalg.inv(self.X)
+            else:
+                # the inverse first asked for: one LAPACK call (getrf + getri), not an LU and then a solve
+                # against the identity
+                inv, info = torch.linalg.inv_ex(self.X)
+                if builtins.int(info) > 0:
+                    raise torch.linalg.LinAlgError(
+                        f"the matrix is singular: U[{builtins.int(info) - 1},{builtins.int(info) - 1}] of its LU "
+                        f"factorisation is zero, so it has no inverse (inv, solve)")
+                self._inv = inv
         return self._inv
 
     def logdet(self):
