@@ -22,6 +22,8 @@ import importlib
 import importlib.util
 import types
 
+import numpy as _np
+
 from runtime import backend_jax
 from runtime import registry as _registry
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
@@ -40,12 +42,20 @@ def _impls(reg_op):
     return impls
 
 
+def _arrays(y):
+    """Outputs as JAX arrays (a rule may return a Python number: an extent, a constant)."""
+    return tuple(jnp.asarray(v) for v in y) if isinstance(y, tuple) else jnp.asarray(y)
+
+
 def _tangent_out(dy, y):
-    """The frule's output tangent as JAX wants it: an array of the output's dtype, zeros for ZeroTangent."""
+    """The frule's output tangent as JAX wants it: an array of the output's dtype, zeros for ZeroTangent, and
+    float0 zeros for an integer output (`n[] = size(i)` has no tangent space)."""
     if isinstance(y, tuple):
         if is_zero(dy):
             dy = (_ZERO,) * len(y)
         return tuple(_tangent_out(d, v) for d, v in zip(dy, y))
+    if not jnp.issubdtype(jnp.result_type(y), jnp.inexact):
+        return _np.zeros(jnp.shape(y), dtype=jax.dtypes.float0)
     dy = unthunk(dy)
     if is_zero(dy):
         return jnp.zeros_like(y)
@@ -74,7 +84,7 @@ def _wrap(reg_op):
 
     @functools.partial(jax.custom_jvp, nondiff_argnums=ints)
     def core(*args):
-        return forward(*args)
+        return _arrays(forward(*args))
 
     def core_jvp(*a):
         fixed, (primals, tangents) = a[:len(ints)], a[len(ints):]
@@ -83,16 +93,35 @@ def _wrap(reg_op):
         for k, t in zip(diff, tangents):
             tans[k] = _ZERO if isinstance(t, jax.custom_derivatives.SymbolicZero) else t
         y, dy = frule((_NO, *tans), *args)
+        y = _arrays(y)
         return y, _tangent_out(dy, y)
 
     core.defjvp(core_jvp, symbolic_zeros=True)
     check = reg_op.check
+
+    tensor_args = [(k, p["name"], bool(p.get("indices"))) for k, p in enumerate(meta["inputs"])
+                   if p.get("kind") == "tensor"]
+    int_args = [(k, meta["inputs"][k]["name"]) for k in ints]
 
     def op(*args, **kw):
         if kw:
             args = _registry._bind(name, meta, sig, args, kw)
         if len(args) != n:
             raise _registry._arity_error(name, meta, sig, len(args))
+        for k, arg_name, has_axes in tensor_args:
+            a = args[k]
+            dtype = getattr(a, "dtype", None)
+            if dtype is None:
+                if has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
+                    raise TypeError(f"{name}: {arg_name} must be an array, not {type(a).__name__}; convert it with "
+                                    f"jnp.asarray")
+            elif jnp.issubdtype(dtype, jnp.complexfloating):
+                raise TypeError(f"{name}: {arg_name} is complex ({dtype}); the derived rules are real (their "
+                                f"derivatives do not conjugate)")
+        for k, arg_name in int_args:
+            if isinstance(args[k], jax.core.Tracer):
+                raise TypeError(f"{name}: {arg_name} is an int parameter but was traced; under jax.jit mark it "
+                                f"static (jax.jit(f, static_argnums=...) or static_argnames=...)")
         check(args)
         return core(*args)
 
@@ -133,14 +162,14 @@ def load(module_or_path):
 
 
 def __getattr__(name):
-    # the shipped ops, each built on first use (importing `generated` registers them)
+    # the shipped ops, each built on first use: always the shipped one (generated/), never a rule of the same
+    # name a program defined, whatever was imported first (rj.op(name) looks up the registry instead)
     if name.startswith("__"):
         raise AttributeError(name)
-    importlib.import_module("generated")
     try:
-        reg_op = _registry.lookup(name)
+        reg_op = _registry.shipped(name)
     except KeyError as exc:
-        raise AttributeError(f"runtime.jax has no op {name!r}: {exc.args[0]}") from None
+        raise AttributeError(f"runtime.jax: {exc.args[0]} (rj.define(text) makes one)") from None
     fn = _wrap(reg_op)
     globals()[name] = fn
     return fn

@@ -461,6 +461,25 @@ def lookup(opname):
         raise KeyError(f"no op named {opname!r}{hint}") from None
 
 
+def shipped(opname):
+    """The registry Op of the shipped op `opname` (rules/*.rules, in `generated`). Unlike `lookup`, never a rule of
+    the same name a program defined, whichever was imported or defined first. KeyError (with the nearest names)
+    if there is none."""
+    import difflib
+    import importlib
+
+    import generated
+
+    names = []
+    for m in generated.MODULES:
+        ops = importlib.import_module(f"generated.{m}").OPS
+        if opname in ops:
+            return _OPS[f"generated.{m}:{opname}"]
+        names += ops
+    close = difflib.get_close_matches(opname, sorted(names), n=3)
+    raise KeyError(f"no shipped op named {opname!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
 # --------------------------------------------------------------------------- user functions with rules
 class CustomOp(Primitive):
     """A Python function with a hand-written rrule and/or frule (ChainRules conventions):

@@ -302,15 +302,16 @@ def load(module_or_path):
 
 
 def __getattr__(name):
-    """A shipped op (generated/), built on first use."""
+    """A shipped op (generated/), built on first use: always the shipped one, never a rule of the same name a
+    program defined (that one is what rt.define returned)."""
     if name.startswith("__"):
         raise AttributeError(name)
-    from runtime.registry import lookup
+    from runtime.registry import shipped as _shipped
 
     try:
-        reg = lookup(name)
+        reg = _shipped(name)
     except KeyError as exc:
-        raise AttributeError(f"runtime.torch has no op {name!r}: {exc.args[0]}") from None
+        raise AttributeError(f"runtime.torch: {exc.args[0]} (rt.define(text) makes one)") from None
     op = _from_registry(reg)
     globals()[name] = op
     return op

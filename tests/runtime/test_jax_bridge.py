@@ -250,7 +250,7 @@ def test_errors_name_the_op_index_and_extents(rj):
         rj.inv(jnp.eye(2), jnp.eye(2))
     with pytest.raises(TypeError, match=r"power: n must be an int"):
         rj.power(jnp.ones(2), 2.5)
-    with pytest.raises(AttributeError, match="no op named 'nope'"):
+    with pytest.raises(AttributeError, match="no shipped op named 'nope'"):
         rj.nope
 
 
@@ -283,3 +283,42 @@ def test_load_sees_a_regenerated_file(tmp_path):
                        env=env, check=True, capture_output=True)
         values.append(float(rj_.load(out / "mine.py").cube(jnp.array([2.0]))[0]))
     assert values == [4.0, 8.0]
+
+
+# -- found by an adversarial pass (each failed before its fix) ---------------------------------------------
+def test_complex_lists_and_traced_int_parameters_are_refused_by_name():
+    import runtime.jax as rj_
+
+    with pytest.raises(TypeError, match="det: A is complex"):
+        rj_.det(jnp.eye(2, dtype=jnp.complex128))
+    with pytest.raises(TypeError, match="inv: A must be an array, not list"):
+        rj_.inv([[4.0, 1.0], [1.0, 3.0]])
+    with pytest.raises(TypeError, match=r"power: n is an int parameter but was traced; .*static_argnums"):
+        jax.jit(rj_.power)(jnp.ones(2), 3)
+    np.testing.assert_allclose(jax.jit(rj_.power, static_argnums=1)(jnp.full(2, 2.0), 3), [8.0, 8.0])
+    np.testing.assert_allclose(rj_.inv(np.array([[4.0, 1.0], [1.0, 3.0]])), np.linalg.inv([[4.0, 1.0], [1.0, 3.0]]))
+
+
+def test_an_integer_output_has_a_float0_tangent(tmp_path, monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    import runtime.jax as rj_
+
+    cnt = rj_.define("cnt(x[i]) -> n[] = size(i)")
+    x = jnp.ones(3)
+    assert int(cnt(x)) == 3 and isinstance(cnt(x), jax.Array)
+    y, dy = jax.jvp(cnt, (x,), (x,))
+    assert int(y) == 3 and dy.dtype == jax.dtypes.float0
+
+
+def test_a_shipped_name_is_the_shipped_op_whatever_was_defined(tmp_path, monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    code = textwrap.dedent("""
+        import jax.numpy as jnp, runtime.jax as rj
+        rj.inv                                   # the shipped library imported first
+        mine = rj.define("softmax(x[i]) -> y[i] = 10 * x[i]")
+        print(float(rj.softmax(jnp.array([1.0, 1.0]))[0]), float(mine(jnp.array([1.0, 1.0]))[0]))
+    """)
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path)))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0.5", "10.0"]

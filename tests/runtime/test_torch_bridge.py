@@ -200,7 +200,7 @@ def test_shape_and_arity_errors_name_the_op():
         rt.matmul(torch.ones(2, 3), torch.ones(4, 5))
     with pytest.raises(TypeError, match=r"inv: expected 1 argument \(A\) but got 2"):
         rt.inv(torch.eye(2), torch.eye(2))
-    with pytest.raises(AttributeError, match="no op named 'invv'; did you mean inv"):
+    with pytest.raises(AttributeError, match="no shipped op named 'invv'; did you mean inv"):
         rt.invv
 
 
@@ -336,3 +336,14 @@ def test_forward_ad_dual_tensors_through_the_eager_function():
         B, dB = fwAD.unpack_dual(rt.inv(fwAD.make_dual(A, dA)))
     Bi = torch.linalg.inv(A)
     torch.testing.assert_close(dB, -Bi @ dA @ Bi)
+
+
+def test_a_shipped_name_is_the_shipped_op_whatever_was_defined(tmp_path):
+    code = ("import torch, runtime.torch as rt\n"
+            "rt.inv\n"
+            "mine = rt.define('softmax(x[i]) -> y[i] = 10 * x[i]')\n"
+            "print(rt.softmax(torch.ones(2))[0].item(), mine(torch.ones(2))[0].item())\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path)))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0.5", "10.0"]
