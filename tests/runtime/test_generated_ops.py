@@ -13,11 +13,13 @@ OPS = sorted({op for key, op in _OPS.items() if ":" in key and op.module_name.st
              key=lambda op: (op.module_name, op.name))
 
 
-def make_args(op, seed=0):
+def make_args(op, seed=0, sizes=None):
+    """A small random point in the op's declared domains. `sizes`: an iterator of the extents to give the index
+    classes in turn (equal-extent groups get 3), instead of random ones."""
     rng = np.random.default_rng(seed)
     extent = {}
     for group in op.meta.get("equal_extents") or ():
-        n = int(rng.integers(2, 4))
+        n = 3 if sizes is not None else int(rng.integers(2, 4))
         for i in group:
             extent[i] = n
     args = []
@@ -29,7 +31,8 @@ def make_args(op, seed=0):
         if kind == "scalar":
             args.append(float(rng.uniform(0.5, 1.5)))
             continue
-        shape = tuple(extent.setdefault(i, int(rng.integers(2, 4))) for i in idx)
+        shape = tuple(extent[i] if i in extent else extent.setdefault(
+            i, next(sizes) if sizes is not None else int(rng.integers(2, 4))) for i in idx)
         domain = op.meta.get("domains", {}).get(p["name"], "real")
         if domain == "positive":
             x = rng.uniform(0.5, 2.0, shape)

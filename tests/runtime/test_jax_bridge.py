@@ -16,7 +16,7 @@ import jax.numpy as jnp  # noqa: E402
 from jax.test_util import check_grads  # noqa: E402
 
 from numdiff import assert_close  # noqa: E402
-from test_generated_ops import OPS  # noqa: E402
+from test_generated_ops import OPS, make_args  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -38,33 +38,9 @@ def rj(x64):
 
 
 def valid_args(op, seed=0):
-    """A small point in the op's declared domains (as test_generated_ops.make_args draws them), with extents
-    from few values (2, 3) so that the eager primitives JAX compiles per shape are shared between ops."""
-    rng = np.random.default_rng(seed)
-    extent = {i: 3 for g in op.meta.get("equal_extents") or () for i in g}
-    sizes = iter([2, 3] * 4)
-    args = []
-    for p in op.inputs:
-        kind, idx = p.get("kind", "tensor"), p.get("indices") or []
-        if kind == "int":
-            args.append(3)
-            continue
-        if kind == "scalar":
-            args.append(float(rng.uniform(0.5, 1.5)))
-            continue
-        shape = tuple(extent.setdefault(i, next(sizes)) for i in idx)
-        domain = op.meta.get("domains", {}).get(p["name"], "real")
-        if domain == "positive":
-            x = rng.uniform(0.5, 2.0, shape)
-        elif domain in ("spd", "wellcond"):    # matrix axes first, a batch axis (if any) last
-            n = shape[0]
-            X = np.moveaxis(rng.standard_normal(shape) * 0.3, (0, 1), (-2, -1))
-            X = (X @ np.swapaxes(X, -1, -2) if domain == "spd" else X) + n * np.eye(n)
-            x = np.moveaxis(X, (-2, -1), (0, 1))
-        else:
-            x = rng.uniform(-0.5, 0.5, shape)
-        args.append(x)
-    return args
+    """make_args's point, with extents from few values (2, 3) so that the eager primitives JAX compiles per shape
+    are shared between ops."""
+    return make_args(op, seed, sizes=iter([2, 3] * 4))
 
 
 def _diff(op):
