@@ -186,13 +186,13 @@ def opaque_text(ls, style="unicode"):
     return text
 
 
-def stmt_text(ls, style="unicode", matrix=True):
+def stmt_text(ls, style="unicode", matrix=True, domains=None):
     if getattr(ls, "mode", None):
         return opaque_text(ls, style)
     if matrix:
         from . import matrixform
 
-        m = matrixform.safe_stmt_matrix(ls, style)
+        m = matrixform.safe_stmt_matrix(ls, style, domains)
         if m is not None:
             return m
     return stmt_index(ls, style)
@@ -213,10 +213,17 @@ def _merged(stmts):
     return [ls for ls in out if ls is not None]
 
 
-def program_text(d, which, style="unicode", matrix=True) -> str:
+def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
+    """The program's statements; a matrix form is shown only where it passes its numerical check (on the
+    program's declared domains, or on d.program's)."""
     stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     sep = "\n" if style == "unicode" else r" \\" + "\n"
-    return sep.join(stmt_text(ls, style, matrix) for ls in stmts)
+    domains = domains if domains is not None else _domains(d)
+    return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
+
+
+def _domains(d):
+    return getattr(getattr(d, "program", None), "domains", None) or {}
 
 
 def program_json(d, which):
@@ -229,7 +236,7 @@ def program_json(d, which):
             "target": pretty_name(ls.target),
             "indices": [i.name for i in ls.indices],
             "index_form": stmt_index(ls),
-            "matrix_form": matrixform.safe_stmt_matrix(ls),
-            "latex": stmt_text(ls, "latex"),
+            "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", _domains(d)),
+            "latex": stmt_text(ls, "latex", domains=_domains(d)),
         })
     return out

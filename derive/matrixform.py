@@ -6,9 +6,11 @@ a factor of rank > 2, a diagonal, or a nonlinear reduction has no matrix form: t
 """
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
+from . import display_check as dc
 from . import ir
 from .display import pretty_name
 from .emit_numpy import _balanced_outer
@@ -89,6 +91,74 @@ def _name(access, orient, st):
     raise _NoForm()
 
 
+def _name_value(access, orient, pt):
+    """What `_name` prints means: the tensor, transposed where it prints ᵀ; a vector is a column."""
+    idx = tuple(access.args)
+    v = pt.array(access)
+    if not idx:
+        return np.float64(v)
+    if len(idx) == 1:
+        return v.reshape(-1, 1)
+    return v if idx == tuple(orient) else dc.transpose(v)
+
+
+def _value(e, orient, pt):
+    """The value of `_ElemPrinter`'s text for e: `·` a matrix product, powers and functions elementwise except a
+    matrix's square (X² is X·X), `/` only by a scalar."""
+    if ir.is_access(e):
+        return _name_value(e, orient, pt)
+    if isinstance(e, sp.KroneckerDelta):
+        n = [pt.size(i) for i in orient]
+        if len(n) != 2 or n[0] != n[1]:
+            raise dc.Mismatch("I of a non-square shape")
+        return np.eye(n[0])
+    if e.is_number:
+        return np.float64(complex(e).real)
+    if isinstance(e, Extent):
+        return np.float64(pt.size(e.args[0]))
+    if isinstance(e, sp.Add):
+        out = np.float64(0.0)
+        for a in e.args:
+            out = dc.add(out, _value(a, orient, pt))
+        return out
+    if isinstance(e, sp.Mul):
+        num, den = [], []
+        for f in e.as_ordered_factors():
+            if f.is_Pow and f.exp.is_Rational and f.exp.is_negative:
+                den.append(_value(f.base ** -f.exp, orient, pt))
+            else:
+                num.append(_value(f, orient, pt))
+        out = dc.chain(num)
+        for d in den:
+            if not dc.is_scalar(d):
+                raise dc.Mismatch("a division by a matrix or vector")
+            out = out / d
+        return out
+    if isinstance(e, sp.Pow):
+        b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
+        if not dc.is_scalar(x):
+            raise dc.Mismatch("a power with a matrix exponent")
+        if e.exp == 2 and not dc.is_scalar(b) and min(b.shape) > 1:
+            return dc.mul(b, b)
+        with np.errstate(all="ignore"):
+            return b ** x
+    args = [_value(a, orient, pt) for a in e.args]
+    shapes = {np.shape(a) for a in args if not dc.is_scalar(a)}
+    if len(shapes) > 1:
+        raise dc.Mismatch(f"{e.func} of shapes {shapes}")
+    return dc.apply_function(e, args)
+
+
+def _item_value(item, orient, pt):
+    if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
+        return dc.transpose(_item_value(item, item.idx, pt))
+    out = None
+    for e in item.exprs:
+        v = _value(e, orient, pt)
+        out = v if out is None else dc.hadamard(out, v)
+    return out
+
+
 def _print_item(item, orient, st):
     if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
         inner = _print_item(item, item.idx, st)
@@ -114,9 +184,12 @@ def _scalar(e, st):
     return f"({s})" if isinstance(e, sp.Add) else s
 
 
-def term_matrix(t, free, st):
+def term_matrix(t, free, st, pt=None):
+    """(number, text) of one term; with a Point pt, (number, text, value of the text) -- the value computed
+    from the same pieces the text is joined from, with the text's own algebra (see display_check)."""
+    V = pt is not None
     num = sp.S.One
-    scalars, items = [], []
+    scalars, items, svals = [], [], []
     factors = (list(t.coeff.args) if isinstance(t.coeff, sp.Mul) else [t.coeff]) + [t.atom]
     for f in factors:
         if f.is_number or (not f.atoms(Idx) - set().union(*[e.args[0].atoms(Idx) for e in f.atoms(Extent)] or [set()])
@@ -128,11 +201,15 @@ def term_matrix(t, free, st):
         idx = ir.free_indices(f, f.atoms(Idx))
         if ir.is_access(f) and len(f.args) == 2 and f.args[0] == f.args[1] and f.args[0] not in free:
             scalars.append(st["tr"] + st["open"] + _scalar(f.func(), st) + st["close"])
+            if V:
+                svals.append(np.float64(np.trace(pt.array(f))))
             continue
         if ir.is_access(f) and len(set(f.args)) != len(f.args):
             raise _NoForm()
         if not idx:
             scalars.append(_scalar(f, st))
+            if V:
+                svals.append(_value(f, (), pt))
         elif len(idx) <= 2:
             items.append(_Item(f, idx))
         else:
@@ -157,6 +234,12 @@ def term_matrix(t, free, st):
             raise _NoForm()
     used = set()
 
+    def piece(it, orient):
+        return _print_item(it, orient, st), (_item_value(it, orient, pt) if V else None)
+
+    def ones(i):
+        return st["ones"], (np.ones((pt.size(i), 1)) if V else None)
+
     def walk(start_idx):
         """Follow the chain starting at index start_idx; return (printed pieces, end index or None)."""
         pieces = []
@@ -169,34 +252,40 @@ def term_matrix(t, free, st):
             used.add(k)
             it = items[k]
             if len(it.idx) == 1:
-                pieces.append(_print_item(it, it.idx, st))
+                pieces.append(piece(it, it.idx))
                 return pieces, None
             other = it.idx[1] if it.idx[0] == cur else it.idx[0]
-            pieces.append(_print_item(it, (cur, other), st))
+            pieces.append(piece(it, (cur, other)))
             if other in free:
                 return pieces, other
             cur = other
 
-    out = []
     dot = st["dot"]
+
+    def join(ps):
+        return dot.join(p[0] for p in ps), (dc.chain([p[1] for p in ps]) if V else None)
+
+    def T(p, wrap):
+        text = (st["open"] + p[0] + st["close"] if wrap else p[0]) + st["T"]
+        return text, (dc.transpose(p[1]) if V else None)
+
+    out = []
     if len(free) == 2:
         p, q = free
         chain, end = walk(p)
         if end == q:
-            out.append(dot.join(chain))
+            out.append(join(chain))
         else:
             # an outer product: (chain from p)·(chain from q)ᵀ
-            left = chain + ([st["ones"]] if end is not None else [])
+            left = chain + ([ones(end)] if end is not None else [])
             right, end2 = walk(q)
-            right = right + ([st["ones"]] if end2 is not None else [])
-            r = dot.join(right)
-            r = r + st["T"] if len(right) == 1 else st["open"] + r + st["close"] + st["T"]
-            out.append(dot.join(left) + dot + r)
+            right = right + ([ones(end2)] if end2 is not None else [])
+            out.append(join(left + [T(join(right), len(right) != 1)]))
     elif len(free) == 1:
         chain, end = walk(free[0])
         if end is not None:
-            chain.append(st["ones"])
-        out.append(dot.join(chain))
+            chain.append(ones(end))
+        out.append(join(chain))
     # what is left: vector-to-vector chains (scalars like xᵀ·A·y), then closed chains (traces)
     while len(used) < len(items):
         rest = [k for k in range(len(items)) if k not in used]
@@ -205,39 +294,48 @@ def term_matrix(t, free, st):
         if vec:
             k = vec[0]
             used.add(k)
-            head = _print_item(items[k], items[k].idx, st) + st["T"]
+            head = T(piece(items[k], items[k].idx), False)
             chain, end = walk(items[k].idx[0])
         elif dangling:
             k = dangling[0]
-            head = st["ones"] + st["T"]
-            chain, end = walk(next(s for s in items[k].idx if len(where[s]) == 1))
+            s0 = next(s for s in items[k].idx if len(where[s]) == 1)
+            head = T(ones(s0), False)
+            chain, end = walk(s0)
         else:
             chain, _ = walk(items[rest[0]].idx[0])
-            out.append(f"{st['tr']}{st['open']}{dot.join(chain)}{st['close']}")
+            text, val = join(chain)
+            out.append((f"{st['tr']}{st['open']}{text}{st['close']}", dc.trace(val) if V else None))
             continue
-        out.append(dot.join([head] + chain + ([st["ones"]] if end is not None else [])))
-    text = dot.join(scalars + out) if (scalars or out) else "1"
-    if text.startswith("(") and _balanced_outer(text) and (len(out) + len(scalars)) == 1:
+        out.append(join([head] + chain + ([ones(end)] if end is not None else [])))
+    allp = [(x, v) for x, v in zip(scalars, svals if V else [None] * len(scalars))] + out
+    text, val = join(allp) if allp else ("1", np.float64(1.0) if V else None)
+    if text.startswith("(") and _balanced_outer(text) and len(allp) == 1:
         text = text[1:-1]
+    if V:
+        return num, text, dc.mul(_value(num, (), pt), val)
     return num, text
 
 
-def stmt_matrix(ls, style="unicode"):
-    """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form."""
+def stmt_matrix(ls, style="unicode", pt=None):
+    """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
     st = STYLES[style]
     free = tuple(ls.indices)
     if len(free) > 2:
         return None
     if not ls.terms:
-        return f"{pretty_name(ls.target, style)} = 0"
+        text = f"{pretty_name(ls.target, style)} = 0"
+        return text if pt is None else (text, np.float64(0.0))
     parts = []
     try:
         for t in ls.terms:
-            parts.append(term_matrix(t, free, st))
+            parts.append(term_matrix(t, free, st, pt))
     except _NoForm:
         return None
+    value = np.float64(0.0)
+    for p in parts if pt is not None else ():
+        value = dc.add(value, p[2])
     rhs = ""
-    for k, (num, text) in enumerate(parts):
+    for k, (num, text, *_) in enumerate(parts):
         neg = num.could_extract_minus_sign()
         mag = -num if neg else num
         coef = "" if mag == 1 else (_num(mag, style) + st["dot"])
@@ -247,7 +345,8 @@ def stmt_matrix(ls, style="unicode"):
             rhs = ("-" if neg else "") + coef + text
         else:
             rhs += (" - " if neg else " + ") + coef + text
-    return f"{pretty_name(ls.target, style)} = {rhs}"
+    text = f"{pretty_name(ls.target, style)} = {rhs}"
+    return text if pt is None else (text, value)
 
 
 def _num(x, style):
@@ -263,13 +362,31 @@ def _num(x, style):
     return str(x)
 
 
-def safe_stmt_matrix(ls, style="unicode"):
-    """stmt_matrix, where a display limitation of ours falls back to index form instead of failing."""
+def safe_stmt_matrix(ls, style="unicode", domains=None):
+    """stmt_matrix, shown only when its value (its own algebra, at a random point) equals the statement's (its
+    index form); a display limitation of ours, or a form that fails the check, falls back to index form."""
     if getattr(ls, "mode", None):       # a linear map given as code: its declaration's display
         from .display import opaque_text
 
         return opaque_text(ls, style)
+    pt = dc.Point(domains)
     try:
-        return stmt_matrix(ls, style)
+        got = stmt_matrix(ls, style, pt)
+    except dc.Mismatch as e:
+        got = stmt_matrix(ls, style)
+        if got is not None:
+            dc.reject(ls, got, str(e))
+        return None
     except Exception:
         return None
+    if got is None:
+        return None
+    text, value = got
+    try:
+        reason = dc.compare(value, dc.stmt_value(ls, pt))
+    except Exception as e:     # the index form itself could not be evaluated: nothing vouches for the form
+        reason = f"the statement could not be evaluated ({type(e).__name__}: {e})"
+    if reason is not None:
+        dc.reject(ls, text, reason)
+        return None
+    return text
