@@ -107,7 +107,8 @@ def stmt_value(ls, pt):
     free = list(ls.indices)
     total = np.zeros([pt.size(i) for i in free])
     for t in ls.terms:      # each term its own axes: equal letters of two classes are two indices
-        axes = free + sorted((t.coeff.atoms(Idx) | t.atom.atoms(Idx) | set(t.sums)) - set(free),
+        body = (t.coeff * t.atom).replace(Extent, lambda *a: sp.S.One)   # size(i) makes i no axis
+        axes = free + sorted((body.atoms(Idx) | set(t.sums)) - set(free),
                              key=lambda i: (i.name, i.ext))
         v = np.broadcast_to(_index_value(t.coeff * t.atom, pt, axes), [pt.size(a) for a in axes])
         total = total + v.sum(axis=tuple(range(len(free), len(axes))))

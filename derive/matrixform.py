@@ -57,6 +57,8 @@ class _ElemPrinter(StrPrinter):
         return super()._print_Mul(e).replace("*", self.st["dot"])
 
     def _print_Pow(self, e, rational=False):
+        if e.exp == 2 and _matrix_valued(e.base):      # elementwise: X∘², as X² would be X·X
+            return self.parenthesize(e.base, 60) + ("∘²" if self.st is STYLES["unicode"] else "^{\\circ 2}")
         if e.exp == 2:
             return self.parenthesize(e.base, 60) + ("²" if self.st is STYLES["unicode"] else "^{2}")
         return super()._print_Pow(e, rational)
@@ -72,6 +74,10 @@ class _ElemPrinter(StrPrinter):
         raise _NoForm()
 
 
+def _matrix_valued(e):
+    return any(len(a.args) == 2 for a in ir.accesses(e))
+
+
 def _name(access, orient, st):
     style = "latex" if st is STYLES["latex"] else "unicode"
     n = pretty_name(ir.acc_name(access), style)
@@ -79,6 +85,12 @@ def _name(access, orient, st):
     if not idx:
         return n
     if len(set(idx)) != len(idx):
+        raise _NoForm()
+    if len(idx) == 1 and len(orient) == 2:     # a vector beside matrices: broadcast, as the value is
+        if idx[0] == orient[0]:
+            return n + st["dot"] + st["ones"] + st["T"]
+        if idx[0] == orient[1]:
+            return st["ones"] + st["dot"] + n + st["T"]
         raise _NoForm()
     if idx == tuple(orient) or len(idx) == 1:
         return n
@@ -97,9 +109,19 @@ def _name_value(access, orient, pt):
     v = pt.array(access)
     if not idx:
         return np.float64(v)
+    if len(idx) == 1 and len(orient) == 2:
+        if idx[0] == orient[0]:
+            return dc.mul(v.reshape(-1, 1), np.ones((1, pt.size(orient[1]))))
+        if idx[0] == orient[1]:
+            return dc.mul(np.ones((pt.size(orient[0]), 1)), dc.transpose(v.reshape(-1, 1)))
+        raise dc.Mismatch("a vector over neither index")
     if len(idx) == 1:
         return v.reshape(-1, 1)
-    return v if idx == tuple(orient) else dc.transpose(v)
+    if idx == tuple(orient):
+        return v
+    if idx == tuple(reversed(orient)):
+        return dc.transpose(v)
+    raise dc.Mismatch("a matrix over other indices")
 
 
 def _value(e, orient, pt):
@@ -138,8 +160,8 @@ def _value(e, orient, pt):
         b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
         if not dc.is_scalar(x):
             raise dc.Mismatch("a power with a matrix exponent")
-        if e.exp == 2 and not dc.is_scalar(b) and min(b.shape) > 1:
-            return dc.mul(b, b)
+        if e.exp == 2 and not _matrix_valued(e.base) and not dc.is_scalar(b) and min(b.shape) > 1:
+            return dc.mul(b, b)                        # what X² means
         with np.errstate(all="ignore"):
             return b ** x
     args = [_value(a, orient, pt) for a in e.args]

@@ -18,13 +18,7 @@ def _shown(results):
     return "\n".join(out)
 
 
-# nn.rules: forms the check rejects today (y² of a matrix, lse - z broadcast, and two with size() coefficients
-# still to be examined): shown in index form, left for the printer fixes of issue 13
-KNOWN = {"nn.rules"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True)) if p.name in KNOWN else p
-                                  for p in RULES], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
 def test_shipped_rules_show_only_matrix_forms_that_agree(path):
     dc.rejections.clear()
     _shown(api.derive_text(path.read_text(), str(path), verify_rules=False))
@@ -49,3 +43,24 @@ def test_a_wrong_form_is_not_shown(monkeypatch):
     assert r.pullback_text() == "dA[i,j] = -Σ_kl B[k,i]·B[j,l]·dB[k,l]" or "·" not in r.pullback_text().split("=")[1][:3]
     assert r.pullback_text().startswith("dA[")
     assert dc.rejections and dc.rejections[0][1] == "dA = -B·dB·B"
+
+
+def test_elementwise_square_of_a_matrix_is_not_a_matrix_square():
+    # dW[o,k] = Σ_b (1 - y[b,o]²)·dy[b,o]·x[b,k]: y² would read as y·y
+    r = api.derive_text("d(x[b,k], W[o,k]) -> y[b,o] = tanh(sum(k, x[b,k]*W[o,k]))")[0]
+    assert "dW = ((1 - y∘²) ⊙ dy)ᵀ·x" in r.pullback_text().splitlines()
+
+
+def test_a_vector_beside_a_matrix_is_broadcast_explicitly():
+    # dt[b,c] = dL·(lse[b] - z[b,c])/size(b): `lse - z` adds a column to a matrix
+    r = api.derive_text("ce(z[b,c], t[b,c]) -> L[]:\n    lse[b] = log(sum(k, exp(z[b,k])))\n"
+                        "    L[] = -sum(b, c, t[b,c] * (z[b,c] - lse[b])) / size(b)\n")[0]
+    assert "dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)" in r.pullback_text().splitlines()
+
+
+def test_a_matrix_square_is_shown_as_a_product_only_where_it_is_one():
+    # Y = X·X (a matrix product): dX = dY·Xᵀ + Xᵀ·dY, checked like every form
+    dc.rejections.clear()
+    r = api.derive_text("sq(X[i,j]) -> Y[i,l] = sum(j, X[i,j]*X[j,l])")[0]
+    assert r.pullback_text() in ("dX = dY·Xᵀ + Xᵀ·dY", "dX = Xᵀ·dY + dY·Xᵀ")
+    assert dc.rejections == []
