@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import sympy as sp
+from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
 from . import display_check as dc
@@ -37,34 +38,75 @@ class _Item:
         self.idx = tuple(idx)
 
 
-class _ElemPrinter(StrPrinter):
-    """Prints an elementwise expression over matrix/vector accesses in a given orientation."""
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _indexed(e):
+    return any(a.args for a in ir.accesses(e))
+
+
+def _split_mul(e, orient):
+    """A product in an elementwise expression: (number, scalar factors, indexed factors, outer) where outer is
+    (factors over orient[0], factors over orient[1]) when the indexed factors are vectors making an outer product
+    (b[i]·c[j] is b·cᵀ), else None; with two or more indexed factors the product is elementwise (⊙)."""
+    c, rest = e.as_coeff_Mul()
+    fs = list(rest.as_ordered_factors())
+    scal = [f for f in fs if not _indexed(f)]
+    idxd = [f for f in fs if _indexed(f)]
+    outer = None
+    if len(orient) == 2 and len(idxd) >= 2:
+        sides = [set().union(*[set(a.args) for a in ir.accesses(f)]) for f in idxd]
+        u = [f for f, sd in zip(idxd, sides) if sd == {orient[0]}]
+        v = [f for f, sd in zip(idxd, sides) if sd == {orient[1]}]
+        if u and v and len(u) + len(v) == len(idxd):
+            outer = (u, v)
+    return c, scal, idxd, outer
+
+
+class _ElemMixin:
+    """Prints an elementwise expression over matrix/vector accesses in a given orientation: a product of two
+    indexed factors is elementwise (⊙), or an outer product u·vᵀ of vectors along the two indices."""
 
     def __init__(self, orient, st):
         super().__init__()
         self.orient = tuple(orient)
         self.st = st
 
-    def _print_Function(self, e):
+    def _print_Function(self, e, exp=None):
         if ir.is_access(e):
-            return _name(e, self.orient, self.st)
-        return super()._print_Function(e)
+            s = _name(e, self.orient, self.st)
+            if not exp:
+                return s
+            return f"{{{s}}}^{{{exp}}}" if "_" in s or "^" in s or s.endswith("}") else f"{s}^{{{exp}}}"
+        return super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
 
-    def _print_KroneckerDelta(self, e):
+    def _print_KroneckerDelta(self, e, exp=None):
         return "I"
 
     def _print_Mul(self, e):
-        return super()._print_Mul(e).replace("*", self.st["dot"])
+        c, scal, idxd, outer = _split_mul(e, self.orient)
+        if len(idxd) < 2:
+            return self._plain_mul(e)
+        st = self.st
+        if outer:
+            u, v = outer
+            us = _printer((self.orient[0],), st)._print(sp.Mul(*u))
+            vs = _printer((self.orient[1],), st)._print(sp.Mul(*v))
+            vs = vs if len(v) == 1 and ir.is_access(v[0]) else st["open"] + vs + st["close"]
+            if len(u) > 1 or not ir.is_access(u[0]):
+                us = st["open"] + us + st["close"]
+            body = us + st["dot"] + vs + st["T"]
+        else:
+            body = st["had"].join(self.parenthesize(f, 50) for f in idxd)
+        lead = sp.Mul(abs(c), *scal)
+        sign = "-" if c < 0 else ""
+        if lead == 1:
+            return sign + (body if outer else st["open"] + body + st["close"] if sign else body)
+        return sign + self.parenthesize(lead, 50) + st["dot"] + st["open"] + body + st["close"]
 
-    def _print_Pow(self, e, rational=False):
-        if e.exp == 2 and _matrix_valued(e.base):      # elementwise: X∘², as X² would be X·X
-            return self.parenthesize(e.base, 60) + ("∘²" if self.st is STYLES["unicode"] else "^{\\circ 2}")
-        if e.exp == 2:
-            return self.parenthesize(e.base, 60) + ("²" if self.st is STYLES["unicode"] else "^{2}")
-        return super()._print_Pow(e, rational)
-
-    def _print_Extent(self, e):
-        return f"size({e.args[0].name})"
+    def _print_Extent(self, e, exp=None):
+        return f"size({e.args[0].name})" if self.st is STYLES["unicode"] else \
+            r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
 
     def _print_Unequality(self, e):
         ne = "≠" if self.st is STYLES["unicode"] else r"\neq"
@@ -72,6 +114,36 @@ class _ElemPrinter(StrPrinter):
 
     def _print_IndexSum(self, e):
         raise _NoForm()
+
+
+class _ElemPrinter(_ElemMixin, StrPrinter):
+    def _plain_mul(self, e):
+        return StrPrinter._print_Mul(self, e).replace("*", self.st["dot"])
+
+    def _print_Pow(self, e, rational=False):
+        b, x = e.args
+        if x.is_Integer and x > 1:   # superscripts; a matrix's elementwise power is X∘², as X² would be X·X
+            return self.parenthesize(b, 60) + ("∘" if _matrix_valued(b) else "") + str(x).translate(_SUP)
+        if x.is_Rational and x.is_negative and x != -sp.S.Half and x != -1:
+            return "1/" + self.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
+        if x in (sp.S.Half, -sp.S.Half, -1):
+            return super()._print_Pow(e, rational)
+        return self.parenthesize(b, 60) + "^(" + self._print(x) + ")"
+
+
+class _ElemLatex(_ElemMixin, LatexPrinter):
+    def _plain_mul(self, e):
+        return LatexPrinter._print_Mul(self, e)
+
+    def _print_Pow(self, e, exp=None):
+        b, x = e.args
+        if x.is_Integer and x > 1 and _matrix_valued(b):
+            return self.parenthesize(b, 60) + f"^{{\\circ {x}}}"
+        return LatexPrinter._print_Pow(self, e)
+
+
+def _printer(orient, st):
+    return (_ElemPrinter if st is STYLES["unicode"] else _ElemLatex)(orient, st)
 
 
 def _matrix_valued(e):
@@ -143,6 +215,16 @@ def _value(e, orient, pt):
         for a in e.args:
             out = dc.add(out, _value(a, orient, pt))
         return out
+    if isinstance(e, sp.Mul) and len(_split_mul(e, orient)[2]) >= 2:
+        c, scal, idxd, outer = _split_mul(e, orient)
+        if outer:
+            u, v = outer
+            body = dc.mul(_value(sp.Mul(*u), (orient[0],), pt), dc.transpose(_value(sp.Mul(*v), (orient[1],), pt)))
+        else:
+            body = np.float64(1.0)
+            for f in idxd:
+                body = dc.hadamard(body, _value(f, orient, pt))
+        return dc.mul(_value(sp.Mul(c, *scal), orient, pt), body)
     if isinstance(e, sp.Mul):
         num, den = [], []
         for f in e.as_ordered_factors():
@@ -160,8 +242,11 @@ def _value(e, orient, pt):
         b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
         if not dc.is_scalar(x):
             raise dc.Mismatch("a power with a matrix exponent")
-        if e.exp == 2 and not _matrix_valued(e.base) and not dc.is_scalar(b) and min(b.shape) > 1:
-            return dc.mul(b, b)                        # what X² means
+        if e.exp.is_Integer and e.exp > 1 and not _matrix_valued(e.base) and not dc.is_scalar(b) \
+                and min(b.shape) > 1:                  # what X² means
+            if e.exp != 2:
+                raise dc.Mismatch("a power of a broadcast vector")
+            return dc.mul(b, b)
         with np.errstate(all="ignore"):
             return b ** x
     args = [_value(a, orient, pt) for a in e.args]
@@ -190,7 +275,7 @@ def _print_item(item, orient, st):
         if ir.is_access(e) or isinstance(e, sp.KroneckerDelta):
             s = "I" if isinstance(e, sp.KroneckerDelta) else _name(e, orient, st)
         else:
-            s = _ElemPrinter(orient, st).doprint(e)
+            s = _printer(orient, st).doprint(e)
             if isinstance(e, sp.Add):
                 s = f"({s})"
         parts.append(s)
@@ -202,7 +287,7 @@ def _print_item(item, orient, st):
 def _scalar(e, st):
     if ir.is_access(e):
         return pretty_name(ir.acc_name(e), "latex" if st is STYLES["latex"] else "unicode")
-    s = _ElemPrinter((), st).doprint(e)
+    s = _printer((), st).doprint(e)
     return f"({s})" if isinstance(e, sp.Add) else s
 
 
