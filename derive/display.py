@@ -73,16 +73,41 @@ def latex_indices(names) -> str:
     return ",".join(n.replace("_", r"\_") for n in names)
 
 
-def bound_name(i):
-    """Indices bound inside a coefficient print as their class letter with a prime (d′)."""
-    if i.name.startswith("_b"):
+_PRIMES = ("′", "″", "‴")
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def bound_name(i, table=None):
+    """Indices bound inside a coefficient print as their class letter with primes (d′, then d″, d‴, d′₄ for the
+    next ones of the same class in one formula, so two different bound indices never share a name)."""
+    if not i.name.startswith("_b"):
+        return i.name
+    if table is None:
         return f"{i.ext}′"
-    return i.name
+    if i not in table:
+        k = sum(1 for j in table if j.ext == i.ext)
+        table[i] = i.ext + (_PRIMES[k] if k < len(_PRIMES) else "′" + str(k + 1).translate(_SUBSCRIPT))
+    return table[i]
 
 
-class _IndexStr(StrPrinter):
+class _BoundNames:
+    """Printing one formula: each bound index keeps one name, distinct from the other bound ones'."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.bound = {}
+
+    def doprint(self, expr, *a, **kw):
+        self.bound = {}
+        return super().doprint(expr, *a, **kw)
+
+    def idx_name(self, i):
+        return bound_name(i, self.bound)
+
+
+class _IndexStr(_BoundNames, StrPrinter):
     def _print_Idx(self, e):
-        return bound_name(e)
+        return self.idx_name(e)
 
     def _print_Function(self, e):
         if ir.is_access(e):
@@ -91,10 +116,10 @@ class _IndexStr(StrPrinter):
         return super()._print_Function(e)
 
     def _print_IndexSum(self, e):
-        return f"Σ_{''.join(bound_name(i) for i in e.indices)}({self._print(e.body)})"
+        return f"Σ_{''.join(self.idx_name(i) for i in e.indices)}({self._print(e.body)})"
 
     def _print_KroneckerDelta(self, e):
-        return f"δ[{e.args[0].name},{e.args[1].name}]"
+        return f"δ[{self.idx_name(e.args[0])},{self.idx_name(e.args[1])}]"
 
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
@@ -112,16 +137,22 @@ class _IndexStr(StrPrinter):
         return super()._print_Pow(e, rational)
 
 
-class _IndexLatex(LatexPrinter):
+def _latex_index(name):
+    for k, p in enumerate(_PRIMES):
+        name = name.replace(p, "'" * (k + 1))
+    return name.replace("_", r"\_")
+
+
+class _IndexLatex(_BoundNames, LatexPrinter):
     def _print_Idx(self, e):
-        return bound_name(e).replace("′", "'").replace("_", r"\_")
+        return _latex_index(self.idx_name(e))
 
     def _print_Function(self, e, exp=None):
         if ir.is_access(e):
             name = pretty_name(ir.acc_name(e), "latex")
             if "_" in name or name.endswith("}"):
                 name = "{" + name + "}"  # x_{1} or \mathit{..} then its own subscript: no double subscript
-            s = f"{name}_{{{latex_indices(bound_name(a).replace(chr(8242), chr(39)) for a in e.args)}}}" \
+            s = f"{name}_{{{latex_indices(_latex_index(self.idx_name(a)) for a in e.args)}}}" \
                 if e.args else name
             return f"{s}^{{{exp}}}" if exp else s
         return super()._print_Function(e, exp)
@@ -130,7 +161,7 @@ class _IndexLatex(LatexPrinter):
         return r"\sum_{" + ",".join(self._print(i) for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
 
     def _print_KroneckerDelta(self, e, exp=None):
-        return r"\delta_{" + latex_indices([e.args[0].name, e.args[1].name]) + "}"
+        return r"\delta_{" + latex_indices([_latex_index(self.idx_name(a)) for a in e.args]) + "}"
 
     def _print_Extent(self, e, exp=None):
         return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"

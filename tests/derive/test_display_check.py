@@ -73,3 +73,11 @@ def test_a_matrix_square_is_shown_as_a_product_only_where_it_is_one():
     r = api.derive_text("sq(X[i,j]) -> Y[i,l] = sum(j, X[i,j]*X[j,l])")[0]
     assert r.pullback_text() in ("dX = dY·Xᵀ + Xᵀ·dY", "dX = Xᵀ·dY + dY·Xᵀ")
     assert dc.rejections == []
+
+
+def test_two_bound_indices_of_one_class_print_with_different_names():
+    # issue 13: Σ over two bound indices of class i printed as Σ_i′i′(X[i′,i′]·...), which reads as a diagonal
+    r = api.derive_text("f(X[i,k], a[k]) -> y[] = sum(i, sin(sum(k, l, X[i,k]*X[k,l]*a[l])))")[0]
+    text = r.pullback_text()
+    assert "Σ_i′i″(X[i′,i″]·" in text and "i′i′" not in text and "X[i′,i′]" not in text
+    assert r"\sum_{i',i''} X_{i',i''}" in r.pullback_text("latex")
