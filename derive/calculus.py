@@ -609,7 +609,7 @@ def derive(prog: Program) -> Derivation:
         key = (prim, X)
         if key not in shared:
             xv = prog.var(X)
-            name = f"_{prim}_{X.lstrip('_')}"
+            name = f"_{prim}_{X}"     # X's own IR name: `_adj__inv_X` is adj(X⁻¹), never a user's inv_X
             shared[key] = name
             p = ir.ALL_PRIMITIVES[prim]
             idx = tuple(Idx(f"q{k}", c) for k, c in enumerate(xv.classes))

@@ -22,7 +22,7 @@ def pretty_name(name: str, style="unicode") -> str:
     prim = _primitive_value(name)
     if prim is not None:
         p, arg = prim
-        inner = pretty_name(arg if not arg.startswith("t") else "_" + arg, style)
+        inner = pretty_name(arg, style)
         shown = (p.show if style == "unicode" else p.show_latex).format(X=inner, name=p.name)
         if prefix:
             return "d(" + shown + ")" if style == "unicode" else r"\mathrm{d}(" + shown + ")"

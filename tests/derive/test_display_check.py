@@ -81,3 +81,13 @@ def test_two_bound_indices_of_one_class_print_with_different_names():
     text = r.pullback_text()
     assert "Σ_i′i″(X[i′,i″]·" in text and "i′i′" not in text and "X[i′,i′]" not in text
     assert r"\sum_{i',i''} X_{i',i''}" in r.pullback_text("latex")
+
+
+def test_a_primitive_of_a_primitive_value_shows_its_name_and_is_not_a_users_tensor():
+    # det(inv(X)) needs adj(X⁻¹); issue 13 showed adj(inv_X), which names no tensor of the rule. With a user
+    # tensor inv_X beside it, both adjugates had one internal name and the rule derived wrong numbers.
+    assert "dy = tr(adj(X⁻¹)·d(X⁻¹))" in api.derive_expr("y = det(inv(X))").pushforward_text().splitlines()
+    r = api.derive_text("f(X[i,j], inv_X[i,j]) -> y[] = det(inv(X)) + det(inv_X)")[0]
+    assert r.ok
+    lines = r.pullback_text().splitlines()
+    assert "d(X⁻¹) = dt1·adj(X⁻¹)ᵀ" in lines and "dinv_X = d(det(inv_X))·adj(inv_X)ᵀ" in lines
