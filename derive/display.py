@@ -4,6 +4,8 @@ Both forms print in plain Unicode for terminals or LaTeX for documents, from the
 """
 from __future__ import annotations
 
+import contextvars
+
 import sympy as sp
 from sympy.printing.str import StrPrinter
 from sympy.printing.latex import LatexPrinter
@@ -27,6 +29,12 @@ def pretty_name(name: str, style="unicode") -> str:
         if prefix:
             return "d(" + shown + ")" if style == "unicode" else r"\mathrm{d}(" + shown + ")"
         return shown
+    shown = (_NAMES.get() or {}).get(name)
+    if shown is not None:           # an internal name, shown apart from the rule's own names
+        name = shown[style == "latex"]
+        if style == "latex":
+            return (r"\mathrm{d}" if prefix else "") + name
+        return prefix + name
     if name.startswith("__"):  # a user's own name that starts with '_' (see lower.ir_name)
         name = name[1:]
     elif name.startswith("_z"):
@@ -38,6 +46,55 @@ def pretty_name(name: str, style="unicode") -> str:
     if style == "latex":
         return latex_name(name)
     return prefix + name
+
+
+_NAMES: contextvars.ContextVar = contextvars.ContextVar("display_names", default=None)
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def internal_names(d) -> dict:
+    """Display names (Unicode, LaTeX) of the IR-made tensors of derivation d -- lifted temporaries t0, solve's
+    tangent temporaries z -- chosen apart from every name of the rule and from each other."""
+    found = set()
+    stmts = list(d.pushforward) + list(d.pullback)
+    for ls in stmts:
+        found.add(base_name(ls.target) if ls.target.startswith((TAN, COT, GIVEN)) else ls.target)
+        for t in getattr(ls, "terms", None) or ():
+            for a in ir.accesses(t.coeff * t.atom):
+                n = ir.acc_name(a)
+                found.add(base_name(n) if n.startswith((TAN, COT, GIVEN)) else n)
+    prog = getattr(d, "program", None)
+    for v in (prog.all_vars if prog is not None else ()):
+        found.add(v.name)
+    internal = sorted(n for n in found if n.startswith("_") and not n.startswith("__")
+                      and _primitive_value(n) is None)
+    taken = {n[1:] if n.startswith("__") else n for n in found if n not in internal}
+    out = {}
+    zs = [n for n in internal if n.startswith("_z")]
+    for n in internal:
+        if n.startswith("_z"):
+            base, sub = "z", ("" if len(zs) == 1 else str(zs.index(n) + 1))
+        else:
+            base, sub = n.lstrip("_"), ""
+        uni, tex = base + sub.translate(_SUB), (latex_name(base) + (f"_{{{sub}}}" if sub else ""))
+        while uni in taken:             # a rule's own name: prime the internal one (z′, t0′)
+            uni, tex = uni + "′", "{" + tex + "}'"
+        taken.add(uni)
+        out[n] = (uni, tex)
+    return out
+
+
+class naming:
+    """Within it, pretty_name shows derivation d's internal tensors by internal_names(d)."""
+
+    def __init__(self, d):
+        self.names = internal_names(d) if d is not None else None
+
+    def __enter__(self):
+        self.token = _NAMES.set(self.names)
+
+    def __exit__(self, *exc):
+        _NAMES.reset(self.token)
 
 
 def _primitive_value(name):
@@ -250,7 +307,8 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
     stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     sep = "\n" if style == "unicode" else r" \\" + "\n"
     domains = domains if domains is not None else _domains(d)
-    return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
+    with naming(d):
+        return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
 
 
 def _domains(d):
@@ -258,10 +316,15 @@ def _domains(d):
 
 
 def program_json(d, which):
-    from . import matrixform
-
     stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     out = []
+    with naming(d):
+        return _program_json(d, stmts, out)
+
+
+def _program_json(d, stmts, out):
+    from . import matrixform
+
     for ls in stmts:
         out.append({
             "target": pretty_name(ls.target),

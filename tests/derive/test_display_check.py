@@ -91,3 +91,13 @@ def test_a_primitive_of_a_primitive_value_shows_its_name_and_is_not_a_users_tens
     assert r.ok
     lines = r.pullback_text().splitlines()
     assert "d(X⁻¹) = dt1·adj(X⁻¹)ᵀ" in lines and "dinv_X = d(det(inv_X))·adj(inv_X)ᵀ" in lines
+
+
+def test_internal_temporaries_never_share_a_name_with_the_rules_or_each_other():
+    # solve's tangent temporary was always `dz`: beside a user's z, and for two solves in one rule
+    r = api.derive_text("f(A[i,j], b[i], z[i]) -> x[i] = solve(A, b)[i] + z[i]")[0]
+    assert r.pushforward_text().splitlines() == ["dz′ = -dA·t0 + db", "dt0 = A⁻¹·dz′", "dx = dt0 + dz"]
+    r = api.derive_text("f(A[i,j], B[i,j], t0[i]) -> x[i] = solve(A, t0)[i] + solve(B, t0)[i]")[0]
+    lines = r.pullback_text().splitlines()
+    assert "dA = -dz₁·t0′ᵀ" in lines and "dB = -dz₂·t1ᵀ" in lines and "dt0 = dz₂ + dz₁" in lines
+    assert r"\mathrm{d}z_{1} = A^{-\top} \mathrm{d}{\mathit{t0}}'" in r.pullback_text("latex")
