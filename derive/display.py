@@ -162,7 +162,49 @@ class _BoundNames:
         return bound_name(i, self.bound)
 
 
+def _is_sign(f):
+    return isinstance(f, (ir.sign, sp.sign))
+
+
+def tidy(e):
+    """Identities a reader applies at sight, for display only: sign(u)/|u| = 1/u, sign(u)·|u| = u (the
+    derivative of log|u| and of |u|); the matrix form's numerical check holds the result to the statement."""
+    def fix(m):
+        fs = list(m.args)
+        for k, f in enumerate(fs):
+            if not _is_sign(f):
+                continue
+            u = f.args[0]
+            for j, g in enumerate(fs):
+                if g.is_Pow and isinstance(g.base, sp.Abs) and g.base.args[0] == u and g.exp in (-1, 1) or \
+                        isinstance(g, sp.Abs) and g.args[0] == u:
+                    exp = g.exp if g.is_Pow else 1
+                    rest = [h for n, h in enumerate(fs) if n not in (j, k)]
+                    return sp.Mul(*rest, u ** exp)
+        return m
+
+    return e.replace(lambda x: isinstance(x, sp.Mul), fix)
+
+
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def unicode_pow(printer, e, rational=False, hadamard=False):
+    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··')."""
+    b, x = e.args
+    if x.is_Integer and x > 1:
+        return printer.parenthesize(b, 60) + ("∘" if hadamard else "") + str(x).translate(_SUP)
+    if x.is_Rational and x.is_negative and x not in (-1, -sp.S.Half):
+        return "1/" + printer.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
+    if x in (sp.S.Half, -sp.S.Half, -1):
+        return StrPrinter._print_Pow(printer, e, rational)
+    return printer.parenthesize(b, 60) + "^(" + printer._print(x) + ")"
+
+
 class _IndexStr(_BoundNames, StrPrinter):
+    def _print_Abs(self, e):
+        return f"|{self._print(e.args[0])}|"
+
     def _print_Idx(self, e):
         return self.idx_name(e)
 
@@ -188,10 +230,7 @@ class _IndexStr(_BoundNames, StrPrinter):
         return super()._print_Mul(e).replace("*", "·")
 
     def _print_Pow(self, e, rational=False):
-        b, x = e.args
-        if x == 2:
-            return self.parenthesize(b, 60) + "²"
-        return super()._print_Pow(e, rational)
+        return unicode_pow(self, e, rational)
 
 
 def _latex_index(name):
@@ -229,7 +268,7 @@ _TEX = _IndexLatex()
 
 
 def term_index(t, style="unicode"):
-    body = t.coeff * t.atom
+    body = tidy(t.coeff) * t.atom
     if style == "latex":
         s = _TEX.doprint(body)
         return (r"\sum_{" + latex_indices(x.name for x in t.sums) + "} " + s) if t.sums else s

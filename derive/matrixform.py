@@ -13,7 +13,7 @@ from sympy.printing.str import StrPrinter
 
 from . import display_check as dc
 from . import ir
-from .display import pretty_name
+from .display import pretty_name, tidy, unicode_pow
 from .emit_numpy import _balanced_outer
 from .ir import IndexSum
 from .ir import Extent, Idx
@@ -36,9 +36,6 @@ class _Item:
     def __init__(self, expr, idx):
         self.exprs = [expr]
         self.idx = tuple(idx)
-
-
-_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def _indexed(e):
@@ -83,6 +80,11 @@ class _ElemMixin:
     def _print_KroneckerDelta(self, e, exp=None):
         return "I"
 
+    def _print_Abs(self, e, exp=None):
+        if self.st is not STYLES["unicode"]:
+            return LatexPrinter._print_Abs(self, e, exp)
+        return f"|{self._print(e.args[0])}|"
+
     def _print_Mul(self, e):
         c, scal, idxd, outer = _split_mul(e, self.orient)
         if len(idxd) < 2:
@@ -120,15 +122,8 @@ class _ElemPrinter(_ElemMixin, StrPrinter):
     def _plain_mul(self, e):
         return StrPrinter._print_Mul(self, e).replace("*", self.st["dot"])
 
-    def _print_Pow(self, e, rational=False):
-        b, x = e.args
-        if x.is_Integer and x > 1:   # superscripts; a matrix's elementwise power is X∘², as X² would be X·X
-            return self.parenthesize(b, 60) + ("∘" if _matrix_valued(b) else "") + str(x).translate(_SUP)
-        if x.is_Rational and x.is_negative and x != -sp.S.Half and x != -1:
-            return "1/" + self.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
-        if x in (sp.S.Half, -sp.S.Half, -1):
-            return super()._print_Pow(e, rational)
-        return self.parenthesize(b, 60) + "^(" + self._print(x) + ")"
+    def _print_Pow(self, e, rational=False):   # a matrix's elementwise power is X∘², as X² would be X·X
+        return unicode_pow(self, e, rational, hadamard=_matrix_valued(e.args[0]))
 
 
 class _ElemLatex(_ElemMixin, LatexPrinter):
@@ -144,6 +139,10 @@ class _ElemLatex(_ElemMixin, LatexPrinter):
 
 def _printer(orient, st):
     return (_ElemPrinter if st is STYLES["unicode"] else _ElemLatex)(orient, st)
+
+
+def _has_reciprocal(e):
+    return any(f.is_Pow and f.exp.is_negative for f in sp.Mul.make_args(e))
 
 
 def _matrix_valued(e):
@@ -233,10 +232,10 @@ def _value(e, orient, pt):
             else:
                 num.append(_value(f, orient, pt))
         out = dc.chain(num)
-        for d in den:
-            if not dc.is_scalar(d):
-                raise dc.Mismatch("a division by a matrix or vector")
-            out = out / d
+        for d in den:                      # a/b: elementwise, as for 1/v
+            dc.hadamard(out, d)
+            with np.errstate(all="ignore"):
+                out = out / d
         return out
     if isinstance(e, sp.Pow):
         b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
@@ -297,7 +296,8 @@ def term_matrix(t, free, st, pt=None):
     V = pt is not None
     num = sp.S.One
     scalars, items, svals = [], [], []
-    factors = (list(t.coeff.args) if isinstance(t.coeff, sp.Mul) else [t.coeff]) + [t.atom]
+    coeff = tidy(t.coeff)
+    factors = (list(coeff.args) if isinstance(coeff, sp.Mul) else [coeff]) + [t.atom]
     for f in factors:
         if f.is_number or (not f.atoms(Idx) - set().union(*[e.args[0].atoms(Idx) for e in f.atoms(Extent)] or [set()])
                            and not any(ir.is_access(a) for a in sp.preorder_traversal(f))):
@@ -332,6 +332,13 @@ def term_matrix(t, free, st, pt=None):
         else:
             merged.append(it)
     items = merged
+    if num.is_Rational and abs(num) != 1:      # 1/2·1/sqrt(x) reads better as 1/(2·sqrt(x)): into the fraction
+        for it in items:
+            k = next((k for k, e in enumerate(it.exprs) if _has_reciprocal(e)), None)
+            if k is not None:
+                it.exprs[k] = sp.Mul(abs(num), it.exprs[k])
+                num = sp.sign(num)
+                break
     where: dict = {}
     for k, it in enumerate(items):
         for s in it.idx:

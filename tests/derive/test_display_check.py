@@ -101,3 +101,29 @@ def test_internal_temporaries_never_share_a_name_with_the_rules_or_each_other():
     lines = r.pullback_text().splitlines()
     assert "dA = -dz₁·t0′ᵀ" in lines and "dB = -dz₂·t1ᵀ" in lines and "dt0 = dz₂ + dz₁" in lines
     assert r"\mathrm{d}z_{1} = A^{-\top} \mathrm{d}{\mathit{t0}}'" in r.pullback_text("latex")
+
+
+@pytest.mark.parametrize("src, want", [
+    # d x^(2/3) = (2/3)·x^(-1/3)·dx; issue 13 showed `2/3·x**(-1/3)` and, in index form, `x[i]··(1/3)`
+    ("f(x[i]: positive) -> y[i] = x[i]**(2/3)", ["dy = 2/(3·x^(1/3)) ⊙ dx", "dy[i] = 2·dx[i]/(3·x[i]^(1/3))"]),
+    # d v⁻² = -2·v⁻³·dv
+    ("f(v[i]) -> y[i] = v[i]**(-2)", ["dy = -2/v³ ⊙ dv", "dy[i] = -2·dv[i]/v[i]³"]),
+    # d sqrt(x) = dx/(2·sqrt(x)); was `1/2·1/sqrt(x)`
+    ("f(x[i]: positive) -> y[i] = sqrt(x[i])", ["dy = 1/(2·sqrt(x)) ⊙ dx", "dy[i] = dx[i]/(2·sqrt(x[i]))"]),
+    # d log|u| = du/u; was `1/Abs(t0)·sign(t0)`
+    ("f(x[i]) -> y[i] = log(abs(x[i]))", ["dy = 1/x ⊙ dx", "dy[i] = dx[i]/x[i]"]),
+])
+def test_powers_and_abs_print_as_a_textbook_writes_them(src, want):
+    r = api.derive_text(src)[0]
+    assert r.ok
+    assert [r.pushforward_text(), r.pushforward_index()] == want
+    for text in (r.pullback_text("latex"), r.pullback_index("latex")):
+        assert "**" not in text and "sqrt(" not in text and "Abs" not in text
+
+
+def test_latex_of_a_reciprocal_root_is_a_fraction():
+    # issue 13: LaTeX held `1/sqrt(\mathit{var} + 1/100000)`
+    r = api.derive_text("f(var[i], x[i]) -> y[i] = x[i]/sqrt(var[i] + 1e-5)")[0]
+    tex = r.pullback_text("latex")
+    assert r"\frac{1}{\sqrt{\mathit{var} + \frac{1}{100000}}} \odot \mathrm{d}y" in tex
+    assert "sqrt(" not in tex and "1/" not in tex
