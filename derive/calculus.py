@@ -387,6 +387,10 @@ def _rename_sums(terms, reserved=()):
     for t in terms:
         taken = {s.name for s in (set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx))) if s not in t.sums}
         taken |= {s.name for s in reserved}
+        for acc in ir.accesses(t.coeff * t.atom):     # nor with a tensor's name: Σ_k k[k,d] reads as nothing
+            n = ir.acc_name(acc)
+            n = base_name(n) if n.startswith((TAN, COT, GIVEN)) else n
+            taken |= {n, n.lstrip("_")}
         ren = {}
         pool = iter(n for n in ["k", "l", "m", "n", "r", "s", "u", "v", "w"] + [f"k{q}" for q in range(2, 99)]
                     if n not in taken)

@@ -168,8 +168,13 @@ def _is_sign(f):
 
 def tidy(e):
     """Identities a reader applies at sight, for display only: sign(u)/|u| = 1/u, sign(u)·|u| = u (the
-    derivative of log|u| and of |u|); the matrix form's numerical check holds the result to the statement."""
+    derivative of log|u| and of |u|), n·x^where(n ≠ 0, n - 1, 0) = n·xⁿ⁻¹ (the guard keeps 0·x⁻¹ from the
+    code, not from the mathematics); the matrix form's numerical check holds the result to the statement."""
     def fix(m):
+        for f in m.args:        # f·g(where(f ≠ 0, a, b)) = f·g(a) where f ≠ 0, and 0 either way where f = 0
+            m = m.replace(lambda w: isinstance(w, ir.where) and w.args[0] == sp.Ne(f, 0), lambda w: w.args[1])
+        if not isinstance(m, sp.Mul):
+            return m
         fs = list(m.args)
         for k, f in enumerate(fs):
             if not _is_sign(f):

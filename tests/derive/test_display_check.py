@@ -127,3 +127,18 @@ def test_latex_of_a_reciprocal_root_is_a_fraction():
     tex = r.pullback_text("latex")
     assert r"\frac{1}{\sqrt{\mathit{var} + \frac{1}{100000}}} \odot \mathrm{d}y" in tex
     assert "sqrt(" not in tex and "1/" not in tex
+
+
+def test_the_shipped_power_shows_n_x_to_the_n_minus_1():
+    # d xⁿ = n·xⁿ⁻¹·dx; issue 13 showed `x**where(n ≠ 0, n - 1, 0)`
+    r = api.derive_text("power(x[i], n: int) -> y[i] = x[i] ** n")[0]
+    assert r.pushforward_text() == "dy = n·(x^(n - 1) ⊙ dx)"
+    assert r.pushforward_index() == "dy[i] = dx[i]·n·x[i]^(n - 1)"
+    assert "where" not in r.pullback_text("latex") and "x^{n - 1}" in r.pullback_text("latex")
+
+
+def test_summed_indices_are_not_named_like_a_tensor():
+    # a sum over `k` beside a tensor k read `Σ_k ds[i]·k[k,d]`
+    r = api.derive_text("f(q[i,d], k[j,d]) -> s[i] = sum(j, exp(sum(d, q[i,d]*k[j,d]) / sqrt(size(d))))")[0]
+    for text in (r.pushforward_text(), r.pullback_text()):
+        assert "Σ_k" not in text and "k[k," not in text and "[k," not in text
