@@ -142,3 +142,16 @@ def test_summed_indices_are_not_named_like_a_tensor():
     r = api.derive_text("f(q[i,d], k[j,d]) -> s[i] = sum(j, exp(sum(d, q[i,d]*k[j,d]) / sqrt(size(d))))")[0]
     for text in (r.pushforward_text(), r.pullback_text()):
         assert "Σ_k" not in text and "k[k," not in text and "[k," not in text
+
+
+def test_latex_labels_pushforward_and_pullback():
+    # issue 13: one unlabelled aligned block, where a name like dmu is assigned twice
+    import io
+
+    from derive import cli
+
+    out = io.StringIO()
+    cli.print_latex([{"rules": [api.derive_expr("B = inv(A)").to_json()]}], out)
+    rows = out.getvalue().splitlines()[2:-2]
+    assert rows == [r"  &\text{pushforward} \\", r"  \mathrm{d}B &= -B \mathrm{d}A B \\",
+                    r"  &\text{pullback} \\", r"  \mathrm{d}A &= -B^{\top} \mathrm{d}B B^{\top}"]
