@@ -387,6 +387,10 @@ def _rename_sums(terms, reserved=()):
     for t in terms:
         taken = {s.name for s in (set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx))) if s not in t.sums}
         taken |= {s.name for s in reserved}
+        for acc in ir.accesses(t.coeff * t.atom):     # nor with a tensor's name: Σ_k k[k,d] reads as nothing
+            n = ir.acc_name(acc)
+            n = base_name(n) if n.startswith((TAN, COT, GIVEN)) else n
+            taken |= {n, n.lstrip("_")}
         ren = {}
         pool = iter(n for n in ["k", "l", "m", "n", "r", "s", "u", "v", "w"] + [f"k{q}" for q in range(2, 99)]
                     if n not in taken)
@@ -609,7 +613,7 @@ def derive(prog: Program) -> Derivation:
         key = (prim, X)
         if key not in shared:
             xv = prog.var(X)
-            name = f"_{prim}_{X.lstrip('_')}"
+            name = f"_{prim}_{X}"     # X's own IR name: `_adj__inv_X` is adj(X⁻¹), never a user's inv_X
             shared[key] = name
             p = ir.ALL_PRIMITIVES[prim]
             idx = tuple(Idx(f"q{k}", c) for k, c in enumerate(xv.classes))

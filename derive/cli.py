@@ -158,8 +158,10 @@ def print_latex(outcomes, out=None):
         for r in o["rules"]:  # a file name may hold a newline: it must not end the comment
             print(f"% {comment_text(r['signature'] + '  (' + r['source'] + ')')}", file=out)
             print("\\begin{aligned}", file=out)
-            lines = [s["latex"] for s in r["pushforward"]] + [s["latex"] for s in r["pullback"]]
-            rows = ["  " + l.replace(" = ", " &= ", 1) for l in lines]
+            rows = []
+            for which in ("pushforward", "pullback"):   # labelled: a name like dμ is assigned in both
+                rows.append(f"  &\\text{{{which}}}")
+                rows += ["  " + s["latex"].replace(" = ", " &= ", 1) for s in r[which]]
             declared = [domains.latex(latex_name(i["name"]), i["domain"]) for i in r["inputs"]
                         if i.get("domain_declared")]
             if declared:      # the domain the rule is derived and verified on, as a last row

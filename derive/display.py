@@ -4,6 +4,8 @@ Both forms print in plain Unicode for terminals or LaTeX for documents, from the
 """
 from __future__ import annotations
 
+import contextvars
+
 import sympy as sp
 from sympy.printing.str import StrPrinter
 from sympy.printing.latex import LatexPrinter
@@ -22,11 +24,17 @@ def pretty_name(name: str, style="unicode") -> str:
     prim = _primitive_value(name)
     if prim is not None:
         p, arg = prim
-        inner = pretty_name(arg if not arg.startswith("t") else "_" + arg, style)
+        inner = pretty_name(arg, style)
         shown = (p.show if style == "unicode" else p.show_latex).format(X=inner, name=p.name)
         if prefix:
             return "d(" + shown + ")" if style == "unicode" else r"\mathrm{d}(" + shown + ")"
         return shown
+    shown = (_NAMES.get() or {}).get(name)
+    if shown is not None:           # an internal name, shown apart from the rule's own names
+        name = shown[style == "latex"]
+        if style == "latex":
+            return (r"\mathrm{d}" if prefix else "") + name
+        return prefix + name
     if name.startswith("__"):  # a user's own name that starts with '_' (see lower.ir_name)
         name = name[1:]
     elif name.startswith("_z"):
@@ -38,6 +46,55 @@ def pretty_name(name: str, style="unicode") -> str:
     if style == "latex":
         return latex_name(name)
     return prefix + name
+
+
+_NAMES: contextvars.ContextVar = contextvars.ContextVar("display_names", default=None)
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def internal_names(d) -> dict:
+    """Display names (Unicode, LaTeX) of the IR-made tensors of derivation d -- lifted temporaries t0, solve's
+    tangent temporaries z -- chosen apart from every name of the rule and from each other."""
+    found = set()
+    stmts = list(d.pushforward) + list(d.pullback)
+    for ls in stmts:
+        found.add(base_name(ls.target) if ls.target.startswith((TAN, COT, GIVEN)) else ls.target)
+        for t in getattr(ls, "terms", None) or ():
+            for a in ir.accesses(t.coeff * t.atom):
+                n = ir.acc_name(a)
+                found.add(base_name(n) if n.startswith((TAN, COT, GIVEN)) else n)
+    prog = getattr(d, "program", None)
+    for v in (prog.all_vars if prog is not None else ()):
+        found.add(v.name)
+    internal = sorted(n for n in found if n.startswith("_") and not n.startswith("__")
+                      and _primitive_value(n) is None)
+    taken = {n[1:] if n.startswith("__") else n for n in found if n not in internal}
+    out = {}
+    zs = [n for n in internal if n.startswith("_z")]
+    for n in internal:
+        if n.startswith("_z"):
+            base, sub = "z", ("" if len(zs) == 1 else str(zs.index(n) + 1))
+        else:
+            base, sub = n.lstrip("_"), ""
+        uni, tex = base + sub.translate(_SUB), (latex_name(base) + (f"_{{{sub}}}" if sub else ""))
+        while uni in taken:             # a rule's own name: prime the internal one (z′, t0′)
+            uni, tex = uni + "′", "{" + tex + "}'"
+        taken.add(uni)
+        out[n] = (uni, tex)
+    return out
+
+
+class naming:
+    """Within it, pretty_name shows derivation d's internal tensors by internal_names(d)."""
+
+    def __init__(self, d):
+        self.names = internal_names(d) if d is not None else None
+
+    def __enter__(self):
+        self.token = _NAMES.set(self.names)
+
+    def __exit__(self, *exc):
+        _NAMES.reset(self.token)
 
 
 def _primitive_value(name):
@@ -73,16 +130,88 @@ def latex_indices(names) -> str:
     return ",".join(n.replace("_", r"\_") for n in names)
 
 
-def bound_name(i):
-    """Indices bound inside a coefficient print as their class letter with a prime (d′)."""
-    if i.name.startswith("_b"):
+_PRIMES = ("′", "″", "‴")
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def bound_name(i, table=None):
+    """Indices bound inside a coefficient print as their class letter with primes (d′, then d″, d‴, d′₄ for the
+    next ones of the same class in one formula, so two different bound indices never share a name)."""
+    if not i.name.startswith("_b"):
+        return i.name
+    if table is None:
         return f"{i.ext}′"
-    return i.name
+    if i not in table:
+        k = sum(1 for j in table if j.ext == i.ext)
+        table[i] = i.ext + (_PRIMES[k] if k < len(_PRIMES) else "′" + str(k + 1).translate(_SUBSCRIPT))
+    return table[i]
 
 
-class _IndexStr(StrPrinter):
+class _BoundNames:
+    """Printing one formula: each bound index keeps one name, distinct from the other bound ones'."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.bound = {}
+
+    def doprint(self, expr, *a, **kw):
+        self.bound = {}
+        return super().doprint(expr, *a, **kw)
+
+    def idx_name(self, i):
+        return bound_name(i, self.bound)
+
+
+def _is_sign(f):
+    return isinstance(f, (ir.sign, sp.sign))
+
+
+def tidy(e):
+    """Identities a reader applies at sight, for display only: sign(u)/|u| = 1/u, sign(u)·|u| = u (the
+    derivative of log|u| and of |u|), n·x^where(n ≠ 0, n - 1, 0) = n·xⁿ⁻¹ (the guard keeps 0·x⁻¹ from the
+    code, not from the mathematics); the matrix form's numerical check holds the result to the statement."""
+    def fix(m):
+        for f in m.args:        # f·g(where(f ≠ 0, a, b)) = f·g(a) where f ≠ 0, and 0 either way where f = 0
+            m = m.replace(lambda w: isinstance(w, ir.where) and w.args[0] == sp.Ne(f, 0), lambda w: w.args[1])
+        if not isinstance(m, sp.Mul):
+            return m
+        fs = list(m.args)
+        for k, f in enumerate(fs):
+            if not _is_sign(f):
+                continue
+            u = f.args[0]
+            for j, g in enumerate(fs):
+                if g.is_Pow and isinstance(g.base, sp.Abs) and g.base.args[0] == u and g.exp in (-1, 1) or \
+                        isinstance(g, sp.Abs) and g.args[0] == u:
+                    exp = g.exp if g.is_Pow else 1
+                    rest = [h for n, h in enumerate(fs) if n not in (j, k)]
+                    return sp.Mul(*rest, u ** exp)
+        return m
+
+    return e.replace(lambda x: isinstance(x, sp.Mul), fix)
+
+
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def unicode_pow(printer, e, rational=False, hadamard=False):
+    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··')."""
+    b, x = e.args
+    if x.is_Integer and x > 1:
+        return printer.parenthesize(b, 60) + ("∘" if hadamard else "") + str(x).translate(_SUP)
+    if x.is_Rational and x.is_negative and x not in (-1, -sp.S.Half):
+        return "1/" + printer.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
+    if x in (sp.S.Half, -sp.S.Half, -1):
+        return StrPrinter._print_Pow(printer, e, rational)
+    return printer.parenthesize(b, 60) + "^(" + printer._print(x) + ")"
+
+
+class _IndexStr(_BoundNames, StrPrinter):
+    def _print_Abs(self, e):
+        return f"|{self._print(e.args[0])}|"
+
     def _print_Idx(self, e):
-        return bound_name(e)
+        return self.idx_name(e)
 
     def _print_Function(self, e):
         if ir.is_access(e):
@@ -91,10 +220,10 @@ class _IndexStr(StrPrinter):
         return super()._print_Function(e)
 
     def _print_IndexSum(self, e):
-        return f"Σ_{''.join(bound_name(i) for i in e.indices)}({self._print(e.body)})"
+        return f"Σ_{''.join(self.idx_name(i) for i in e.indices)}({self._print(e.body)})"
 
     def _print_KroneckerDelta(self, e):
-        return f"δ[{e.args[0].name},{e.args[1].name}]"
+        return f"δ[{self.idx_name(e.args[0])},{self.idx_name(e.args[1])}]"
 
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
@@ -106,22 +235,25 @@ class _IndexStr(StrPrinter):
         return super()._print_Mul(e).replace("*", "·")
 
     def _print_Pow(self, e, rational=False):
-        b, x = e.args
-        if x == 2:
-            return self.parenthesize(b, 60) + "²"
-        return super()._print_Pow(e, rational)
+        return unicode_pow(self, e, rational)
 
 
-class _IndexLatex(LatexPrinter):
+def _latex_index(name):
+    for k, p in enumerate(_PRIMES):
+        name = name.replace(p, "'" * (k + 1))
+    return name.replace("_", r"\_")
+
+
+class _IndexLatex(_BoundNames, LatexPrinter):
     def _print_Idx(self, e):
-        return bound_name(e).replace("′", "'").replace("_", r"\_")
+        return _latex_index(self.idx_name(e))
 
     def _print_Function(self, e, exp=None):
         if ir.is_access(e):
             name = pretty_name(ir.acc_name(e), "latex")
             if "_" in name or name.endswith("}"):
                 name = "{" + name + "}"  # x_{1} or \mathit{..} then its own subscript: no double subscript
-            s = f"{name}_{{{latex_indices(bound_name(a).replace(chr(8242), chr(39)) for a in e.args)}}}" \
+            s = f"{name}_{{{latex_indices(_latex_index(self.idx_name(a)) for a in e.args)}}}" \
                 if e.args else name
             return f"{s}^{{{exp}}}" if exp else s
         return super()._print_Function(e, exp)
@@ -130,7 +262,7 @@ class _IndexLatex(LatexPrinter):
         return r"\sum_{" + ",".join(self._print(i) for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
 
     def _print_KroneckerDelta(self, e, exp=None):
-        return r"\delta_{" + latex_indices([e.args[0].name, e.args[1].name]) + "}"
+        return r"\delta_{" + latex_indices([_latex_index(self.idx_name(a)) for a in e.args]) + "}"
 
     def _print_Extent(self, e, exp=None):
         return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
@@ -141,7 +273,7 @@ _TEX = _IndexLatex()
 
 
 def term_index(t, style="unicode"):
-    body = t.coeff * t.atom
+    body = tidy(t.coeff) * t.atom
     if style == "latex":
         s = _TEX.doprint(body)
         return (r"\sum_{" + latex_indices(x.name for x in t.sums) + "} " + s) if t.sums else s
@@ -186,13 +318,13 @@ def opaque_text(ls, style="unicode"):
     return text
 
 
-def stmt_text(ls, style="unicode", matrix=True):
+def stmt_text(ls, style="unicode", matrix=True, domains=None):
     if getattr(ls, "mode", None):
         return opaque_text(ls, style)
     if matrix:
         from . import matrixform
 
-        m = matrixform.safe_stmt_matrix(ls, style)
+        m = matrixform.safe_stmt_matrix(ls, style, domains)
         if m is not None:
             return m
     return stmt_index(ls, style)
@@ -213,23 +345,36 @@ def _merged(stmts):
     return [ls for ls in out if ls is not None]
 
 
-def program_text(d, which, style="unicode", matrix=True) -> str:
+def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
+    """The program's statements; a matrix form is shown only where it passes its numerical check (on the
+    program's declared domains, or on d.program's)."""
     stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     sep = "\n" if style == "unicode" else r" \\" + "\n"
-    return sep.join(stmt_text(ls, style, matrix) for ls in stmts)
+    domains = domains if domains is not None else _domains(d)
+    with naming(d):
+        return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
+
+
+def _domains(d):
+    return getattr(getattr(d, "program", None), "domains", None) or {}
 
 
 def program_json(d, which):
-    from . import matrixform
-
     stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     out = []
+    with naming(d):
+        return _program_json(d, stmts, out)
+
+
+def _program_json(d, stmts, out):
+    from . import matrixform
+
     for ls in stmts:
         out.append({
             "target": pretty_name(ls.target),
             "indices": [i.name for i in ls.indices],
             "index_form": stmt_index(ls),
-            "matrix_form": matrixform.safe_stmt_matrix(ls),
-            "latex": stmt_text(ls, "latex"),
+            "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", _domains(d)),
+            "latex": stmt_text(ls, "latex", domains=_domains(d)),
         })
     return out

@@ -6,11 +6,14 @@ a factor of rank > 2, a diagonal, or a nonlinear reduction has no matrix form: t
 """
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
+from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
+from . import display_check as dc
 from . import ir
-from .display import pretty_name
+from .display import pretty_name, tidy, unicode_pow
 from .emit_numpy import _balanced_outer
 from .ir import IndexSum
 from .ir import Extent, Idx
@@ -35,32 +38,77 @@ class _Item:
         self.idx = tuple(idx)
 
 
-class _ElemPrinter(StrPrinter):
-    """Prints an elementwise expression over matrix/vector accesses in a given orientation."""
+def _indexed(e):
+    return any(a.args for a in ir.accesses(e))
+
+
+def _split_mul(e, orient):
+    """A product in an elementwise expression: (number, scalar factors, indexed factors, outer) where outer is
+    (factors over orient[0], factors over orient[1]) when the indexed factors are vectors making an outer product
+    (b[i]·c[j] is b·cᵀ), else None; with two or more indexed factors the product is elementwise (⊙)."""
+    c, rest = e.as_coeff_Mul()
+    fs = list(rest.as_ordered_factors())
+    scal = [f for f in fs if not _indexed(f)]
+    idxd = [f for f in fs if _indexed(f)]
+    outer = None
+    if len(orient) == 2 and len(idxd) >= 2:
+        sides = [set().union(*[set(a.args) for a in ir.accesses(f)]) for f in idxd]
+        u = [f for f, sd in zip(idxd, sides) if sd == {orient[0]}]
+        v = [f for f, sd in zip(idxd, sides) if sd == {orient[1]}]
+        if u and v and len(u) + len(v) == len(idxd):
+            outer = (u, v)
+    return c, scal, idxd, outer
+
+
+class _ElemMixin:
+    """Prints an elementwise expression over matrix/vector accesses in a given orientation: a product of two
+    indexed factors is elementwise (⊙), or an outer product u·vᵀ of vectors along the two indices."""
 
     def __init__(self, orient, st):
         super().__init__()
         self.orient = tuple(orient)
         self.st = st
 
-    def _print_Function(self, e):
+    def _print_Function(self, e, exp=None):
         if ir.is_access(e):
-            return _name(e, self.orient, self.st)
-        return super()._print_Function(e)
+            s = _name(e, self.orient, self.st)
+            if not exp:
+                return s
+            return f"{{{s}}}^{{{exp}}}" if "_" in s or "^" in s or s.endswith("}") else f"{s}^{{{exp}}}"
+        return super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
 
-    def _print_KroneckerDelta(self, e):
+    def _print_KroneckerDelta(self, e, exp=None):
         return "I"
 
+    def _print_Abs(self, e, exp=None):
+        if self.st is not STYLES["unicode"]:
+            return LatexPrinter._print_Abs(self, e, exp)
+        return f"|{self._print(e.args[0])}|"
+
     def _print_Mul(self, e):
-        return super()._print_Mul(e).replace("*", self.st["dot"])
+        c, scal, idxd, outer = _split_mul(e, self.orient)
+        if len(idxd) < 2:
+            return self._plain_mul(e)
+        st = self.st
+        if outer:
+            u, v = outer
+            us = _printer((self.orient[0],), st)._print(sp.Mul(*u))
+            vs = _printer((self.orient[1],), st)._print(sp.Mul(*v))
+            vs = vs if len(v) == 1 and ir.is_access(v[0]) else st["open"] + vs + st["close"]
+            if len(u) > 1 or not ir.is_access(u[0]):
+                us = st["open"] + us + st["close"]
+            body = us + st["dot"] + vs + st["T"]
+        else:
+            body = st["had"].join(self.parenthesize(f, 50) for f in idxd)
+        lead = sp.Mul(abs(c), *scal)
+        sign = "-" if c < 0 else ""
+        if lead == 1:
+            return sign + (body if outer else st["open"] + body + st["close"] if sign else body)
+        return sign + self.parenthesize(lead, 50) + st["dot"] + st["open"] + body + st["close"]
 
-    def _print_Pow(self, e, rational=False):
-        if e.exp == 2:
-            return self.parenthesize(e.base, 60) + ("²" if self.st is STYLES["unicode"] else "^{2}")
-        return super()._print_Pow(e, rational)
-
-    def _print_Extent(self, e):
-        return f"size({e.args[0].name})"
+    def _print_Extent(self, e, exp=None):
+        return f"size({e.args[0].name})" if self.st is STYLES["unicode"] else \
+            r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
 
     def _print_Unequality(self, e):
         ne = "≠" if self.st is STYLES["unicode"] else r"\neq"
@@ -70,6 +118,37 @@ class _ElemPrinter(StrPrinter):
         raise _NoForm()
 
 
+class _ElemPrinter(_ElemMixin, StrPrinter):
+    def _plain_mul(self, e):
+        return StrPrinter._print_Mul(self, e).replace("*", self.st["dot"])
+
+    def _print_Pow(self, e, rational=False):   # a matrix's elementwise power is X∘², as X² would be X·X
+        return unicode_pow(self, e, rational, hadamard=_matrix_valued(e.args[0]))
+
+
+class _ElemLatex(_ElemMixin, LatexPrinter):
+    def _plain_mul(self, e):
+        return LatexPrinter._print_Mul(self, e)
+
+    def _print_Pow(self, e, exp=None):
+        b, x = e.args
+        if x.is_Integer and x > 1 and _matrix_valued(b):
+            return self.parenthesize(b, 60) + f"^{{\\circ {x}}}"
+        return LatexPrinter._print_Pow(self, e)
+
+
+def _printer(orient, st):
+    return (_ElemPrinter if st is STYLES["unicode"] else _ElemLatex)(orient, st)
+
+
+def _has_reciprocal(e):
+    return any(f.is_Pow and f.exp.is_negative for f in sp.Mul.make_args(e))
+
+
+def _matrix_valued(e):
+    return any(len(a.args) == 2 for a in ir.accesses(e))
+
+
 def _name(access, orient, st):
     style = "latex" if st is STYLES["latex"] else "unicode"
     n = pretty_name(ir.acc_name(access), style)
@@ -77,6 +156,12 @@ def _name(access, orient, st):
     if not idx:
         return n
     if len(set(idx)) != len(idx):
+        raise _NoForm()
+    if len(idx) == 1 and len(orient) == 2:     # a vector beside matrices: broadcast, as the value is
+        if idx[0] == orient[0]:
+            return n + st["dot"] + st["ones"] + st["T"]
+        if idx[0] == orient[1]:
+            return st["ones"] + st["dot"] + n + st["T"]
         raise _NoForm()
     if idx == tuple(orient) or len(idx) == 1:
         return n
@@ -89,6 +174,97 @@ def _name(access, orient, st):
     raise _NoForm()
 
 
+def _name_value(access, orient, pt):
+    """What `_name` prints means: the tensor, transposed where it prints ᵀ; a vector is a column."""
+    idx = tuple(access.args)
+    v = pt.array(access)
+    if not idx:
+        return np.float64(v)
+    if len(idx) == 1 and len(orient) == 2:
+        if idx[0] == orient[0]:
+            return dc.mul(v.reshape(-1, 1), np.ones((1, pt.size(orient[1]))))
+        if idx[0] == orient[1]:
+            return dc.mul(np.ones((pt.size(orient[0]), 1)), dc.transpose(v.reshape(-1, 1)))
+        raise dc.Mismatch("a vector over neither index")
+    if len(idx) == 1:
+        return v.reshape(-1, 1)
+    if idx == tuple(orient):
+        return v
+    if idx == tuple(reversed(orient)):
+        return dc.transpose(v)
+    raise dc.Mismatch("a matrix over other indices")
+
+
+def _value(e, orient, pt):
+    """The value of `_ElemPrinter`'s text for e: `·` a matrix product, powers and functions elementwise except a
+    matrix's square (X² is X·X), `/` only by a scalar."""
+    if ir.is_access(e):
+        return _name_value(e, orient, pt)
+    if isinstance(e, sp.KroneckerDelta):
+        n = [pt.size(i) for i in orient]
+        if len(n) != 2 or n[0] != n[1]:
+            raise dc.Mismatch("I of a non-square shape")
+        return np.eye(n[0])
+    if e.is_number:
+        return np.float64(complex(e).real)
+    if isinstance(e, Extent):
+        return np.float64(pt.size(e.args[0]))
+    if isinstance(e, sp.Add):
+        out = np.float64(0.0)
+        for a in e.args:
+            out = dc.add(out, _value(a, orient, pt))
+        return out
+    if isinstance(e, sp.Mul) and len(_split_mul(e, orient)[2]) >= 2:
+        c, scal, idxd, outer = _split_mul(e, orient)
+        if outer:
+            u, v = outer
+            body = dc.mul(_value(sp.Mul(*u), (orient[0],), pt), dc.transpose(_value(sp.Mul(*v), (orient[1],), pt)))
+        else:
+            body = np.float64(1.0)
+            for f in idxd:
+                body = dc.hadamard(body, _value(f, orient, pt))
+        return dc.mul(_value(sp.Mul(c, *scal), orient, pt), body)
+    if isinstance(e, sp.Mul):
+        num, den = [], []
+        for f in e.as_ordered_factors():
+            if f.is_Pow and f.exp.is_Rational and f.exp.is_negative:
+                den.append(_value(f.base ** -f.exp, orient, pt))
+            else:
+                num.append(_value(f, orient, pt))
+        out = dc.chain(num)
+        for d in den:                      # a/b: elementwise, as for 1/v
+            dc.hadamard(out, d)
+            with np.errstate(all="ignore"):
+                out = out / d
+        return out
+    if isinstance(e, sp.Pow):
+        b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
+        if not dc.is_scalar(x):
+            raise dc.Mismatch("a power with a matrix exponent")
+        if e.exp.is_Integer and e.exp > 1 and not _matrix_valued(e.base) and not dc.is_scalar(b) \
+                and min(b.shape) > 1:                  # what X² means
+            if e.exp != 2:
+                raise dc.Mismatch("a power of a broadcast vector")
+            return dc.mul(b, b)
+        with np.errstate(all="ignore"):
+            return b ** x
+    args = [_value(a, orient, pt) for a in e.args]
+    shapes = {np.shape(a) for a in args if not dc.is_scalar(a)}
+    if len(shapes) > 1:
+        raise dc.Mismatch(f"{e.func} of shapes {shapes}")
+    return dc.apply_function(e, args)
+
+
+def _item_value(item, orient, pt):
+    if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
+        return dc.transpose(_item_value(item, item.idx, pt))
+    out = None
+    for e in item.exprs:
+        v = _value(e, orient, pt)
+        out = v if out is None else dc.hadamard(out, v)
+    return out
+
+
 def _print_item(item, orient, st):
     if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
         inner = _print_item(item, item.idx, st)
@@ -98,7 +274,7 @@ def _print_item(item, orient, st):
         if ir.is_access(e) or isinstance(e, sp.KroneckerDelta):
             s = "I" if isinstance(e, sp.KroneckerDelta) else _name(e, orient, st)
         else:
-            s = _ElemPrinter(orient, st).doprint(e)
+            s = _printer(orient, st).doprint(e)
             if isinstance(e, sp.Add):
                 s = f"({s})"
         parts.append(s)
@@ -110,14 +286,18 @@ def _print_item(item, orient, st):
 def _scalar(e, st):
     if ir.is_access(e):
         return pretty_name(ir.acc_name(e), "latex" if st is STYLES["latex"] else "unicode")
-    s = _ElemPrinter((), st).doprint(e)
+    s = _printer((), st).doprint(e)
     return f"({s})" if isinstance(e, sp.Add) else s
 
 
-def term_matrix(t, free, st):
+def term_matrix(t, free, st, pt=None):
+    """(number, text) of one term; with a Point pt, (number, text, value of the text) -- the value computed
+    from the same pieces the text is joined from, with the text's own algebra (see display_check)."""
+    V = pt is not None
     num = sp.S.One
-    scalars, items = [], []
-    factors = (list(t.coeff.args) if isinstance(t.coeff, sp.Mul) else [t.coeff]) + [t.atom]
+    scalars, items, svals = [], [], []
+    coeff = tidy(t.coeff)
+    factors = (list(coeff.args) if isinstance(coeff, sp.Mul) else [coeff]) + [t.atom]
     for f in factors:
         if f.is_number or (not f.atoms(Idx) - set().union(*[e.args[0].atoms(Idx) for e in f.atoms(Extent)] or [set()])
                            and not any(ir.is_access(a) for a in sp.preorder_traversal(f))):
@@ -128,11 +308,15 @@ def term_matrix(t, free, st):
         idx = ir.free_indices(f, f.atoms(Idx))
         if ir.is_access(f) and len(f.args) == 2 and f.args[0] == f.args[1] and f.args[0] not in free:
             scalars.append(st["tr"] + st["open"] + _scalar(f.func(), st) + st["close"])
+            if V:
+                svals.append(np.float64(np.trace(pt.array(f))))
             continue
         if ir.is_access(f) and len(set(f.args)) != len(f.args):
             raise _NoForm()
         if not idx:
             scalars.append(_scalar(f, st))
+            if V:
+                svals.append(_value(f, (), pt))
         elif len(idx) <= 2:
             items.append(_Item(f, idx))
         else:
@@ -148,6 +332,13 @@ def term_matrix(t, free, st):
         else:
             merged.append(it)
     items = merged
+    if num.is_Rational and abs(num) != 1:      # 1/2·1/sqrt(x) reads better as 1/(2·sqrt(x)): into the fraction
+        for it in items:
+            k = next((k for k, e in enumerate(it.exprs) if _has_reciprocal(e)), None)
+            if k is not None:
+                it.exprs[k] = sp.Mul(abs(num), it.exprs[k])
+                num = sp.sign(num)
+                break
     where: dict = {}
     for k, it in enumerate(items):
         for s in it.idx:
@@ -156,6 +347,12 @@ def term_matrix(t, free, st):
         if len(ks) > 2 or (s in free and len(ks) > 1):
             raise _NoForm()
     used = set()
+
+    def piece(it, orient):
+        return _print_item(it, orient, st), (_item_value(it, orient, pt) if V else None)
+
+    def ones(i):
+        return st["ones"], (np.ones((pt.size(i), 1)) if V else None)
 
     def walk(start_idx):
         """Follow the chain starting at index start_idx; return (printed pieces, end index or None)."""
@@ -169,34 +366,40 @@ def term_matrix(t, free, st):
             used.add(k)
             it = items[k]
             if len(it.idx) == 1:
-                pieces.append(_print_item(it, it.idx, st))
+                pieces.append(piece(it, it.idx))
                 return pieces, None
             other = it.idx[1] if it.idx[0] == cur else it.idx[0]
-            pieces.append(_print_item(it, (cur, other), st))
+            pieces.append(piece(it, (cur, other)))
             if other in free:
                 return pieces, other
             cur = other
 
-    out = []
     dot = st["dot"]
+
+    def join(ps):
+        return dot.join(p[0] for p in ps), (dc.chain([p[1] for p in ps]) if V else None)
+
+    def T(p, wrap):
+        text = (st["open"] + p[0] + st["close"] if wrap else p[0]) + st["T"]
+        return text, (dc.transpose(p[1]) if V else None)
+
+    out = []
     if len(free) == 2:
         p, q = free
         chain, end = walk(p)
         if end == q:
-            out.append(dot.join(chain))
+            out.append(join(chain))
         else:
             # an outer product: (chain from p)·(chain from q)ᵀ
-            left = chain + ([st["ones"]] if end is not None else [])
+            left = chain + ([ones(end)] if end is not None else [])
             right, end2 = walk(q)
-            right = right + ([st["ones"]] if end2 is not None else [])
-            r = dot.join(right)
-            r = r + st["T"] if len(right) == 1 else st["open"] + r + st["close"] + st["T"]
-            out.append(dot.join(left) + dot + r)
+            right = right + ([ones(end2)] if end2 is not None else [])
+            out.append(join(left + [T(join(right), len(right) != 1)]))
     elif len(free) == 1:
         chain, end = walk(free[0])
         if end is not None:
-            chain.append(st["ones"])
-        out.append(dot.join(chain))
+            chain.append(ones(end))
+        out.append(join(chain))
     # what is left: vector-to-vector chains (scalars like xᵀ·A·y), then closed chains (traces)
     while len(used) < len(items):
         rest = [k for k in range(len(items)) if k not in used]
@@ -205,39 +408,48 @@ def term_matrix(t, free, st):
         if vec:
             k = vec[0]
             used.add(k)
-            head = _print_item(items[k], items[k].idx, st) + st["T"]
+            head = T(piece(items[k], items[k].idx), False)
             chain, end = walk(items[k].idx[0])
         elif dangling:
             k = dangling[0]
-            head = st["ones"] + st["T"]
-            chain, end = walk(next(s for s in items[k].idx if len(where[s]) == 1))
+            s0 = next(s for s in items[k].idx if len(where[s]) == 1)
+            head = T(ones(s0), False)
+            chain, end = walk(s0)
         else:
             chain, _ = walk(items[rest[0]].idx[0])
-            out.append(f"{st['tr']}{st['open']}{dot.join(chain)}{st['close']}")
+            text, val = join(chain)
+            out.append((f"{st['tr']}{st['open']}{text}{st['close']}", dc.trace(val) if V else None))
             continue
-        out.append(dot.join([head] + chain + ([st["ones"]] if end is not None else [])))
-    text = dot.join(scalars + out) if (scalars or out) else "1"
-    if text.startswith("(") and _balanced_outer(text) and (len(out) + len(scalars)) == 1:
+        out.append(join([head] + chain + ([ones(end)] if end is not None else [])))
+    allp = [(x, v) for x, v in zip(scalars, svals if V else [None] * len(scalars))] + out
+    text, val = join(allp) if allp else ("1", np.float64(1.0) if V else None)
+    if text.startswith("(") and _balanced_outer(text) and len(allp) == 1:
         text = text[1:-1]
+    if V:
+        return num, text, dc.mul(_value(num, (), pt), val)
     return num, text
 
 
-def stmt_matrix(ls, style="unicode"):
-    """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form."""
+def stmt_matrix(ls, style="unicode", pt=None):
+    """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
     st = STYLES[style]
     free = tuple(ls.indices)
     if len(free) > 2:
         return None
     if not ls.terms:
-        return f"{pretty_name(ls.target, style)} = 0"
+        text = f"{pretty_name(ls.target, style)} = 0"
+        return text if pt is None else (text, np.float64(0.0))
     parts = []
     try:
         for t in ls.terms:
-            parts.append(term_matrix(t, free, st))
+            parts.append(term_matrix(t, free, st, pt))
     except _NoForm:
         return None
+    value = np.float64(0.0)
+    for p in parts if pt is not None else ():
+        value = dc.add(value, p[2])
     rhs = ""
-    for k, (num, text) in enumerate(parts):
+    for k, (num, text, *_) in enumerate(parts):
         neg = num.could_extract_minus_sign()
         mag = -num if neg else num
         coef = "" if mag == 1 else (_num(mag, style) + st["dot"])
@@ -247,7 +459,8 @@ def stmt_matrix(ls, style="unicode"):
             rhs = ("-" if neg else "") + coef + text
         else:
             rhs += (" - " if neg else " + ") + coef + text
-    return f"{pretty_name(ls.target, style)} = {rhs}"
+    text = f"{pretty_name(ls.target, style)} = {rhs}"
+    return text if pt is None else (text, value)
 
 
 def _num(x, style):
@@ -263,13 +476,31 @@ def _num(x, style):
     return str(x)
 
 
-def safe_stmt_matrix(ls, style="unicode"):
-    """stmt_matrix, where a display limitation of ours falls back to index form instead of failing."""
+def safe_stmt_matrix(ls, style="unicode", domains=None):
+    """stmt_matrix, shown only when its value (its own algebra, at a random point) equals the statement's (its
+    index form); a display limitation of ours, or a form that fails the check, falls back to index form."""
     if getattr(ls, "mode", None):       # a linear map given as code: its declaration's display
         from .display import opaque_text
 
         return opaque_text(ls, style)
+    pt = dc.Point(domains)
     try:
-        return stmt_matrix(ls, style)
+        got = stmt_matrix(ls, style, pt)
+    except dc.Mismatch as e:
+        got = stmt_matrix(ls, style)
+        if got is not None:
+            dc.reject(ls, got, str(e))
+        return None
     except Exception:
         return None
+    if got is None:
+        return None
+    text, value = got
+    try:
+        reason = dc.compare(value, dc.stmt_value(ls, pt))
+    except Exception as e:     # the index form itself could not be evaluated: nothing vouches for the form
+        reason = f"the statement could not be evaluated ({type(e).__name__}: {e})"
+    if reason is not None:
+        dc.reject(ls, text, reason)
+        return None
+    return text

@@ -1,0 +1,179 @@
+"""Numbers for the displays: a derived statement evaluated from its index form, and a matrix form from its own
+structure (products as matrix products, ᵀ as transposes), at one random point, so a wrong form is never shown.
+"""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import sympy as sp
+
+from . import ir
+from .ir import Extent, IndexSum, Idx
+
+log = logging.getLogger("derive.display")
+
+# Why each matrix form that was not shown failed its check (newest last): (statement target, form, reason)
+rejections: list = []
+
+TOL = 1e-8
+
+
+class Mismatch(Exception):
+    """The matrix form's structure has no value (shapes do not fit) or the value differs from the rule's."""
+
+
+_NP = {"sigmoid": lambda x: 1 / (1 + np.exp(-x)), "softplus": lambda x: np.logaddexp(0, x),
+       "step": lambda x: (x > 0) * 1.0, "relu": lambda x: np.maximum(x, 0),
+       "where": lambda c, a, b: np.where(c, a, b), "sign": np.sign}
+_lambdas: dict = {}
+
+
+def apply_function(e, args):
+    """Elementwise value of SymPy node e's operation on evaluated arguments."""
+    key = (e.func, len(args))
+    if key not in _lambdas:
+        ds = sp.symbols(f"_a0:{len(args)}")
+        _lambdas[key] = sp.lambdify(ds, e.func(*ds), modules=[_NP, "numpy"])
+    with np.errstate(all="ignore"):
+        return _lambdas[key](*args)
+
+
+class Point:
+    """Random values for every tensor a statement reads, its extents distinct per index class."""
+
+    def __init__(self, domains=None, seed=0):
+        self.rng = np.random.default_rng(seed)
+        self.domains = domains or {}
+        self.sizes: dict = {}
+        self.arrays: dict = {}
+
+    def size(self, i):
+        if i.ext not in self.sizes:
+            self.sizes[i.ext] = 3 + len(self.sizes)
+        return self.sizes[i.ext]
+
+    def array(self, access):
+        name = ir.acc_name(access)
+        if name not in self.arrays:
+            shape = tuple(self.size(i) for i in access.args)
+            dom = self.domains.get(name)
+            if dom:
+                from .verify import _draw
+
+                self.arrays[name] = np.asarray(_draw(shape, dom, self.rng), dtype=float)
+            else:
+                self.arrays[name] = self.rng.uniform(0.3, 0.9, shape)
+        return self.arrays[name]
+
+
+# -- the index form: every index an axis ------------------------------------------------------------------------
+
+
+def _index_value(e, pt, axes):
+    n = len(axes)
+
+    def place(arr, idx):
+        letters = {a: chr(97 + k) for k, a in enumerate(axes)}
+        sub = "".join(letters[i] for i in idx)
+        out = [a for a in axes if a in idx]
+        v = np.einsum(f"{sub}->{''.join(letters[a] for a in out)}", arr) if idx else np.asarray(arr)
+        shape = [pt.size(a) if a in idx else 1 for a in axes]
+        return v.reshape(shape) if idx else v.reshape([1] * n)
+
+    def ev(x):
+        if ir.is_access(x):
+            return place(pt.array(x), tuple(x.args))
+        if isinstance(x, Idx):
+            raise Mismatch("an index as a value")
+        if x.is_number:
+            return np.full([1] * n, complex(x).real if x.is_real is not False else np.nan)
+        if isinstance(x, Extent):
+            return np.full([1] * n, float(pt.size(x.args[0])))
+        if isinstance(x, sp.KroneckerDelta):
+            i, j = x.args
+            return place(np.eye(pt.size(i)), (i, j)) if i != j else np.ones([1] * n)
+        if isinstance(x, IndexSum):
+            b = ev(x.body)
+            body = np.broadcast_to(b, [pt.size(a) if a in x.indices else s for a, s in zip(axes, b.shape)])
+            return body.sum(axis=tuple(axes.index(i) for i in x.indices), keepdims=True)
+        return apply_function(x, [ev(a) for a in x.args])
+
+    return ev(e)
+
+
+def stmt_value(ls, pt):
+    """The statement's value from its terms (index form), oriented as its indices: matrix, column, or scalar."""
+    free = list(ls.indices)
+    total = np.zeros([pt.size(i) for i in free])
+    for t in ls.terms:      # each term its own axes: equal letters of two classes are two indices
+        body = (t.coeff * t.atom).replace(Extent, lambda *a: sp.S.One)   # size(i) makes i no axis
+        axes = free + sorted((body.atoms(Idx) | set(t.sums)) - set(free),
+                             key=lambda i: (i.name, i.ext))
+        v = np.broadcast_to(_index_value(t.coeff * t.atom, pt, axes), [pt.size(a) for a in axes])
+        total = total + v.sum(axis=tuple(range(len(free), len(axes))))
+    return total.reshape(-1, 1) if len(free) == 1 else total
+
+
+# -- the matrix form: the algebra its text means ----------------------------------------------------------------
+
+
+def is_scalar(v):
+    return np.ndim(v) == 0
+
+
+def mul(a, b):
+    """`a·b` as written: a scalar scales, else a matrix product (shapes must fit)."""
+    if is_scalar(a) or is_scalar(b):
+        return a * b
+    if a.shape[1] != b.shape[0]:
+        raise Mismatch(f"a product of shapes {a.shape} and {b.shape}")
+    return a @ b
+
+
+def add(a, b):
+    if not (is_scalar(a) or is_scalar(b)) and a.shape != b.shape:
+        raise Mismatch(f"a sum of shapes {a.shape} and {b.shape}")
+    return a + b
+
+
+def hadamard(a, b):
+    if not (is_scalar(a) or is_scalar(b)) and a.shape != b.shape:
+        raise Mismatch(f"a Hadamard product of shapes {a.shape} and {b.shape}")
+    return a * b
+
+
+def transpose(a):
+    return a if is_scalar(a) else a.T
+
+
+def trace(a):
+    if is_scalar(a) or a.shape[0] != a.shape[1]:
+        raise Mismatch("a trace of a non-square matrix")
+    return np.trace(a)
+
+
+def chain(vals):
+    out = np.float64(1.0)
+    for v in vals:
+        out = mul(out, v)
+    return out
+
+
+def compare(shown, want):
+    """None when the matrix form's value equals the rule's, else the reason it does not."""
+    if is_scalar(shown) and not is_scalar(want) and want.size != 1:
+        return "a scalar shown for a matrix or vector"
+    shown = np.asarray(shown, dtype=float)
+    if shown.shape != np.shape(want) and shown.size != 1:
+        return f"shape {shown.shape} shown for {np.shape(want)}"
+    if not np.all(np.isfinite(want)):
+        return None if np.array_equal(np.isfinite(want), np.isfinite(np.broadcast_to(shown, np.shape(want)))) \
+            else "not finite where the rule is"
+    err = np.max(np.abs(shown - want)) / max(1.0, np.max(np.abs(want)))
+    return None if err <= TOL else f"relative error {err:.1e}"
+
+
+def reject(ls, text, reason):
+    rejections.append((ls.target, text, reason))
+    log.debug("matrix form %r of %s not shown: %s", text, ls.target, reason)

@@ -1,0 +1,158 @@
+"""Every matrix form shown is checked numerically against its statement; a wrong one is never shown."""
+from pathlib import Path
+
+import pytest
+
+from derive import api, display, display_check as dc, matrixform
+
+RULES = sorted((Path(__file__).resolve().parents[2] / "rules").glob("*.rules"))
+
+
+def _shown(results):
+    out = []
+    for r in results:
+        for which in ("pushforward", "pullback"):
+            for style in ("unicode", "latex"):
+                out.append(display.program_text(r.derivation, which, style,
+                                                 domains=r.program.domains))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
+def test_shipped_rules_show_only_matrix_forms_that_agree(path):
+    dc.rejections.clear()
+    _shown(api.derive_text(path.read_text(), str(path), verify_rules=False))
+    assert dc.rejections == []
+
+
+def test_outer_products_keep_their_transposes():
+    # dM[i,j] = dy·(b[i]·c[j] + c[i]·b[j]) by hand; issue 13 showed `dy·(b·c + b·c)`
+    dc.rejections.clear()
+    r = api.derive_text("r(M[i,j], b[i], c[j]) -> y[] = (b[i]*c[j] + c[i]*b[j]) * M[i,j]")[0]
+    assert r.pullback_text().splitlines()[0] == "dM = dy·(b·cᵀ + c·bᵀ)"
+    assert r.pullback_text("latex").splitlines()[0].startswith(r"\mathrm{d}M = \mathrm{d}y (b c^{\top} + c b^{\top})")
+    assert dc.rejections == []
+
+
+def test_a_product_of_matrices_in_an_elementwise_factor_is_hadamard():
+    # dy = Σ_ij (X[i,j]·Y[i,j] + 1)·dA[i,j]: `X·Y + 1` would read as a matrix product
+    dc.rejections.clear()
+    r = api.derive_text("f(A[i,j], X[i,j], Y[i,j]) -> y[] = sum(i, j, (X[i,j]*Y[i,j] + 1)*A[i,j])")[0]
+    assert "dA = dy·(X ⊙ Y + 1)" in r.pullback_text().splitlines()
+    assert dc.rejections == []
+
+
+def test_a_wrong_form_is_not_shown(monkeypatch):
+    # a printer that forgets every transpose, in its text and in the algebra its text means
+    r = api.derive_expr("B = inv(A)")
+    assert r.pullback_text() == "dA = -Bᵀ·dB·Bᵀ"
+    monkeypatch.setitem(matrixform.STYLES["unicode"], "T", "")
+    monkeypatch.setattr(matrixform.dc, "transpose", lambda a: a)
+    dc.rejections.clear()
+    shown = r.pullback_text()
+    assert shown.startswith("dA[i,j] = ") and shown == r.pullback_index()     # the index form instead
+    assert dc.rejections and dc.rejections[0][1:] == ("dA = -B·dB·B", dc.rejections[0][2])
+    assert dc.rejections[0][2].startswith("relative error")
+
+
+def test_elementwise_square_of_a_matrix_is_not_a_matrix_square():
+    # dW[o,k] = Σ_b (1 - y[b,o]²)·dy[b,o]·x[b,k]: y² would read as y·y
+    r = api.derive_text("d(x[b,k], W[o,k]) -> y[b,o] = tanh(sum(k, x[b,k]*W[o,k]))")[0]
+    assert "dW = ((1 - y∘²) ⊙ dy)ᵀ·x" in r.pullback_text().splitlines()
+
+
+def test_a_vector_beside_a_matrix_is_broadcast_explicitly():
+    # dt[b,c] = dL·(lse[b] - z[b,c])/size(b): `lse - z` adds a column to a matrix
+    r = api.derive_text("ce(z[b,c], t[b,c]) -> L[]:\n    lse[b] = log(sum(k, exp(z[b,k])))\n"
+                        "    L[] = -sum(b, c, t[b,c] * (z[b,c] - lse[b])) / size(b)\n")[0]
+    assert "dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)" in r.pullback_text().splitlines()
+
+
+def test_a_matrix_square_is_shown_as_a_product_only_where_it_is_one():
+    # Y = X·X (a matrix product): dX = dY·Xᵀ + Xᵀ·dY, checked like every form
+    dc.rejections.clear()
+    r = api.derive_text("sq(X[i,j]) -> Y[i,l] = sum(j, X[i,j]*X[j,l])")[0]
+    assert r.pullback_text() in ("dX = dY·Xᵀ + Xᵀ·dY", "dX = Xᵀ·dY + dY·Xᵀ")
+    assert dc.rejections == []
+
+
+def test_two_bound_indices_of_one_class_print_with_different_names():
+    # issue 13: Σ over two bound indices of class i printed as Σ_i′i′(X[i′,i′]·...), which reads as a diagonal
+    r = api.derive_text("f(X[i,k], a[k]) -> y[] = sum(i, sin(sum(k, l, X[i,k]*X[k,l]*a[l])))")[0]
+    text = r.pullback_text()
+    assert "Σ_i′i″(X[i′,i″]·" in text and "i′i′" not in text and "X[i′,i′]" not in text
+    assert r"\sum_{i',i''} X_{i',i''}" in r.pullback_text("latex")
+
+
+def test_a_primitive_of_a_primitive_value_shows_its_name_and_is_not_a_users_tensor():
+    # det(inv(X)) needs adj(X⁻¹); issue 13 showed adj(inv_X), which names no tensor of the rule. With a user
+    # tensor inv_X beside it, both adjugates had one internal name and the rule derived wrong numbers.
+    assert "dy = tr(adj(X⁻¹)·d(X⁻¹))" in api.derive_expr("y = det(inv(X))").pushforward_text().splitlines()
+    r = api.derive_text("f(X[i,j], inv_X[i,j]) -> y[] = det(inv(X)) + det(inv_X)")[0]
+    assert r.ok
+    lines = r.pullback_text().splitlines()
+    assert "d(X⁻¹) = dt1·adj(X⁻¹)ᵀ" in lines and "dinv_X = d(det(inv_X))·adj(inv_X)ᵀ" in lines
+
+
+def test_internal_temporaries_never_share_a_name_with_the_rules_or_each_other():
+    # solve's tangent temporary was always `dz`: beside a user's z, and for two solves in one rule
+    r = api.derive_text("f(A[i,j], b[i], z[i]) -> x[i] = solve(A, b)[i] + z[i]")[0]
+    assert r.pushforward_text().splitlines() == ["dz′ = -dA·t0 + db", "dt0 = A⁻¹·dz′", "dx = dt0 + dz"]
+    r = api.derive_text("f(A[i,j], B[i,j], t0[i]) -> x[i] = solve(A, t0)[i] + solve(B, t0)[i]")[0]
+    lines = r.pullback_text().splitlines()
+    assert "dA = -dz₁·t0′ᵀ" in lines and "dB = -dz₂·t1ᵀ" in lines and "dt0 = dz₂ + dz₁" in lines
+    assert r"\mathrm{d}z_{1} = A^{-\top} \mathrm{d}{\mathit{t0}}'" in r.pullback_text("latex")
+
+
+@pytest.mark.parametrize("src, want", [
+    # d x^(2/3) = (2/3)·x^(-1/3)·dx; issue 13 showed `2/3·x**(-1/3)` and, in index form, `x[i]··(1/3)`
+    ("f(x[i]: positive) -> y[i] = x[i]**(2/3)", ["dy = 2/(3·x^(1/3)) ⊙ dx", "dy[i] = 2·dx[i]/(3·x[i]^(1/3))"]),
+    # d v⁻² = -2·v⁻³·dv
+    ("f(v[i]) -> y[i] = v[i]**(-2)", ["dy = -2/v³ ⊙ dv", "dy[i] = -2·dv[i]/v[i]³"]),
+    # d sqrt(x) = dx/(2·sqrt(x)); was `1/2·1/sqrt(x)`
+    ("f(x[i]: positive) -> y[i] = sqrt(x[i])", ["dy = 1/(2·sqrt(x)) ⊙ dx", "dy[i] = dx[i]/(2·sqrt(x[i]))"]),
+    # d log|u| = du/u; was `1/Abs(t0)·sign(t0)`
+    ("f(x[i]) -> y[i] = log(abs(x[i]))", ["dy = 1/x ⊙ dx", "dy[i] = dx[i]/x[i]"]),
+])
+def test_powers_and_abs_print_as_a_textbook_writes_them(src, want):
+    r = api.derive_text(src)[0]
+    assert r.ok
+    assert [r.pushforward_text(), r.pushforward_index()] == want
+    for text in (r.pullback_text("latex"), r.pullback_index("latex")):
+        assert "**" not in text and "sqrt(" not in text and "Abs" not in text
+
+
+def test_latex_of_a_reciprocal_root_is_a_fraction():
+    # issue 13: LaTeX held `1/sqrt(\mathit{var} + 1/100000)`
+    r = api.derive_text("f(var[i], x[i]) -> y[i] = x[i]/sqrt(var[i] + 1e-5)")[0]
+    tex = r.pullback_text("latex")
+    assert r"\frac{1}{\sqrt{\mathit{var} + \frac{1}{100000}}} \odot \mathrm{d}y" in tex
+    assert "sqrt(" not in tex and "1/" not in tex
+
+
+def test_the_shipped_power_shows_n_x_to_the_n_minus_1():
+    # d xⁿ = n·xⁿ⁻¹·dx; issue 13 showed `x**where(n ≠ 0, n - 1, 0)`
+    r = api.derive_text("power(x[i], n: int) -> y[i] = x[i] ** n")[0]
+    assert r.pushforward_text() == "dy = n·(x^(n - 1) ⊙ dx)"
+    assert r.pushforward_index() == "dy[i] = dx[i]·n·x[i]^(n - 1)"
+    assert "where" not in r.pullback_text("latex") and "x^{n - 1}" in r.pullback_text("latex")
+
+
+def test_summed_indices_are_not_named_like_a_tensor():
+    # a sum over `k` beside a tensor k read `Σ_k ds[i]·k[k,d]`
+    r = api.derive_text("f(q[i,d], k[j,d]) -> s[i] = sum(j, exp(sum(d, q[i,d]*k[j,d]) / sqrt(size(d))))")[0]
+    for text in (r.pushforward_text(), r.pullback_text()):
+        assert "Σ_k" not in text and "k[k," not in text and "[k," not in text
+
+
+def test_latex_labels_pushforward_and_pullback():
+    # issue 13: one unlabelled aligned block, where a name like dmu is assigned twice
+    import io
+
+    from derive import cli
+
+    out = io.StringIO()
+    cli.print_latex([{"rules": [api.derive_expr("B = inv(A)").to_json()]}], out)
+    rows = out.getvalue().splitlines()[2:-2]
+    assert rows == [r"  &\text{pushforward} \\", r"  \mathrm{d}B &= -B \mathrm{d}A B \\",
+                    r"  &\text{pullback} \\", r"  \mathrm{d}A &= -B^{\top} \mathrm{d}B B^{\top}"]
