@@ -33,6 +33,17 @@ def spell(spelling, args):
     return f"{spelling}({', '.join(args)})"
 
 
+def _cuda_float(x):
+    """A constant as CUDA code: T(literal), or INFINITY/NAN where float64 overflows (a literal `inf` would not
+    compile)."""
+    x = float(x)
+    if x != x:
+        return "T(NAN)"
+    if x in (float("inf"), float("-inf")):
+        return "T(INFINITY)" if x > 0 else "(-T(INFINITY))"
+    return f"T({x!r})"
+
+
 class grouped(sp.Function):
     """grouped(e) prints as (e): a sum evaluated on its own, before it joins an enclosing one (x - M in
     (x - M) - log Σ exp(x - M), which SymPy would otherwise flatten into one sum of three terms)."""
@@ -70,10 +81,10 @@ class CudaPrinter(C99CodePrinter):
         return f"T({int(e)})"
 
     def _print_Rational(self, e):
-        return f"T({float(e)!r})"
+        return _cuda_float(e)
 
     def _print_Float(self, e):
-        return f"T({float(e)!r})"
+        return _cuda_float(e)
 
     def _print_Half(self, e):
         return "T(0.5)"

@@ -45,18 +45,29 @@ def _divides_by_extents(e):
     return isinstance(e, sp.Pow) and e.exp.is_number and e.exp.is_negative and _of_extents(e.base)
 
 
+def _float(x):
+    """A Python float as code: repr for a finite one; np.inf and np.nan otherwise (repr gives `inf`, a name no
+    generated module defines: exp(exp(exp(2))) overflows to it)."""
+    x = float(x)
+    if x != x:
+        return "np.nan"
+    if x in (float("inf"), float("-inf")):
+        return "np.inf" if x > 0 else "(-np.inf)"
+    return repr(x)
+
+
 class _ScalarPrinter(NumPyPrinter):
     """Prints numbers the way our arrays want them (weak Python floats keep float32 arrays float32)."""
 
     def _print_Rational(self, e):
-        return repr(float(e.p) / float(e.q))
+        return _float(float(e.p) / float(e.q))
 
     def _print_Integer(self, e):
         # a float literal: NumPy's scalar-array arithmetic is faster with a Python float than an int
         return f"{int(e)}.0"
 
     def _print_Float(self, e):
-        return repr(float(e))
+        return _float(e)
 
     def _print_Pi(self, e):
         return "3.141592653589793"
@@ -302,7 +313,7 @@ class Emitter:
             return _num.doprint(e), ()
         if e.is_number:      # a constant such as 2/sqrt(pi): a Python float keeps float32 arrays float32
             try:
-                return repr(float(e)), ()
+                return _float(e), ()
             except (TypeError, ValueError):
                 pass             # e.g. relu(0): print it as a call
         if isinstance(e, Extent):
@@ -704,7 +715,7 @@ def _numstr(x):
     """A numeric factor as a Python literal (floats keep float32 arrays float32)."""
     if x.is_Integer:
         return f"{int(x)}.0"
-    return repr(float(x))
+    return _float(x)
 
 
 def _is_sum_of_exp(x):

@@ -100,3 +100,25 @@ def test_rendered_function_runs():
     exec(src.replace("    def", "def", 1).replace("\n    ", "\n"), ns)
     x = np.array([0.0, 1.0, 2.0])
     np.testing.assert_allclose(ns["f"](x), np.exp(x) / np.exp(x).sum())
+
+
+def test_a_constant_that_overflows_prints_as_a_name_the_module_has():
+    # exp(exp(exp(2))) is inf in float64: printed `inf`, the generated code raised NameError (hypothesis found it)
+    import sympy as sp
+
+    from derive.emit_numpy import Emitter
+
+    em = Emitter({}, lambda i: "n")
+    for e, want in ((sp.exp(sp.exp(sp.exp(2))), np.inf), (-sp.exp(sp.exp(sp.exp(2))), -np.inf)):
+        code, axes = em.emit(e)
+        assert axes == () and eval(code, {"np": np}) == want
+
+
+def test_a_cuda_constant_that_overflows_compiles():
+    import sympy as sp
+
+    from derive.emit_cuda import _cuda_float
+
+    assert _cuda_float(sp.Float("1e400")) == "T(INFINITY)"
+    assert _cuda_float(-sp.Float("1e400")) == "(-T(INFINITY))"
+    assert _cuda_float(sp.Rational(1, 4)) == "T(0.25)"
