@@ -390,7 +390,12 @@ class Lowerer:
         if op in _COMPARE:
             a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
             self.no_hidden_clash([(node.left, a), (node.right, b)])
-            return _COMPARE[op](a, b)
+            rel = _COMPARE[op](a, b)
+            if isinstance(rel, BooleanAtom) and (self.free_letters(a) or self.free_letters(b)):
+                # decided (v[k] > v[k] is False) but over indices: kept as written, so that k still counts
+                # where the text has it (two such factors sum over k); decided, it would vanish with its branch
+                rel = _COMPARE[op](a, b, evaluate=False)
+            return rel
         if op in "+-":
             # a chain of + and -, gathered without recursion (the parser nests it leftward, one level a term)
             # and added at once: 10 000 terms must neither exhaust Python's stack nor cost n² in SymPy

@@ -347,3 +347,14 @@ def test_reference_refuses_values_beyond_float64_instead_of_reducing_them_for_mi
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     assert p.stdout.startswith("out of range: sin()"), (p.stdout, p.stderr)
+
+
+def test_a_condition_sympy_decides_keeps_its_indices(tmp_path, monkeypatch):
+    # v[k] > v[k] is False for every k; the text still has k in both factors, so the product sums over k
+    # (hypothesis found the generated code dropping k with its branch: a factor size(k) short)
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    import runtime
+
+    r = runtime.define("r(x[i], v[k]) -> y[] = where(v[k] > v[k], x[i], x[i]) * where(v[k] > v[k], x[i], x[i])")
+    x, v = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0])
+    np.testing.assert_allclose(r(x, v), len(v) * np.sum(x * x))
