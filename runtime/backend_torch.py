@@ -334,6 +334,14 @@ MAPS = {
 }
 
 
+def _check_singular(info):
+    """LinAlgError, as torch.linalg.inv raises it, where a LAPACK info says U[k,k] is zero (a device sync)."""
+    k = builtins.int(info)
+    if k > 0:
+        raise torch.linalg.LinAlgError(f"the matrix is singular: U[{k - 1},{k - 1}] of its LU factorisation is "
+                                       f"zero, so it has no inverse (inv, solve)")
+
+
 class Factor:
     """One LU factorisation of an unbatched square matrix, shared by the primitives applied to it (the torch
     twin of runtime.primitives._factor.Factor, with its interface). Always LU: choosing Cholesky would branch on
@@ -353,10 +361,7 @@ class Factor:
                 self._lu, self._checked = torch.linalg.lu_factor(self.X), True
                 return self._lu
             LU, piv, info = torch.linalg.lu_factor_ex(self.X)
-            if builtins.int(info) > 0:
-                raise torch.linalg.LinAlgError(
-                    f"the matrix is singular: U[{builtins.int(info) - 1},{builtins.int(info) - 1}] of its LU "
-                    f"factorisation is zero, so it has no inverse (inv, solve)")
+            _check_singular(info)
             self._lu, self._checked = (LU, piv), True
         elif self._lu is None:
             LU, piv, _ = torch.linalg.lu_factor_ex(self.X)
@@ -383,10 +388,7 @@ class Factor:
                 # the inverse first asked for: one LAPACK call (getrf + getri), not an LU and then a solve
                 # against the identity
                 inv, info = torch.linalg.inv_ex(self.X)
-                if builtins.int(info) > 0:
-                    raise torch.linalg.LinAlgError(
-                        f"the matrix is singular: U[{builtins.int(info) - 1},{builtins.int(info) - 1}] of its LU "
-                        f"factorisation is zero, so it has no inverse (inv, solve)")
+                _check_singular(info)
                 self._inv = inv
         return self._inv
 

@@ -69,6 +69,18 @@ def _cotangent(c, arg):
     return c
 
 
+def _own(y, args, n_out):
+    """The op's outputs, each its own tensor: an output that is an input or another output (`y = x`) is returned
+    as a copy (autograd refuses a Function output that is an input it also saves, and a caller modifying one
+    output in place must not change another)."""
+    seen = [id(a) for a in args]
+    outs = []
+    for v in (y if n_out > 1 else (y,)):
+        outs.append(v.clone() if isinstance(v, torch.Tensor) and id(v) in seen else v)
+        seen.append(id(v))
+    return tuple(outs) if n_out > 1 else outs[0]
+
+
 def _function(name, rrule, frule, n_out):
     """The autograd.Functions of one op (rrule/frule: its generated functions over backend_torch): one written
     with setup_context, for torch.func transforms, and one in the ctx style, for plain eager calls (torch calls
@@ -82,18 +94,7 @@ def _function(name, rrule, frule, n_out):
             y, pb = rrule(*args)
         finally:
             _state.device = prev
-        if n_out > 1:
-            # an output that is an input or another output (`y = x`) is returned as a copy: autograd refuses
-            # a Function output that is an input it also saves
-            seen = [id(a) for a in args]
-            outs = []
-            for v in y:
-                outs.append(v.clone() if isinstance(v, torch.Tensor) and id(v) in seen else v)
-                seen.append(id(v))
-            return tuple(outs), pb
-        if isinstance(y, torch.Tensor) and any(y is a for a in args):
-            y = y.clone()
-        return y, pb
+        return _own(y, args, n_out), pb
 
     def keep(ctx, inputs, outputs, pb, forward_mode):
         # under saved-tensor hooks (activation checkpointing, save_on_cpu) the closure, which the hooks cannot
@@ -234,9 +235,7 @@ def make_op(module_name, define, name, meta):
             y = forward_impl(*args)
         finally:
             _state.device = prev
-        if n_out > 1:
-            return tuple(v.clone() if any(v is a for a in args) else v for v in y)
-        return y.clone() if any(y is a for a in args) else y
+        return _own(y, args, n_out)
 
     def op(*args, **kw):
         if kw:
