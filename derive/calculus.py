@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from . import ir
+from . import ir, reductions
 from .ir import IndexSum, Program, Stmt, TensorVar
 from .ir import Extent, Idx, KroneckerDelta
 
@@ -630,7 +630,8 @@ def derive(prog: Program) -> Derivation:
         if st.prim:
             lins = primitive_differential(st, prog, aux, active)
         else:
-            dexpr = linearize(st.expr, active)
+            dexpr = reductions.linearize_stmt(st, active, linearize) if reductions.is_stmt(st) else \
+                linearize(st.expr, active)
             lins = [LinStmt(tan(st.target), st.indices, dexpr)]
         for ls in lins:
             if isinstance(ls, OpaqueLin):

@@ -15,7 +15,7 @@ import string
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from . import ir
+from . import ir, reductions
 from .ir import IndexSum
 from .ir import Extent, Idx
 
@@ -326,6 +326,8 @@ class Emitter:
             return self.bind(e, code, (i, j), "d")
         if isinstance(e, IndexSum):
             return self.emit_sum(e)
+        if isinstance(e, (ir.IndexReduce, ir.ProdExcept)):
+            return reductions.emit_numpy(self, e)
         if isinstance(e, sp.Add):
             shifted = self.emit_shifted_add(e)
             if shifted is not None:

@@ -76,6 +76,44 @@ class IndexSum(sp.Expr):
 
 
 
+class IndexReduce(sp.Expr):
+    """max, min or Π over the full range of each index in `indices` of `body` (bound, like IndexSum's).
+
+    Lowering gives each reduction a statement of its own, `R[I] = IndexMax(T[I,K], K)` (derive.reductions owns
+    the rest: linearization, printing); SymPy's own Max/Product would evaluate and differentiate it wrongly."""
+
+    is_commutative = True
+    is_real = True
+    op = ""
+
+    def __new__(cls, body, indices):
+        return sp.Expr.__new__(cls, body, sp.Tuple(*indices))
+
+    body = IndexSum.body
+    indices = IndexSum.indices
+    free_symbols = IndexSum.free_symbols
+    _eval_subs = IndexSum._eval_subs
+
+
+class IndexMax(IndexReduce):
+    op = "max"
+
+
+class IndexMin(IndexReduce):
+    op = "min"
+
+
+class IndexProd(IndexReduce):
+    op = "prod"
+
+
+class ProdExcept(sp.Function):
+    """ProdExcept(T[I,K], *K) at [I,K]: the product of T[I,K'] over every K' but K (prod's partials, without
+    dividing by T, so exact where factors are zero). Every index is free."""
+
+    is_real = True
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Index symbols, extents and deltas
 
@@ -268,7 +306,7 @@ def free_indices(e, index_set) -> list:
             if x in index_set and x not in bound and x not in out:
                 out.append(x)
             return
-        if isinstance(x, IndexSum):
+        if isinstance(x, (IndexSum, IndexReduce)):
             walk(x.body, bound | set(x.indices))
             return
         if isinstance(x, Extent):      # size(i) is a number, not a use of index i

@@ -15,7 +15,7 @@ import sys
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from . import domains, ir
+from . import domains, ir, reductions
 from .errors import RuleError
 from .ir import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from .lang import ast as A
@@ -24,7 +24,7 @@ from .lang import ast as A
 # is bound inside _define, and codegen keeps user names apart from it)
 _MODULE_NAMES = {"OPS", "_define", "export_ops", "_CHUNK_ELEMENTS"}  # + emit_numpy.CHUNK_NAME
 _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_FUNCTIONS) | {"sum", "delta", "size", "max", "min"}
+RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_FUNCTIONS) | {"sum", "delta", "size", "max", "min", "prod"}
 _ORDINAL = ("first", "second", "third")
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
@@ -266,7 +266,8 @@ class Lowerer:
     def emit(self, target, syms, expr, line):
         # `X[I] = T[I]` where T is the primitive just computed for this statement: compute X directly
         if (ir.is_access(expr) and self.stmts and self.stmts[-1].target == ir.acc_name(expr)
-                and self.stmts[-1].prim and tuple(expr.args) == tuple(self.stmts[-1].indices)
+                and (self.stmts[-1].prim or reductions.is_stmt(self.stmts[-1]))
+                and tuple(expr.args) == tuple(self.stmts[-1].indices)
                 and self.tensors[ir.acc_name(expr)].role == "temp"):
             prev = self.stmts[-1]
             old = self.tensors.pop(prev.target)
@@ -579,6 +580,8 @@ class Lowerer:
                 # size(i) of an index the statement does not otherwise use: the header's index i
                 self.uf.union(s.ext, ("hdr", name))
             return Extent(s)
+        if reductions.is_reduction(node, self.tensors):
+            return reductions.lower(self, node, bound)
         if f in ("max", "min"):
             if len(node.args) != 2:
                 raise self.err(f"{f} takes two arguments", fpos, len(f))

@@ -265,7 +265,7 @@ class _Eval:
             return _union(self.free(n.left, fixed), self.free(n.right, fixed))
         if isinstance(n, A.Call):
             f = n.func
-            if f == "sum":
+            if f == "sum" or self.reduces(n):
                 ks = [a.name for a in n.args[:-1]]
                 return [l for l in self.free(n.args[-1], fixed | set(ks)) if l not in ks]
             if f == "delta":
@@ -313,7 +313,7 @@ class _Eval:
                         return self.tensor_of(n.base)[0].shape[k]
                 stack.append(n.base)
             elif isinstance(n, A.Call):
-                if n.func == "sum" and letter in [a.name for a in n.args[:-1]]:
+                if (n.func == "sum" or self.reduces(n)) and letter in [a.name for a in n.args[:-1]]:
                     continue
                 if n.func == "delta":
                     names = [a.name for a in n.args]
@@ -437,16 +437,44 @@ class _Eval:
             terms.append(v)
         return self.ctx.fsum(terms) if summed else terms[0]
 
+    def reduces(self, n) -> bool:
+        """max(k, e), min(k, e) (a bare first argument that e subscripts, or three or more arguments) and
+        prod(k, e) reduce over k; max(a, b) of two values does not (docs/language.md, Reductions)."""
+        if n.func == "prod":
+            return True
+        if n.func not in ("max", "min") or len(n.args) < 2:
+            return False
+        if len(n.args) > 2:
+            return True
+        a, body = n.args
+        if not isinstance(a, A.Name):
+            return False
+        stack, seen = [body], False
+        while stack and not seen:
+            x = stack.pop()
+            if isinstance(x, (A.Access, A.Subscript)):
+                seen = any(ix.name == a.name for ix in x.indices)
+            stack += [v for v in vars(x).values() if isinstance(v, A.Node)]
+            stack += [c for v in vars(x).values() if isinstance(v, (list, tuple)) for c in v if isinstance(c, A.Node)]
+        return seen
+
     def call(self, n, fixed, env, scope):
         f, ctx = n.func, self.ctx
-        if f == "sum":
+        if f == "sum" or self.reduces(n):
             ks = [a.name for a in n.args[:-1]]
             body = n.args[-1]
             exts = [self.extent(k, [body], scope) for k in ks]
             sc = dict(scope, **dict(zip(ks, exts)))
             terms = [self.ev(body, fixed | set(ks), dict(env, **dict(zip(ks, vals))), sc)
                      for vals in itertools.product(*(range(e) for e in exts))]
-            return ctx.fsum(terms)
+            if f == "sum":
+                return ctx.fsum(terms)
+            if not terms:
+                raise ReferenceError_(f"{f}() over an empty range")
+            out = terms[0]
+            for t in terms[1:]:
+                out = (t if t > out else out) if f == "max" else (t if t < out else out) if f == "min" else out * t
+            return out
         if f == "delta":
             i, j = (a.name for a in n.args)
             return ctx.of(1 if env[i] == env[j] else 0)

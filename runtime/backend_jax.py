@@ -108,6 +108,11 @@ def _others_product(s):
     return pre * suf if s.shape[-1] else s
 
 
+def others_product(x, axis):
+    """runtime.special.others_product over jnp (prefix and suffix products: no division, JAX differentiates it)."""
+    return jnp.moveaxis(_others_product(jnp.moveaxis(x, axis, -1)), -1, axis)
+
+
 def _svd_parts(A):
     U, s, Vt = jnp.linalg.svd(A)
     return U, s, Vt, jnp.linalg.det(U) * jnp.linalg.det(Vt)

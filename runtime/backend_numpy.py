@@ -11,7 +11,7 @@ from numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newa
 
 from runtime import special as _special
 from runtime.elementwise_table import ROWS as _ROWS
-from runtime.special import adjugate, erfc  # noqa: F401
+from runtime.special import adjugate, erfc, others_product  # noqa: F401
 
 for _row in _ROWS:
     if _row.impl is not None:

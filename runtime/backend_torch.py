@@ -158,6 +158,21 @@ def min(x, axis=None, keepdims=False):
     return torch.amin(x, dim=dims, keepdim=keepdims)
 
 
+def prod(x, axis=None, keepdims=False):
+    if axis is None:
+        return torch.prod(x) if not keepdims else torch.prod(x.reshape(-1)).reshape([1] * x.dim())
+    return torch.prod(x, dim=axis, keepdim=keepdims)
+
+
+def others_product(x, axis):
+    """runtime.special.others_product over torch: prefix times suffix cumulative products, no division."""
+    x = torch.movedim(x, axis, -1)
+    one = torch.ones(x.shape[:-1] + (1,), dtype=x.dtype, device=x.device)
+    pre = torch.cumprod(torch.cat([one, x[..., :-1]], dim=-1), dim=-1)
+    suf = torch.flip(torch.cumprod(torch.cat([one, torch.flip(x[..., 1:], (-1,))], dim=-1), dim=-1), (-1,))
+    return torch.movedim(pre * suf if x.shape[-1] else x, -1, axis)
+
+
 def transpose(x, axes=None):
     if axes is None:
         return x.permute(*reversed(range(x.dim())))

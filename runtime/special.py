@@ -132,6 +132,13 @@ def _others_product(s):
     return pre * suf if n else s
 
 
+def others_product(x, axis):
+    """p[..., k, ...] = Π over the other entries along `axis` of x (prod's partials), without dividing by x, so
+    exact where entries are 0: the prefix product times the suffix product (generated code for prod(k, e))."""
+    x = np.asarray(x)
+    return np.moveaxis(_others_product(np.moveaxis(x, axis, -1)), -1, axis)
+
+
 def _svd_parts(A):
     A = np.asarray(A)
     if A.dtype.kind in "biu":

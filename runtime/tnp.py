@@ -484,6 +484,15 @@ _defjvp(prod, lambda t, ans, x, axis=None, dtype=None, keepdims=False:
         sum(t * _prod_partial(ans, x, axis, keepdims), axis=axis, keepdims=keepdims))
 
 
+def others_product(x, axis):
+    """Π over the other entries along `axis` (runtime.special.others_product), as a product over a matrix whose
+    diagonal is 1: O(n²) where the plain path is O(n), but every derivative is prod's own (exact at zeros)."""
+    x = moveaxis(asarray(x), axis, -1)
+    n = shape_of(x)[-1]
+    others = where(_np.eye(n, dtype=bool), 1.0, expand_dims(x, -2))
+    return moveaxis(prod(others, axis=-1), -1, axis)
+
+
 def _minmax(raw, name):
     p = _prim(lambda x, axis=None, keepdims=False: raw(x, axis=axis, keepdims=keepdims), name)
 
