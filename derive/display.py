@@ -206,6 +206,10 @@ def unicode_pow(printer, e, rational=False, hadamard=False):
     return printer.parenthesize(b, 60) + "^(" + printer._print(x) + ")"
 
 
+_REDUCE_STR = {"max": "max", "min": "min", "prod": "Π"}
+_REDUCE_TEX = {"max": r"\max", "min": r"\min", "prod": r"\prod"}
+
+
 class _IndexStr(_BoundNames, StrPrinter):
     def _print_Abs(self, e):
         return f"|{self._print(e.args[0])}|"
@@ -224,6 +228,15 @@ class _IndexStr(_BoundNames, StrPrinter):
 
     def _print_KroneckerDelta(self, e):
         return f"δ[{self.idx_name(e.args[0])},{self.idx_name(e.args[1])}]"
+
+    def _print_IndexReduce(self, e):
+        return f"{_REDUCE_STR[e.op]}_{''.join(self.idx_name(i) for i in e.indices)}({self._print(e.body)})"
+
+    def _print_ProdExcept(self, e):
+        # Π over the other values of k: Π_k′≠k(x[k′])
+        body, k = e.args
+        other = ir.Idx(self.idx_name(k) + "′", k.ext)
+        return f"Π_{self.idx_name(other)}≠{self.idx_name(k)}({self._print(body.xreplace({k: other}))})"
 
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
@@ -263,6 +276,16 @@ class _IndexLatex(_BoundNames, LatexPrinter):
 
     def _print_KroneckerDelta(self, e, exp=None):
         return r"\delta_{" + latex_indices([_latex_index(self.idx_name(a)) for a in e.args]) + "}"
+
+    def _print_IndexReduce(self, e, exp=None):
+        return _REDUCE_TEX[e.op] + "_{" + ",".join(self._print(i) for i in e.indices) + r"} " + \
+            self.parenthesize(e.body, 40)
+
+    def _print_ProdExcept(self, e, exp=None):
+        body, k = e.args
+        other = ir.Idx(self.idx_name(k) + "′", k.ext)
+        return r"\prod_{" + self._print(other) + r" \neq " + self._print(k) + "} " + \
+            self.parenthesize(body.xreplace({k: other}), 40)
 
     def _print_Extent(self, e, exp=None):
         return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"

@@ -97,9 +97,24 @@ def _index_value(e, pt, axes):
             b = ev(x.body)
             body = np.broadcast_to(b, [pt.size(a) if a in x.indices else s for a, s in zip(axes, b.shape)])
             return body.sum(axis=tuple(axes.index(i) for i in x.indices), keepdims=True)
+        if isinstance(x, (ir.IndexReduce, ir.ProdExcept)):
+            return reduction_value(x, ev, axes, pt)
         return apply_function(x, [ev(a) for a in x.args])
 
     return ev(e)
+
+
+def reduction_value(x, ev, axes, pt):
+    """max/min/Π over axes (kept, as IndexSum's), or the product of the others along one (ProdExcept)."""
+    from runtime.special import others_product
+
+    body, ks = (x.args[0], x.args[1:]) if isinstance(x, ir.ProdExcept) else (x.body, x.indices)
+    b = ev(body)
+    b = np.broadcast_to(b, [pt.size(a) if a in ks else s for a, s in zip(axes, b.shape)])
+    ax = tuple(axes.index(i) for i in ks)
+    if isinstance(x, ir.ProdExcept):
+        return others_product(b, ax[0])
+    return {"max": np.max, "min": np.min, "prod": np.prod}[x.op](b, axis=ax, keepdims=True)
 
 
 def stmt_value(ls, pt):

@@ -234,7 +234,8 @@ class Lowerer:
         else:
             for ix in tgt.indices:
                 if ix.name not in self.letters:
-                    raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right", ix)
+                    raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right"
+                                   + reductions.reduced_note(self, ix.name), ix)
                 s = self.letters[ix.name]
                 if s not in free and isinstance(expr, sp.Basic) and s in expr.atoms(Idx):
                     raise self.err(f"index '{ix.name}' on the left is summed over on the right (a repeated "

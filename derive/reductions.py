@@ -95,7 +95,7 @@ def lower(lw, node, bound):
             lw.letters.pop(name, None)
         else:
             lw.letters[name] = old
-    lw.reduced_letters = getattr(lw, "reduced_letters", set()) | set(names)
+    lw.reduced_letters = getattr(lw, "reduced_letters", set()) | set(names)   # for reduced_note
     free = lw.free_letters(body)
     for s, n in zip(syms, idx_nodes):
         if s not in free:
@@ -105,6 +105,11 @@ def lower(lw, node, bound):
     from .lower import _text_order
 
     outer = [s for s in _text_order(free, node.args[-1]) if s not in syms]
+    # the same reduction written twice (the shift of a log-sum-exp, max(k, x[k]), added back) is computed once
+    cache = lw.__dict__.setdefault("_reductions", {})
+    key = (f, sp.srepr(body.xreplace({s: sp.Symbol(f"_K{k}") for k, s in enumerate(syms)})), tuple(outer))
+    if key in cache:
+        return ir.access(cache[key].target, outer)
     if ir.is_access(body) and len(set(body.args)) == len(body.args) and \
             not getattr(body, "is_number", False):
         T = body
@@ -119,7 +124,16 @@ def lower(lw, node, bound):
             T = ir.access(lw.lift(IndexProd(T, [s]), rest, node.pos).name, rest)
         syms = syms[:1]
     R = lw.lift(NODES[f](T, syms), outer, node.pos)
+    cache[key] = lw.stmts[-1]
     return ir.access(R.name, outer)
+
+
+def reduced_note(lw, letter) -> str:
+    """What to write when the left side keeps an index only a reduction uses (y[i] = max(i, x[i]))."""
+    if letter not in getattr(lw, "reduced_letters", ()):
+        return ""
+    return (f": a reduction over '{letter}' (max, min or prod) leaves no axis '{letter}' in its result; drop "
+            f"'{letter}' from the left side, or reduce over another index")
 
 
 def _arg_text(node) -> str:
