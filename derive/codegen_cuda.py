@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 import sympy as sp
 
-from . import ir
+from . import ir, reductions
 from .calculus import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
 from .emit_cuda import Body, Piece, Planner, outer_accesses
 
@@ -657,6 +657,7 @@ def stem_of(source_label: str) -> str:
 
 def generate_op(result, prefix, kernels: KernelSet):
     """The manifest entry of one derived rule (its kernels go into `kernels`)."""
+    reductions.refuse_cuda(result.program)
     op = OpCuda(result, prefix, kernels)
     progs = op.programs()
     p = op.p
