@@ -584,6 +584,7 @@ class Lowerer:
         if reductions.is_reduction(node, self.tensors):
             return reductions.lower(self, node, bound)
         if f in ("max", "min"):
+            reductions.check_pair(self, node)
             if len(node.args) != 2:
                 raise self.err(f"{f} takes two arguments", fpos, len(f))
             a, b = (self.scalar(x, bound) for x in node.args)

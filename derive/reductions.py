@@ -43,7 +43,8 @@ def _letters_in(node) -> set:
 
 def is_reduction(call, known_names) -> bool:
     """`prod(...)` always; `max`/`min` with three or more arguments, or with two whose first is a bare name that
-    the second subscripts and that names no tensor (`max(m, S[n,m])`; `max(x, 0)` stays elementwise)."""
+    the second subscripts (`max(m, S[n,m])`, even where a tensor is named m too, as in sum(m, ...)); `max(x, 0)`
+    and `max(x[i], y[i])` stay elementwise. `max(i)` alone is a reduction without a body (an error)."""
     if call.func == "prod":
         return True
     if call.func not in ("max", "min"):
@@ -74,9 +75,6 @@ def lower(lw, node, bound):
         if not isinstance(n, A.Name):
             raise lw.err(f"{f}'s leading arguments must be index names: {f}(k, expr) reduces expr over k"
                          + ("" if f == "prod" else f"; {f}(a, b) of two values takes exactly two arguments"), n, 1)
-        if n.name in lw.tensors:
-            raise lw.err(f"'{n.name}' names a tensor, so it cannot be the index {f}() reduces over; rename the "
-                         f"index, e.g. {f}(k, ...)", n, len(n.name))
     names = [n.name for n in idx_nodes]
     for k, n in enumerate(idx_nodes):
         if n.name in names[:k]:
@@ -126,6 +124,17 @@ def lower(lw, node, bound):
     R = lw.lift(NODES[f](T, syms), outer, node.pos)
     cache[key] = lw.stmts[-1]
     return ir.access(R.name, outer)
+
+
+def check_pair(lw, node):
+    """max(a, b) of two values whose first is an unknown bare name: most likely a reduction over an index the
+    expression does not use (max(k, x[i])); say so rather than only "unknown name"."""
+    a = node.args[0] if node.args else None
+    if len(node.args) == 2 and isinstance(a, A.Name) and a.name not in lw.tensors and lw.rule.header:
+        f = node.func
+        raise lw.err(f"unknown name '{a.name}'; {f}(a, b) of two values needs '{a.name}' to be an input, and "
+                     f"{f}({a.name}, expr) reduces over index '{a.name}' only where expr uses it, "
+                     f"e.g. {f}({a.name}, x[{a.name}])", a, len(a.name))
 
 
 def reduced_note(lw, letter) -> str:
