@@ -164,8 +164,22 @@ from .nn import (  # noqa: F401
     gaussian_kernel_sum_frule,
     gaussian_kernel_sum_rrule,
 )
+from .reductions import (  # noqa: F401
+    row_max,
+    row_max_frule,
+    row_max_rrule,
+    matrix_min,
+    matrix_min_frule,
+    matrix_min_rrule,
+    product,
+    product_frule,
+    product_rrule,
+    row_logsumexp,
+    row_logsumexp_frule,
+    row_logsumexp_rrule,
+)
 
-MODULES = ('batched', 'elementwise', 'linalg', 'nn')
+MODULES = ('batched', 'elementwise', 'linalg', 'nn', 'reductions')
 __all__ = [
     'batched_matmul',
     'batched_matmul_frule',
@@ -317,4 +331,16 @@ __all__ = [
     'gaussian_kernel_sum',
     'gaussian_kernel_sum_frule',
     'gaussian_kernel_sum_rrule',
+    'row_max',
+    'row_max_frule',
+    'row_max_rrule',
+    'matrix_min',
+    'matrix_min_frule',
+    'matrix_min_rrule',
+    'product',
+    'product_frule',
+    'product_rrule',
+    'row_logsumexp',
+    'row_logsumexp_frule',
+    'row_logsumexp_rrule',
 ]

@@ -1,0 +1,194 @@
+# @generated from rules/reductions.rules by `derive-rules` -- do not edit by hand.
+"""tensor-rules: reductions by max, min and product.
+
+`max(k, e)`, `min(k, e)` and `prod(k, e)` reduce e over index k (or over several: `max(i, j, e)`), as
+`sum(k, e)` does. The pullback of max and min splits the cotangent evenly among the entries that attain the
+extremum (ties); prod's gradient is the product of the other factors, exact where factors are zero."""
+from runtime.registry import export_ops
+
+# Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
+# it small (as verification does) sends the same code through its sliced path.
+_CHUNK_ELEMENTS = 4194304
+
+
+def _define(np):
+    """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    # helpers are bound here, not at module level: a rule may be named like one (`math`, `is_zero`), and its
+    # export replaces the module attribute, never what the ops read
+    import math
+
+    from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
+    _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return 1 / n if n else math.inf
+
+    def _add(a, b):
+        if is_zero(a):
+            return b
+        if is_zero(b):
+            return a
+        return a + b
+
+    # ---- row_max(S[n,m]) -> y[n]    (rules/reductions.rules:8)
+    # The largest entry of each row.
+    def row_max(S):
+        y = np.max(S, axis=1)
+        return y
+
+    def row_max_frule(tangents, S):
+        _, dS = tangents
+        y = np.max(S, axis=1)
+        dy_ = _ZERO
+        if not is_zero(dS):
+            dy_ = _add(dy_, np.sum((dS * np.where((S == y[:, None]), (1 / np.sum(np.asarray(np.where((S == y[:, None]), 1.0, 0.0), dtype=np.result_type(S)), axis=1))[:, None], 0.0)), axis=1))
+        return y, dy_
+
+    def row_max_rrule(S):
+        y = np.max(S, axis=1)
+        def row_max_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dS = ((dy_[:, None]) * np.where((S == y[:, None]), (1 / np.sum(np.asarray(np.where((S == y[:, None]), 1.0, 0.0), dtype=np.result_type(S)), axis=1))[:, None], 0.0))
+            return (_NO, dS)
+        return y, row_max_pullback
+
+    # ---- matrix_min(A[i,j]) -> y[]    (rules/reductions.rules:10)
+    # The smallest entry of a matrix.
+    def matrix_min(A):
+        y = np.min(A, axis=(0, 1))
+        return y
+
+    def matrix_min_frule(tangents, A):
+        _, dA = tangents
+        y = np.min(A, axis=(0, 1))
+        dy_ = _ZERO
+        if not is_zero(dA):
+            dy_ = _add(dy_, np.sum((dA * np.asarray(np.where((A == y), (1 / np.sum(np.asarray(np.where((A == y), 1.0, 0.0), dtype=np.result_type(A)), axis=(0, 1))), 0.0), dtype=np.result_type(A))), axis=(0, 1)))
+        return y, dy_
+
+    def matrix_min_rrule(A):
+        y = np.min(A, axis=(0, 1))
+        def matrix_min_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dA = (dy_ * np.asarray(np.where((A == y), (1 / np.sum(np.asarray(np.where((A == y), 1.0, 0.0), dtype=np.result_type(A)), axis=(0, 1))), 0.0), dtype=np.result_type(A)))
+            return (_NO, dA)
+        return y, matrix_min_pullback
+
+    # ---- product(x[i]) -> y[]    (rules/reductions.rules:12)
+    # The product of a vector's entries.
+    def product(x):
+        y = np.prod(x, axis=0)
+        return y
+
+    def product_frule(tangents, x):
+        _, dx = tangents
+        y = np.prod(x, axis=0)
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.sum((np.others_product(x, axis=0) * dx), axis=0))
+        return y, dy_
+
+    def product_rrule(x):
+        y = np.prod(x, axis=0)
+        def product_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.others_product(x, axis=0) * dy_)
+            return (_NO, dx)
+        return y, product_pullback
+
+    # ---- row_logsumexp(z[b,k]) -> y[b]    (rules/reductions.rules:14)
+    # Log-sum-exp of each row, shifted by the row's maximum (the shift cancels in value and derivative).
+    def row_logsumexp(z):
+        m = np.max(z, axis=1)
+        _e1 = (z - (m[:, None]))
+        _m2 = np.max(_e1, axis=1, keepdims=True, initial=-np.inf)
+        _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
+        y = ((m + np.sum(_m2, axis=1)) + np.log(np.sum(np.exp(_e1 - _m2), axis=1)))
+        return y
+
+    def row_logsumexp_frule(tangents, z):
+        _, dz = tangents
+        m = np.max(z, axis=1)
+        _e7 = (z - (m[:, None]))
+        _m8 = np.max(_e7, axis=1, keepdims=True, initial=-np.inf)
+        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        y = ((m + np.sum(_m8, axis=1)) + np.log(np.sum(np.exp(_e7 - _m8), axis=1)))
+        dm = _ZERO
+        if not is_zero(dz):
+            dm = _add(dm, np.sum((dz * np.where((z == m[:, None]), (1 / np.sum(np.asarray(np.where((z == m[:, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=1))[:, None], 0.0)), axis=1))
+        dy_ = _ZERO
+        if not is_zero(dm):
+            dy_ = _add(dy_, (-(dm * np.sum(np.exp((z - (y[:, None]))), axis=1))) + dm)
+        if not is_zero(dz):
+            dy_ = _add(dy_, np.sum((dz * np.exp((z - (y[:, None])))), axis=1))
+        return y, dy_
+
+    def row_logsumexp_rrule(z):
+        m = np.max(z, axis=1)
+        _e26 = (z - (m[:, None]))
+        _m27 = np.max(_e26, axis=1, keepdims=True, initial=-np.inf)
+        _m27 = np.where(np.isfinite(_m27), _m27, 0.0)
+        y = ((m + np.sum(_m27, axis=1)) + np.log(np.sum(np.exp(_e26 - _m27), axis=1)))
+        def row_logsumexp_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            _e32 = np.exp((z - (y[:, None])))
+            dm = (-(dy_ * np.sum(_e32, axis=1))) + dy_
+            dz = ((dy_[:, None]) * _e32)
+            dz = _add(dz, ((dm[:, None]) * np.where((z == m[:, None]), (1 / np.sum(np.asarray(np.where((z == m[:, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=1))[:, None], 0.0)))
+            return (_NO, dz)
+        return y, row_logsumexp_pullback
+
+    return {
+        'row_max': row_max,
+        'row_max_frule': row_max_frule,
+        'row_max_rrule': row_max_rrule,
+        'matrix_min': matrix_min,
+        'matrix_min_frule': matrix_min_frule,
+        'matrix_min_rrule': matrix_min_rrule,
+        'product': product,
+        'product_frule': product_frule,
+        'product_rrule': product_rrule,
+        'row_logsumexp': row_logsumexp,
+        'row_logsumexp_frule': row_logsumexp_frule,
+        'row_logsumexp_rrule': row_logsumexp_rrule,
+    }
+
+
+OPS = {'row_max': {'signature': 'row_max(S[n,m]) -> y[n]',
+             'inputs': [{'name': 'S', 'kind': 'tensor', 'indices': ['n', 'm']}],
+             'outputs': [{'name': 'y', 'indices': ['n']}],
+             'equal_extents': [],
+             'domains': {'S': 'real'},
+             'source': 'rules/reductions.rules:8',
+             'doc': 'The largest entry of each row.'},
+ 'matrix_min': {'signature': 'matrix_min(A[i,j]) -> y[]',
+                'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+                'outputs': [{'name': 'y', 'indices': []}],
+                'equal_extents': [],
+                'domains': {'A': 'real'},
+                'source': 'rules/reductions.rules:10',
+                'doc': 'The smallest entry of a matrix.'},
+ 'product': {'signature': 'product(x[i]) -> y[]',
+             'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
+             'outputs': [{'name': 'y', 'indices': []}],
+             'equal_extents': [],
+             'domains': {'x': 'real'},
+             'source': 'rules/reductions.rules:12',
+             'doc': "The product of a vector's entries."},
+ 'row_logsumexp': {'signature': 'row_logsumexp(z[b,k]) -> y[b]',
+                   'inputs': [{'name': 'z', 'kind': 'tensor', 'indices': ['b', 'k']}],
+                   'outputs': [{'name': 'y', 'indices': ['b']}],
+                   'equal_extents': [],
+                   'domains': {'z': 'positive'},
+                   'source': 'rules/reductions.rules:14',
+                   'doc': "Log-sum-exp of each row, shifted by the row's maximum (the shift cancels in value "
+                          'and derivative).'}}
+
+globals().update(export_ops(__name__, OPS, _define))
