@@ -106,7 +106,8 @@ class RuleResult:
         if self.check is not None:
             c = self.check
             out["verification"] = {"fd_error": c.fd_error, "adjoint_error": c.adjoint_error,
-                                   "chunk_error": c.chunk_error, "reference_error": c.reference_error, "points": c.points, "skipped": c.skipped,
+                                   "chunk_error": c.chunk_error, "reference_error": c.reference_error,
+                                   "reference_points": c.reference_points, "points": c.points, "skipped": c.skipped,
                                    "extents": [dict(e) for e in c.extents], "skipped_because": list(c.notes),
                                    "problems": list(c.problems), "warnings": list(c.warnings)}
         if self.error:

@@ -105,6 +105,13 @@ def _file_doc(text):
 # -- presentation -------------------------------------------------------------------------------------------
 
 
+def _reference(v) -> str:
+    """The check line's reference figure: the worst error, or that the text's value was never compared."""
+    if v.get("reference_points", 1) == 0:
+        return "reference not compared"
+    return f"reference {v.get('reference_error', float('nan')):.1e}"
+
+
 def _form(stmt):
     return stmt["matrix_form"] or stmt["index_form"]
 
@@ -132,7 +139,7 @@ def print_table(outcomes, out=None):
         extents = "; ".join(" ".join(f"{k}={n}" for k, n in e.items()) for e in v.get("extents", []) if e)
         line = f"  check        {status}: finite differences {v.get('fd_error', float('nan')):.1e}, " \
                f"adjoint {v.get('adjoint_error', float('nan')):.1e}, " \
-               f"reference {v.get('reference_error', float('nan')):.1e}, " \
+               f"{_reference(v)}, " \
                f"{f'extents {extents}, ' if extents else ''}{r['seconds'] * 1000:.0f} ms"
         if v.get("points", 1) == 0:
             line = f"  check        {status}: no point could be checked, {r['seconds'] * 1000:.0f} ms"

@@ -43,6 +43,7 @@ class Check:
     primal_error: float = 0.0      # frule/rrule primal vs forward
     chunk_error: float = 0.0       # worst relative difference of the chunked passes from the one-shot ones
     reference_error: float = 0.0   # worst relative error of the forward value against derive.reference
+    reference_points: int = 0      # points where the reference evaluator's value was compared
     points: int = 0                # well-posed points checked
     skipped: int = 0               # ill-posed points: neither a pass nor a failure
     extents: list = field(default_factory=list)   # {index: extent} of each assignment with a checked point
@@ -408,6 +409,7 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     watch = getattr(fns, "watch", None)
     outs = [o["name"] for o in meta["outputs"]]
     lost, overflow = [], []          # where the text itself loses digits, or overflows
+    unread = None                    # why the reference evaluator could not read the rule, if it could not
     # at extents where check_op found a well-posed point (a least-squares rule only tall), not the first ones
     sizes = chk.extents[0] if chk.extents else None
     for offset, scale in (REFERENCE_SCALES if scales is None else scales):
@@ -421,7 +423,10 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
             want = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
                                       precision="mp", dps=REFERENCE_DPS)
             want = tuple(np.array(want[o], dtype=float) for o in outs)
-        except (reference.ReferenceError_, ArithmeticError, ValueError, ZeroDivisionError):
+        except reference.ReferenceError_ as e:
+            unread = str(e)
+            continue
+        except (ArithmeticError, ValueError, ZeroDivisionError):
             continue
         if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
             continue
@@ -437,6 +442,7 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         where = f"at inputs offset by {offset:g}, scaled by {scale:g}"
         _derivatives_finite(chk, name, fns, meta, moved, got, where)
         err = _worst_rel(got, want)
+        chk.reference_points += 1
         chk.reference_error = max(chk.reference_error, err)
         if err <= REFERENCE_TOL:
             continue
@@ -460,6 +466,10 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
                  f"does the rule's text evaluated as written in float64 (an intermediate overflows){remedy}")
     if lost:
         chk.warn(f"the rule's text loses digits {'; '.join(lost)}{remedy}")
+    if unread is not None and chk.reference_points == 0:
+        # never a silent "reference 0.0": say that the forward value was not compared with the text's reading
+        chk.warn(f"the forward value was not compared with the reference evaluation of the rule's text: the "
+                 f"reference evaluator cannot read it ({unread})")
     return chk
 
 

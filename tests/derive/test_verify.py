@@ -208,3 +208,32 @@ def test_inputs_too_large_for_a_step_to_move_are_not_a_vacuous_pass():
     (msg,) = r.check.problems
     assert msg.startswith("no well-posed point to check at: ") and "too large for a step to move" in msg
     assert "declare it" not in msg       # a domain is declared already
+
+
+def test_a_rule_the_reference_cannot_read_is_not_reported_as_matching_it(monkeypatch):
+    """When the reference evaluator cannot read a rule, its forward value was never compared with the text:
+    the check says so (a warning, and "reference not compared" on the check line), never "reference 0.0e+00"."""
+    from derive import cli, reference
+
+    def unreadable(*a, **k):
+        raise reference.ReferenceError_("unknown node Frob")
+
+    monkeypatch.setattr(reference, "evaluate", unreadable)
+    (r,) = api.derive_text("r(x[i]) -> y[i] = exp(x[i])", "<t>")
+    assert r.check.reference_points == 0
+    assert any("cannot read it (unknown node Frob)" in w for w in r.check.warnings), r.check.warnings
+    v = r.to_json()["verification"]
+    assert v["reference_points"] == 0 and cli._reference(v) == "reference not compared"
+
+
+def test_every_shipped_rule_is_compared_with_the_reference():
+    """The reference evaluator reads every construct the shipped rules use: each shipped rule's forward value is
+    compared with it at some point (a construct it cannot read would otherwise go unchecked there)."""
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[2] / "rules"
+    unread = []
+    for path in sorted(root.glob("*.rules")):
+        for r in api.derive_text(path.read_text(), str(path)):
+            if r.check is not None and r.check.reference_points == 0:
+                unread.append((path.name, r.name, r.check.warnings))
+    assert not unread, unread
