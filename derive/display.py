@@ -14,6 +14,7 @@ from . import ir
 from .calculus import COT, GIVEN, TAN, base_name
 from .ir import IndexSum
 from .ir import Extent
+from .masks import relation_text
 
 
 def pretty_name(name: str, style="unicode") -> str:
@@ -228,6 +229,9 @@ class _IndexStr(_BoundNames, StrPrinter):
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
 
+    def _print_Iverson(self, e):      # [j ≤ i]: 1 where the comparison of indices holds, else 0
+        return relation_text(e.cond, self._print)
+
     def _print_Unequality(self, e):
         return f"{self._print(e.lhs)} ≠ {self._print(e.rhs)}"
 
@@ -263,6 +267,12 @@ class _IndexLatex(_BoundNames, LatexPrinter):
 
     def _print_KroneckerDelta(self, e, exp=None):
         return r"\delta_{" + latex_indices([_latex_index(self.idx_name(a)) for a in e.args]) + "}"
+
+    def _print_Iverson(self, e, exp=None):
+        c = e.cond
+        op = {"<=": r"\le", "<": "<", ">=": r"\ge", ">": ">", "==": "=", "!=": r"\ne"}[c.rel_op]
+        s = rf"[{self._print(c.lhs)} {op} {self._print(c.rhs)}]"
+        return f"{s}^{{{exp}}}" if exp else s
 
     def _print_Extent(self, e, exp=None):
         return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
