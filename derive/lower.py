@@ -115,7 +115,8 @@ class Lowerer:
         if not name.isidentifier():
             raise self.err(f"'{name}' is not a valid name", pos)
         if name in RESERVED:
-            raise self.err(f"'{name}' is a built-in function and cannot name a tensor", pos, len(name))
+            what = "constant" if name == "inf" else "function"
+            raise self.err(f"'{name}' is a built-in {what} and cannot name a tensor", pos, len(name))
         if keyword.iskeyword(name):
             raise self.err(f"'{name}' is reserved and cannot name a tensor", pos, len(name))
         t = _Tensor(name, kind, rank, role, pos, letters)
@@ -329,8 +330,10 @@ class Lowerer:
         if node.name == "inf":
             return sp.oo
         if self.is_index_name(node):
-            raise self.err(f"index '{node.name}' cannot be used as a value: compare it, as in "
-                           f"where({node.name} <= j, ..., 0), or use size({node.name}) for its extent", node)
+            other = "j" if node.name != "j" else "i"
+            raise self.err(f"index '{node.name}' cannot be used as a value (nor in arithmetic): compare it with "
+                           f"another index or an integer, as in where({node.name} <= {other}, ..., 0), or use "
+                           f"size({node.name}) for its extent", node)
         t = self.lookup(node.name, node, 0)
         if t.kind == "int":
             return ir.access(t.name, ())
