@@ -114,3 +114,15 @@ def relation_text(rel, name=str) -> str:
     """[j ≤ i] for display."""
     sym = {"<=": "≤", "<": "<", ">=": "≥", ">": ">", "==": "=", "!=": "≠"}[rel.rel_op]
     return f"[{name(rel.lhs)} {sym} {name(rel.rhs)}]"
+
+
+def positions_as_data(e, idx, name):
+    """e with index idx, where a comparison reads its position, reading the array `name`[idx] instead: a
+    sliced pass (codegen's chunks) cuts that array with the tensors, so a slice compares its own positions
+    (np.arange(n)[lo:hi]), not 0..len-1. Returns (expression, whether anything was replaced)."""
+    from .ir import access
+
+    pos = access(name, (idx,))
+    out = e.replace(lambda x: isinstance(x, sp.Basic) and x.is_Relational and idx in x.free_symbols,
+                    lambda x: x.xreplace({idx: pos}))
+    return out, out != e

@@ -213,3 +213,12 @@ def test_runtime_reverse_forward_and_traced_modes_through_masks():
     want_hv = _fd_jvp(lambda z: grad(g)(z), [s], [t[:4, None] * np.ones((4, 4))])
     np.testing.assert_allclose(hv, want_hv, rtol=1e-5, atol=1e-7)
     assert np.all(np.isfinite(hv))
+
+
+def test_a_sliced_pass_compares_the_positions_of_its_slice():
+    # the kernel sum is evaluated in slices of i; each slice must compare its own positions lo..hi, not 0..len
+    # (the verifier runs the sliced path and compares it with the one-shot pass)
+    for text in ("ks(x[i,d], b[i]) -> y[i] = sum(j, where(j <= i, exp(-sum(d, (x[i,d] - x[j,d])**2)) * b[j], 0))",
+                 "ks2(x[i,d], y[j,d], b[j]) -> o[i] = sum(j, where(j < i, exp(-sum(d, (x[i,d] - y[j,d])**2)) * b[j], 0))"):
+        r, src = _source_of(text)
+        assert "np.arange(n_i)[" in src
