@@ -818,8 +818,12 @@ class Lowerer:
             syms = list(st.indices) + (sorted(st.expr.atoms(Idx), key=str) if st.expr is not None else [])
             for s in syms:
                 if s.ext not in input_classes:
+                    hint = ""
+                    if st.expr is not None and any(s in r.free_symbols for r in st.expr.atoms(sp.Rel)):
+                        hint = (f" (a comparison such as j <= {s.name} gives it none: declare it in a header, "
+                                f"e.g. f(x[{s.name}]) -> y[{s.name}] = ...)")
                     raise RuleError(f"the extent of index '{s.name}' (in the statement for '{st.target}') "
-                                    f"cannot be known from any input: no input tensor carries it",
+                                    f"cannot be known from any input: no input tensor carries it{hint}",
                                     self.rule.pos, rule=self.name, width=len(self.rule.name))
         eq = []
         for a, b in self.square_pairs:
