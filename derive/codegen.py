@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from . import ir
+from . import ir, masks
 from runtime.primitives import PRIMITIVES
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .calculus import OpaqueLin, lin_reads
@@ -234,7 +234,9 @@ class OpGen:
         """T[indices] = expr evaluated over slices of index ci, so the largest intermediate stays bounded:
         slices are concatenated when ci is an index of the result, and added when ci is summed."""
         local = Idx("_ci", ci.ext)
-        body_expr = expr.xreplace({ci: local})
+        body_expr, compared = masks.positions_as_data(expr.xreplace({ci: local}), local, "_pos")
+        if compared:       # a comparison of the sliced index reads its positions, sliced with the data
+            em.names = dict(em.names, _pos=f"np.arange({self.extent_code(ci)})")
         sliced, rep = _slice_accesses([body_expr], local)
         body_expr = body_expr.xreplace(rep)
         fn = em.tmp("chunk")
@@ -300,8 +302,14 @@ class OpGen:
             axis = ls.indices.index(ci) if ci in ls.indices else None
             plan.append((ls, e.xreplace({ci: local}), axis, tuple(local if x == ci else x for x in big),
                          tuple(local if x == ci else x for x in ls.indices)))
+        compared = False
+        for k, (ls, e, axis, big, out_idx) in enumerate(plan):
+            e, c = masks.positions_as_data(e, local, "_pos")
+            plan[k], compared = (ls, e, axis, big, out_idx), compared or c
         sliced, rep = _slice_accesses([e for _, e, _, _, _ in plan], local)
         names = dict(pb.names)
+        if compared:       # a comparison of the sliced index reads its positions, sliced with the data
+            names["_pos"] = f"np.arange({self.extent_var(cls)})"
         names.update(atoms)
         for p in sliced.values():
             names[p] = p

@@ -14,6 +14,7 @@ from . import ir
 from .calculus import COT, GIVEN, TAN, base_name
 from .ir import IndexSum
 from .ir import Extent
+from .masks import relation_text
 
 
 def pretty_name(name: str, style="unicode") -> str:
@@ -241,6 +242,9 @@ class _IndexStr(_BoundNames, StrPrinter):
     def _print_Extent(self, e):
         return f"size({e.args[0].name})"
 
+    def _print_Iverson(self, e):      # [j ≤ i]: 1 where the comparison of indices holds, else 0
+        return relation_text(e.cond, self._print)
+
     def _print_Unequality(self, e):
         return f"{self._print(e.lhs)} ≠ {self._print(e.rhs)}"
 
@@ -286,6 +290,11 @@ class _IndexLatex(_BoundNames, LatexPrinter):
         other = ir.Idx(self.idx_name(k) + "′", k.ext)
         return r"\prod_{" + self._print(other) + r" \neq " + self._print(k) + "} " + \
             self.parenthesize(body.xreplace({k: other}), 40)
+    def _print_Iverson(self, e, exp=None):
+        c = e.cond
+        op = {"<=": r"\le", "<": "<", ">=": r"\ge", ">": ">", "==": "=", "!=": r"\ne"}[c.rel_op]
+        s = rf"[{self._print(c.lhs)} {op} {self._print(c.rhs)}]"
+        return f"{s}^{{{exp}}}" if exp else s
 
     def _print_Extent(self, e, exp=None):
         return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"

@@ -10,6 +10,7 @@ import sympy as sp
 
 from . import ir
 from .ir import Extent, IndexSum, Idx
+from .masks import Iverson
 
 log = logging.getLogger("derive.display")
 
@@ -70,6 +71,10 @@ class Point:
 # -- the index form: every index an axis ------------------------------------------------------------------------
 
 
+_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
+            "!=": np.not_equal}
+
+
 def _index_value(e, pt, axes):
     n = len(axes)
 
@@ -84,6 +89,10 @@ def _index_value(e, pt, axes):
     def ev(x):
         if ir.is_access(x):
             return place(pt.array(x), tuple(x.args))
+        if isinstance(x, Iverson):      # [j ≤ i] over the positions of its indices
+            c = x.cond
+            a, b = (place(np.arange(pt.size(s)), (s,)) if isinstance(s, Idx) else ev(s) for s in (c.lhs, c.rhs))
+            return np.asarray(_COMPARE[c.rel_op](a, b), dtype=float)
         if isinstance(x, Idx):
             raise Mismatch("an index as a value")
         if x.is_number:

@@ -109,6 +109,18 @@ class CudaPrinter(C99CodePrinter):
             return self.ctx.index(e)
         return e.name
 
+    def _print_Idx(self, e):            # our Idx shares SymPy's class name: this takes its printer method
+        return self.ctx.index(e)
+
+    def _print_Infinity(self, e):
+        return "T(INFINITY)"
+
+    def _print_NegativeInfinity(self, e):
+        return "(-T(INFINITY))"
+
+    def _print_Iverson(self, e):        # [j ≤ i]: a comparison of positions (derive/masks.py)
+        return f"({self._print(e.cond)} ? T(1) : T(0))"
+
     def _print_Extent(self, e):
         return f"T({self.ctx.extent(e.args[0].ext)})"
 

@@ -18,6 +18,8 @@ from sympy.printing.numpy import NumPyPrinter
 from . import ir, reductions
 from .ir import IndexSum
 from .ir import Extent, Idx
+from . import masks
+from .masks import Iverson
 
 CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one slice holds (32 MB in float64)
 # The generated module's global holding that budget: sliced passes read it when they run, so verification and
@@ -68,6 +70,12 @@ class _ScalarPrinter(NumPyPrinter):
 
     def _print_Float(self, e):
         return _float(e)
+
+    def _print_Infinity(self, e):
+        return "np.inf"
+
+    def _print_NegativeInfinity(self, e):
+        return "(-np.inf)"
 
     def _print_Pi(self, e):
         return "3.141592653589793"
@@ -318,6 +326,11 @@ class Emitter:
                 pass             # e.g. relu(0): print it as a call
         if isinstance(e, Extent):
             return self.extent_code(e.args[0]), ()
+        if isinstance(e, Idx):            # an index compared (derive/masks.py): its positions
+            return self.bind(e, f"np.arange({self.extent_code(e)})", (e,), "r")
+        if isinstance(e, Iverson):
+            c, axes = self.emit(e.cond)
+            return self.bind(e, f"np.asarray({c}, dtype={self.dtype()})", axes, "mask")
         if ir.is_access(e):
             return self.emit_access(e)
         if isinstance(e, sp.KroneckerDelta):
@@ -377,7 +390,7 @@ class Emitter:
                              axes)
         if e.is_Relational:
             a, b = (self.emit(x) for x in e.args)
-            axes = _union([a[1], b[1]])
+            axes = self.order(_union([a[1], b[1]]))       # j <= i over (i, j) needs no transpose
             op = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}[e.rel_op]
             return f"({self.align(a[0], a[1], axes)} {op} {self.align(b[0], b[1], axes)})", axes
         if isinstance(e, sp.Function):
@@ -506,6 +519,9 @@ class Emitter:
         # exp(u)/Σexp(v) is recognised before factors are grouped by their indices: grouped with another
         # factor of the same indices (a cotangent dy), Σexp's reciprocal would hide inside a product
         factors = _stable_softmax(factors)
+        scan = self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors)
+        if scan is not None:
+            return scan
         if summed:
             # factors over the same indices multiply elementwise first (a cacheable subexpression)
             groups: dict = {}
@@ -556,6 +572,45 @@ class Emitter:
         for k in missing:
             code = f"{self.extent_code(k)} * {_paren(code)}"
         return self.bind(key, code, out_axes, "c")
+
+    def emit_scan(self, key, factors, summed):
+        """Σ_k [k ≤ i]·g[k]·h[i] (or <, ≥, >) as h · cumsum(g) along k (derive/masks.py): O(N), where the mask
+        as an array would be N×N. None when the product holds no such scan."""
+        free = lambda f: ir.free_indices(f, f.atoms(Idx))      # noqa: E731
+        form = masks.cumsum_form(factors, list(summed), free)
+        if form is None:
+            return None
+        bracket, k, i, reverse, inclusive = form
+        g = [f for f in factors if f is not bracket and k in free(f)]
+        rest = [f for f in factors if f is not bracket and k not in free(f)]
+        gm = sp.Mul(*g)
+        gc, gax = self.emit_product(gm, g, (), gm) if len(g) > 1 else self.emit(g[0])
+        lead = tuple(a for a in gax if a != k)
+        gc = self.to_axes(gc, gax, lead + (k,))
+        shape = "(" + "".join(f"{self.extent_code(a)}, " for a in lead) + "1,)"
+        zeros = f"np.zeros({shape}, dtype={self.dtype()})"
+        scanned = IndexSum(bracket * gm, (k,))          # its value, under its own key, for the rest
+        self.bind(scanned, masks.scan_code(_paren(gc), reverse, inclusive, zeros), lead + (i,), "cs")
+        left = tuple(s for s in summed if s != k)
+        return self.emit_product(key, [scanned] + rest, left, key)
+
+    def emit_masked(self, key, factors):
+        """[c]·r as np.where(c, r, 0): r's value where c fails never reaches the result (where(j <= i, 1/A[i,j],
+        0) is 0 above the diagonal even where A is 0 there, as the where the text wrote)."""
+        brackets = [f for f in factors if isinstance(f, Iverson)]
+        if not brackets or len(brackets) == len(factors):
+            return None
+        rest = [f for f in factors if not isinstance(f, Iverson)]
+        cond = brackets[0].cond if len(brackets) == 1 else sp.And(*[b.cond for b in brackets])
+        rm = sp.Mul(*rest)
+        rc, rax = self.emit_product(rm, rest, (), rm) if len(rest) > 1 else self.emit(rest[0])
+        conds = [self.emit(b.cond) for b in brackets]
+        axes = self.order(_union([rax] + [ax for _, ax in conds]))
+        cc = " & ".join(_paren(self.align(c, ax, axes)) for c, ax in conds)
+        code = f"np.where({cc}, {self.align(rc, rax, axes)}, 0.0)"
+        if set(axes) != set(rax) or not rax:
+            code = self.to_axes(code, axes, axes)
+        return self.bind(key, code, axes, "w")
 
     def _elementwise(self, num, ops, axes):
         parts = []

@@ -225,7 +225,9 @@ class where(sp.Function):
             return a
         if c is sp.false:
             return b
-        return None
+        from .masks import where_on_indices      # a comparison of indices is a 0/1 factor (derive/masks.py)
+
+        return where_on_indices(c, a, b)
 
     def fdiff(self, argindex=1):
         c, a, b = self.args

@@ -24,7 +24,7 @@ from .lang import ast as A
 # is bound inside _define, and codegen keeps user names apart from it)
 _MODULE_NAMES = {"OPS", "_define", "export_ops", "_CHUNK_ELEMENTS"}  # + emit_numpy.CHUNK_NAME
 _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_FUNCTIONS) | {"sum", "delta", "size", "max", "min", "prod"}
+RESERVED = set(ir.ELEMENTWISE) | set(ir.MATRIX_FUNCTIONS) | {"sum", "delta", "size", "max", "min", "prod", "inf"}
 _ORDINAL = ("first", "second", "third")
 _COMPARE = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan,
             "==": sp.Eq, "!=": sp.Ne}
@@ -115,7 +115,8 @@ class Lowerer:
         if not name.isidentifier():
             raise self.err(f"'{name}' is not a valid name", pos)
         if name in RESERVED:
-            raise self.err(f"'{name}' is a built-in function and cannot name a tensor", pos, len(name))
+            what = "constant" if name == "inf" else "function"
+            raise self.err(f"'{name}' is a built-in {what} and cannot name a tensor", pos, len(name))
         if keyword.iskeyword(name):
             raise self.err(f"'{name}' is reserved and cannot name a tensor", pos, len(name))
         t = _Tensor(name, kind, rank, role, pos, letters)
@@ -216,8 +217,10 @@ class Lowerer:
         if not tgt.name.isidentifier():
             raise self.err(f"'{tgt.name}' is not a valid name", tgt)
 
+        self.index_names = _index_names(st)
         expr = self.convert(st.expr, frozenset())
-        if isinstance(expr, sp.Basic) and expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        infinite = (sp.zoo, sp.nan) if _names_inf(st.expr) else (sp.zoo, sp.nan, sp.oo, -sp.oo)
+        if isinstance(expr, sp.Basic) and expr.has(*infinite):
             raise self.err("this expression divides by zero (or is otherwise undefined) for every input",
                            st.expr, 1)
         t = self.tensors.get(tgt.name)
@@ -326,9 +329,13 @@ class Lowerer:
         return t
 
     def c_Name(self, node, bound):
-        if node.name in self.letters and node.name not in self.tensors:
-            raise self.err(f"index '{node.name}' cannot be used as a value; use size({node.name}) for its extent",
-                           node)
+        if node.name == "inf":
+            return sp.oo
+        if self.is_index_name(node):
+            other = "j" if node.name != "j" else "i"
+            raise self.err(f"index '{node.name}' cannot be used as a value (nor in arithmetic): compare it with "
+                           f"another index or an integer, as in where({node.name} <= {other}, ..., 0), or use "
+                           f"size({node.name}) for its extent", node)
         t = self.lookup(node.name, node, 0)
         if t.kind == "int":
             return ir.access(t.name, ())
@@ -378,6 +385,17 @@ class Lowerer:
                 self.check_range(_log10_abs(r), node)
         return e
 
+    def is_index_name(self, node):
+        """A bare name that stands for an index of this statement (not a tensor of the same name)."""
+        return isinstance(node, A.Name) and node.name not in self.tensors and (
+            node.name in self.letters or node.name in self.target_letters or node.name in self.index_names)
+
+    def compared(self, node, bound):
+        """A side of a comparison: an index stands for its position there (derive/masks.py)."""
+        if self.is_index_name(node):
+            return self.index(node)
+        return self.scalar(node, bound)
+
     def check_range(self, log10, node):
         """Refuse a constant outside float64's normal range: the generated code could not hold it."""
         if log10 is not None and log10 > _LOG10_MAX:
@@ -390,7 +408,10 @@ class Lowerer:
     def binop(self, node, bound):
         op = node.op
         if op in _COMPARE:
-            a, b = self.scalar(node.left, bound), self.scalar(node.right, bound)
+            a, b = (self.compared(n, bound) for n in (node.left, node.right))
+            if op in ("==", "!=") and isinstance(a, Idx) and isinstance(b, Idx):
+                # i == j means delta(i, j), which pairs equal extents
+                self.uf.union(a.ext, b.ext, node.pos, self.name, f"{node.op} of indices: ")
             self.no_hidden_clash([(node.left, a), (node.right, b)])
             rel = _COMPARE[op](a, b)
             if isinstance(rel, BooleanAtom) and (self.free_letters(a) or self.free_letters(b)):
@@ -802,8 +823,12 @@ class Lowerer:
             syms = list(st.indices) + (sorted(st.expr.atoms(Idx), key=str) if st.expr is not None else [])
             for s in syms:
                 if s.ext not in input_classes:
+                    hint = ""
+                    if st.expr is not None and any(s in r.free_symbols for r in st.expr.atoms(sp.Rel)):
+                        hint = (f" (a comparison such as j <= {s.name} gives it none: declare it in a header, "
+                                f"e.g. f(x[{s.name}]) -> y[{s.name}] = ...)")
                     raise RuleError(f"the extent of index '{s.name}' (in the statement for '{st.target}') "
-                                    f"cannot be known from any input: no input tensor carries it",
+                                    f"cannot be known from any input: no input tensor carries it{hint}",
                                     self.rule.pos, rule=self.name, width=len(self.rule.name))
         eq = []
         for a, b in self.square_pairs:
@@ -863,6 +888,44 @@ def _text_order(syms, node) -> list:
     for k, name in enumerate(names):
         first.setdefault(name, k)
     return sorted(syms, key=lambda s: first.get(s.name, len(names)))
+
+
+def _index_names(node) -> set:
+    """Every name the text of node uses as an index: subscripts, and the index arguments of sum, delta, size."""
+    out: set = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Index):
+            out.add(n.name)
+        elif isinstance(n, A.Call) and n.func in ("sum", "delta", "size"):
+            args = n.args[:-1] if n.func == "sum" else n.args
+            out.update(a.name for a in args if isinstance(a, A.Name))
+        if isinstance(n, A.Node):
+            for f in dataclasses.fields(n):
+                v = getattr(n, f.name)
+                if isinstance(v, A.Node):
+                    stack.append(v)
+                elif isinstance(v, tuple):
+                    stack.extend(x for x in v if isinstance(x, A.Node))
+    return out
+
+
+def _names_inf(node) -> bool:
+    """The text of node writes `inf` (so an infinite constant in it is meant, not a division by zero)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Name) and n.name == "inf":
+            return True
+        if isinstance(n, A.Node):
+            for f in dataclasses.fields(n):
+                v = getattr(n, f.name)
+                if isinstance(v, A.Node):
+                    stack.append(v)
+                elif isinstance(v, tuple):
+                    stack.extend(x for x in v if isinstance(x, A.Node))
+    return False
 
 
 def _index_node(node, name):

@@ -374,6 +374,10 @@ class _Eval:
         if isinstance(n, A.Num):
             return ctx.num(n.value)
         if isinstance(n, A.Name):
+            if n.name not in self.values and n.name in env:      # an index compared: its position
+                return ctx.of(env[n.name])
+            if n.name == "inf" and n.name not in self.values:
+                return ctx.num("inf")
             v = self.values[n.name]
             return ctx.of(v.item() if isinstance(v, np.ndarray) else v)
         if isinstance(n, A.Access):

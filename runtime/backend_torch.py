@@ -209,6 +209,19 @@ def matmul(a, b):
     return torch.matmul(a, b)
 
 
+# index comparisons and cumulative sums (derive/masks.py): positions, scans along an axis
+def arange(n):
+    return torch.arange(n, device=current_device())
+
+
+def cumsum(x, axis):
+    return torch.cumsum(x, dim=axis)
+
+
+def flip(x, axis):
+    return torch.flip(x, dims=(axis,))
+
+
 def tril(x, k=0):
     return torch.tril(x, k)
 

@@ -1,0 +1,2645 @@
+// @generated from rules/masks.rules by `derive-rules` -- do not edit by hand.
+// Kernels for cumsum, cumsum_exclusive, reverse_cumsum, cumsum_rows, tril, triu_strict, causal_softmax, causal_attention: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// entry point. The launch plan (buffers, steps, parameters) is the .json file beside this one; runtime/cuda.py
+// runs it. Arrays are C-contiguous with axes in the order of the tensor's indices.
+
+// ---- helpers shared by every generated kernel (templates/cuda_helpers.cuh.j2) -----------------------------
+#define TR_BLOCK 256
+#define TR_BM 128
+#define TR_BN 128
+#define TR_BK 8
+#define TR_LDS (TR_BM + 4)
+
+template <typename T> __device__ __forceinline__ T tr_sq(T x) { return x * x; }
+// σ(x) accurate in both tails: e = exp(-|x|) <= 1, then 1/(1 + e) or e/(1 + e) (through tanh, σ(x) is 0 below -20
+// in float32 and -40 in float64)
+template <typename T> __device__ __forceinline__ T tr_sigmoid(T x) {
+    const T e = exp(-fabs(x));
+    return (x >= T(0) ? T(1) : e) / (T(1) + e);
+}
+template <typename T> __device__ __forceinline__ T tr_softplus(T x) { return (x > T(0) ? x : T(0)) + log1p(exp(-fabs(x))); }
+template <typename T> __device__ __forceinline__ T tr_relu(T x) { return x > T(0) ? x : T(0); }
+template <typename T> __device__ __forceinline__ T tr_step(T x) { return x > T(0) ? T(1) : T(0); }
+template <typename T> __device__ __forceinline__ T tr_sign(T x) { return T((x > T(0)) - (x < T(0))); }
+__device__ __forceinline__ long long tr_min(long long a, long long b) { return a < b ? a : b; }
+
+// a tangent or cotangent that is zero is passed as a null pointer: it reads as zero and is never written
+template <typename T> __device__ __forceinline__ T tr_ld(const T* p, long long i) { return p ? p[i] : T(0); }
+
+// mode 0: store, 1: accumulate, 2: accumulate atomically (the reduction is split across blocks)
+template <typename T> __device__ __forceinline__ void tr_store(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    if (mode == 0) p[i] = v;
+    else if (mode == 1) p[i] += v;
+    else atomicAdd(p + i, v);
+}
+
+template <typename T> __device__ __forceinline__ T tr_warp_sum(T v) {
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    return v;
+}
+
+// ---- maxima: the shift of a log-sum-exp ---------------------------------------------------------------------
+// A buffer of maxima holds order-preserving unsigned keys of the values' bits: the zero key lies below every
+// value's, so the zero-filled buffer of a split reduction (mode 2) is the identity of the atomic maximum that
+// merges the partial ones. It is read only through tr_shift: the maximum, or 0 where that is infinite (or
+// NaN), which is what exp(x - shift) needs (all -inf then gives -inf, not NaN).
+template <typename T> struct tr_key_of;
+template <> struct tr_key_of<float> { typedef unsigned int type; };
+template <> struct tr_key_of<double> { typedef unsigned long long type; };
+
+template <typename T> __device__ __forceinline__ typename tr_key_of<T>::type tr_key(T x) {
+    typedef typename tr_key_of<T>::type U;
+    const U top = U(1) << (8 * sizeof(U) - 1);
+    U b;
+    memcpy(&b, &x, sizeof b);
+    return (b & top) ? ~b : (b | top);
+}
+
+template <typename T> __device__ __forceinline__ T tr_shift(T stored) {
+    typedef typename tr_key_of<T>::type U;
+    const U top = U(1) << (8 * sizeof(U) - 1);
+    U k;
+    memcpy(&k, &stored, sizeof k);
+    k = (k & top) ? (k & ~top) : ~k;
+    T x;
+    memcpy(&x, &k, sizeof x);
+    return isfinite(x) ? x : T(0);
+}
+
+// the modes of tr_store, for a maximum: store, combine, combine atomically
+template <typename T> __device__ __forceinline__ void tr_store_max(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    typedef typename tr_key_of<T>::type U;
+    U* const q = reinterpret_cast<U*>(p) + i;
+    const U k = tr_key(v);
+    if (mode == 0) *q = k;
+    else if (mode == 1) { if (k > *q) *q = k; }
+    else atomicMax(q, k);
+}
+
+template <typename T> __device__ __forceinline__ T tr_warp_max(T v) {
+    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, off));
+    return v;
+}
+
+// ---- batched small-matrix primitives: one block per matrix, the work matrix W (n x ld) in shared memory ----
+// (or in a global workspace when it does not fit); all threads of the block take part in every step
+
+template <typename T> __device__ __forceinline__ int tr_pivot(const T* W, int n, int ld, int c) {
+    int p = c;
+    T best = fabs(W[(long long)c * ld + c]);
+    for (int r = c + 1; r < n; ++r) {
+        const T v = fabs(W[(long long)r * ld + c]);
+        if (v > best) { best = v; p = r; }
+    }
+    return p;
+}
+
+template <typename T> __device__ void tr_swap_rows(T* W, int ld, int a, int b, int from) {
+    if (a == b) return;
+    for (int j = from + threadIdx.x; j < ld; j += blockDim.x) {
+        const T t = W[(long long)a * ld + j];
+        W[(long long)a * ld + j] = W[(long long)b * ld + j];
+        W[(long long)b * ld + j] = t;
+    }
+}
+
+// Gauss-Jordan with partial pivoting on [A | R]: leaves A^-1 R in the columns n..ld-1
+template <typename T> __device__ void tr_gauss_jordan(T* W, T* f, int n, int ld) {
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();  // every thread has read column c before any row moves
+        tr_swap_rows(W, ld, p, c, 0);
+        __syncthreads();
+        const T piv = W[(long long)c * ld + c];
+        for (int r = threadIdx.x; r < n; r += blockDim.x) f[r] = W[(long long)r * ld + c];
+        __syncthreads();
+        for (int j = threadIdx.x; j < ld; j += blockDim.x) W[(long long)c * ld + j] /= piv;
+        __syncthreads();
+        for (long long q = threadIdx.x; q < (long long)n * ld; q += blockDim.x) {
+            const int r = (int)(q / ld);
+            if (r != c) W[q] -= f[r] * W[(long long)c * ld + q % ld];
+        }
+    }
+    __syncthreads();
+}
+
+// LU with partial pivoting in place: det and log|det| (the same value in every thread)
+template <typename T> __device__ void tr_lu_det(T* W, T* f, int n, T* det, T* logabs) {
+    T s = T(1), l = T(0), d = T(1);
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, n, c);
+        __syncthreads();
+        tr_swap_rows(W, n, p, c, c);
+        if (p != c) s = -s;
+        __syncthreads();
+        const T piv = W[(long long)c * n + c];
+        for (int r = c + 1 + threadIdx.x; r < n; r += blockDim.x) f[r] = W[(long long)r * n + c] / piv;
+        __syncthreads();
+        const int m = n - c - 1;
+        for (long long q = threadIdx.x; q < (long long)m * m; q += blockDim.x) {
+            const int r = c + 1 + (int)(q / m), j = c + 1 + (int)(q % m);
+            W[(long long)r * n + j] -= f[r] * W[(long long)c * n + j];
+        }
+        d *= piv;
+        l += log(fabs(piv));
+    }
+    __syncthreads();
+    *det = s * d;
+    *logabs = l;
+}
+
+// The adjugate adj(A) (det's derivative, defined at singular A too) into out[(r*n + c)*NB + b], O(n^3) and
+// division-free past the pivoting: PA = LU, adj(A) = det(P)·adj(U)·L^-1·P, and for triangular U
+// adj(U)_ij = Y_ij·Π_{k<i} d_k·Π_{k>j} d_k with Y_jj = 1, Y_ij = -Σ_{k=i+1..j} U_ik·Y_kj·Π_{m=i+1..k-1} d_m
+// (d = U's diagonal; Y is U^-1 scaled by Π_{k=i..j} d_k). W is n x 2n: A on the left, the result on the
+// right; f holds the permutation.
+template <typename T> __device__ void tr_adjugate(T* W, T* f, int n, T* out, long long NB, long long b, int mode) {
+    const int ld = 2 * n;
+    T s = T(1);
+    for (int r = threadIdx.x; r < n; r += blockDim.x) f[r] = T(r);
+    for (int c = 0; c < n; ++c) {
+        __syncthreads();
+        const int p = tr_pivot(W, n, ld, c);
+        __syncthreads();
+        tr_swap_rows(W, ld, p, c, 0);
+        if (p != c) {
+            s = -s;
+            if (threadIdx.x == 0) { const T t = f[p]; f[p] = f[c]; f[c] = t; }
+        }
+        __syncthreads();
+        const T piv = W[(long long)c * ld + c];
+        // an all-zero column (piv = 0) leaves zero multipliers: nothing to eliminate
+        for (int r = c + 1 + threadIdx.x; r < n; r += blockDim.x)
+            W[(long long)r * ld + c] = piv != T(0) ? W[(long long)r * ld + c] / piv : T(0);
+        __syncthreads();
+        const int m = n - c - 1;
+        for (long long q = threadIdx.x; q < (long long)m * m; q += blockDim.x) {
+            const int r = c + 1 + (int)(q / m), j = c + 1 + (int)(q % m);
+            W[(long long)r * ld + j] -= W[(long long)r * ld + c] * W[(long long)c * ld + j];
+        }
+    }
+    __syncthreads();
+    // adj(U), one column j per thread, into the right half
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+        T after = T(1);
+        for (int k = j + 1; k < n; ++k) after *= W[(long long)k * ld + k];
+        for (int i = n - 1; i > j; --i) W[(long long)i * ld + n + j] = T(0);
+        W[(long long)j * ld + n + j] = T(1);
+        for (int i = j - 1; i >= 0; --i) {
+            T acc = T(0), pr = T(1);
+            for (int k = i + 1; k <= j; ++k) {
+                acc += W[(long long)i * ld + k] * W[(long long)k * ld + n + j] * pr;
+                pr *= W[(long long)k * ld + k];
+            }
+            W[(long long)i * ld + n + j] = -acc;
+        }
+        T before = T(1);
+        for (int i = 0; i <= j; ++i) {
+            W[(long long)i * ld + n + j] *= before * after;
+            before *= W[(long long)i * ld + i];
+        }
+    }
+    __syncthreads();
+    // M = adj(U)·L^-1 (L unit lower, in W's left half below the diagonal), one row per thread, in place
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        T* const row = W + (long long)r * ld + n;
+        for (int c = n - 2; c >= 0; --c) {
+            T acc = row[c];
+            for (int k = c + 1; k < n; ++k) acc -= row[k] * W[(long long)k * ld + c];
+            row[c] = acc;
+        }
+    }
+    __syncthreads();
+    // adj(A) = det(P)·M·P: column k of M is column perm[k] of the result
+    for (long long q = threadIdx.x; q < (long long)n * n; q += blockDim.x) {
+        const int r = (int)(q / n), k = (int)(q % n);
+        tr_store(out, ((long long)r * n + (long long)f[k]) * NB + b, s * W[(long long)r * ld + n + k], mode);
+    }
+}
+
+// ---- the generic tiled contraction -------------------------------------------------------------------------
+// C[m,n,z] (mode)= alpha * Σ_k A[m,k,z] B[k,n,z] over a flat (M rows, N columns, K reduced, NB batch) view of
+// strided tensors: each of the four index groups has up to three axes (extents e*, per-operand strides), so no
+// operand is ever copied or transposed. 128x128 tiles, 8x8 outputs per thread, 256 threads.
+
+// offset of flat index f over axes (e0, e1, e2) with strides (s0, s1, s2); e0 is implied
+__device__ __forceinline__ long long tr_off3(long long f, long long e1, long long e2, long long s0, long long s1,
+                                             long long s2) {
+    if (e1 == 1 && e2 == 1) return f * s0;
+    const long long d2 = f % e2;
+    f /= e2;
+    const long long d1 = f % e1;
+    f /= e1;
+    return f * s0 + d1 * s1 + d2 * s2;
+}
+
+template <typename T>
+__device__ __forceinline__ void tr_gemm_body(
+        const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, const int mode,
+        const T* __restrict__ alpha_p, const T alpha_c, const long long M, const long long N, const long long K,
+        const long long NB, const int kfast_a, const int kfast_b,
+        const long long em1, const long long em2, const long long am0, const long long am1, const long long am2,
+        const long long cm0, const long long cm1, const long long cm2,
+        const long long en1, const long long en2, const long long bn0, const long long bn1, const long long bn2,
+        const long long cn0, const long long cn1, const long long cn2,
+        const long long ek1, const long long ek2, const long long ak0, const long long ak1, const long long ak2,
+        const long long bk0, const long long bk1, const long long bk2,
+        const long long ez1, const long long ez2, const long long az0, const long long az1, const long long az2,
+        const long long bz0, const long long bz1, const long long bz2, const long long cz0, const long long cz1,
+        const long long cz2) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const As = reinterpret_cast<T*>(tr_smem);   // [TR_BK][TR_LDS], m fastest
+    T* const Bs = As + TR_BK * TR_LDS;              // [TR_BK][TR_LDS], n fastest
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const long long m0 = blockIdx.y * (long long)TR_BM, n0 = blockIdx.x * (long long)TR_BN;
+    const T alpha = alpha_p ? alpha_c * alpha_p[0] : alpha_c;
+    // this thread's four elements of each tile load: consecutive threads walk the operand's fastest axis
+    int a_ml[4], a_kl[4], b_nl[4], b_kl[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        const int z = tid + TR_BLOCK * q;
+        if (kfast_a) { a_kl[q] = z % TR_BK; a_ml[q] = z / TR_BK; } else { a_ml[q] = z % TR_BM; a_kl[q] = z / TR_BM; }
+        if (kfast_b) { b_kl[q] = z % TR_BK; b_nl[q] = z / TR_BK; } else { b_nl[q] = z % TR_BN; b_kl[q] = z / TR_BN; }
+    }
+    for (long long bz = blockIdx.z; bz < NB; bz += gridDim.z) {
+        long long a_off[4], b_off[4];
+        bool a_ok[4], b_ok[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const long long m = m0 + a_ml[q], n = n0 + b_nl[q];
+            a_ok[q] = m < M;
+            b_ok[q] = n < N;
+            a_off[q] = a_ok[q] ? tr_off3(m, em1, em2, am0, am1, am2) + tr_off3(bz, ez1, ez2, az0, az1, az2) : 0;
+            b_off[q] = b_ok[q] ? tr_off3(n, en1, en2, bn0, bn1, bn2) + tr_off3(bz, ez1, ez2, bz0, bz1, bz2) : 0;
+        }
+        T acc[8][8];
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c) acc[r][c] = T(0);
+        for (long long k0 = 0; k0 < K; k0 += TR_BK) {
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                long long kk = k0 + a_kl[q];
+                As[a_kl[q] * TR_LDS + a_ml[q]] =
+                    a_ok[q] && kk < K ? A[a_off[q] + tr_off3(kk, ek1, ek2, ak0, ak1, ak2)] : T(0);
+                kk = k0 + b_kl[q];
+                Bs[b_kl[q] * TR_LDS + b_nl[q]] =
+                    b_ok[q] && kk < K ? B[b_off[q] + tr_off3(kk, ek1, ek2, bk0, bk1, bk2)] : T(0);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int kq = 0; kq < TR_BK; ++kq) {
+                T ar[8], br[8];
+#pragma unroll
+                for (int r = 0; r < 8; ++r) ar[r] = As[kq * TR_LDS + ty + 16 * r];
+#pragma unroll
+                for (int c = 0; c < 8; ++c) br[c] = Bs[kq * TR_LDS + tx + 16 * c];
+#pragma unroll
+                for (int r = 0; r < 8; ++r)
+#pragma unroll
+                    for (int c = 0; c < 8; ++c) acc[r][c] += ar[r] * br[c];
+            }
+            __syncthreads();
+        }
+        const long long c_z = tr_off3(bz, ez1, ez2, cz0, cz1, cz2);
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const long long m = m0 + ty + 16 * r;
+            if (m >= M) continue;
+            const long long c_m = tr_off3(m, em1, em2, cm0, cm1, cm2) + c_z;
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+                const long long n = n0 + tx + 16 * c;
+                if (n < N) tr_store(C, c_m + tr_off3(n, en1, en2, cn0, cn1, cn2), alpha * acc[r][c], mode);
+            }
+        }
+    }
+}
+
+#define TR_GEMM_PARAMS(T) const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, const int mode, \
+    const T* __restrict__ alpha_p, const T alpha_c, const long long M, const long long N, const long long K, \
+    const long long NB, const int kfast_a, const int kfast_b, const long long em1, const long long em2, \
+    const long long am0, const long long am1, const long long am2, const long long cm0, const long long cm1, \
+    const long long cm2, const long long en1, const long long en2, const long long bn0, const long long bn1, \
+    const long long bn2, const long long cn0, const long long cn1, const long long cn2, const long long ek1, \
+    const long long ek2, const long long ak0, const long long ak1, const long long ak2, const long long bk0, \
+    const long long bk1, const long long bk2, const long long ez1, const long long ez2, const long long az0, \
+    const long long az1, const long long az2, const long long bz0, const long long bz1, const long long bz2, \
+    const long long cz0, const long long cz1, const long long cz2
+#define TR_GEMM_ARGS A, B, C, mode, alpha_p, alpha_c, M, N, K, NB, kfast_a, kfast_b, em1, em2, am0, am1, am2, \
+    cm0, cm1, cm2, en1, en2, bn0, bn1, bn2, cn0, cn1, cn2, ek1, ek2, ak0, ak1, ak2, bk0, bk1, bk2, ez1, ez2, az0, \
+    az1, az2, bz0, bz1, bz2, cz0, cz1, cz2
+
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f32(TR_GEMM_PARAMS(float)) {
+    tr_gemm_body<float>(TR_GEMM_ARGS);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f64(TR_GEMM_PARAMS(double)) {
+    tr_gemm_body<double>(TR_GEMM_ARGS);
+}
+
+// tr_masks_cumsum_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_x[t] : x_x[q0])*((q0 <= i0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_fwd0_rows_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_fwd0_rows_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[q0]*((q0 <= i0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_fwd0_warp_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_fwd0_warp_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_x[z] = tr_ld(d_x, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))*((q0 <= i0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_jvp1_rows_body<float>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_jvp1_rows_body<double>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_x, q0)*((q0 <= i0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_jvp1_warp_body<float>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_jvp1_warp_body<double>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_b_y[z] = tr_ld(b_y, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))*((i0 <= q0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_pb0_rows_body<float>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_pb0_rows_body<double>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_y, q0)*((i0 <= q0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_pb0_warp_body<float>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_pb0_warp_body<double>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_exclusive_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_exclusive_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_x[t] : x_x[q0])*((q0 < i0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_exclusive_fwd0_rows_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_exclusive_fwd0_rows_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_exclusive_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_exclusive_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[q0]*((q0 < i0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_exclusive_fwd0_warp_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_exclusive_fwd0_warp_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_exclusive_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_exclusive_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_x[z] = tr_ld(d_x, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))*((q0 < i0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_exclusive_jvp1_rows_body<float>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_exclusive_jvp1_rows_body<double>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_exclusive_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_exclusive_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_x, q0)*((q0 < i0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_exclusive_jvp1_warp_body<float>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_exclusive_jvp1_warp_body<double>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_exclusive_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_exclusive_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_b_y[z] = tr_ld(b_y, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))*((i0 < q0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_exclusive_pb0_rows_body<float>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_exclusive_pb0_rows_body<double>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_exclusive_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_exclusive_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_y, q0)*((i0 < q0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_exclusive_pb0_warp_body<float>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_exclusive_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_exclusive_pb0_warp_body<double>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_reverse_cumsum_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_reverse_cumsum_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_x[t] : x_x[q0])*((q0 >= i0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_reverse_cumsum_fwd0_rows_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_reverse_cumsum_fwd0_rows_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_reverse_cumsum_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_reverse_cumsum_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[q0]*((q0 >= i0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_reverse_cumsum_fwd0_warp_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_reverse_cumsum_fwd0_warp_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_reverse_cumsum_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_reverse_cumsum_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_x[z] = tr_ld(d_x, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))*((q0 >= i0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_reverse_cumsum_jvp1_rows_body<float>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_reverse_cumsum_jvp1_rows_body<double>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_reverse_cumsum_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_reverse_cumsum_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_x, q0)*((q0 >= i0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_reverse_cumsum_jvp1_warp_body<float>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_reverse_cumsum_jvp1_warp_body<double>(d_y, mode_d_y, d_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_reverse_cumsum_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_reverse_cumsum_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_b_y[z] = tr_ld(b_y, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))*((i0 >= q0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_reverse_cumsum_pb0_rows_body<float>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_reverse_cumsum_pb0_rows_body<double>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_reverse_cumsum_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_reverse_cumsum_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_y, q0)*((i0 >= q0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_reverse_cumsum_pb0_warp_body<float>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_reverse_cumsum_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_reverse_cumsum_pb0_warp_body<double>(b_x, mode_b_x, b_y, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_rows_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_rows_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_x[z] = x_x[w0 * n_i + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_x[t * n_b + i0] : x_x[i0 * n_i + q0])*((q0 <= i1) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_rows_fwd0_rows_body<float>(x_y, mode_x_y, x_x, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_rows_fwd0_rows_body<double>(x_y, mode_x_y, x_x, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_rows_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_rows_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[i0 * n_i + q0]*((q0 <= i1) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_rows_fwd0_warp_body<float>(x_y, mode_x_y, x_x, n_i, n_b, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_rows_fwd0_warp_body<double>(x_y, mode_x_y, x_x, n_i, n_b, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_rows_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_rows_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_x[z] = tr_ld(d_x, w0 * n_i + z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_x[t * n_b + i0] : tr_ld(d_x, i0 * n_i + q0))*((q0 <= i1) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_rows_jvp1_rows_body<float>(d_y, mode_d_y, d_x, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_rows_jvp1_rows_body<double>(d_y, mode_d_y, d_x, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_rows_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_rows_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_x, i0 * n_i + q0)*((q0 <= i1) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_rows_jvp1_warp_body<float>(d_y, mode_d_y, d_x, n_i, n_b, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_rows_jvp1_warp_body<double>(d_y, mode_d_y, d_x, n_i, n_b, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_cumsum_rows_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_rows_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_b_y[z] = tr_ld(b_y, w0 * n_i + z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_y[t * n_b + i0] : tr_ld(b_y, i0 * n_i + q0))*((i1 <= q0) ? T(1) : T(0));
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_rows_pb0_rows_body<float>(b_x, mode_b_x, b_y, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_cumsum_rows_pb0_rows_body<double>(b_x, mode_b_x, b_y, n_i, n_b, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_cumsum_rows_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_cumsum_rows_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_y, i0 * n_i + q0)*((i1 <= q0) ? T(1) : T(0));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_rows_pb0_warp_body<float>(b_x, mode_b_x, b_y, n_i, n_b, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_cumsum_rows_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_cumsum_rows_pb0_warp_body<double>(b_x, mode_b_x, b_y, n_i, n_b, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_tril_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_tril_fwd0_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_A, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = x_A[e]*((e1 <= e0) ? T(1) : T(0));
+        tr_store(x_L, e, r2, mode_x_L);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_tril_fwd0_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_A, const long long n_j, const long long n_i) {
+    tr_masks_tril_fwd0_body<float>(x_L, mode_x_L, x_A, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_tril_fwd0_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_A, const long long n_j, const long long n_i) {
+    tr_masks_tril_fwd0_body<double>(x_L, mode_x_L, x_A, n_j, n_i);
+}
+
+// tr_masks_tril_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_tril_jvp0_body(T* __restrict__ x_L, const int mode_x_L, T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_A, const T* __restrict__ d_A, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = x_A[e]*((e1 <= e0) ? T(1) : T(0));
+        tr_store(x_L, e, r2, mode_x_L);
+        const T r3 = tr_ld(d_A, e)*((e1 <= e0) ? T(1) : T(0));
+        tr_store(d_L, e, r3, mode_d_L);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_tril_jvp0_f32(float* __restrict__ x_L, const int mode_x_L, float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_A, const float* __restrict__ d_A, const long long n_j, const long long n_i) {
+    tr_masks_tril_jvp0_body<float>(x_L, mode_x_L, d_L, mode_d_L, x_A, d_A, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_tril_jvp0_f64(double* __restrict__ x_L, const int mode_x_L, double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_A, const double* __restrict__ d_A, const long long n_j, const long long n_i) {
+    tr_masks_tril_jvp0_body<double>(x_L, mode_x_L, d_L, mode_d_L, x_A, d_A, n_j, n_i);
+}
+
+// tr_masks_tril_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_tril_pb0_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_L, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = tr_ld(b_L, e)*((e1 <= e0) ? T(1) : T(0));
+        tr_store(b_A, e, r2, mode_b_A);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_tril_pb0_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_L, const long long n_j, const long long n_i) {
+    tr_masks_tril_pb0_body<float>(b_A, mode_b_A, b_L, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_tril_pb0_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_L, const long long n_j, const long long n_i) {
+    tr_masks_tril_pb0_body<double>(b_A, mode_b_A, b_L, n_j, n_i);
+}
+
+// tr_masks_triu_strict_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_triu_strict_fwd0_body(T* __restrict__ x_U, const int mode_x_U, const T* __restrict__ x_A, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = x_A[e]*((e1 > e0) ? T(1) : T(0));
+        tr_store(x_U, e, r2, mode_x_U);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_triu_strict_fwd0_f32(float* __restrict__ x_U, const int mode_x_U, const float* __restrict__ x_A, const long long n_j, const long long n_i) {
+    tr_masks_triu_strict_fwd0_body<float>(x_U, mode_x_U, x_A, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_triu_strict_fwd0_f64(double* __restrict__ x_U, const int mode_x_U, const double* __restrict__ x_A, const long long n_j, const long long n_i) {
+    tr_masks_triu_strict_fwd0_body<double>(x_U, mode_x_U, x_A, n_j, n_i);
+}
+
+// tr_masks_triu_strict_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_triu_strict_jvp0_body(T* __restrict__ x_U, const int mode_x_U, T* __restrict__ d_U, const int mode_d_U, const T* __restrict__ x_A, const T* __restrict__ d_A, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = x_A[e]*((e1 > e0) ? T(1) : T(0));
+        tr_store(x_U, e, r2, mode_x_U);
+        const T r3 = tr_ld(d_A, e)*((e1 > e0) ? T(1) : T(0));
+        tr_store(d_U, e, r3, mode_d_U);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_triu_strict_jvp0_f32(float* __restrict__ x_U, const int mode_x_U, float* __restrict__ d_U, const int mode_d_U, const float* __restrict__ x_A, const float* __restrict__ d_A, const long long n_j, const long long n_i) {
+    tr_masks_triu_strict_jvp0_body<float>(x_U, mode_x_U, d_U, mode_d_U, x_A, d_A, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_triu_strict_jvp0_f64(double* __restrict__ x_U, const int mode_x_U, double* __restrict__ d_U, const int mode_d_U, const double* __restrict__ x_A, const double* __restrict__ d_A, const long long n_j, const long long n_i) {
+    tr_masks_triu_strict_jvp0_body<double>(x_U, mode_x_U, d_U, mode_d_U, x_A, d_A, n_j, n_i);
+}
+
+// tr_masks_triu_strict_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_triu_strict_pb0_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_U, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = tr_ld(b_U, e)*((e1 > e0) ? T(1) : T(0));
+        tr_store(b_A, e, r2, mode_b_A);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_triu_strict_pb0_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_U, const long long n_j, const long long n_i) {
+    tr_masks_triu_strict_pb0_body<float>(b_A, mode_b_A, b_U, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_triu_strict_pb0_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_U, const long long n_j, const long long n_i) {
+    tr_masks_triu_strict_pb0_body<double>(b_A, mode_b_A, b_U, n_j, n_i);
+}
+
+// tr_masks_causal_softmax_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_fwd0_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ x_s, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = ((e1 <= e0) ? (x_s[e]) : ((-T(INFINITY))));
+        tr_store(x_m, e, r2, mode_x_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd0_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ x_s, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_fwd0_body<float>(x_m, mode_x_m, x_s, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd0_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ x_s, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_fwd0_body<double>(x_m, mode_x_m, x_s, n_j, n_i);
+}
+
+// tr_masks_causal_softmax_fwd1_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_fwd1_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_m, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_m = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_m[z] = x_m[w0 * n_j + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = fmax(acc0, ((stage & 1) ? s_x_m[t * n_i + i0] : x_m[i0 * n_j + q0]));
+        }
+    }
+    if (active) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd1_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_m, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_fwd1_rows_body<float>(u_c0, mode_u_c0, x_m, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd1_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_m, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_fwd1_rows_body<double>(u_c0, mode_u_c0, x_m, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_softmax_fwd1_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_fwd1_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_m, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = fmax(acc0, x_m[i0 * n_j + q0]);
+    }
+    acc0 = tr_warp_max(acc0);
+    if (lane == 0) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd1_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_m, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_fwd1_warp_body<float>(u_c0, mode_u_c0, x_m, n_i, n_j, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd1_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_m, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_fwd1_warp_body<double>(u_c0, mode_u_c0, x_m, n_i, n_j, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_softmax_fwd2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_fwd2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_m, const T* __restrict__ u_c0, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_m = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_m[z] = x_m[w0 * n_j + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += exp(((stage & 1) ? s_x_m[t * n_i + i0] : x_m[i0 * n_j + q0]) - tr_shift(u_c0[i0]));
+        }
+    }
+    if (active) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_m, const float* __restrict__ u_c0, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_fwd2_rows_body<float>(u_c1, mode_u_c1, x_m, u_c0, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_m, const double* __restrict__ u_c0, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_fwd2_rows_body<double>(u_c1, mode_u_c1, x_m, u_c0, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_softmax_fwd2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_fwd2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_m, const T* __restrict__ u_c0, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += exp(x_m[i0 * n_j + q0] - tr_shift(u_c0[i0]));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_m, const float* __restrict__ u_c0, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_fwd2_warp_body<float>(u_c1, mode_u_c1, x_m, u_c0, n_i, n_j, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_m, const double* __restrict__ u_c0, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_fwd2_warp_body<double>(u_c1, mode_u_c1, x_m, u_c0, n_i, n_j, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_softmax_fwd3: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_fwd3_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = exp(x_m[e] - tr_shift(u_c0[e0]))/u_c1[e0];
+        tr_store(x_y, e, r2, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd3_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_fwd3_body<float>(x_y, mode_x_y, x_m, u_c0, u_c1, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_fwd3_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_fwd3_body<double>(x_y, mode_x_y, x_m, u_c0, u_c1, n_j, n_i);
+}
+
+// tr_masks_causal_softmax_jvp3: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_jvp3_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const T* __restrict__ d_s, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = exp(x_m[e] - tr_shift(u_c0[e0]))/u_c1[e0];
+        tr_store(x_y, e, r2, mode_x_y);
+        const T r3 = tr_ld(d_s, e)*((e1 <= e0) ? T(1) : T(0));
+        tr_store(d_m, e, r3, mode_d_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp3_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const float* __restrict__ d_s, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_jvp3_body<float>(x_y, mode_x_y, d_m, mode_d_m, x_m, u_c0, u_c1, d_s, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp3_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const double* __restrict__ d_s, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_jvp3_body<double>(x_y, mode_x_y, d_m, mode_d_m, x_m, u_c0, u_c1, d_s, n_j, n_i);
+}
+
+// tr_masks_causal_softmax_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_jvp4_rows_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_m, const T* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_m = sh;
+    T* const s_x_y = s_d_m + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_m[z] = tr_ld(d_m, w0 * n_j + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_y[z] = x_y[w0 * n_j + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_m[t * n_i + i0] : tr_ld(d_m, i0 * n_j + q0))*((stage & 2) ? s_x_y[t * n_i + i0] : x_y[i0 * n_j + q0]);
+        }
+    }
+    if (active) {
+        tr_store(u_c2, row, acc0, mode_u_c2);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp4_rows_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_m, const float* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_jvp4_rows_body<float>(u_c2, mode_u_c2, d_m, x_y, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp4_rows_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_m, const double* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_jvp4_rows_body<double>(u_c2, mode_u_c2, d_m, x_y, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_softmax_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_jvp4_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_m, const T* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_m, i0 * n_j + q0)*x_y[i0 * n_j + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c2, row, acc0, mode_u_c2);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp4_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_m, const float* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_jvp4_warp_body<float>(u_c2, mode_u_c2, d_m, x_y, n_i, n_j, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp4_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_m, const double* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_jvp4_warp_body<double>(u_c2, mode_u_c2, d_m, x_y, n_i, n_j, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_softmax_jvp5: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_jvp5_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ d_m, const T* __restrict__ u_c2, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T v2 = x_y[e];
+        const T r3 = v2*tr_ld(d_m, e) - v2*tr_ld(u_c2, e0);
+        tr_store(d_y, e, r3, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp5_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ d_m, const float* __restrict__ u_c2, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_jvp5_body<float>(d_y, mode_d_y, x_y, d_m, u_c2, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_jvp5_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ d_m, const double* __restrict__ u_c2, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_jvp5_body<double>(d_y, mode_d_y, x_y, d_m, u_c2, n_j, n_i);
+}
+
+// tr_masks_causal_softmax_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    T* const s_x_y = s_b_y + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_b_y[z] = tr_ld(b_y, w0 * n_j + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_y[z] = x_y[w0 * n_j + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_y[t * n_i + i0] : tr_ld(b_y, i0 * n_j + q0))*((stage & 2) ? s_x_y[t * n_i + i0] : x_y[i0 * n_j + q0]);
+        }
+    }
+    if (active) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_pb0_rows_body<float>(u_c0, mode_u_c0, b_y, x_y, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_softmax_pb0_rows_body<double>(u_c0, mode_u_c0, b_y, x_y, n_i, n_j, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_softmax_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_y, i0 * n_j + q0)*x_y[i0 * n_j + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_pb0_warp_body<float>(u_c0, mode_u_c0, b_y, x_y, n_i, n_j, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_softmax_pb0_warp_body<double>(u_c0, mode_u_c0, b_y, x_y, n_i, n_j, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_softmax_pb1: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_softmax_pb1_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_y, const T* __restrict__ b_y, const T* __restrict__ u_c0, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T v2 = x_y[e];
+        const T r3 = v2*tr_ld(b_y, e) - v2*tr_ld(u_c0, e0);
+        const T r4 = r3*((e1 <= e0) ? T(1) : T(0));
+        tr_store(b_s, e, r4, mode_b_s);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_pb1_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_y, const float* __restrict__ b_y, const float* __restrict__ u_c0, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_pb1_body<float>(b_s, mode_b_s, x_y, b_y, u_c0, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_softmax_pb1_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_y, const double* __restrict__ b_y, const double* __restrict__ u_c0, const long long n_j, const long long n_i) {
+    tr_masks_causal_softmax_pb1_body<double>(b_s, mode_b_s, x_y, b_y, u_c0, n_j, n_i);
+}
+
+// tr_masks_causal_attention_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_k, const T* __restrict__ x_q, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_k[i0 * n_d + q0]*x_q[i1 * n_d + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_k, const float* __restrict__ x_q, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_fwd0_warp_body<float>(u_c0, mode_u_c0, x_k, x_q, n_i, n_d, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_k, const double* __restrict__ x_q, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_fwd0_warp_body<double>(u_c0, mode_u_c0, x_k, x_q, n_i, n_d, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_fwd1: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd1_body(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ u_c0, const long long n_i, const long long n_d) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T r2 = ((e1 <= e0) ? (u_c0[e1 * n_i + e0]/sqrt(T(n_d))) : ((-T(INFINITY))));
+        tr_store(x_s, e, r2, mode_x_s);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd1_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ u_c0, const long long n_i, const long long n_d) {
+    tr_masks_causal_attention_fwd1_body<float>(x_s, mode_x_s, u_c0, n_i, n_d);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd1_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ u_c0, const long long n_i, const long long n_d) {
+    tr_masks_causal_attention_fwd1_body<double>(x_s, mode_x_s, u_c0, n_i, n_d);
+}
+
+// tr_masks_causal_attention_fwd2_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_s = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_s[z] = x_s[w0 * n_i + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = fmax(acc0, ((stage & 1) ? s_x_s[t * n_i + i0] : x_s[i0 * n_i + q0]));
+        }
+    }
+    if (active) {
+        tr_store_max(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_fwd2_rows_body<float>(u_c1, mode_u_c1, x_s, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_fwd2_rows_body<double>(u_c1, mode_u_c1, x_s, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_fwd2_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = fmax(acc0, x_s[i0 * n_i + q0]);
+    }
+    acc0 = tr_warp_max(acc0);
+    if (lane == 0) {
+        tr_store_max(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_fwd2_warp_body<float>(u_c1, mode_u_c1, x_s, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_s, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_fwd2_warp_body<double>(u_c1, mode_u_c1, x_s, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd3_rows_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ x_s, const T* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_s = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_s[z] = x_s[w0 * n_i + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += exp(((stage & 1) ? s_x_s[t * n_i + i0] : x_s[i0 * n_i + q0]) - tr_shift(u_c1[i0]));
+        }
+    }
+    if (active) {
+        tr_store(u_c2, row, acc0, mode_u_c2);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd3_rows_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ x_s, const float* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_fwd3_rows_body<float>(u_c2, mode_u_c2, x_s, u_c1, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd3_rows_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ x_s, const double* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_fwd3_rows_body<double>(u_c2, mode_u_c2, x_s, u_c1, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_fwd3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd3_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ x_s, const T* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += exp(x_s[i0 * n_i + q0] - tr_shift(u_c1[i0]));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c2, row, acc0, mode_u_c2);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd3_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ x_s, const float* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_fwd3_warp_body<float>(u_c2, mode_u_c2, x_s, u_c1, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd3_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ x_s, const double* __restrict__ u_c1, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_fwd3_warp_body<double>(u_c2, mode_u_c2, x_s, u_c1, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_fwd4: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd4_body(T* __restrict__ x_p, const int mode_x_p, const T* __restrict__ x_s, const T* __restrict__ u_c1, const T* __restrict__ u_c2, const long long n_i) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T r2 = exp(x_s[e] - tr_shift(u_c1[e0]))/u_c2[e0];
+        tr_store(x_p, e, r2, mode_x_p);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd4_f32(float* __restrict__ x_p, const int mode_x_p, const float* __restrict__ x_s, const float* __restrict__ u_c1, const float* __restrict__ u_c2, const long long n_i) {
+    tr_masks_causal_attention_fwd4_body<float>(x_p, mode_x_p, x_s, u_c1, u_c2, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd4_f64(double* __restrict__ x_p, const int mode_x_p, const double* __restrict__ x_s, const double* __restrict__ u_c1, const double* __restrict__ u_c2, const long long n_i) {
+    tr_masks_causal_attention_fwd4_body<double>(x_p, mode_x_p, x_s, u_c1, u_c2, n_i);
+}
+
+// tr_masks_causal_attention_fwd5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_fwd5_rows_body(T* __restrict__ x_o, const int mode_x_o, const T* __restrict__ x_p, const T* __restrict__ x_v, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_p = sh;
+    T* const s_x_v = s_x_p + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_e; rem1 /= n_e;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_p[z] = x_p[w0 * n_i + z0];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_e;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_v[z] = x_v[z0 * n_e + w1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_x_p[t * n_i + i0] : x_p[i0 * n_i + q0])*((stage & 2) ? s_x_v[t * n_e + i1] : x_v[q0 * n_e + i1]);
+        }
+    }
+    if (active) {
+        tr_store(x_o, row, acc0, mode_x_o);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd5_rows_f32(float* __restrict__ x_o, const int mode_x_o, const float* __restrict__ x_p, const float* __restrict__ x_v, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_fwd5_rows_body<float>(x_o, mode_x_o, x_p, x_v, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_fwd5_rows_f64(double* __restrict__ x_o, const int mode_x_o, const double* __restrict__ x_p, const double* __restrict__ x_v, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_fwd5_rows_body<double>(x_o, mode_x_o, x_p, x_v, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_jvp6_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp6_warp_body(T* __restrict__ u_c3, const int mode_u_c3, const T* __restrict__ d_k, const T* __restrict__ x_q, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_k, i1 * n_d + q0)*x_q[i0 * n_d + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c3, row, acc0, mode_u_c3);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp6_warp_f32(float* __restrict__ u_c3, const int mode_u_c3, const float* __restrict__ d_k, const float* __restrict__ x_q, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_jvp6_warp_body<float>(u_c3, mode_u_c3, d_k, x_q, n_i, n_d, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp6_warp_f64(double* __restrict__ u_c3, const int mode_u_c3, const double* __restrict__ d_k, const double* __restrict__ x_q, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_jvp6_warp_body<double>(u_c3, mode_u_c3, d_k, x_q, n_i, n_d, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_jvp7_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp7_warp_body(T* __restrict__ u_c4, const int mode_u_c4, const T* __restrict__ d_q, const T* __restrict__ x_k, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_q, i0 * n_d + q0)*x_k[i1 * n_d + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c4, row, acc0, mode_u_c4);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp7_warp_f32(float* __restrict__ u_c4, const int mode_u_c4, const float* __restrict__ d_q, const float* __restrict__ x_k, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_jvp7_warp_body<float>(u_c4, mode_u_c4, d_q, x_k, n_i, n_d, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp7_warp_f64(double* __restrict__ u_c4, const int mode_u_c4, const double* __restrict__ d_q, const double* __restrict__ x_k, const long long n_i, const long long n_d, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_jvp7_warp_body<double>(u_c4, mode_u_c4, d_q, x_k, n_i, n_d, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_jvp8: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp8_body(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ u_c3, const T* __restrict__ u_c4, const long long n_i, const long long n_d) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T v2 = ((e1 <= e0) ? T(1) : T(0))/sqrt(T(n_d));
+        const T r3 = v2*tr_ld(u_c3, e) + v2*tr_ld(u_c4, e);
+        tr_store(d_s, e, r3, mode_d_s);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp8_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ u_c3, const float* __restrict__ u_c4, const long long n_i, const long long n_d) {
+    tr_masks_causal_attention_jvp8_body<float>(d_s, mode_d_s, u_c3, u_c4, n_i, n_d);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp8_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ u_c3, const double* __restrict__ u_c4, const long long n_i, const long long n_d) {
+    tr_masks_causal_attention_jvp8_body<double>(d_s, mode_d_s, u_c3, u_c4, n_i, n_d);
+}
+
+// tr_masks_causal_attention_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp9_rows_body(T* __restrict__ u_c5, const int mode_u_c5, const T* __restrict__ d_s, const T* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_s = sh;
+    T* const s_x_p = s_d_s + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_s[z] = tr_ld(d_s, w0 * n_i + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_p[z] = x_p[w0 * n_i + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_s[t * n_i + i0] : tr_ld(d_s, i0 * n_i + q0))*((stage & 2) ? s_x_p[t * n_i + i0] : x_p[i0 * n_i + q0]);
+        }
+    }
+    if (active) {
+        tr_store(u_c5, row, acc0, mode_u_c5);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp9_rows_f32(float* __restrict__ u_c5, const int mode_u_c5, const float* __restrict__ d_s, const float* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_jvp9_rows_body<float>(u_c5, mode_u_c5, d_s, x_p, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp9_rows_f64(double* __restrict__ u_c5, const int mode_u_c5, const double* __restrict__ d_s, const double* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_jvp9_rows_body<double>(u_c5, mode_u_c5, d_s, x_p, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_jvp9_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp9_warp_body(T* __restrict__ u_c5, const int mode_u_c5, const T* __restrict__ d_s, const T* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_s, i0 * n_i + q0)*x_p[i0 * n_i + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c5, row, acc0, mode_u_c5);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp9_warp_f32(float* __restrict__ u_c5, const int mode_u_c5, const float* __restrict__ d_s, const float* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_jvp9_warp_body<float>(u_c5, mode_u_c5, d_s, x_p, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp9_warp_f64(double* __restrict__ u_c5, const int mode_u_c5, const double* __restrict__ d_s, const double* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_jvp9_warp_body<double>(u_c5, mode_u_c5, d_s, x_p, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_jvp10: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp10_body(T* __restrict__ d_p, const int mode_d_p, const T* __restrict__ x_p, const T* __restrict__ d_s, const T* __restrict__ u_c5, const long long n_i) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T v2 = x_p[e];
+        const T r3 = v2*tr_ld(d_s, e) - v2*tr_ld(u_c5, e0);
+        tr_store(d_p, e, r3, mode_d_p);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp10_f32(float* __restrict__ d_p, const int mode_d_p, const float* __restrict__ x_p, const float* __restrict__ d_s, const float* __restrict__ u_c5, const long long n_i) {
+    tr_masks_causal_attention_jvp10_body<float>(d_p, mode_d_p, x_p, d_s, u_c5, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp10_f64(double* __restrict__ d_p, const int mode_d_p, const double* __restrict__ x_p, const double* __restrict__ d_s, const double* __restrict__ u_c5, const long long n_i) {
+    tr_masks_causal_attention_jvp10_body<double>(d_p, mode_d_p, x_p, d_s, u_c5, n_i);
+}
+
+// tr_masks_causal_attention_jvp11_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp11_rows_body(T* __restrict__ d_o, const int mode_d_o, const T* __restrict__ d_p, const T* __restrict__ x_v, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_p = sh;
+    T* const s_x_v = s_d_p + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_e; rem1 /= n_e;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_p[z] = tr_ld(d_p, w0 * n_i + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_e;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_v[z] = x_v[z0 * n_e + w1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_p[t * n_i + i0] : tr_ld(d_p, i0 * n_i + q0))*((stage & 2) ? s_x_v[t * n_e + i1] : x_v[q0 * n_e + i1]);
+        }
+    }
+    if (active) {
+        tr_store(d_o, row, acc0, mode_d_o);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp11_rows_f32(float* __restrict__ d_o, const int mode_d_o, const float* __restrict__ d_p, const float* __restrict__ x_v, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_jvp11_rows_body<float>(d_o, mode_d_o, d_p, x_v, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp11_rows_f64(double* __restrict__ d_o, const int mode_d_o, const double* __restrict__ d_p, const double* __restrict__ x_v, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_jvp11_rows_body<double>(d_o, mode_d_o, d_p, x_v, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_jvp12_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_jvp12_rows_body(T* __restrict__ d_o, const int mode_d_o, const T* __restrict__ d_v, const T* __restrict__ x_p, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_v = sh;
+    T* const s_x_p = s_d_v + ((stage & 1) ? (long long)tile * (n_e) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_e; rem1 /= n_e;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_e;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_d_v[z] = tr_ld(d_v, z0 * n_e + w1);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_p[z] = x_p[w0 * n_i + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_v[t * n_e + i1] : tr_ld(d_v, q0 * n_e + i1))*((stage & 2) ? s_x_p[t * n_i + i0] : x_p[i0 * n_i + q0]);
+        }
+    }
+    if (active) {
+        tr_store(d_o, row, acc0, mode_d_o);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp12_rows_f32(float* __restrict__ d_o, const int mode_d_o, const float* __restrict__ d_v, const float* __restrict__ x_p, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_jvp12_rows_body<float>(d_o, mode_d_o, d_v, x_p, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_jvp12_rows_f64(double* __restrict__ d_o, const int mode_d_o, const double* __restrict__ d_v, const double* __restrict__ x_p, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_jvp12_rows_body<double>(d_o, mode_d_o, d_v, x_p, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb0_warp_body(T* __restrict__ b_p, const int mode_b_p, const T* __restrict__ b_o, const T* __restrict__ x_v, const long long n_i, const long long n_e, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_o, i0 * n_e + q0)*x_v[i1 * n_e + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_p, row, acc0, mode_b_p);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb0_warp_f32(float* __restrict__ b_p, const int mode_b_p, const float* __restrict__ b_o, const float* __restrict__ x_v, const long long n_i, const long long n_e, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_pb0_warp_body<float>(b_p, mode_b_p, b_o, x_v, n_i, n_e, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb0_warp_f64(double* __restrict__ b_p, const int mode_b_p, const double* __restrict__ b_o, const double* __restrict__ x_v, const long long n_i, const long long n_e, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_pb0_warp_body<double>(b_p, mode_b_p, b_o, x_v, n_i, n_e, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb1_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_p, const T* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_p = sh;
+    T* const s_x_p = s_b_p + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_b_p[z] = tr_ld(b_p, w0 * n_i + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_p[z] = x_p[w0 * n_i + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_p[t * n_i + i0] : tr_ld(b_p, i0 * n_i + q0))*((stage & 2) ? s_x_p[t * n_i + i0] : x_p[i0 * n_i + q0]);
+        }
+    }
+    if (active) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb1_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_p, const float* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb1_rows_body<float>(u_c0, mode_u_c0, b_p, x_p, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb1_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_p, const double* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb1_rows_body<double>(u_c0, mode_u_c0, b_p, x_p, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb1_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_p, const T* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(b_p, i0 * n_i + q0)*x_p[i0 * n_i + q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb1_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_p, const float* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_pb1_warp_body<float>(u_c0, mode_u_c0, b_p, x_p, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb1_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_p, const double* __restrict__ x_p, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_masks_causal_attention_pb1_warp_body<double>(u_c0, mode_u_c0, b_p, x_p, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_masks_causal_attention_pb2: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb2_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_p, const T* __restrict__ b_p, const T* __restrict__ u_c0, const long long n_i) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T v2 = x_p[e];
+        const T r3 = v2*tr_ld(b_p, e) - v2*tr_ld(u_c0, e0);
+        tr_store(b_s, e, r3, mode_b_s);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb2_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_p, const float* __restrict__ b_p, const float* __restrict__ u_c0, const long long n_i) {
+    tr_masks_causal_attention_pb2_body<float>(b_s, mode_b_s, x_p, b_p, u_c0, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb2_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_p, const double* __restrict__ b_p, const double* __restrict__ u_c0, const long long n_i) {
+    tr_masks_causal_attention_pb2_body<double>(b_s, mode_b_s, x_p, b_p, u_c0, n_i);
+}
+
+// tr_masks_causal_attention_pb3: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb3_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ b_s, const long long n_i) {
+    const long long total = n_i * n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e0 = rem1;
+        const T r2 = tr_ld(b_s, e1 * n_i + e0)*((e0 <= e1) ? T(1) : T(0));
+        tr_store(u_c1, e, r2, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb3_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ b_s, const long long n_i) {
+    tr_masks_causal_attention_pb3_body<float>(u_c1, mode_u_c1, b_s, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb3_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ b_s, const long long n_i) {
+    tr_masks_causal_attention_pb3_body<double>(u_c1, mode_u_c1, b_s, n_i);
+}
+
+// tr_masks_causal_attention_pb4: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb4_body(T* __restrict__ u_c2, const int mode_u_c2, const long long n_d) {
+    const long long total = 1LL;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const T r1 = rsqrt(T(n_d));
+        tr_store(u_c2, e, r1, mode_u_c2);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb4_f32(float* __restrict__ u_c2, const int mode_u_c2, const long long n_d) {
+    tr_masks_causal_attention_pb4_body<float>(u_c2, mode_u_c2, n_d);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb4_f64(double* __restrict__ u_c2, const int mode_u_c2, const long long n_d) {
+    tr_masks_causal_attention_pb4_body<double>(u_c2, mode_u_c2, n_d);
+}
+
+// tr_masks_causal_attention_pb5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb5_rows_body(T* __restrict__ b_q, const int mode_b_q, const T* __restrict__ u_c1, const T* __restrict__ x_k, const T* __restrict__ u_c2, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_u_c1 = sh;
+    T* const s_x_k = s_u_c1 + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_d; rem1 /= n_d;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_u_c1[z] = tr_ld(u_c1, z0 * n_i + w1);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_d;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_k[z] = x_k[z0 * n_d + w1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_u_c1[t * n_i + i0] : tr_ld(u_c1, q0 * n_i + i0))*((stage & 2) ? s_x_k[t * n_d + i1] : x_k[q0 * n_d + i1]);
+        }
+    }
+    if (active) {
+        tr_store(b_q, row, u_c2[0] * acc0, mode_b_q);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb5_rows_f32(float* __restrict__ b_q, const int mode_b_q, const float* __restrict__ u_c1, const float* __restrict__ x_k, const float* __restrict__ u_c2, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb5_rows_body<float>(b_q, mode_b_q, u_c1, x_k, u_c2, n_d, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb5_rows_f64(double* __restrict__ b_q, const int mode_b_q, const double* __restrict__ u_c1, const double* __restrict__ x_k, const double* __restrict__ u_c2, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb5_rows_body<double>(b_q, mode_b_q, u_c1, x_k, u_c2, n_d, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_pb6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb6_rows_body(T* __restrict__ b_k, const int mode_b_k, const T* __restrict__ u_c1, const T* __restrict__ x_q, const T* __restrict__ u_c2, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_u_c1 = sh;
+    T* const s_x_q = s_u_c1 + ((stage & 1) ? (long long)tile * (n_i) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_d; rem1 /= n_d;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_u_c1[z] = tr_ld(u_c1, w0 * n_i + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_d;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_q[z] = x_q[z0 * n_d + w1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_u_c1[t * n_i + i0] : tr_ld(u_c1, i0 * n_i + q0))*((stage & 2) ? s_x_q[t * n_d + i1] : x_q[q0 * n_d + i1]);
+        }
+    }
+    if (active) {
+        tr_store(b_k, row, u_c2[0] * acc0, mode_b_k);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb6_rows_f32(float* __restrict__ b_k, const int mode_b_k, const float* __restrict__ u_c1, const float* __restrict__ x_q, const float* __restrict__ u_c2, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb6_rows_body<float>(b_k, mode_b_k, u_c1, x_q, u_c2, n_d, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb6_rows_f64(double* __restrict__ b_k, const int mode_b_k, const double* __restrict__ u_c1, const double* __restrict__ x_q, const double* __restrict__ u_c2, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb6_rows_body<double>(b_k, mode_b_k, u_c1, x_q, u_c2, n_d, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_masks_causal_attention_pb7_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_masks_causal_attention_pb7_rows_body(T* __restrict__ b_v, const int mode_b_v, const T* __restrict__ b_o, const T* __restrict__ x_p, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_o = sh;
+    T* const s_x_p = s_b_o + ((stage & 1) ? (long long)tile * (n_e) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i1 = rem1 % n_e; rem1 /= n_e;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_e;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_b_o[z] = tr_ld(b_o, z0 * n_e + w1);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_i;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_p[z] = x_p[z0 * n_i + w1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_b_o[t * n_e + i1] : tr_ld(b_o, q0 * n_e + i1))*((stage & 2) ? s_x_p[t * n_i + i0] : x_p[q0 * n_i + i0]);
+        }
+    }
+    if (active) {
+        tr_store(b_v, row, acc0, mode_b_v);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb7_rows_f32(float* __restrict__ b_v, const int mode_b_v, const float* __restrict__ b_o, const float* __restrict__ x_p, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb7_rows_body<float>(b_v, mode_b_v, b_o, x_p, n_e, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_masks_causal_attention_pb7_rows_f64(double* __restrict__ b_v, const int mode_b_v, const double* __restrict__ b_o, const double* __restrict__ x_p, const long long n_e, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_masks_causal_attention_pb7_rows_body<double>(b_v, mode_b_v, b_o, x_p, n_e, n_i, nrows, nk, chunk, tile, stage);
+}

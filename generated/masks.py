@@ -1,0 +1,393 @@
+# @generated from rules/masks.rules by `derive-rules` -- do not edit by hand.
+"""tensor-rules: index comparisons -- cumulative sums, triangular parts, causal masks.
+
+A comparison of indices (j <= i, i == j, i != j, i < 3, i < size(i) - 1) is a condition of where():
+where(j <= i, a, 0) is a where j ≤ i and 0 elsewhere, shown as a·[j ≤ i]. `i == j` means delta(i, j).
+Indices are positions here, never arithmetic values. `inf` is the constant ∞ (a causal mask's -inf)."""
+from runtime.registry import export_ops
+
+# Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
+# it small (as verification does) sends the same code through its sliced path.
+_CHUNK_ELEMENTS = 4194304
+
+
+def _define(np):
+    """The ops' forward functions, frules and rrules over the array namespace `np`."""
+    # helpers are bound here, not at module level: a rule may be named like one (`math`, `is_zero`), and its
+    # export replaces the module attribute, never what the ops read
+    import math
+
+    from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
+    _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return 1 / n if n else math.inf
+
+    def _add(a, b):
+        if is_zero(a):
+            return b
+        if is_zero(b):
+            return a
+        return a + b
+
+    # ---- cumsum(x[i]) -> y[i]    (rules/masks.rules:8)
+    # Cumulative sums: generated as np.cumsum (no N×N mask); each pullback is the reverse cumulative sum.
+    def cumsum(x):
+        y = (np.cumsum(x, axis=-1))
+        return y
+
+    def cumsum_frule(tangents, x):
+        _, dx = tangents
+        y = (np.cumsum(x, axis=-1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.cumsum(dx, axis=-1)))
+        return y, dy_
+
+    def cumsum_rrule(x):
+        y = (np.cumsum(x, axis=-1))
+        def cumsum_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.flip(np.cumsum(np.flip(dy_, -1), axis=-1), -1))
+            return (_NO, dx)
+        return y, cumsum_pullback
+
+    # ---- cumsum_exclusive(x[i]) -> y[i]    (rules/masks.rules:9)
+    def cumsum_exclusive(x):
+        y = (np.concatenate([np.zeros((1,), dtype=np.result_type(x)), np.cumsum(x[..., :-1], axis=-1)], axis=-1))
+        return y
+
+    def cumsum_exclusive_frule(tangents, x):
+        _, dx = tangents
+        y = (np.concatenate([np.zeros((1,), dtype=np.result_type(x)), np.cumsum(x[..., :-1], axis=-1)], axis=-1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.concatenate([np.zeros((1,), dtype=np.result_type(x)), np.cumsum(dx[..., :-1], axis=-1)], axis=-1)))
+        return y, dy_
+
+    def cumsum_exclusive_rrule(x):
+        y = (np.concatenate([np.zeros((1,), dtype=np.result_type(x)), np.cumsum(x[..., :-1], axis=-1)], axis=-1))
+        def cumsum_exclusive_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.flip(np.concatenate([np.zeros((1,), dtype=np.result_type(x)), np.cumsum(np.flip(dy_, -1)[..., :-1], axis=-1)], axis=-1), -1))
+            return (_NO, dx)
+        return y, cumsum_exclusive_pullback
+
+    # ---- reverse_cumsum(x[i]) -> y[i]    (rules/masks.rules:10)
+    def reverse_cumsum(x):
+        y = (np.flip(np.cumsum(np.flip(x, -1), axis=-1), -1))
+        return y
+
+    def reverse_cumsum_frule(tangents, x):
+        _, dx = tangents
+        y = (np.flip(np.cumsum(np.flip(x, -1), axis=-1), -1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.flip(np.cumsum(np.flip(dx, -1), axis=-1), -1)))
+        return y, dy_
+
+    def reverse_cumsum_rrule(x):
+        y = (np.flip(np.cumsum(np.flip(x, -1), axis=-1), -1))
+        def reverse_cumsum_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.cumsum(dy_, axis=-1))
+            return (_NO, dx)
+        return y, reverse_cumsum_pullback
+
+    # ---- cumsum_rows(x[b,i]) -> y[b,i]    (rules/masks.rules:12)
+    # Along the last axis, each row b on its own.
+    def cumsum_rows(x):
+        n_b = x.shape[0]
+        y = (np.cumsum(x, axis=-1))
+        return y
+
+    def cumsum_rows_frule(tangents, x):
+        _, dx = tangents
+        n_b = x.shape[0]
+        y = (np.cumsum(x, axis=-1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.cumsum(dx, axis=-1)))
+        return y, dy_
+
+    def cumsum_rows_rrule(x):
+        n_b = x.shape[0]
+        y = (np.cumsum(x, axis=-1))
+        def cumsum_rows_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.flip(np.cumsum(np.flip(dy_, -1), axis=-1), -1))
+            return (_NO, dx)
+        return y, cumsum_rows_pullback
+
+    # ---- tril(A[i,j]) -> L[i,j]    (rules/masks.rules:15)
+    # Triangular parts, as np.tril(A) and np.triu(A, 1).
+    def tril(A):
+        n_j = A.shape[1]
+        n_i = A.shape[0]
+        L = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), A, 0.0)
+        return L
+
+    def tril_frule(tangents, A):
+        _, dA = tangents
+        n_j = A.shape[1]
+        n_i = A.shape[0]
+        L = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), A, 0.0)
+        dL = _ZERO
+        if not is_zero(dA):
+            dL = _add(dL, np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), dA, 0.0))
+        return L, dL
+
+    def tril_rrule(A):
+        n_j = A.shape[1]
+        n_i = A.shape[0]
+        L = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), A, 0.0)
+        def tril_pullback(dL):
+            if is_zero(dL):
+                return (_NO, _ZERO)
+            dA = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), dL, 0.0)
+            return (_NO, dA)
+        return L, tril_pullback
+
+    # ---- triu_strict(A[i,j]) -> U[i,j]    (rules/masks.rules:16)
+    def triu_strict(A):
+        n_j = A.shape[1]
+        n_i = A.shape[0]
+        U = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), A, 0.0)
+        return U
+
+    def triu_strict_frule(tangents, A):
+        _, dA = tangents
+        n_j = A.shape[1]
+        n_i = A.shape[0]
+        U = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), A, 0.0)
+        dU = _ZERO
+        if not is_zero(dA):
+            dU = _add(dU, np.where((np.arange(n_j) > np.arange(n_i)[:, None]), dA, 0.0))
+        return U, dU
+
+    def triu_strict_rrule(A):
+        n_j = A.shape[1]
+        n_i = A.shape[0]
+        U = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), A, 0.0)
+        def triu_strict_pullback(dU):
+            if is_zero(dU):
+                return (_NO, _ZERO)
+            dA = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), dU, 0.0)
+            return (_NO, dA)
+        return U, triu_strict_pullback
+
+    # ---- causal_softmax(s[i,j]) -> y[i,j]    (rules/masks.rules:20)
+    # Row softmax over the positions j ≤ i only: masked scores are -inf, so their weights are exactly 0 (and so are
+    # the gradients with respect to them); each row is shifted by its maximum, as log-sum-exp is.
+    def causal_softmax(s):
+        n_j = s.shape[1]
+        n_i = s.shape[0]
+        m = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), s, (-np.inf))
+        _m3 = np.max(m, axis=1, keepdims=True, initial=-np.inf)
+        _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
+        y = (np.exp(((m - np.sum(_m3, axis=1)[:, None]) - np.log(np.sum(np.exp(m - _m3), axis=1))[:, None])))
+        return y
+
+    def causal_softmax_frule(tangents, s):
+        _, ds = tangents
+        n_j = s.shape[1]
+        n_i = s.shape[0]
+        m = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), s, (-np.inf))
+        _m12 = np.max(m, axis=1, keepdims=True, initial=-np.inf)
+        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        y = (np.exp(((m - np.sum(_m12, axis=1)[:, None]) - np.log(np.sum(np.exp(m - _m12), axis=1))[:, None])))
+        dm = _ZERO
+        if not is_zero(ds):
+            dm = _add(dm, np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), ds, 0.0))
+        dy_ = _ZERO
+        if not is_zero(dm):
+            _e21 = (dm * y)
+            dy_ = _add(dy_, _e21 + (-((np.sum(_e21, axis=1)[:, None]) * y)))
+        return y, dy_
+
+    def causal_softmax_rrule(s):
+        n_j = s.shape[1]
+        n_i = s.shape[0]
+        m = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), s, (-np.inf))
+        _m26 = np.max(m, axis=1, keepdims=True, initial=-np.inf)
+        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
+        y = (np.exp(((m - np.sum(_m26, axis=1)[:, None]) - np.log(np.sum(np.exp(m - _m26), axis=1))[:, None])))
+        def causal_softmax_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            _e32 = (dy_ * y)
+            dm = _e32 + (-((np.sum(_e32, axis=1)[:, None]) * y))
+            ds = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), dm, 0.0)
+            return (_NO, ds)
+        return y, causal_softmax_pullback
+
+    # ---- causal_attention(q[i,d], k[i,d], v[i,e]) -> o[i,e]    (rules/masks.rules:25)
+    # One head of causal self-attention: queries q, keys k, values v over the same positions.
+    def causal_attention(q, k_, v):
+        n_i = q.shape[0]
+        n_d = q.shape[1]
+        s = np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), (_recip((n_d ** 0.5)) * (q @ np.transpose(k_))), (-np.inf))
+        _m6 = np.max(s, axis=1, keepdims=True, initial=-np.inf)
+        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        p = (np.exp(((s - np.sum(_m6, axis=1)[:, None]) - np.log(np.sum(np.exp(s - _m6), axis=1))[:, None])))
+        o = (p @ v)
+        return o
+
+    def causal_attention_frule(tangents, q, k_, v):
+        _, dq, dk, dv = tangents
+        n_i = q.shape[0]
+        n_d = q.shape[1]
+        _r13 = np.arange(n_i)
+        _r14 = np.arange(n_i)
+        _c15 = q @ np.transpose(k_)
+        _e16 = n_d ** 0.5
+        s = np.where((_r13 <= _r14[:, None]), (_recip(_e16) * _c15), (-np.inf))
+        _m19 = np.max(s, axis=1, keepdims=True, initial=-np.inf)
+        _m19 = np.where(np.isfinite(_m19), _m19, 0.0)
+        p = (np.exp(((s - np.sum(_m19, axis=1)[:, None]) - np.log(np.sum(np.exp(s - _m19), axis=1))[:, None])))
+        o = (p @ v)
+        ds = _ZERO
+        if not is_zero(dk):
+            ds = _add(ds, (q @ np.transpose(dk)))
+        if not is_zero(dq):
+            ds = _add(ds, (dq @ np.transpose(k_)))
+        if not is_zero(ds):
+            ds = ds * np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), _recip(_e16), 0.0)
+        dp = _ZERO
+        if not is_zero(ds):
+            _e32 = (ds * p)
+            dp = _add(dp, _e32 + (-((np.sum(_e32, axis=1)[:, None]) * p)))
+        do = _ZERO
+        if not is_zero(dp):
+            do = _add(do, (dp @ v))
+        if not is_zero(dv):
+            do = _add(do, (p @ dv))
+        return o, do
+
+    def causal_attention_rrule(q, k_, v):
+        n_i = q.shape[0]
+        n_d = q.shape[1]
+        _r36 = np.arange(n_i)
+        _r37 = np.arange(n_i)
+        _c38 = q @ np.transpose(k_)
+        _e39 = n_d ** 0.5
+        s = np.where((_r36 <= _r37[:, None]), (_recip(_e39) * _c38), (-np.inf))
+        _m42 = np.max(s, axis=1, keepdims=True, initial=-np.inf)
+        _m42 = np.where(np.isfinite(_m42), _m42, 0.0)
+        p = (np.exp(((s - np.sum(_m42, axis=1)[:, None]) - np.log(np.sum(np.exp(s - _m42), axis=1))[:, None])))
+        o = (p @ v)
+        def causal_attention_pullback(do):
+            if is_zero(do):
+                return (_NO, _ZERO, _ZERO, _ZERO)
+            dp = (do @ np.transpose(v))
+            _e50 = (dp * p)
+            ds = _e50 + (-((np.sum(_e50, axis=1)[:, None]) * p))
+            def _pb_q_52():
+                dq = (_recip(_e39) * (np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), ds, 0.0) @ k_))
+                return dq
+            def _pb_k_57():
+                dk = (_recip(_e39) * (np.where((np.arange(n_i)[:, None] <= np.arange(n_i)), np.transpose(ds, (1, 0)), 0.0) @ q))
+                return dk
+            def _pb_v_62():
+                dv = (np.transpose(p) @ do)
+                return dv
+            return (_NO, Thunk(_pb_q_52), Thunk(_pb_k_57), Thunk(_pb_v_62))
+        return o, causal_attention_pullback
+
+    return {
+        'cumsum': cumsum,
+        'cumsum_frule': cumsum_frule,
+        'cumsum_rrule': cumsum_rrule,
+        'cumsum_exclusive': cumsum_exclusive,
+        'cumsum_exclusive_frule': cumsum_exclusive_frule,
+        'cumsum_exclusive_rrule': cumsum_exclusive_rrule,
+        'reverse_cumsum': reverse_cumsum,
+        'reverse_cumsum_frule': reverse_cumsum_frule,
+        'reverse_cumsum_rrule': reverse_cumsum_rrule,
+        'cumsum_rows': cumsum_rows,
+        'cumsum_rows_frule': cumsum_rows_frule,
+        'cumsum_rows_rrule': cumsum_rows_rrule,
+        'tril': tril,
+        'tril_frule': tril_frule,
+        'tril_rrule': tril_rrule,
+        'triu_strict': triu_strict,
+        'triu_strict_frule': triu_strict_frule,
+        'triu_strict_rrule': triu_strict_rrule,
+        'causal_softmax': causal_softmax,
+        'causal_softmax_frule': causal_softmax_frule,
+        'causal_softmax_rrule': causal_softmax_rrule,
+        'causal_attention': causal_attention,
+        'causal_attention_frule': causal_attention_frule,
+        'causal_attention_rrule': causal_attention_rrule,
+    }
+
+
+OPS = {'cumsum': {'signature': 'cumsum(x[i]) -> y[i]',
+            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
+            'outputs': [{'name': 'y', 'indices': ['i']}],
+            'equal_extents': [],
+            'domains': {'x': 'real'},
+            'source': 'rules/masks.rules:8',
+            'doc': 'Cumulative sums: generated as np.cumsum (no N×N mask); each pullback is the reverse '
+                   'cumulative sum.'},
+ 'cumsum_exclusive': {'signature': 'cumsum_exclusive(x[i]) -> y[i]',
+                      'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
+                      'outputs': [{'name': 'y', 'indices': ['i']}],
+                      'equal_extents': [],
+                      'domains': {'x': 'real'},
+                      'source': 'rules/masks.rules:9'},
+ 'reverse_cumsum': {'signature': 'reverse_cumsum(x[i]) -> y[i]',
+                    'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
+                    'outputs': [{'name': 'y', 'indices': ['i']}],
+                    'equal_extents': [],
+                    'domains': {'x': 'real'},
+                    'source': 'rules/masks.rules:10'},
+ 'cumsum_rows': {'signature': 'cumsum_rows(x[b,i]) -> y[b,i]',
+                 'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']}],
+                 'outputs': [{'name': 'y', 'indices': ['b', 'i']}],
+                 'equal_extents': [],
+                 'domains': {'x': 'real'},
+                 'source': 'rules/masks.rules:12',
+                 'doc': 'Along the last axis, each row b on its own.'},
+ 'tril': {'signature': 'tril(A[i,j]) -> L[i,j]',
+          'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+          'outputs': [{'name': 'L', 'indices': ['i', 'j']}],
+          'equal_extents': [],
+          'domains': {'A': 'real'},
+          'source': 'rules/masks.rules:15',
+          'doc': 'Triangular parts, as np.tril(A) and np.triu(A, 1).'},
+ 'triu_strict': {'signature': 'triu_strict(A[i,j]) -> U[i,j]',
+                 'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
+                 'outputs': [{'name': 'U', 'indices': ['i', 'j']}],
+                 'equal_extents': [],
+                 'domains': {'A': 'real'},
+                 'source': 'rules/masks.rules:16'},
+ 'causal_softmax': {'signature': 'causal_softmax(s[i,j]) -> y[i,j]',
+                    'inputs': [{'name': 's', 'kind': 'tensor', 'indices': ['i', 'j']}],
+                    'outputs': [{'name': 'y', 'indices': ['i', 'j']}],
+                    'equal_extents': [],
+                    'domains': {'s': 'real'},
+                    'source': 'rules/masks.rules:20',
+                    'doc': 'Row softmax over the positions j ≤ i only: masked scores are -inf, so their '
+                           'weights are exactly 0 (and so are\n'
+                           'the gradients with respect to them); each row is shifted by its maximum, as '
+                           'log-sum-exp is.'},
+ 'causal_attention': {'signature': 'causal_attention(q[i,d], k[i,d], v[i,e]) -> o[i,e]',
+                      'inputs': [{'name': 'q', 'kind': 'tensor', 'indices': ['i', 'd']},
+                                 {'name': 'k', 'kind': 'tensor', 'indices': ['i', 'd']},
+                                 {'name': 'v', 'kind': 'tensor', 'indices': ['i', 'e']}],
+                      'outputs': [{'name': 'o', 'indices': ['i', 'e']}],
+                      'equal_extents': [],
+                      'domains': {'q': 'real', 'k': 'real', 'v': 'real'},
+                      'source': 'rules/masks.rules:25',
+                      'doc': 'One head of causal self-attention: queries q, keys k, values v over the same '
+                             'positions.'}}
+
+globals().update(export_ops(__name__, OPS, _define))
