@@ -318,7 +318,7 @@ class Op(Primitive):
         forward.__name__ = forward.__qualname__ = name
         forward.__module__ = mod
         forward.__signature__ = _py_signature(meta)
-        source = f"Generated from {self.source}." if self.source and self.rule is None else ""
+        source = f"Generated from {self.source}." if self.source else ""
         forward.__doc__ = "\n\n".join(part for part in (sig, meta.get("doc"), source) if part)
         if self.rule is not None:    # help(op): the derivation, the formulas and how they were verified
             forward.__doc__ += "\n\n" + "\n".join(self.rule.lines(header=False))

@@ -107,7 +107,7 @@ class RuleInfo:
             out += [self.signature, ""]
             if self.doc:
                 out += [self.doc, ""]
-        out.append(f"Rule, from {self.location}:")
+        out.append(f"Rule, from {self.location}:" if header else "Rule:")   # help() names the place above
         out += ["    " + ln for ln in self.text.splitlines()]
         doms = [f"{i['name']}: {i['domain']}{'' if i.get('declared') else ' (inferred)'}"
                 for i in self.inputs if i.get("domain", "real") != "real"]
