@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import calculus, codegen, display, emit_numpy, safe_text, verify
+from . import calculus, codegen, display, emit_numpy, record, safe_text, verify
 from .errors import DeriveError, RuleError, VerificationError
 from .lang import parser
 from .lower import lower, user_name
@@ -35,6 +35,7 @@ class RuleResult:
     doc: str = ""
     error: str | None = None
     rule: object = None            # the parsed rule (derive.lang.ast.RuleDef), for the reference check
+    text: str = ""                 # the rule's source text (derive.record.rule_text)
 
     @property
     def ok(self) -> bool:
@@ -112,6 +113,7 @@ class RuleResult:
                                    "problems": list(c.problems), "warnings": list(c.warnings)}
         if self.error:
             out["error"] = self.error
+        out["record"] = record.make(self)       # what the generated op carries (op.rule); the report reads it
         return out
 
 
@@ -140,7 +142,7 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
                                 r.pos, width=len(r.name))
             exported[n] = (r.name, r.pos.line)
     results = []
-    for r in rules:
+    for k, r in enumerate(rules):
         t0 = time.perf_counter()
         _reset_counters()
         try:
@@ -154,7 +156,7 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
             raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
                               f"{type(exc).__name__}: {exc}") from exc
         results.append(RuleResult(r.name, prog.source, prog, d, code, doc=r.doc,
-                                  seconds=time.perf_counter() - t0, rule=r))
+                                  seconds=time.perf_counter() - t0, rule=r, text=record.rule_text(text, rules, k)))
     if verify_rules:
         verify_results(results, path)
     return results
@@ -210,8 +212,10 @@ def render_module(results, source: str, *, export: bool = True, doc: str = "", c
     tpl = template_env().get_template("numpy_module.py.j2")
     ops = [r.code for r in results]
     metas = {r.name: r.code.meta for r in results}
+    # the records (op.rule) are for the exported module; the one verification runs needs none
+    rules = record.literal({r.name: record.make(r) for r in results}) if export else "{}"
     return tpl.render(source=source, command=command, doc=(doc or f"Rules derived from {source}.").strip(),
-                      ops=ops, ops_literal=codegen.ops_literal(metas), export=export,
+                      ops=ops, ops_literal=codegen.ops_literal(metas), rules_literal=rules, export=export,
                       chunk_name=emit_numpy.CHUNK_NAME, chunk_elements=emit_numpy.CHUNK_ELEMENTS)
 
 

@@ -220,7 +220,7 @@ def planned_files(outcomes, with_init=True) -> dict:
     return files
 
 
-MANAGED_SUFFIXES = (".py", ".cu", ".json")
+MANAGED_SUFFIXES = (".py", ".cu", ".json", ".html")
 JOURNAL = ".derive-rules-swap"  # present from the first rename of a swap to the last: the set is half-switched
 _SWAPPED: list = []             # output directories this process has switched to a new set
 
@@ -238,6 +238,9 @@ def _banner(text: str, name: str):
         except ValueError:
             return None
         return doc.get("generated_from") if isinstance(doc, dict) else None
+    if name.endswith(".html"):   # a report page: the banner comment follows the doctype (derive.report)
+        lines = text.split("\n", 2)
+        return lines[1] if len(lines) > 1 and lines[1].startswith("<!-- @generated ") else None
     first = text.split("\n", 1)[0]
     return first if first.startswith(("# @generated ", "// @generated ")) else None
 
@@ -451,6 +454,8 @@ def build_parser():
                     help="exit 1 if a rule fails verification or generated/ (or --out) would change; write nothing")
     ap.add_argument("--out", metavar="DIR", help="write importable modules (and .cu) for the rule files into DIR")
     ap.add_argument("--no-write", action="store_true", help="derive and verify the shipped library only")
+    ap.add_argument("--report", metavar="DIR",
+                    help="write a static HTML report (an index and a page per rule, formulas in MathML) into DIR")
     ap.add_argument("--no-cache", action="store_true", help="ignore the on-disk cache of derived rules")
     ap.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     return ap
@@ -617,6 +622,20 @@ def _main(argv) -> int:
                 return 2
             if not args.quiet and not args.json and written:
                 print(f"wrote {_count(len(written), 'file')} in {out_dir}", file=sys.stderr)
+
+    if args.report and not args.check:    # failed rules too: the report says what failed and why
+        from . import report
+
+        try:
+            written = write_atomically(report.render(outcomes), Path(args.report))
+        except OutputConflict as exc:
+            print(f"derive-rules: {exc}; no report was written", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"derive-rules: cannot write the report into {args.report}: {exc}", file=sys.stderr)
+            return 2
+        if not args.quiet and not args.json:
+            print(f"wrote the report in {args.report} ({_count(len(written), 'file')} changed)", file=sys.stderr)
 
     if args.json:
         print(json.dumps([r for o in outcomes for r in o["rules"]], indent=2, ensure_ascii=False))

@@ -37,7 +37,7 @@ class OpCode:
 # array namespace, the tangents argument, the loop variables of fused chunks, a multi-output pullback's argument,
 # extents (n_<class>), and every builtin. A user name never becomes one of these, nor starts with '_'.
 _BARE_INTERNAL = frozenset({"np", "math", "tangents", "NoTangent", "ZeroTangent", "Thunk", "is_zero", "acc", "k",
-                            "axis", "a", "dy", "export_ops", "OPS"}) | frozenset(dir(builtins))
+                            "axis", "a", "dy", "export_ops", "OPS", "RULES"}) | frozenset(dir(builtins))
 
 
 def _unsafe(n):

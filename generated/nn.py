@@ -580,4 +580,606 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
                                 's) b_j. Evaluated in\n'
                                 'chunks of i, so the N×M matrix is never materialized.'}}
 
-globals().update(export_ops(__name__, OPS, _define))
+# Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
+RULES = {'sum': {'name': 'sum',
+         'signature': 'sum(x[i]) -> s[]',
+         'file': 'rules/nn.rules',
+         'line': 5,
+         'text': 'sum(x[i]) -> s[] = sum(i, x[i])',
+         'doc': '',
+         'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i'], 'domain': 'real', 'declared': False}],
+         'outputs': [{'name': 's', 'indices': []}],
+         'extents': {},
+         'equal_extents': [],
+         'pushforward': [{'target': 'ds',
+                          'text': 'ds = dxᵀ·𝟙',
+                          'latex': '\\mathrm{d}s = \\mathrm{d}x^{\\top} \\mathbf{1}',
+                          'matrix': 'ds = dxᵀ·𝟙',
+                          'index': 'ds = Σ_k dx[k]',
+                          'index_latex': '\\mathrm{d}s = \\sum_{k} \\mathrm{d}x_{k}'}],
+         'pullback': [{'target': 'dx',
+                       'text': 'dx = ds·𝟙',
+                       'latex': '\\mathrm{d}x = \\mathrm{d}s \\mathbf{1}',
+                       'matrix': 'dx = ds·𝟙',
+                       'index': 'dx[i] = ds',
+                       'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}s'}],
+         'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
+         'verified': True,
+         'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                          'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                          'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                          'points': 2,
+                          'skipped': 0,
+                          'extents': [{'i': 3}]}},
+ 'mean': {'name': 'mean',
+          'signature': 'mean(x[i]) -> m[]',
+          'file': 'rules/nn.rules',
+          'line': 6,
+          'text': 'mean(x[i]) -> m[] = sum(i, x[i]) / size(i)',
+          'doc': '',
+          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i'], 'domain': 'real', 'declared': False}],
+          'outputs': [{'name': 'm', 'indices': []}],
+          'extents': {},
+          'equal_extents': [],
+          'pushforward': [{'target': 'dm',
+                           'text': 'dm = (1/size(i))·dxᵀ·𝟙',
+                           'latex': '\\mathrm{d}m = \\frac{1}{\\lvert i \\rvert} \\mathrm{d}x^{\\top} '
+                                    '\\mathbf{1}',
+                           'matrix': 'dm = (1/size(i))·dxᵀ·𝟙',
+                           'index': 'dm = Σ_k dx[k]/size(i)',
+                           'index_latex': '\\mathrm{d}m = \\sum_{k} \\frac{\\mathrm{d}x_{k}}{\\lvert i '
+                                          '\\rvert}'}],
+          'pullback': [{'target': 'dx',
+                        'text': 'dx = (1/size(i))·dm·𝟙',
+                        'latex': '\\mathrm{d}x = \\frac{1}{\\lvert i \\rvert} \\mathrm{d}m \\mathbf{1}',
+                        'matrix': 'dx = (1/size(i))·dm·𝟙',
+                        'index': 'dx[i] = dm/size(i)',
+                        'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}m}{\\lvert i \\rvert}'}],
+          'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
+          'verified': True,
+          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                           'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                           'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                           'points': 2,
+                           'skipped': 0,
+                           'extents': [{'i': 3}]}},
+ 'logsumexp': {'name': 'logsumexp',
+               'signature': 'logsumexp(x[i]) -> y[]',
+               'file': 'rules/nn.rules',
+               'line': 7,
+               'text': 'logsumexp(x[i]) -> y[] = log(sum(i, exp(x[i])))',
+               'doc': '',
+               'inputs': [{'name': 'x',
+                           'kind': 'tensor',
+                           'indices': ['i'],
+                           'domain': 'positive',
+                           'declared': False}],
+               'outputs': [{'name': 'y', 'indices': []}],
+               'extents': {},
+               'equal_extents': [],
+               'pushforward': [{'target': 'dy',
+                                'text': 'dy = (exp(x - y) ⊙ dx)ᵀ·𝟙',
+                                'latex': '\\mathrm{d}y = (e^{x - y} \\odot \\mathrm{d}x)^{\\top} \\mathbf{1}',
+                                'matrix': 'dy = (exp(x - y) ⊙ dx)ᵀ·𝟙',
+                                'index': 'dy = Σ_k dx[k]·exp(x[k] - y)',
+                                'index_latex': '\\mathrm{d}y = \\sum_{k} \\mathrm{d}x_{k} e^{x_{k} - y}'}],
+               'pullback': [{'target': 'dx',
+                             'text': 'dx = dy·exp(x - y)',
+                             'latex': '\\mathrm{d}x = \\mathrm{d}y e^{x - y}',
+                             'matrix': 'dx = dy·exp(x - y)',
+                             'index': 'dx[i] = dy·exp(x[i] - y)',
+                             'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y e^{x_{i} - y}'}],
+               'saves': {'inputs': ['x'], 'outputs': ['y'], 'intermediates': []},
+               'verified': True,
+               'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                                'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                                'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                                'points': 2,
+                                'skipped': 0,
+                                'extents': [{'i': 3}]}},
+ 'softmax': {'name': 'softmax',
+             'signature': 'softmax(x[i]) -> y[i]',
+             'file': 'rules/nn.rules',
+             'line': 9,
+             'text': 'softmax(x[i]) -> y[i] = exp(x[i] - log(sum(j, exp(x[j]))))',
+             'doc': 'Written through the log-sum-exp, which the generated code evaluates without overflow.',
+             'inputs': [{'name': 'x',
+                         'kind': 'tensor',
+                         'indices': ['i'],
+                         'domain': 'positive',
+                         'declared': False}],
+             'outputs': [{'name': 'y', 'indices': ['i']}],
+             'extents': {},
+             'equal_extents': [],
+             'pushforward': [{'target': 'dy',
+                              'text': 'dy = y ⊙ dx - y·yᵀ·dx',
+                              'latex': '\\mathrm{d}y = y \\odot \\mathrm{d}x - y y^{\\top} \\mathrm{d}x',
+                              'matrix': 'dy = y ⊙ dx - y·yᵀ·dx',
+                              'index': 'dy[i] = dx[i]·y[i] + Σ_k -dx[k]·y[i]·y[k]',
+                              'index_latex': '\\mathrm{d}y_{i} = \\mathrm{d}x_{i} y_{i} + \\sum_{k} - '
+                                             '\\mathrm{d}x_{k} y_{i} y_{k}'}],
+             'pullback': [{'target': 'dx',
+                           'text': 'dx = y ⊙ dy - y·yᵀ·dy',
+                           'latex': '\\mathrm{d}x = y \\odot \\mathrm{d}y - y y^{\\top} \\mathrm{d}y',
+                           'matrix': 'dx = y ⊙ dy - y·yᵀ·dy',
+                           'index': 'dx[i] = dy[i]·y[i] + Σ_k -dy[k]·y[i]·y[k]',
+                           'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} y_{i} + \\sum_{k} - '
+                                          '\\mathrm{d}y_{k} y_{i} y_{k}'}],
+             'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
+             'verified': True,
+             'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                              'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                              'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                              'points': 2,
+                              'skipped': 0,
+                              'extents': [{'i': 3}]}},
+ 'log_softmax': {'name': 'log_softmax',
+                 'signature': 'log_softmax(x[i]) -> y[i]',
+                 'file': 'rules/nn.rules',
+                 'line': 10,
+                 'text': 'log_softmax(x[i]) -> y[i] = x[i] - log(sum(j, exp(x[j])))',
+                 'doc': '',
+                 'inputs': [{'name': 'x',
+                             'kind': 'tensor',
+                             'indices': ['i'],
+                             'domain': 'positive',
+                             'declared': False}],
+                 'outputs': [{'name': 'y', 'indices': ['i']}],
+                 'extents': {},
+                 'equal_extents': [],
+                 'pushforward': [{'target': 'dy',
+                                  'text': 'dy = -𝟙·(exp(y) ⊙ dx)ᵀ·𝟙 + dx',
+                                  'latex': '\\mathrm{d}y = -\\mathbf{1} (e^{y} \\odot \\mathrm{d}x)^{\\top} '
+                                           '\\mathbf{1} + \\mathrm{d}x',
+                                  'matrix': 'dy = -𝟙·(exp(y) ⊙ dx)ᵀ·𝟙 + dx',
+                                  'index': 'dy[i] = Σ_k -dx[k]·exp(y[k]) + dx[i]',
+                                  'index_latex': '\\mathrm{d}y_{i} = \\sum_{k} - \\mathrm{d}x_{k} e^{y_{k}} '
+                                                 '+ \\mathrm{d}x_{i}'}],
+                 'pullback': [{'target': 'dx',
+                               'text': 'dx = -exp(y)·dyᵀ·𝟙 + dy',
+                               'latex': '\\mathrm{d}x = -e^{y} \\mathrm{d}y^{\\top} \\mathbf{1} + '
+                                        '\\mathrm{d}y',
+                               'matrix': 'dx = -exp(y)·dyᵀ·𝟙 + dy',
+                               'index': 'dx[i] = Σ_k -dy[k]·exp(y[i]) + dy[i]',
+                               'index_latex': '\\mathrm{d}x_{i} = \\sum_{k} - \\mathrm{d}y_{k} e^{y_{i}} + '
+                                              '\\mathrm{d}y_{i}'}],
+                 'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
+                 'verified': True,
+                 'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                                  'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                                  'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                                  'points': 2,
+                                  'skipped': 0,
+                                  'extents': [{'i': 3}]}},
+ 'dense': {'name': 'dense',
+           'signature': 'dense(W[o,i], x[b,i], c[o]) -> y[b,o]',
+           'file': 'rules/nn.rules',
+           'line': 13,
+           'text': 'dense(W[o,i], x[b,i], c[o]) -> y[b,o] = tanh(W[o,i] * x[b,i] + c[o])',
+           'doc': 'A dense layer over a batch b: the bias c broadcasts over b, so its pullback sums over b.',
+           'inputs': [{'name': 'W',
+                       'kind': 'tensor',
+                       'indices': ['o', 'i'],
+                       'domain': 'real',
+                       'declared': False},
+                      {'name': 'x',
+                       'kind': 'tensor',
+                       'indices': ['b', 'i'],
+                       'domain': 'real',
+                       'declared': False},
+                      {'name': 'c', 'kind': 'tensor', 'indices': ['o'], 'domain': 'real', 'declared': False}],
+           'outputs': [{'name': 'y', 'indices': ['b', 'o']}],
+           'extents': {},
+           'equal_extents': [],
+           'pushforward': [{'target': 'dy',
+                            'text': 'dy[b,o] = Σ_k (1 - y[b,o]²)·W[o,k]·dx[b,k] + Σ_k (1 - '
+                                    'y[b,o]²)·dW[o,k]·x[b,k] + (1 - y[b,o]²)·dc[o]',
+                            'latex': '\\mathrm{d}y_{bo} = \\sum_{k} \\left(1 - y_{bo}^{2}\\right) W_{ok} '
+                                     '\\mathrm{d}x_{bk} + \\sum_{k} \\left(1 - y_{bo}^{2}\\right) '
+                                     '\\mathrm{d}W_{ok} x_{bk} + \\left(1 - y_{bo}^{2}\\right) '
+                                     '\\mathrm{d}c_{o}',
+                            'matrix': None,
+                            'index': 'dy[b,o] = Σ_k (1 - y[b,o]²)·W[o,k]·dx[b,k] + Σ_k (1 - '
+                                     'y[b,o]²)·dW[o,k]·x[b,k] + (1 - y[b,o]²)·dc[o]',
+                            'index_latex': '\\mathrm{d}y_{bo} = \\sum_{k} \\left(1 - y_{bo}^{2}\\right) '
+                                           'W_{ok} \\mathrm{d}x_{bk} + \\sum_{k} \\left(1 - '
+                                           'y_{bo}^{2}\\right) \\mathrm{d}W_{ok} x_{bk} + \\left(1 - '
+                                           'y_{bo}^{2}\\right) \\mathrm{d}c_{o}'}],
+           'pullback': [{'target': 'dW',
+                         'text': 'dW = ((1 - y∘²) ⊙ dy)ᵀ·x',
+                         'latex': '\\mathrm{d}W = ((1 - y^{\\circ 2}) \\odot \\mathrm{d}y)^{\\top} x',
+                         'matrix': 'dW = ((1 - y∘²) ⊙ dy)ᵀ·x',
+                         'index': 'dW[o,i] = Σ_k (1 - y[k,o]²)·dy[k,o]·x[k,i]',
+                         'index_latex': '\\mathrm{d}W_{oi} = \\sum_{k} \\left(1 - y_{ko}^{2}\\right) '
+                                        '\\mathrm{d}y_{ko} x_{ki}'},
+                        {'target': 'dx',
+                         'text': 'dx = ((1 - y∘²) ⊙ dy)·W',
+                         'latex': '\\mathrm{d}x = ((1 - y^{\\circ 2}) \\odot \\mathrm{d}y) W',
+                         'matrix': 'dx = ((1 - y∘²) ⊙ dy)·W',
+                         'index': 'dx[b,i] = Σ_k (1 - y[b,k]²)·W[k,i]·dy[b,k]',
+                         'index_latex': '\\mathrm{d}x_{bi} = \\sum_{k} \\left(1 - y_{bk}^{2}\\right) W_{ki} '
+                                        '\\mathrm{d}y_{bk}'},
+                        {'target': 'dc',
+                         'text': 'dc = ((1 - y∘²) ⊙ dy)ᵀ·𝟙',
+                         'latex': '\\mathrm{d}c = ((1 - y^{\\circ 2}) \\odot \\mathrm{d}y)^{\\top} '
+                                  '\\mathbf{1}',
+                         'matrix': 'dc = ((1 - y∘²) ⊙ dy)ᵀ·𝟙',
+                         'index': 'dc[o] = Σ_k (1 - y[k,o]²)·dy[k,o]',
+                         'index_latex': '\\mathrm{d}c_{o} = \\sum_{k} \\left(1 - y_{ko}^{2}\\right) '
+                                        '\\mathrm{d}y_{ko}'}],
+           'saves': {'inputs': ['W', 'x'], 'outputs': ['y'], 'intermediates': []},
+           'verified': True,
+           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                            'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                            'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                            'points': 4,
+                            'skipped': 0,
+                            'extents': [{'o': 3, 'i': 4, 'b': 5}, {'o': 5, 'i': 4, 'b': 3}]}},
+ 'linear': {'name': 'linear',
+            'signature': 'linear(W[o,i], x[b,i], c[o]) -> y[b,o]',
+            'file': 'rules/nn.rules',
+            'line': 14,
+            'text': 'linear(W[o,i], x[b,i], c[o]) -> y[b,o] = W[o,i] * x[b,i] + c[o]',
+            'doc': '',
+            'inputs': [{'name': 'W',
+                        'kind': 'tensor',
+                        'indices': ['o', 'i'],
+                        'domain': 'real',
+                        'declared': False},
+                       {'name': 'x',
+                        'kind': 'tensor',
+                        'indices': ['b', 'i'],
+                        'domain': 'real',
+                        'declared': False},
+                       {'name': 'c',
+                        'kind': 'tensor',
+                        'indices': ['o'],
+                        'domain': 'real',
+                        'declared': False}],
+            'outputs': [{'name': 'y', 'indices': ['b', 'o']}],
+            'extents': {},
+            'equal_extents': [],
+            'pushforward': [{'target': 'dy',
+                             'text': 'dy = dx·Wᵀ + x·dWᵀ + 𝟙·dcᵀ',
+                             'latex': '\\mathrm{d}y = \\mathrm{d}x W^{\\top} + x \\mathrm{d}W^{\\top} + '
+                                      '\\mathbf{1} \\mathrm{d}c^{\\top}',
+                             'matrix': 'dy = dx·Wᵀ + x·dWᵀ + 𝟙·dcᵀ',
+                             'index': 'dy[b,o] = Σ_k W[o,k]·dx[b,k] + Σ_k dW[o,k]·x[b,k] + dc[o]',
+                             'index_latex': '\\mathrm{d}y_{bo} = \\sum_{k} W_{ok} \\mathrm{d}x_{bk} + '
+                                            '\\sum_{k} \\mathrm{d}W_{ok} x_{bk} + \\mathrm{d}c_{o}'}],
+            'pullback': [{'target': 'dW',
+                          'text': 'dW = dyᵀ·x',
+                          'latex': '\\mathrm{d}W = \\mathrm{d}y^{\\top} x',
+                          'matrix': 'dW = dyᵀ·x',
+                          'index': 'dW[o,i] = Σ_k dy[k,o]·x[k,i]',
+                          'index_latex': '\\mathrm{d}W_{oi} = \\sum_{k} \\mathrm{d}y_{ko} x_{ki}'},
+                         {'target': 'dx',
+                          'text': 'dx = dy·W',
+                          'latex': '\\mathrm{d}x = \\mathrm{d}y W',
+                          'matrix': 'dx = dy·W',
+                          'index': 'dx[b,i] = Σ_k W[k,i]·dy[b,k]',
+                          'index_latex': '\\mathrm{d}x_{bi} = \\sum_{k} W_{ki} \\mathrm{d}y_{bk}'},
+                         {'target': 'dc',
+                          'text': 'dc = dyᵀ·𝟙',
+                          'latex': '\\mathrm{d}c = \\mathrm{d}y^{\\top} \\mathbf{1}',
+                          'matrix': 'dc = dyᵀ·𝟙',
+                          'index': 'dc[o] = Σ_k dy[k,o]',
+                          'index_latex': '\\mathrm{d}c_{o} = \\sum_{k} \\mathrm{d}y_{ko}'}],
+            'saves': {'inputs': ['W', 'x'], 'outputs': [], 'intermediates': []},
+            'verified': True,
+            'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                             'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                             'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                             'points': 4,
+                             'skipped': 0,
+                             'extents': [{'o': 3, 'i': 4, 'b': 5}, {'o': 5, 'i': 4, 'b': 3}]}},
+ 'mse': {'name': 'mse',
+         'signature': 'mse(p[b,o], t[b,o]) -> L[]',
+         'file': 'rules/nn.rules',
+         'line': 17,
+         'text': 'mse(p[b,o], t[b,o]) -> L[] = sum(b, o, (p[b,o] - t[b,o])**2) / (size(b) * size(o))',
+         'doc': 'Losses, averaged over the batch.',
+         'inputs': [{'name': 'p',
+                     'kind': 'tensor',
+                     'indices': ['b', 'o'],
+                     'domain': 'real',
+                     'declared': False},
+                    {'name': 't',
+                     'kind': 'tensor',
+                     'indices': ['b', 'o'],
+                     'domain': 'real',
+                     'declared': False}],
+         'outputs': [{'name': 'L', 'indices': []}],
+         'extents': {},
+         'equal_extents': [],
+         'pushforward': [{'target': 'dL',
+                          'text': 'dL = (2/(size(b)·size(o)))·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙 + '
+                                  '(2/(size(b)·size(o)))·𝟙ᵀ·((p - t) ⊙ dp)·𝟙',
+                          'latex': '\\mathrm{d}L = \\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} '
+                                   '\\mathbf{1}^{\\top} ((- p + t) \\odot \\mathrm{d}t) \\mathbf{1} + '
+                                   '\\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} \\mathbf{1}^{\\top} ((p - '
+                                   't) \\odot \\mathrm{d}p) \\mathbf{1}',
+                          'matrix': 'dL = (2/(size(b)·size(o)))·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙 + '
+                                    '(2/(size(b)·size(o)))·𝟙ᵀ·((p - t) ⊙ dp)·𝟙',
+                          'index': 'dL = Σ_kl 2·(-p[k,l] + t[k,l])·dt[k,l]/(size(b)·size(o)) + Σ_kl '
+                                   '2·(p[k,l] - t[k,l])·dp[k,l]/(size(b)·size(o))',
+                          'index_latex': '\\mathrm{d}L = \\sum_{kl} \\frac{2 \\left(- p_{kl} + '
+                                         't_{kl}\\right) \\mathrm{d}t_{kl}}{\\lvert b \\rvert \\lvert o '
+                                         '\\rvert} + \\sum_{kl} \\frac{2 \\left(p_{kl} - t_{kl}\\right) '
+                                         '\\mathrm{d}p_{kl}}{\\lvert b \\rvert \\lvert o \\rvert}'}],
+         'pullback': [{'target': 'dp',
+                       'text': 'dp = (2/(size(b)·size(o)))·dL·(p - t)',
+                       'latex': '\\mathrm{d}p = \\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} \\mathrm{d}L '
+                                '(p - t)',
+                       'matrix': 'dp = (2/(size(b)·size(o)))·dL·(p - t)',
+                       'index': 'dp[b,o] = 2·(p[b,o] - t[b,o])·dL/(size(b)·size(o))',
+                       'index_latex': '\\mathrm{d}p_{bo} = \\frac{2 \\left(p_{bo} - t_{bo}\\right) '
+                                      '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'},
+                      {'target': 'dt',
+                       'text': 'dt = (2/(size(b)·size(o)))·dL·(-p + t)',
+                       'latex': '\\mathrm{d}t = \\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} \\mathrm{d}L '
+                                '(- p + t)',
+                       'matrix': 'dt = (2/(size(b)·size(o)))·dL·(-p + t)',
+                       'index': 'dt[b,o] = 2·(-p[b,o] + t[b,o])·dL/(size(b)·size(o))',
+                       'index_latex': '\\mathrm{d}t_{bo} = \\frac{2 \\left(- p_{bo} + t_{bo}\\right) '
+                                      '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'}],
+         'saves': {'inputs': ['p', 't'], 'outputs': [], 'intermediates': []},
+         'verified': True,
+         'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                          'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                          'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                          'points': 4,
+                          'skipped': 0,
+                          'extents': [{'b': 3, 'o': 4}, {'b': 4, 'o': 3}]}},
+ 'cross_entropy': {'name': 'cross_entropy',
+                   'signature': 'cross_entropy(z[b,c], t[b,c]) -> L[]',
+                   'file': 'rules/nn.rules',
+                   'line': 19,
+                   'text': 'cross_entropy(z[b,c], t[b,c]) -> L[]:\n'
+                           '    lse[b] = log(sum(k, exp(z[b,k])))\n'
+                           '    L[] = -sum(b, c, t[b,c] * (z[b,c] - lse[b])) / size(b)',
+                   'doc': "Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept "
+                          'for the pullback).',
+                   'inputs': [{'name': 'z',
+                               'kind': 'tensor',
+                               'indices': ['b', 'c'],
+                               'domain': 'positive',
+                               'declared': False},
+                              {'name': 't',
+                               'kind': 'tensor',
+                               'indices': ['b', 'c'],
+                               'domain': 'real',
+                               'declared': False}],
+                   'outputs': [{'name': 'L', 'indices': []}],
+                   'extents': {},
+                   'equal_extents': [],
+                   'pushforward': [{'target': 'dlse',
+                                    'text': 'dlse = (exp(-lse·𝟙ᵀ + z) ⊙ dz)·𝟙',
+                                    'latex': '\\mathrm{d}\\mathit{lse} = (e^{- \\mathit{lse} '
+                                             '\\mathbf{1}^{\\top} + z} \\odot \\mathrm{d}z) \\mathbf{1}',
+                                    'matrix': 'dlse = (exp(-lse·𝟙ᵀ + z) ⊙ dz)·𝟙',
+                                    'index': 'dlse[b] = Σ_k dz[b,k]·exp(-lse[b] + z[b,k])',
+                                    'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
+                                                   '\\mathrm{d}z_{bk} e^{- {\\mathit{lse}}_{b} + z_{bk}}'},
+                                   {'target': 'dL',
+                                    'text': 'dL = (1/size(b))·dlseᵀ·t·𝟙 - (1/size(b))·tr(t·dzᵀ) + '
+                                            '(1/size(b))·𝟙ᵀ·((lse·𝟙ᵀ - z) ⊙ dt)·𝟙',
+                                    'latex': '\\mathrm{d}L = \\frac{1}{\\lvert b \\rvert} '
+                                             '\\mathrm{d}\\mathit{lse}^{\\top} t \\mathbf{1} - '
+                                             '\\frac{1}{\\lvert b \\rvert} \\operatorname{tr}\\left(t '
+                                             '\\mathrm{d}z^{\\top}\\right) + \\frac{1}{\\lvert b \\rvert} '
+                                             '\\mathbf{1}^{\\top} ((\\mathit{lse} \\mathbf{1}^{\\top} - z) '
+                                             '\\odot \\mathrm{d}t) \\mathbf{1}',
+                                    'matrix': 'dL = (1/size(b))·dlseᵀ·t·𝟙 - (1/size(b))·tr(t·dzᵀ) + '
+                                              '(1/size(b))·𝟙ᵀ·((lse·𝟙ᵀ - z) ⊙ dt)·𝟙',
+                                    'index': 'dL = Σ_kl dlse[k]·t[k,l]/size(b) + Σ_kl '
+                                             '-dz[k,l]·t[k,l]/size(b) + Σ_kl (lse[k] - '
+                                             'z[k,l])·dt[k,l]/size(b)',
+                                    'index_latex': '\\mathrm{d}L = \\sum_{kl} '
+                                                   '\\frac{{\\mathrm{d}\\mathit{lse}}_{k} t_{kl}}{\\lvert b '
+                                                   '\\rvert} + \\sum_{kl} - \\frac{\\mathrm{d}z_{kl} '
+                                                   't_{kl}}{\\lvert b \\rvert} + \\sum_{kl} '
+                                                   '\\frac{\\left({\\mathit{lse}}_{k} - z_{kl}\\right) '
+                                                   '\\mathrm{d}t_{kl}}{\\lvert b \\rvert}'}],
+                   'pullback': [{'target': 'dlse',
+                                 'text': 'dlse = (1/size(b))·dL·t·𝟙',
+                                 'latex': '\\mathrm{d}\\mathit{lse} = \\frac{1}{\\lvert b \\rvert} '
+                                          '\\mathrm{d}L t \\mathbf{1}',
+                                 'matrix': 'dlse = (1/size(b))·dL·t·𝟙',
+                                 'index': 'dlse[b] = Σ_k dL·t[b,k]/size(b)',
+                                 'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
+                                                '\\frac{\\mathrm{d}L t_{bk}}{\\lvert b \\rvert}'},
+                                {'target': 'dz',
+                                 'text': 'dz[b,c] = -dL·t[b,c]/size(b) + dlse[b]·exp(-lse[b] + z[b,c])',
+                                 'latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
+                                          '\\rvert} + {\\mathrm{d}\\mathit{lse}}_{b} e^{- '
+                                          '{\\mathit{lse}}_{b} + z_{bc}}',
+                                 'matrix': None,
+                                 'index': 'dz[b,c] = -dL·t[b,c]/size(b) + dlse[b]·exp(-lse[b] + z[b,c])',
+                                 'index_latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
+                                                '\\rvert} + {\\mathrm{d}\\mathit{lse}}_{b} e^{- '
+                                                '{\\mathit{lse}}_{b} + z_{bc}}'},
+                                {'target': 'dt',
+                                 'text': 'dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)',
+                                 'latex': '\\mathrm{d}t = \\frac{1}{\\lvert b \\rvert} \\mathrm{d}L '
+                                          '(\\mathit{lse} \\mathbf{1}^{\\top} - z)',
+                                 'matrix': 'dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)',
+                                 'index': 'dt[b,c] = (lse[b] - z[b,c])·dL/size(b)',
+                                 'index_latex': '\\mathrm{d}t_{bc} = \\frac{\\left({\\mathit{lse}}_{b} - '
+                                                'z_{bc}\\right) \\mathrm{d}L}{\\lvert b \\rvert}'}],
+                   'saves': {'inputs': ['z', 't'], 'outputs': [], 'intermediates': ['lse']},
+                   'verified': True,
+                   'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                                    'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                                    'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                                    'points': 4,
+                                    'skipped': 0,
+                                    'extents': [{'b': 3, 'c': 4}, {'b': 4, 'c': 3}]}},
+ 'gaussian_kernel_sum': {'name': 'gaussian_kernel_sum',
+                         'signature': 'gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]',
+                         'file': 'rules/nn.rules',
+                         'line': 25,
+                         'text': 'gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i] = sum(j, '
+                                 'exp(-sum(d, (x[i,d] - y[j,d])**2) / s) * b[j])',
+                         'doc': "The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / "
+                                's) b_j. Evaluated in\n'
+                                'chunks of i, so the N×M matrix is never materialized.',
+                         'inputs': [{'name': 'x',
+                                     'kind': 'tensor',
+                                     'indices': ['i', 'd'],
+                                     'domain': 'real',
+                                     'declared': False},
+                                    {'name': 'y',
+                                     'kind': 'tensor',
+                                     'indices': ['j', 'd'],
+                                     'domain': 'real',
+                                     'declared': False},
+                                    {'name': 'b',
+                                     'kind': 'tensor',
+                                     'indices': ['j'],
+                                     'domain': 'real',
+                                     'declared': False},
+                                    {'name': 's',
+                                     'kind': 'scalar',
+                                     'indices': [],
+                                     'domain': 'real',
+                                     'declared': False}],
+                         'outputs': [{'name': 'out', 'indices': ['i']}],
+                         'extents': {},
+                         'equal_extents': [],
+                         'pushforward': [{'target': 'dout',
+                                          'text': 'dout[i] = Σ_k db[k]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s) + '
+                                                  'Σ_kl 2·b[k]·dy[k,l]·x[i,l]·exp(-Σ_d′((x[i,d′] - '
+                                                  'y[k,d′])²)/s)/s + Σ_kl '
+                                                  '-2·b[k]·dy[k,l]·y[k,l]·exp(-Σ_d′((x[i,d′] - '
+                                                  'y[k,d′])²)/s)/s + Σ_kl '
+                                                  '2·b[l]·dx[i,k]·y[l,k]·exp(-Σ_d′((x[i,d′] - '
+                                                  'y[l,d′])²)/s)/s + Σ_kl '
+                                                  '-2·b[l]·dx[i,k]·x[i,k]·exp(-Σ_d′((x[i,d′] - '
+                                                  'y[l,d′])²)/s)/s + Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
+                                                  'y[k,d′])²)/s)·Σ_d′((x[i,d′] - y[k,d′])²)/s²',
+                                          'latex': '\\mathrm{d}\\mathit{out}_{i} = \\sum_{k} '
+                                                   "\\mathrm{d}b_{k} e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} "
+                                                   "- y_{k,d'}\\right)^{2}}{s}} + \\sum_{kl} \\frac{2 b_{k} "
+                                                   "\\mathrm{d}y_{kl} x_{il} e^{- \\frac{\\sum_{d'} "
+                                                   "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}}}{s} + "
+                                                   '\\sum_{kl} - \\frac{2 b_{k} \\mathrm{d}y_{kl} y_{kl} '
+                                                   "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                   "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} \\frac{2 "
+                                                   "b_{l} \\mathrm{d}x_{ik} y_{lk} e^{- \\frac{\\sum_{d'} "
+                                                   "\\left(x_{i,d'} - y_{l,d'}\\right)^{2}}{s}}}{s} + "
+                                                   '\\sum_{kl} - \\frac{2 b_{l} \\mathrm{d}x_{ik} x_{ik} '
+                                                   "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                   "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} \\frac{b_{k} "
+                                                   "\\mathrm{d}s e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                   "y_{k,d'}\\right)^{2}}{s}} \\sum_{d'} \\left(x_{i,d'} - "
+                                                   "y_{k,d'}\\right)^{2}}{s^{2}}",
+                                          'matrix': None,
+                                          'index': 'dout[i] = Σ_k db[k]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s) + '
+                                                   'Σ_kl 2·b[k]·dy[k,l]·x[i,l]·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[k,d′])²)/s)/s + Σ_kl '
+                                                   '-2·b[k]·dy[k,l]·y[k,l]·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[k,d′])²)/s)/s + Σ_kl '
+                                                   '2·b[l]·dx[i,k]·y[l,k]·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[l,d′])²)/s)/s + Σ_kl '
+                                                   '-2·b[l]·dx[i,k]·x[i,k]·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[l,d′])²)/s)/s + Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[k,d′])²)/s)·Σ_d′((x[i,d′] - y[k,d′])²)/s²',
+                                          'index_latex': '\\mathrm{d}\\mathit{out}_{i} = \\sum_{k} '
+                                                         "\\mathrm{d}b_{k} e^{- \\frac{\\sum_{d'} "
+                                                         "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}} + "
+                                                         '\\sum_{kl} \\frac{2 b_{k} \\mathrm{d}y_{kl} x_{il} '
+                                                         "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                         "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - "
+                                                         '\\frac{2 b_{k} \\mathrm{d}y_{kl} y_{kl} e^{- '
+                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                         "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} "
+                                                         '\\frac{2 b_{l} \\mathrm{d}x_{ik} y_{lk} e^{- '
+                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                         "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - "
+                                                         '\\frac{2 b_{l} \\mathrm{d}x_{ik} x_{ik} e^{- '
+                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                         "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} "
+                                                         "\\frac{b_{k} \\mathrm{d}s e^{- \\frac{\\sum_{d'} "
+                                                         "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}} "
+                                                         "\\sum_{d'} \\left(x_{i,d'} - "
+                                                         "y_{k,d'}\\right)^{2}}{s^{2}}"}],
+                         'pullback': [{'target': 'dx',
+                                       'text': 'dx[i,d] = Σ_k 2·b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
+                                               'y[k,d′])²)/s)/s + Σ_k '
+                                               '-2·b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
+                                       'latex': '\\mathrm{d}x_{id} = \\sum_{k} \\frac{2 b_{k} '
+                                                '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
+                                                "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 b_{k} "
+                                                '{\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
+                                                "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                "y_{k,d'}\\right)^{2}}{s}}}{s}",
+                                       'matrix': None,
+                                       'index': 'dx[i,d] = Σ_k 2·b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
+                                                'y[k,d′])²)/s)/s + Σ_k '
+                                                '-2·b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
+                                       'index_latex': '\\mathrm{d}x_{id} = \\sum_{k} \\frac{2 b_{k} '
+                                                      '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
+                                                      "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                      "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 "
+                                                      'b_{k} {\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
+                                                      "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                      "y_{k,d'}\\right)^{2}}{s}}}{s}"},
+                                      {'target': 'dy',
+                                       'text': 'dy[j,d] = Σ_k 2·b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
+                                               'y[j,d′])²)/s)/s + Σ_k '
+                                               '-2·b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
+                                       'latex': '\\mathrm{d}y_{jd} = \\sum_{k} \\frac{2 b_{j} '
+                                                '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
+                                                "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
+                                                "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 b_{j} "
+                                                '{\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
+                                                "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
+                                                "y_{j,d'}\\right)^{2}}{s}}}{s}",
+                                       'matrix': None,
+                                       'index': 'dy[j,d] = Σ_k 2·b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
+                                                'y[j,d′])²)/s)/s + Σ_k '
+                                                '-2·b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
+                                       'index_latex': '\\mathrm{d}y_{jd} = \\sum_{k} \\frac{2 b_{j} '
+                                                      '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
+                                                      "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
+                                                      "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 "
+                                                      'b_{j} {\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
+                                                      "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
+                                                      "y_{j,d'}\\right)^{2}}{s}}}{s}"},
+                                      {'target': 'db',
+                                       'text': 'db[j] = Σ_k dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)',
+                                       'latex': '\\mathrm{d}b_{j} = \\sum_{k} {\\mathrm{d}\\mathit{out}}_{k} '
+                                                "e^{- \\frac{\\sum_{d'} \\left(x_{k,d'} - "
+                                                "y_{j,d'}\\right)^{2}}{s}}",
+                                       'matrix': None,
+                                       'index': 'db[j] = Σ_k dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)',
+                                       'index_latex': '\\mathrm{d}b_{j} = \\sum_{k} '
+                                                      "{\\mathrm{d}\\mathit{out}}_{k} e^{- \\frac{\\sum_{d'} "
+                                                      "\\left(x_{k,d'} - y_{j,d'}\\right)^{2}}{s}}"},
+                                      {'target': 'ds',
+                                       'text': 'ds = Σ_kl b[l]·dout[k]·exp(-Σ_d′((x[k,d′] - '
+                                               'y[l,d′])²)/s)·Σ_d′((x[k,d′] - y[l,d′])²)/s²',
+                                       'latex': '\\mathrm{d}s = \\sum_{kl} \\frac{b_{l} '
+                                                "{\\mathrm{d}\\mathit{out}}_{k} e^{- \\frac{\\sum_{d'} "
+                                                "\\left(x_{k,d'} - y_{l,d'}\\right)^{2}}{s}} \\sum_{d'} "
+                                                "\\left(x_{k,d'} - y_{l,d'}\\right)^{2}}{s^{2}}",
+                                       'matrix': None,
+                                       'index': 'ds = Σ_kl b[l]·dout[k]·exp(-Σ_d′((x[k,d′] - '
+                                                'y[l,d′])²)/s)·Σ_d′((x[k,d′] - y[l,d′])²)/s²',
+                                       'index_latex': '\\mathrm{d}s = \\sum_{kl} \\frac{b_{l} '
+                                                      "{\\mathrm{d}\\mathit{out}}_{k} e^{- \\frac{\\sum_{d'} "
+                                                      "\\left(x_{k,d'} - y_{l,d'}\\right)^{2}}{s}} "
+                                                      "\\sum_{d'} \\left(x_{k,d'} - "
+                                                      "y_{l,d'}\\right)^{2}}{s^{2}}"}],
+                         'saves': {'inputs': ['x', 'y', 'b', 's'], 'outputs': [], 'intermediates': []},
+                         'verified': True,
+                         'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                                          'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                                          'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                                          'points': 4,
+                                          'skipped': 0,
+                                          'extents': [{'i': 3, 'd': 4, 'j': 5}, {'i': 5, 'd': 4, 'j': 3}]}}}
+
+globals().update(export_ops(__name__, OPS, _define, RULES))

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 
 from runtime import backend_numpy
+from runtime.rule_info import RuleInfo
 from runtime.tangents import Thunk, NoTangent, ZeroTangent, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_trace
 
@@ -103,6 +104,17 @@ def _make_shape_checker(name, meta, specs):
                                      f"{e0[0]} in {e0[1]} (axis {e0[2]}) and {i} has extent {e[0]} in {e[1]} "
                                      f"(axis {e[2]})")
     return _compile_fast_check(name, specs, equal, batch, check, fixed)
+
+
+def _py_signature(meta):
+    """help(op) shows `inv(A)`, not `inv(*args, **kw)`: the inputs' names, which are identifiers."""
+    import inspect
+
+    try:
+        return inspect.Signature([inspect.Parameter(p["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                  for p in meta["inputs"]])
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def _no_check(args, label=None):
@@ -247,8 +259,9 @@ class _ModuleImpls:
 class Op(Primitive):
     """A generated (or `define`d) op: callable like its forward function, with `.frule` / `.rrule`."""
 
-    def __init__(self, module_name, name, meta, impls):
+    def __init__(self, module_name, name, meta, impls, record=None):
         self.name = name
+        self.rule = RuleInfo(record) if record else None   # its derivation and proof (runtime.rule_info)
         self.module_name = module_name
         self.meta = meta
         self.signature = _signature_text(name, meta)
@@ -304,9 +317,13 @@ class Op(Primitive):
 
         forward.__name__ = forward.__qualname__ = name
         forward.__module__ = mod
+        forward.__signature__ = _py_signature(meta)
         source = f"Generated from {self.source}." if self.source else ""
         forward.__doc__ = "\n\n".join(part for part in (sig, meta.get("doc"), source) if part)
+        if self.rule is not None:    # help(op): the derivation, the formulas and how they were verified
+            forward.__doc__ += "\n\n" + "\n".join(self.rule.lines(header=False))
         forward.op = self
+        forward.rule = self.rule
         return forward
 
     def _check_tangents(self, label, tangents, args):
@@ -354,6 +371,7 @@ class Op(Primitive):
         frule.__name__ = frule.__qualname__ = label
         frule.__module__ = mod
         frule.op = self
+        frule.rule = self.rule
         return frule
 
     def _make_rrule(self):
@@ -385,6 +403,7 @@ class Op(Primitive):
         rrule.__name__ = rrule.__qualname__ = label
         rrule.__module__ = mod
         rrule.op = self
+        rrule.rule = self.rule
         return rrule
 
     # --- the tracer's interface (args already checked by the public function) ----------------------
@@ -430,13 +449,14 @@ def _refuse_half_switched(module_name):
                           f"its files (or is switching them now); run derive-rules again to finish")
 
 
-def export_ops(module_name, OPS, define):
-    """Public functions `<op>`, `<op>_frule`, `<op>_rrule` for each op of a generated module; registers them."""
+def export_ops(module_name, OPS, define, RULES=None):
+    """Public functions `<op>`, `<op>_frule`, `<op>_rrule` for each op of a generated module; registers them.
+    RULES (derive.record): each op's derivation and proof, shown by `op.rule` and `help(op)`."""
     _refuse_half_switched(module_name)
     impls = _ModuleImpls(module_name, define)
     public = {}
     for name, meta in OPS.items():
-        op = Op(module_name, name, meta, impls)
+        op = Op(module_name, name, meta, impls, (RULES or {}).get(name))
         _OPS[name] = op
         _OPS[f"{module_name}:{name}"] = op
         public[name] = op.forward
