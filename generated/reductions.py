@@ -191,4 +191,219 @@ OPS = {'row_max': {'signature': 'row_max(S[n,m]) -> y[n]',
                    'doc': "Log-sum-exp of each row, shifted by the row's maximum (the shift cancels in value "
                           'and derivative).'}}
 
-globals().update(export_ops(__name__, OPS, _define))
+# Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
+RULES = {'row_max': {'name': 'row_max',
+             'signature': 'row_max(S[n,m]) -> y[n]',
+             'file': 'rules/reductions.rules',
+             'line': 8,
+             'text': 'row_max(S[n,m]) -> y[n] = max(m, S[n,m])',
+             'doc': 'The largest entry of each row.',
+             'inputs': [{'name': 'S',
+                         'kind': 'tensor',
+                         'indices': ['n', 'm'],
+                         'domain': 'real',
+                         'declared': False}],
+             'outputs': [{'name': 'y', 'indices': ['n']}],
+             'extents': {},
+             'equal_extents': [],
+             'pushforward': [{'target': 'dy',
+                              'text': 'dy[n] = Σ_k dS[n,k]·where(Eq(S[n,k], y[n]), 1/Σ_m′(where(Eq(S[n,m′], '
+                                      'y[n]), 1, 0)), 0)',
+                              'latex': '\\mathrm{d}y_{n} = \\sum_{k} \\mathrm{d}S_{nk} '
+                                       "\\operatorname{where}{\\left(S_{nk} = y_{n},\\frac{1}{\\sum_{m'} "
+                                       "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
+                                       '\\right)}',
+                              'matrix': None,
+                              'index': 'dy[n] = Σ_k dS[n,k]·where(Eq(S[n,k], y[n]), 1/Σ_m′(where(Eq(S[n,m′], '
+                                       'y[n]), 1, 0)), 0)',
+                              'index_latex': '\\mathrm{d}y_{n} = \\sum_{k} \\mathrm{d}S_{nk} '
+                                             '\\operatorname{where}{\\left(S_{nk} = '
+                                             "y_{n},\\frac{1}{\\sum_{m'} "
+                                             "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
+                                             '\\right)}'}],
+             'pullback': [{'target': 'dS',
+                           'text': 'dS[n,m] = dy[n]·where(Eq(S[n,m], y[n]), 1/Σ_m′(where(Eq(S[n,m′], y[n]), '
+                                   '1, 0)), 0)',
+                           'latex': '\\mathrm{d}S_{nm} = \\mathrm{d}y_{n} '
+                                    "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
+                                    "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
+                                    '\\right)}',
+                           'matrix': None,
+                           'index': 'dS[n,m] = dy[n]·where(Eq(S[n,m], y[n]), 1/Σ_m′(where(Eq(S[n,m′], y[n]), '
+                                    '1, 0)), 0)',
+                           'index_latex': '\\mathrm{d}S_{nm} = \\mathrm{d}y_{n} '
+                                          "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
+                                          "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
+                                          '\\right)}'}],
+             'saves': {'inputs': ['S'], 'outputs': ['y'], 'intermediates': []},
+             'verified': True,
+             'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                              'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                              'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                              'points': 4,
+                              'skipped': 0,
+                              'extents': [{'n': 3, 'm': 4}, {'n': 4, 'm': 3}]}},
+ 'matrix_min': {'name': 'matrix_min',
+                'signature': 'matrix_min(A[i,j]) -> y[]',
+                'file': 'rules/reductions.rules',
+                'line': 10,
+                'text': 'matrix_min(A[i,j]) -> y[] = min(i, j, A[i,j])',
+                'doc': 'The smallest entry of a matrix.',
+                'inputs': [{'name': 'A',
+                            'kind': 'tensor',
+                            'indices': ['i', 'j'],
+                            'domain': 'real',
+                            'declared': False}],
+                'outputs': [{'name': 'y', 'indices': []}],
+                'extents': {},
+                'equal_extents': [],
+                'pushforward': [{'target': 'dy',
+                                 'text': 'dy = Σ_kl dA[k,l]·where(Eq(A[k,l], y), 1/Σ_i′j′(where(Eq(A[i′,j′], '
+                                         'y), 1, 0)), 0)',
+                                 'latex': '\\mathrm{d}y = \\sum_{kl} \\mathrm{d}A_{kl} '
+                                          "\\operatorname{where}{\\left(A_{kl} = y,\\frac{1}{\\sum_{i',j'} "
+                                          "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
+                                          '\\right)}',
+                                 'matrix': None,
+                                 'index': 'dy = Σ_kl dA[k,l]·where(Eq(A[k,l], y), '
+                                          '1/Σ_i′j′(where(Eq(A[i′,j′], y), 1, 0)), 0)',
+                                 'index_latex': '\\mathrm{d}y = \\sum_{kl} \\mathrm{d}A_{kl} '
+                                                '\\operatorname{where}{\\left(A_{kl} = '
+                                                "y,\\frac{1}{\\sum_{i',j'} "
+                                                "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
+                                                '\\right)}'}],
+                'pullback': [{'target': 'dA',
+                              'text': 'dA[i,j] = dy·where(Eq(A[i,j], y), 1/Σ_i′j′(where(Eq(A[i′,j′], y), 1, '
+                                      '0)), 0)',
+                              'latex': '\\mathrm{d}A_{ij} = \\mathrm{d}y \\operatorname{where}{\\left(A_{ij} '
+                                       "= y,\\frac{1}{\\sum_{i',j'} \\operatorname{where}{\\left(A_{i',j'} = "
+                                       'y,1,0 \\right)}},0 \\right)}',
+                              'matrix': None,
+                              'index': 'dA[i,j] = dy·where(Eq(A[i,j], y), 1/Σ_i′j′(where(Eq(A[i′,j′], y), 1, '
+                                       '0)), 0)',
+                              'index_latex': '\\mathrm{d}A_{ij} = \\mathrm{d}y '
+                                             '\\operatorname{where}{\\left(A_{ij} = '
+                                             "y,\\frac{1}{\\sum_{i',j'} "
+                                             "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
+                                             '\\right)}'}],
+                'saves': {'inputs': ['A'], 'outputs': ['y'], 'intermediates': []},
+                'verified': True,
+                'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                                 'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                                 'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                                 'points': 4,
+                                 'skipped': 0,
+                                 'extents': [{'i': 3, 'j': 4}, {'i': 4, 'j': 3}]}},
+ 'product': {'name': 'product',
+             'signature': 'product(x[i]) -> y[]',
+             'file': 'rules/reductions.rules',
+             'line': 12,
+             'text': 'product(x[i]) -> y[] = prod(i, x[i])',
+             'doc': "The product of a vector's entries.",
+             'inputs': [{'name': 'x',
+                         'kind': 'tensor',
+                         'indices': ['i'],
+                         'domain': 'real',
+                         'declared': False}],
+             'outputs': [{'name': 'y', 'indices': []}],
+             'extents': {},
+             'equal_extents': [],
+             'pushforward': [{'target': 'dy',
+                              'text': 'dy = Σ_k Π_k′≠k(x[k′])·dx[k]',
+                              'latex': "\\mathrm{d}y = \\sum_{k} \\prod_{k' \\neq k} x_{k'} \\mathrm{d}x_{k}",
+                              'matrix': None,
+                              'index': 'dy = Σ_k Π_k′≠k(x[k′])·dx[k]',
+                              'index_latex': "\\mathrm{d}y = \\sum_{k} \\prod_{k' \\neq k} x_{k'} "
+                                             '\\mathrm{d}x_{k}'}],
+             'pullback': [{'target': 'dx',
+                           'text': 'dx[i] = Π_i′≠i(x[i′])·dy',
+                           'latex': "\\mathrm{d}x_{i} = \\prod_{i' \\neq i} x_{i'} \\mathrm{d}y",
+                           'matrix': None,
+                           'index': 'dx[i] = Π_i′≠i(x[i′])·dy',
+                           'index_latex': "\\mathrm{d}x_{i} = \\prod_{i' \\neq i} x_{i'} \\mathrm{d}y"}],
+             'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
+             'verified': True,
+             'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                              'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                              'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                              'points': 2,
+                              'skipped': 0,
+                              'extents': [{'i': 3}]}},
+ 'row_logsumexp': {'name': 'row_logsumexp',
+                   'signature': 'row_logsumexp(z[b,k]) -> y[b]',
+                   'file': 'rules/reductions.rules',
+                   'line': 14,
+                   'text': 'row_logsumexp(z[b,k]) -> y[b]:\n'
+                           '    m[b] = max(k, z[b,k])\n'
+                           '    y[b] = log(sum(k, exp(z[b,k] - m[b]))) + m[b]',
+                   'doc': "Log-sum-exp of each row, shifted by the row's maximum (the shift cancels in value "
+                          'and derivative).',
+                   'inputs': [{'name': 'z',
+                               'kind': 'tensor',
+                               'indices': ['b', 'k'],
+                               'domain': 'positive',
+                               'declared': False}],
+                   'outputs': [{'name': 'y', 'indices': ['b']}],
+                   'extents': {},
+                   'equal_extents': [],
+                   'pushforward': [{'target': 'dm',
+                                    'text': 'dm[b] = Σ_k dz[b,k]·where(Eq(z[b,k], m[b]), '
+                                            '1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                    'latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
+                                             '\\operatorname{where}{\\left(z_{bk} = '
+                                             "m_{b},\\frac{1}{\\sum_{k'} "
+                                             "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 \\right)}},0 "
+                                             '\\right)}',
+                                    'matrix': None,
+                                    'index': 'dm[b] = Σ_k dz[b,k]·where(Eq(z[b,k], m[b]), '
+                                             '1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                    'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
+                                                   '\\operatorname{where}{\\left(z_{bk} = '
+                                                   "m_{b},\\frac{1}{\\sum_{k'} "
+                                                   "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
+                                                   '\\right)}},0 \\right)}'},
+                                   {'target': 'dy',
+                                    'text': 'dy[b] = Σ_k -dm[b]·exp(-y[b] + z[b,k]) + Σ_k dz[b,k]·exp(-y[b] '
+                                            '+ z[b,k]) + dm[b]',
+                                    'latex': '\\mathrm{d}y_{b} = \\sum_{k} - \\mathrm{d}m_{b} e^{- y_{b} + '
+                                             'z_{bk}} + \\sum_{k} \\mathrm{d}z_{bk} e^{- y_{b} + z_{bk}} + '
+                                             '\\mathrm{d}m_{b}',
+                                    'matrix': None,
+                                    'index': 'dy[b] = Σ_k -dm[b]·exp(-y[b] + z[b,k]) + Σ_k dz[b,k]·exp(-y[b] '
+                                             '+ z[b,k]) + dm[b]',
+                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} - \\mathrm{d}m_{b} e^{- '
+                                                   'y_{b} + z_{bk}} + \\sum_{k} \\mathrm{d}z_{bk} e^{- y_{b} '
+                                                   '+ z_{bk}} + \\mathrm{d}m_{b}'}],
+                   'pullback': [{'target': 'dm',
+                                 'text': 'dm[b] = Σ_k -dy[b]·exp(-y[b] + z[b,k]) + dy[b]',
+                                 'latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\mathrm{d}y_{b} e^{- y_{b} + '
+                                          'z_{bk}} + \\mathrm{d}y_{b}',
+                                 'matrix': None,
+                                 'index': 'dm[b] = Σ_k -dy[b]·exp(-y[b] + z[b,k]) + dy[b]',
+                                 'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\mathrm{d}y_{b} e^{- y_{b} '
+                                                '+ z_{bk}} + \\mathrm{d}y_{b}'},
+                                {'target': 'dz',
+                                 'text': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k]) + dm[b]·where(Eq(z[b,k], '
+                                         'm[b]), 1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                 'latex': '\\mathrm{d}z_{bk} = \\mathrm{d}y_{b} e^{- y_{b} + z_{bk}} + '
+                                          '\\mathrm{d}m_{b} \\operatorname{where}{\\left(z_{bk} = '
+                                          "m_{b},\\frac{1}{\\sum_{k'} \\operatorname{where}{\\left(z_{b,k'} "
+                                          '= m_{b},1,0 \\right)}},0 \\right)}',
+                                 'matrix': None,
+                                 'index': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k]) + dm[b]·where(Eq(z[b,k], '
+                                          'm[b]), 1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                 'index_latex': '\\mathrm{d}z_{bk} = \\mathrm{d}y_{b} e^{- y_{b} + z_{bk}} + '
+                                                '\\mathrm{d}m_{b} \\operatorname{where}{\\left(z_{bk} = '
+                                                "m_{b},\\frac{1}{\\sum_{k'} "
+                                                "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
+                                                '\\right)}},0 \\right)}'}],
+                   'saves': {'inputs': ['z'], 'outputs': ['y'], 'intermediates': ['m']},
+                   'verified': True,
+                   'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
+                                    'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
+                                    'reference': {'below': 1e-11, 'tolerance': 1e-06},
+                                    'points': 4,
+                                    'skipped': 0,
+                                    'extents': [{'b': 3, 'k': 4}, {'b': 4, 'k': 3}]}}}
+
+globals().update(export_ops(__name__, OPS, _define, RULES))
