@@ -95,6 +95,9 @@ def _verification(r) -> str:
                             ("forward value against the reference evaluation", "reference_error", "reference")):
         f = fig.get(key) or {}
         below = f"&lt; {_pow10(f['below'])}" if f.get("below") is not None else "—"
+        if f.get("points", 1) == 0:
+            rows.append(f"<tr><td>{label}</td><td colspan=\"3\">not compared</td></tr>")
+            continue
         rows.append(f"<tr><td>{label}</td><td>{_err(v.get(raw))}</td><td>{below}</td>"
                     f"<td>{_pow10(f['tolerance']) if f.get('tolerance') else '—'}</td></tr>")
     out = ["<table><tr><th>check</th><th>relative error</th><th>recorded bound</th><th>tolerance</th></tr>",

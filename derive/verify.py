@@ -85,7 +85,8 @@ class Check:
         return {
             "finite_differences": {"below": bound("finite_differences", self.fd_error), "tolerance": FD_TOL},
             "adjoint": {"below": bound("adjoint", self.adjoint_error), "tolerance": ADJ_TOL},
-            "reference": {"below": bound("reference", self.reference_error), "tolerance": REFERENCE_TOL},
+            "reference": {"below": bound("reference", self.reference_error) if self.reference_points else None,
+                          "tolerance": REFERENCE_TOL, "points": self.reference_points},
             "points": self.points,
             "skipped": self.skipped,
             "extents": [dict(e) for e in self.extents],

@@ -55,6 +55,8 @@ class Verification:
             f"{_bound(r.get('finite_differences'))} (tolerance {_e(self.fd_tolerance)})",
             f"pullback against the pushforward (adjoint identity): relative error "
             f"{_bound(r.get('adjoint'))} (tolerance {_e(self.adjoint_tolerance)})",
+            "forward value against the reference evaluation of the text: not compared (no point could be "
+            "evaluated by the reference)" if (r.get("reference") or {}).get("points", 1) == 0 else
             f"forward value against the reference evaluation of the text: relative error "
             f"{_bound(r.get('reference'))} (tolerance {_e(self.reference_tolerance)})",
             f"{self.points} point{'s' if self.points != 1 else ''} checked"

@@ -224,6 +224,10 @@ def test_a_rule_the_reference_cannot_read_is_not_reported_as_matching_it(monkeyp
     assert any("cannot read it (unknown node Frob)" in w for w in r.check.warnings), r.check.warnings
     v = r.to_json()["verification"]
     assert v["reference_points"] == 0 and cli._reference(v) == "reference not compared"
+    fig = r.check.figures()["reference"]
+    assert fig["points"] == 0 and fig["below"] is None       # op.rule and the report say "not compared"
+    from runtime.rule_info import Verification
+    assert "reference evaluation of the text: not compared" in str(Verification(r.check.figures()))
 
 
 def test_every_shipped_rule_is_compared_with_the_reference():
