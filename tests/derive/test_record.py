@@ -15,8 +15,8 @@ def _unexported(src):
 def test_figures_are_bounds_that_rounding_noise_does_not_move():
     # raw errors as two machines' BLAS kernels gave them for the same rules (measured: 4.8e-10 and 6.3e-11 for
     # batched_cayley's finite differences, 1.5e-15 and 3.8e-16 for batched_inv's adjoint identity)
-    a = verify.Check(fd_error=4.8e-10, adjoint_error=1.5e-15, reference_error=0.0, points=4)
-    b = verify.Check(fd_error=6.3e-11, adjoint_error=3.8e-16, reference_error=2e-13, points=4)
+    a = verify.Check(fd_error=4.8e-10, adjoint_error=1.5e-15, reference_error=0.0, points=4, reference_points=4)
+    b = verify.Check(fd_error=6.3e-11, adjoint_error=3.8e-16, reference_error=2e-13, points=4, reference_points=4)
     assert a.figures() == b.figures()
     f = a.figures()
     assert f["finite_differences"] == {"below": 1e-8, "tolerance": verify.FD_TOL}
