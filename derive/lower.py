@@ -646,6 +646,12 @@ class Lowerer:
         raise self.err(f"unknown function '{f}'", fpos, len(f))
 
     def mark_domain(self, e, dom):
+        if dom == "positive" and _positive(e):
+            return      # log(sum(j, exp(x[j]))) holds for every real x: sampling x > 0 only would be a blind spot
+        if dom == "positive" and isinstance(e, sp.Mul):
+            for f in e.args:            # log(z[i]·x[i]²): z's sign matters, x's does not
+                self.mark_domain(f, dom)
+            return
         for a in ir.accesses(e):
             name = ir.acc_name(a)
             t = self.tensors.get(name)
@@ -860,6 +866,26 @@ class Lowerer:
                     prog.extents[l] = size[0]
         prog.signature = signature(prog)
         return prog
+
+
+def _positive(e) -> bool:
+    """Whether e > 0 for every real value of the tensors it reads, but on a set random points never meet (exp,
+    even powers, |.|, sums and products of such terms, positive constants, extents): such an argument of log or
+    sqrt says nothing about the inputs' domain, and sampling them positive only would leave a blind spot
+    (log-sum-exp, a norm sqrt(Σ x²))."""
+    if e.is_Number:
+        return bool(e > 0)
+    if isinstance(e, (sp.exp, ir.Extent, sp.Abs)):
+        return True
+    if isinstance(e, ir.IndexSum):
+        return _positive(e.body)
+    if isinstance(e, (sp.Add, sp.Mul)):
+        return all(_positive(a) for a in e.args)
+    if isinstance(e, sp.Pow):
+        if e.exp.is_integer and e.exp.is_even:
+            return True
+        return _positive(e.base) and e.exp.is_real is True
+    return False
 
 
 def _text_order(syms, node) -> list:

@@ -138,3 +138,18 @@ def test_text_that_loses_digits_at_several_magnitudes_gets_one_warning():
     (r,) = api.derive_text("r(x[i], m[i]) -> y[] = x[i]*x[i] - 2*x[i]*m[i] + m[i]*m[i]", "<t>")
     (w,) = r.check.warnings
     assert "offset by 1e+06" in w and "scaled by 0.001" in w and w.count("write it so") == 1
+
+
+@pytest.mark.parametrize("text, want", [
+    # the argument of log/sqrt is positive whatever the inputs: nothing is inferred (inputs sampled on all reals)
+    ("r(x[i]) -> y[i] = x[i] - log(sum(j, exp(x[j])))", {"x": "real"}),
+    ("r(x[i]) -> y[] = sqrt(sum(i, x[i]*x[i]))", {"x": "real"}),
+    ("r(x[i]) -> y[] = log(sum(i, abs(x[i])) + 1)", {"x": "real"}),
+    # only the factor whose sign matters is inferred positive
+    ("r(x[i], z[i]) -> y[i] = log(z[i]*x[i]*x[i])", {"x": "real", "z": "positive"}),
+    ("r(x[i]) -> y[i] = log(x[i])", {"x": "positive"}),
+])
+def test_inferred_domains_do_not_narrow_inputs_a_positive_argument_does_not_constrain(text, want):
+    (r,) = api.derive_text(text, "<t>")
+    assert r.ok, r.check.problems
+    assert r.code.meta["domains"] == want
