@@ -657,6 +657,12 @@ def stem_of(source_label: str) -> str:
 
 def generate_op(result, prefix, kernels: KernelSet):
     """The manifest entry of one derived rule (its kernels go into `kernels`)."""
+    if getattr(result.program, "shifts", None):
+        # shifted subscripts (x[i+k]) have no kernel spelling yet: the op is listed as unsupported and
+        # runtime.cuda says so when it is called; NumPy, torch and JAX run it
+        r = next(iter(result.program.shifts.checks), None) or next(iter(result.program.shifts.derived.values()))[0]
+        raise NotImplementedError(f"shifted subscripts such as '{r.tensor}[..{r.text}..]' (a convolution or "
+                                  f"stencil) have no CUDA kernel yet; run this op on NumPy, torch or JAX")
     op = OpCuda(result, prefix, kernels)
     progs = op.programs()
     p = op.p

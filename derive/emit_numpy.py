@@ -15,7 +15,7 @@ import string
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from . import ir
+from . import ir, shifts
 from .ir import IndexSum
 from .ir import Extent, Idx
 
@@ -322,6 +322,8 @@ class Emitter:
             return self.emit_access(e)
         if isinstance(e, sp.KroneckerDelta):
             i, j = e.args
+            if not (isinstance(i, ir.Idx) and isinstance(j, ir.Idx)) or i.ext != j.ext:
+                raise NotImplementedError(f"a Kronecker delta at a shifted position is a scatter (derive.shifts): {e}")
             code = f"np.eye({self.extent_code(i)}, dtype={self.dtype()})"
             return self.bind(e, code, (i, j), "d")
         if isinstance(e, IndexSum):
@@ -394,6 +396,11 @@ class Emitter:
     def emit_access(self, e):
         name = self.names[ir.acc_name(e)]
         idx = list(e.args)
+        if shifts.is_affine_access(e):
+            # x[2*i+k]: a read-only strided view with one axis per index, contracted like any tensor
+            axes, spec = shifts.window_spec(e)
+            shape = "(" + "".join(f"{self.extent_code(a)}, " for a in axes) + ")"
+            return self.bind(e, f"np.shift_window({name}, {spec!r}, {shape})", axes, "v")
         if len(set(idx)) == len(idx):
             return name, tuple(idx)
         # repeated indices: the diagonal

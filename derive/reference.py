@@ -196,6 +196,27 @@ def _common(ctx, name, args):
 # -- evaluation ------------------------------------------------------------------------------------------------
 
 
+def _letters(indices):
+    """The letters a subscript names, each shifted subscript's indices in turn."""
+    return [t.name for ix in indices for t in ([x for _, x in ix.terms] if isinstance(ix, A.Affine) else [ix])]
+
+
+def _subscripts(node, bound=frozenset()):
+    """(access, subscript, letters bound by enclosing sums) for every subscript of a tensor in node."""
+    if isinstance(node, A.Access):
+        for ix in node.indices:
+            yield node, ix, bound
+    elif isinstance(node, A.Call):
+        inner = bound | {a.name for a in node.args[:-1]} if node.func == "sum" else bound
+        for a in node.args:
+            yield from _subscripts(a, inner)
+    elif isinstance(node, A.BinOp):
+        yield from _subscripts(node.left, bound)
+        yield from _subscripts(node.right, bound)
+    elif isinstance(node, A.Neg):
+        yield from _subscripts(node.operand, bound)
+
+
 def _flatten_product(node):
     """The parts of a product (a chain of * and /; signs and parentheses inside do not end it):
     [(node, is_denominator)] and the sign. A denominator is one part, whatever it contains."""
@@ -247,9 +268,9 @@ class _Eval:
         if isinstance(n, (A.Num, A.Name)):
             return []
         if isinstance(n, A.Access):
-            return self._subscript_free([ix.name for ix in n.indices], fixed)
+            return self._subscript_free(_letters(n.indices), fixed)
         if isinstance(n, A.Subscript):
-            return self._subscript_free([ix.name for ix in n.indices], fixed)
+            return self._subscript_free(_letters(n.indices), fixed)
         if isinstance(n, A.Neg):
             return self.free(n.operand, fixed)
         if _is_product(n):
@@ -305,7 +326,7 @@ class _Eval:
             n = stack.pop(0)
             if isinstance(n, A.Access):
                 for k, ix in enumerate(n.indices):
-                    if ix.name == letter:
+                    if ix.name == letter and not isinstance(ix, A.Affine):
                         return np.shape(self.values[n.name])[k]
             elif isinstance(n, A.Subscript):
                 for k, ix in enumerate(n.indices):
@@ -355,10 +376,48 @@ class _Eval:
         loose = [l for l in self.free(st.expr, frozenset(letters)) if l not in letters]
         if loose:
             raise ReferenceError_(f"index '{loose[0]}' is free on the right and not on the left")
+        # a letter read at shifted positions (x[i+k]) runs over the values where every read is inside its
+        # tensor: from the lowest such value (the left side's 0) to the highest
+        self.stmt_lo = {l: lohi for l in letters if (lohi := self.valid_range(l, st.expr, letters)) is not None}
         # extents of the statement's own letters, for delta-only and size() uses
         for l in letters:
-            self.stmt_ext[l] = self.extent(l, [st.expr], {})
-        self.values[tgt.name] = self.loop(st.expr, letters, frozenset(letters), {}, {})
+            if l in self.stmt_lo:
+                lo, hi = self.stmt_lo[l]
+                if hi < lo:
+                    raise ReferenceError_(f"index '{l}' has no valid position")
+                self.stmt_ext[l] = hi - lo + 1
+            else:
+                self.stmt_ext[l] = self.extent(l, [st.expr], {})
+        shape = tuple(self.stmt_ext[l] for l in letters)
+        out = np.empty(shape, dtype=object)
+        sc = dict(zip(letters, shape))
+        for idx in itertools.product(*(range(n) for n in shape)):
+            env = {l: v + self.stmt_lo.get(l, (0, 0))[0] for l, v in zip(letters, idx)}
+            out[idx] = self.ev(st.expr, frozenset(letters), env, sc)
+        self.values[tgt.name] = out
+
+    def valid_range(self, letter, expr, letters):
+        """(lowest, highest) value of a left-side letter for which every subscript of expr that reads it at a
+        shifted position stays inside its tensor, the other indices anywhere in their ranges; None when no
+        subscript shifts it."""
+        lo, hi, shifted = -math.inf, math.inf, False
+        for node, ix, bound in _subscripts(expr):
+            if letter in bound:
+                continue
+            terms = list(ix.terms) if isinstance(ix, A.Affine) else [(1, ix)]
+            const = ix.const if isinstance(ix, A.Affine) else 0
+            c = sum(a for a, t in terms if t.name == letter)
+            if not c:
+                continue
+            shifted |= isinstance(ix, A.Affine)
+            n = np.shape(self.values[node.name])[list(node.indices).index(ix)]
+            others = [(a, t.name) for a, t in terms if t.name != letter]
+            if any(o in letters for _, o in others):
+                raise ReferenceError_("two left-side indices in one shifted subscript")
+            reach = sum(a * (self.extent(o, [expr], {}) - 1) for a, o in others)
+            lo = max(lo, -(-(-const) // c))
+            hi = min(hi, (n - 1 - const - reach) // c)
+        return (int(lo), int(hi)) if shifted else None
 
     def loop(self, node, letters, fixed, env, scope):
         shape = tuple(self.extent(l, [node], scope) for l in letters)
@@ -377,6 +436,8 @@ class _Eval:
             v = self.values[n.name]
             return ctx.of(v.item() if isinstance(v, np.ndarray) else v)
         if isinstance(n, A.Access):
+            if any(isinstance(ix, A.Affine) for ix in n.indices):
+                return self.shifted(n, env)
             return self.element(self.values[n.name], [ix.name for ix in n.indices], fixed, env, scope, [n])
         if isinstance(n, A.Subscript):
             t, _ = self.tensor_of(n.base)
@@ -398,6 +459,17 @@ class _Eval:
         if isinstance(n, A.Call):
             return self.call(n, fixed, env, scope)
         raise ReferenceError_(f"unknown node {type(n).__name__}")
+
+    def shifted(self, n, env):
+        t = self.values[n.name]
+        at = []
+        for k, ix in enumerate(n.indices):
+            terms = list(ix.terms) if isinstance(ix, A.Affine) else [(1, ix)]
+            v = sum(c * env[x.name] for c, x in terms) + (ix.const if isinstance(ix, A.Affine) else 0)
+            if not 0 <= v < np.shape(t)[k]:
+                raise ReferenceError_(f"'{n.name}[..{ix.name}..]' reads position {v}, outside its extent")
+            at.append(v)
+        return self.ctx.of(t[tuple(at)])
 
     def element(self, t, letters, fixed, env, scope, nodes):
         """t[letters] at env; a letter repeated in one subscript and not fixed sums the diagonal."""
