@@ -660,7 +660,9 @@ def generate_op(result, prefix, kernels: KernelSet):
     if getattr(result.program, "shifts", None):
         # shifted subscripts (x[i+k]) have no kernel spelling yet: the op is listed as unsupported and
         # runtime.cuda says so when it is called; NumPy, torch and JAX run it
-        r = next(iter(result.program.shifts.checks), None) or next(iter(result.program.shifts.derived.values()))[0]
+        sh = result.program.shifts
+        reaches = [r for rs in sh.derived.values() for r in rs] + list(sh.checks)
+        r = next((r for r in reaches if r.const or len(r.terms) > 1), reaches[0])
         raise NotImplementedError(f"shifted subscripts such as '{r.tensor}[..{r.text}..]' (a convolution or "
                                   f"stencil) have no CUDA kernel yet; run this op on NumPy, torch or JAX")
     op = OpCuda(result, prefix, kernels)

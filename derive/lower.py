@@ -203,7 +203,6 @@ class Lowerer:
                     raise self.err(f"the left side takes plain indices; write the shift on the right (for "
                                    f"y[i+1] = x[i], write y[i] = x[i-1])", ix, max(1, len(ix.name)))
         st = shifts.normalize(st, self.name)
-        self.shifted_letters = shifts.shifted_letters(st.expr)
         self.letters: dict[str, Idx] = {}        # letter -> provisional index symbol for this statement
         self.fresh_used: list = []
         target_letters = ()
@@ -215,6 +214,8 @@ class Lowerer:
                 seen.append(ix.name)
             target_letters = tuple(seen)
         self.target_letters = set(target_letters)
+        # a left-side index read at a shifted position: its plain reads bound its range like the shifted ones
+        self.shifted_letters = shifts.shifted_letters(st.expr) & self.target_letters
         t = self.tensors.get(tgt.name)
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is an input and cannot be assigned", tgt)

@@ -52,10 +52,10 @@ def plan(spec, gshape):
     return vec, loop
 
 
-def scatter(g, spec, shape, xp=_np):
+def scatter(g, spec, shape):
     """out (zeros of `shape`) with out[Σ coef·idx + const per axis] += g[idx] for every index of g."""
-    g = xp.asarray(g)
-    out = xp.zeros(tuple(shape), dtype=g.dtype)
+    g = _np.asarray(g)
+    out = _np.zeros(tuple(shape), dtype=g.dtype)
     if any(s == 0 for s in g.shape):
         return out
     check(shape, spec, g.shape)
@@ -67,6 +67,45 @@ def scatter(g, spec, shape, xp=_np):
         piece = g[tuple(tap.get(a, slice(None)) for a in range(g.ndim))]
         if order != sorted(order):
             piece = piece.transpose(order)
+        where = []
+        for (row, const), v in zip(spec, vec):
+            start = const + sum(c * tap[a] for a, c in row if a in tap)
+            if v is None:
+                where.append(start)
+            else:
+                c = dict(row)[v]
+                where.append(slice(start, start + c * (g.shape[v] - 1) + 1, c))
+        out[tuple(where)] += piece
+    return out
+
+
+def positions(spec, shape, xp=_np):
+    """One integer index array per array axis, broadcast over the view: x[positions(...)] is the window (a gather
+    for namespaces without strided views)."""
+    out = []
+    for row, const in spec:
+        p = const
+        for a, c in row:
+            r = xp.arange(shape[a]) * c
+            p = p + xp.reshape(r, tuple(shape[a] if k == a else 1 for k in range(len(shape))))
+        out.append(xp.broadcast_to(xp.asarray(p), tuple(shape)))
+    return tuple(out)
+
+
+def scatter_slices(g, spec, shape, xp):
+    """`scatter` for a namespace with in-place slice assignment (torch): out[slices] += g[tap] per kernel tap."""
+    out = xp.zeros(tuple(shape), dtype=g.dtype, device=g.device)
+    if any(s == 0 for s in g.shape):
+        return out
+    check(shape, spec, tuple(g.shape))
+    vec, loop = plan(spec, tuple(g.shape))
+    kept = sorted(a for a in vec if a is not None)
+    order = [kept.index(a) for a in vec if a is not None]
+    for taps in itertools.product(*(range(g.shape[a]) for a in loop)):
+        tap = dict(zip(loop, taps))
+        piece = g[tuple(tap.get(a, slice(None)) for a in range(g.ndim))]
+        if order != sorted(order):
+            piece = piece.permute(*order)
         where = []
         for (row, const), v in zip(spec, vec):
             start = const + sum(c * tap[a] for a, c in row if a in tap)
