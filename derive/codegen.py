@@ -174,6 +174,8 @@ class OpGen:
         em.dtype_src = ", ".join(self.float_inputs) or None
         em.inverse_of = self.inverse_of(self.keep)
         em.factor_of = self.factors
+        if self.p.shifts:
+            em.axis_classes = {v.name: v.classes for v in self.p.all_vars}
         return em
 
     def start_factors(self, em: Emitter):
@@ -663,6 +665,8 @@ class OpGen:
 def _is_elementwise(p):
     """Every statement maps element to element over one index list: the op works for any shape."""
     idx = None
+    if p.shifts:
+        return False
     for st in p.stmts:
         if st.prim or st.expr.has(IndexSum) or st.expr.has(sp.KroneckerDelta) or st.expr.has(Extent):
             return False
@@ -759,6 +763,8 @@ def _centring(d: Derivation):
     whose generated code multiplies them out (_exposed). Centring them costs O(size of the inputs)."""
     p = d.program
     out = []
+    if p.shifts:
+        return out          # a shifted read (x[i+1] - x[i]) neither expands nor can be centred along its axis
     for cls in dict.fromkeys(c for v in p.inputs for c in v.classes):
         cands = [v.name for v in p.inputs if v.kind == "tensor" and v.classes.count(cls) == 1]
         if not cands or len(cands) > 4:

@@ -226,6 +226,7 @@ class Emitter:
         self.inverse_of = {}                  # variable holding A⁻¹ -> variable holding A (unbatched)
         self.factor_of = {}                   # variable holding A -> variable holding its shared factorisation
         self.big_ext = frozenset()            # extent classes known to be large (a sliced kernel's i and j)
+        self.axis_classes = {}                # tensor name -> extent class of each axis (shifted reads)
 
     # -- utilities -------------------------------------------------------------------------------------------
     def nested(self):
@@ -235,6 +236,7 @@ class Emitter:
         sub.dtype_src, sub.inverse_of, sub.pref = self.dtype_src, self.inverse_of, self.pref
         sub.factor_of = self.factor_of
         sub.big_ext = self.big_ext
+        sub.axis_classes = self.axis_classes
         return sub
 
     def line(self, s, once=True):
@@ -396,7 +398,7 @@ class Emitter:
     def emit_access(self, e):
         name = self.names[ir.acc_name(e)]
         idx = list(e.args)
-        if shifts.is_affine_access(e):
+        if shifts.is_affine_access(e, self.axis_classes.get(ir.acc_name(e).split(":", 1)[-1])):
             # x[2*i+k]: a read-only strided view with one axis per index, contracted like any tensor
             axes, spec = shifts.window_spec(e)
             shape = "(" + "".join(f"{self.extent_code(a)}, " for a in axes) + ")"

@@ -103,7 +103,7 @@ class Lowerer:
         self.declared: dict[str, str] = {}       # domains the header declares (derive.domains text)
         self.stmt_no = 0
         self.shift_constraints: list = []        # shifted subscripts: (tensor, axis, terms, const, text, pos)
-        self.shifted_letters: set = set()
+        self.shifted_reads: set = set()
 
     # -- errors --------------------------------------------------------------------------------------------
     def err(self, msg, node_or_pos, width=None):
@@ -214,8 +214,7 @@ class Lowerer:
                 seen.append(ix.name)
             target_letters = tuple(seen)
         self.target_letters = set(target_letters)
-        # a left-side index read at a shifted position: its plain reads bound its range like the shifted ones
-        self.shifted_letters = shifts.shifted_letters(st.expr) & self.target_letters
+        self.shifted_reads = shifts.shifted_reads(st.expr)
         t = self.tensors.get(tgt.name)
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is an input and cannot be assigned", tgt)
@@ -355,8 +354,8 @@ class Lowerer:
             raise self.err(f"'{t.name}' has {t.rank} indices but is used with {len(node.indices)}", node)
         syms, args = [], []
         for k, ix in enumerate(node.indices):
-            if isinstance(ix, A.Index) and ix.name in self.shifted_letters and ix.extent is None:
-                # read shifted elsewhere in this statement: this plain read bounds its range like the others
+            if isinstance(ix, A.Index) and (ix.name, t.name, k) in self.shifted_reads and ix.extent is None:
+                # this axis is also read at ix + offset: this plain read bounds ix's range like that one
                 ix = A.Affine(((1, ix),), 0, ix.pos, ix.name)
             if isinstance(ix, A.Affine):
                 terms = tuple((c, self.index(tx)) for c, tx in ix.terms)

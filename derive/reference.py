@@ -396,36 +396,44 @@ class _Eval:
             out[idx] = self.ev(st.expr, frozenset(letters), env, sc)
         self.values[tgt.name] = out
 
-    def valid_range(self, letter, expr, letters):
-        """(lowest, highest) value of a left-side letter for which every subscript of expr that reads it at a
-        shifted position stays inside its tensor, the other indices anywhere in their ranges; None when no
-        subscript shifts it."""
-        lo, hi, shifted = -math.inf, math.inf, False
-        for node, ix, bound in _subscripts(expr):
-            if letter in bound:
-                continue
+    def valid_range(self, letter, expr, letters, scope=None):
+        """(lowest, highest) value of `letter` when subscripts of expr read it at shifted positions (x[i+k]):
+        the values for which every read of an axis it shifts stays inside (its plain reads of those axes
+        too), other indices anywhere in their ranges. None when it is not read shifted, or when it also reads
+        an axis plainly that no subscript shifts it on: then that axis gives its whole extent."""
+        reads = [(node, ix) for node, ix, bound in _subscripts(expr) if letter not in bound]
+        shifted = {(node.name, list(node.indices).index(ix)) for node, ix in reads
+                   if isinstance(ix, A.Affine) and letter in ix.letters}
+        if not shifted:
+            return None
+        lo, hi = -math.inf, math.inf
+        for node, ix in reads:
+            axis = (node.name, list(node.indices).index(ix))
             terms = list(ix.terms) if isinstance(ix, A.Affine) else [(1, ix)]
             const = ix.const if isinstance(ix, A.Affine) else 0
             c = sum(a for a, t in terms if t.name == letter)
             if not c:
                 continue
-            shifted |= isinstance(ix, A.Affine)
-            n = np.shape(self.values[node.name])[list(node.indices).index(ix)]
+            if not isinstance(ix, A.Affine) and axis not in shifted:
+                return None
+            n = np.shape(self.values[node.name])[axis[1]]
             others = [(a, t.name) for a, t in terms if t.name != letter]
             if any(o in letters for _, o in others):
                 raise ReferenceError_("two left-side indices in one shifted subscript")
-            reach = sum(a * (self.extent(o, [expr], {}) - 1) for a, o in others)
+            reach = sum(a * (self.extent(o, [expr], scope or {}) - 1) for a, o in others)
             lo = max(lo, -(-(-const) // c))
             hi = min(hi, (n - 1 - const - reach) // c)
-        return (int(lo), int(hi)) if shifted else None
+        return int(lo), int(hi)
 
-    def loop(self, node, letters, fixed, env, scope):
-        shape = tuple(self.extent(l, [node], scope) for l in letters)
-        out = np.empty(shape, dtype=object)
-        sc = dict(scope, **dict(zip(letters, shape)))
-        for idx in itertools.product(*(range(n) for n in shape)):
-            out[idx] = self.ev(node, fixed, dict(env, **dict(zip(letters, idx))), sc)
-        return out
+    def summed_range(self, letter, nodes, scope):
+        """(first value, count) of a summed index: its valid range where it is read shifted, else 0 and its extent."""
+        for n in nodes:
+            r = self.valid_range(letter, n, ())
+            if r is not None:
+                if r[0] != 0:
+                    raise ReferenceError_(f"summed index '{letter}' reaches below 0")
+                return 0, max(0, r[1] + 1)
+        return 0, self.extent(letter, nodes, scope)
 
     # -- expressions -------------------------------------------------------------------------------------------
     def ev(self, n, fixed, env, scope):
@@ -497,7 +505,7 @@ class _Eval:
             raise ReferenceError_("an index occurs more than twice in one product")
         summed = [l for l, c in count.items() if c == 2]
         nodes = [p for p, _ in parts]
-        exts = [self.extent(l, nodes, scope) for l in summed]
+        exts = [self.summed_range(l, [n], scope)[1] for l in summed]
         sc = dict(scope, **dict(zip(summed, exts)))
         terms = []
         for vals in itertools.product(*(range(e) for e in exts)):
@@ -514,7 +522,7 @@ class _Eval:
         if f == "sum":
             ks = [a.name for a in n.args[:-1]]
             body = n.args[-1]
-            exts = [self.extent(k, [body], scope) for k in ks]
+            exts = [self.summed_range(k, [body], scope)[1] for k in ks]
             sc = dict(scope, **dict(zip(ks, exts)))
             terms = [self.ev(body, fixed | set(ks), dict(env, **dict(zip(ks, vals))), sc)
                      for vals in itertools.product(*(range(e) for e in exts))]

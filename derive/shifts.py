@@ -124,9 +124,15 @@ def _no_bare_use(node, shift, rule, bound=frozenset()):
         _no_bare_use(node.operand, shift, rule, bound)
 
 
-def shifted_letters(expr) -> set:
-    """Letters some subscript of expr reads at a shifted position: their plain reads bound their range too."""
-    return {t.name for _, ix, _ in _subscripts(expr) if isinstance(ix, A.Affine) for _, t in ix.terms}
+def shifted_reads(expr) -> set:
+    """(letter, tensor, axis) for every axis a subscript of expr reads with that letter at a shifted position: a
+    plain read of the same axis with the same letter (u[i,j] beside u[i+2,j]) bounds the letter's range too,
+    rather than giving it the axis's whole extent."""
+    out = set()
+    for node, ix, _ in _subscripts(expr):
+        if isinstance(ix, A.Affine) and isinstance(node, A.Access):
+            out |= {(t.name, node.name, list(node.indices).index(ix)) for _, t in ix.terms}
+    return out
 
 
 # -- extents ---------------------------------------------------------------------------------------------------
@@ -278,8 +284,14 @@ def _times(c, x):
 # -- expressions ----------------------------------------------------------------------------------------------
 
 
-def is_affine_access(e) -> bool:
-    return ir.is_access(e) and any(not isinstance(a, Idx) for a in e.args)
+def is_affine_access(e, classes=None) -> bool:
+    """A read at shifted positions: a subscript that is not a plain index, or (given the tensor's axis classes)
+    a plain index of another extent class (u[i,j] beside u[i+2,j]: i runs over fewer values than the axis)."""
+    if not ir.is_access(e):
+        return False
+    if any(not isinstance(a, Idx) for a in e.args):
+        return True
+    return bool(classes) and any(a.ext != c for a, c in zip(e.args, classes))
 
 
 def affine_parts(arg):

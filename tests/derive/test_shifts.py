@@ -142,3 +142,29 @@ def test_cuda_lists_shifted_ops_as_unsupported_with_the_reason():
     plan = json.loads(generate_cuda(results, "shift.rules")["shift.json"])
     assert "sq" in plan["ops"] and "conv1d" not in plan["ops"]
     assert "x[..i+k..]" in plan["unsupported"]["conv1d"] and "no CUDA kernel" in plan["unsupported"]["conv1d"]
+
+
+# -- plain and shifted reads together -------------------------------------------------------------------------
+
+
+def test_plain_and_shifted_reads_of_one_axis_take_the_valid_range(cache):
+    import runtime
+
+    rs = derive("diff(x[t]) -> d[i] = x[i+1] - x[i]\n"
+                "sqdiff(x[t,d]) -> s[] = sum(i, d, (x[i+1,d] - x[i,d])**2)\n")
+    assert all(r.check.ok for r in rs), [r.check.problems for r in rs]
+    x = np.random.default_rng(1).standard_normal((7, 3))
+    diff = runtime.define("diff(x[t]) -> d[i] = x[i+1] - x[i]")
+    np.testing.assert_allclose(diff(x[:, 0]), np.diff(x[:, 0]), rtol=1e-14)
+    sqdiff = runtime.define("sqdiff(x[t,d]) -> s[] = sum(i, d, (x[i+1,d] - x[i,d])**2)")
+    np.testing.assert_allclose(sqdiff(x), np.sum(np.diff(x, axis=0) ** 2), rtol=1e-13)
+
+
+def test_a_plain_read_of_another_tensor_fixes_the_extent_and_the_shifted_read_is_checked(cache):
+    import runtime
+
+    pair = runtime.define("pair(x[t], z[a]) -> y[i] = x[i+1] * z[i]")
+    np.testing.assert_allclose(pair(np.arange(5.0), np.arange(3.0)), np.arange(1.0, 4.0) * np.arange(3.0))
+    with pytest.raises(ValueError, match=r"pair: subscript 'x\[\.\.i\+1\.\.\]' needs extent 4 along that axis "
+                                         r"of 'x', which has 3"):
+        pair(np.arange(3.0), np.arange(3.0))
