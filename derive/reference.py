@@ -435,6 +435,14 @@ class _Eval:
                 return 0, max(0, r[1] + 1)
         return 0, self.extent(letter, nodes, scope)
 
+    def loop(self, node, letters, fixed, env, scope):
+        shape = tuple(self.extent(l, [node], scope) for l in letters)
+        out = np.empty(shape, dtype=object)
+        sc = dict(scope, **dict(zip(letters, shape)))
+        for idx in itertools.product(*(range(n) for n in shape)):
+            out[idx] = self.ev(node, fixed, dict(env, **dict(zip(letters, idx))), sc)
+        return out
+
     # -- expressions -------------------------------------------------------------------------------------------
     def ev(self, n, fixed, env, scope):
         ctx = self.ctx

@@ -148,6 +148,7 @@ class Reach:
     terms: tuple            # (coef, extent class)
     const: int
     text: str
+    where: str = ""         # file:line:column of the subscript
 
 
 @dataclass
@@ -170,7 +171,8 @@ def resolve(constraints, cls_of, known, rule_pos, rule_name) -> Shifts:
     known are run-time checks; one with two unknowns cannot be solved."""
     reaches, positions = [], []
     for t, ax, terms, const, text, pos in constraints:
-        r = Reach(t, cls_of(ax), tuple((c, cls_of(s.ext)) for c, s in terms), const, text)
+        r = Reach(t, cls_of(ax), tuple((c, cls_of(s.ext)) for c, s in terms), const, text,
+                  f"{pos.file}:{pos.line}:{pos.col}" if pos is not None else "")
         if r.terms == ((1, r.axis),) and r.const == 0:
             continue                # x[i] where i runs over x's own axis: always inside
         if any(k == r.axis for _, k in r.terms):
