@@ -374,7 +374,8 @@ class OpGen:
         """A term placed at shifted positions of its target (x̄[t] = Σ_{i+k=t} w[k]·ȳ[i], the transpose of a
         shifted read): G over the target's other indices and the indices of the positions, then added in place,
         one vectorised slice per kernel tap (runtime.shifts.scatter)."""
-        pos = list(dict.fromkeys(s for p in target if p in place for s in place[p].atoms(Idx)))
+        # in the subscripts' own (canonical) order: a set's order would change the code from run to run
+        pos = list(dict.fromkeys(s for p in target if p in place for _, s in shifts.affine_parts(place[p])[0]))
         g_axes = tuple([p for p in target if p not in place] + pos)
         sums = [s for s in t.sums if s not in pos]
         e = _expand_sums(IndexSum(rest * t.atom, sums))
