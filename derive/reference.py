@@ -248,6 +248,7 @@ class _Eval:
     def __init__(self, rule: A.RuleDef, values: dict, ctx):
         self.rule, self.ctx = rule, ctx
         self.values = values                  # name -> np.ndarray (object) or a number
+        self.plans: dict = {}                 # a product's reading, per node, fixed letters and extents
         self.header_ext: dict = {}
         for p in rule.inputs:
             if p.indices and p.name in values:
@@ -502,18 +503,22 @@ class _Eval:
 
     def product(self, n, fixed, env, scope):
         """Einstein summation: an index in two parts of this product, not fixed, is summed over the product."""
-        parts, sign = _flatten_product(n)
-        frees = [self.free(p, fixed) for p, _ in parts]
-        count: dict = {}
-        for f in frees:
-            for l in f:
-                if l not in fixed:
-                    count[l] = count.get(l, 0) + 1
-        if any(c > 2 for c in count.values()):
-            raise ReferenceError_("an index occurs more than twice in one product")
-        summed = [l for l, c in count.items() if c == 2]
-        nodes = [p for p, _ in parts]
-        exts = [self.summed_range(l, [n], scope)[1] for l in summed]
+        key = (id(n), fixed, tuple(sorted(scope.items())))
+        plan = self.plans.get(key)
+        if plan is None:        # the product's reading depends on the text and the extents, not on the values
+            parts, sign = _flatten_product(n)
+            frees = [self.free(p, fixed) for p, _ in parts]
+            count: dict = {}
+            for f in frees:
+                for l in f:
+                    if l not in fixed:
+                        count[l] = count.get(l, 0) + 1
+            if any(c > 2 for c in count.values()):
+                raise ReferenceError_("an index occurs more than twice in one product")
+            summed = [l for l, c in count.items() if c == 2]
+            exts = [self.summed_range(l, [n], scope)[1] for l in summed]
+            plan = self.plans[key] = (parts, sign, summed, exts)
+        parts, sign, summed, exts = plan
         sc = dict(scope, **dict(zip(summed, exts)))
         terms = []
         for vals in itertools.product(*(range(e) for e in exts)):
