@@ -200,8 +200,8 @@ class Lowerer:
         if isinstance(tgt, A.Access):
             for ix in tgt.indices:
                 if isinstance(ix, A.Affine):
-                    raise self.err(f"the left side takes plain indices; write the shift on the right (for "
-                                   f"y[i+1] = x[i], write y[i] = x[i-1])", ix, max(1, len(ix.name)))
+                    raise self.err("the left side takes plain indices; write the shift on the right (for "
+                                   "y[i+1] = x[i], write y[i] = x[i-1])", ix, max(1, len(ix.name)))
         st = shifts.normalize(st, self.name)
         self.letters: dict[str, Idx] = {}        # letter -> provisional index symbol for this statement
         self.fresh_used: list = []

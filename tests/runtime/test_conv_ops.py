@@ -1,13 +1,12 @@
 """The shipped convolutions and stencils (rules/conv.rules) against NumPy/SciPy/PyTorch, in every mode."""
 import numpy as np
 import pytest
+import scipy.signal as scipy_signal
 
 import generated.conv as G
 import runtime
 from runtime import tnp
 from runtime.tangents import unthunk
-
-scipy_signal = pytest.importorskip("scipy.signal")
 
 
 def rng():
