@@ -4,6 +4,11 @@ on the CPU, in one run, interleaved rounds, medians and their ratio.
 Batch 16, 32 -> 32 channels, 32×32 input, 3×3 kernel, float32, no padding (both "valid"). One round of ours is
 `y, pb = conv2d_batch_rrule(x, K)` then both cotangents of `pb(g)` unthunked; one round of torch is the forward
 with autograd on and `y.backward(g)`. Target: ours ≤ 2× torch.
+
+Threads matter more than anything else on a shared machine: with both libraries' default thread pools and other
+jobs running, torch's threads wait on each other and its time can grow thirtyfold, so compare single-threaded
+(`OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1`, set before Python starts) unless the machine is idle.
+The load average is printed with the result.
 `python benchmarks/bench_conv.py [--repeats 7] [--batch 16] [--channels 32] [--size 32] [--markdown]`
 """
 from __future__ import annotations
@@ -69,7 +74,9 @@ def main(argv=None):
     med = {k: statistics.median(v) for k, v in times.items()}
     ratio = med["ours"] / med["torch"]
     head = (f"conv2d forward+backward, batch {n}, {c}->{c} channels, {s}x{s}, 3x3, float32, "
-            f"torch {torch.__version__} CPU ({torch.get_num_threads()} threads), {args.repeats} rounds, medians")
+            f"torch {torch.__version__} CPU ({torch.get_num_threads()} threads; OMP_NUM_THREADS="
+            f"{os.environ.get('OMP_NUM_THREADS', 'unset')}), {args.repeats} rounds, medians, load average "
+            f"{os.getloadavg()[0]:.1f}")
     rows = [("generated conv2d_batch (rrule + pullback)", med["ours"]), ("torch conv2d (forward + backward)",
                                                                            med["torch"])]
     if args.markdown:
