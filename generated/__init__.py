@@ -29,6 +29,26 @@ from .batched import (  # noqa: F401
     batched_cayley_frule,
     batched_cayley_rrule,
 )
+from .conv import (  # noqa: F401
+    conv1d,
+    conv1d_frule,
+    conv1d_rrule,
+    conv1d_stride2,
+    conv1d_stride2_frule,
+    conv1d_stride2_rrule,
+    conv2d,
+    conv2d_frule,
+    conv2d_rrule,
+    conv2d_batch,
+    conv2d_batch_frule,
+    conv2d_batch_rrule,
+    depthwise_conv2d,
+    depthwise_conv2d_frule,
+    depthwise_conv2d_rrule,
+    laplacian,
+    laplacian_frule,
+    laplacian_rrule,
+)
 from .elementwise import (  # noqa: F401
     sin,
     sin_frule,
@@ -165,7 +185,7 @@ from .nn import (  # noqa: F401
     gaussian_kernel_sum_rrule,
 )
 
-MODULES = ('batched', 'elementwise', 'linalg', 'nn')
+MODULES = ('batched', 'conv', 'elementwise', 'linalg', 'nn')
 __all__ = [
     'batched_matmul',
     'batched_matmul_frule',
@@ -188,6 +208,24 @@ __all__ = [
     'batched_cayley',
     'batched_cayley_frule',
     'batched_cayley_rrule',
+    'conv1d',
+    'conv1d_frule',
+    'conv1d_rrule',
+    'conv1d_stride2',
+    'conv1d_stride2_frule',
+    'conv1d_stride2_rrule',
+    'conv2d',
+    'conv2d_frule',
+    'conv2d_rrule',
+    'conv2d_batch',
+    'conv2d_batch_frule',
+    'conv2d_batch_rrule',
+    'depthwise_conv2d',
+    'depthwise_conv2d_frule',
+    'depthwise_conv2d_rrule',
+    'laplacian',
+    'laplacian_frule',
+    'laplacian_rrule',
     'sin',
     'sin_frule',
     'sin_rrule',
