@@ -194,6 +194,8 @@ def contract_deltas(t: Term) -> Term:
                     coeff = coeff.xreplace({f: sp.S.One})
                     changed = True
                     break
+                if isinstance(a, Idx) and isinstance(b, Idx) and a.ext != b.ext:
+                    continue        # a read at a shifted range (derive.shifts): a placement, not a renaming
                 for x, y in ((a, b), (b, a)):
                     if x in sums:
                         coeff = (coeff / f)
@@ -694,7 +696,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
                 # a single use of a cotangent that is a product of factors over disjoint indices (x̄·xᵀ, a rank-one
                 # matrix): substituted, not built, so the contraction that reads it is planned through its factors
                 # (S⁻ᵀ·(x·xᵀ)·S⁻ᵀ as (S⁻ᵀx)(S⁻ᵀx)ᵀ, O(n²), not two O(n³) products)
-                _transpose_terms(ls, contrib, lambda ren, b=bar[0], ix=idx: _substituted(b, ix, ren))
+                _transpose_terms(ls, contrib, lambda ren, b=bar[0], ix=idx: _substituted(b, ix, ren), prog)
                 continue
             pull.append(LinStmt(cot(T), idx, bar))
             ybar_name = cot(T)
@@ -712,7 +714,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             contrib.setdefault(X, []).append(Term(sp.S.One, (), ir.access(cot(v), P)))
             continue
         _transpose_terms(ls, contrib, lambda ren, name=ybar_name, ix=ls.indices:
-                         (sp.S.One, (), ir.access(name, ix).xreplace(ren)))
+                         (sp.S.One, (), ir.access(name, ix).xreplace(ren)), prog)
     inputs = [v for v in prog.inputs if v.kind != "int"]
     for v in inputs:
         letters = list(v.indices)
@@ -724,19 +726,29 @@ def transpose_program(d: Derivation, prog: Program) -> list:
     return pull
 
 
-def _transpose_terms(ls, contrib, ybar_of):
-    """Each term c·ẋ[J] of ls contributes Σ c·ȳ·δ(P, J) to X̄; ybar_of(renaming) gives ȳ as (factor, sums, atom)."""
+def _transpose_terms(ls, contrib, ybar_of, prog=None):
+    """Each term c·ẋ[J] of ls contributes Σ c·ȳ·δ(P, J) to X̄; ybar_of(renaming) gives ȳ as (factor, sums, atom).
+    A shifted subscript J_m = i + k keeps its δ(P_m, i + k): X̄ is then a scatter (derive.shifts)."""
     for t in ls.terms:
         # fresh names for everything summed, so no index of the result can be captured
         ren = {s: fresh_like(s) for s in tuple(ls.indices) + t.sums}
         yc, ysums, ybar = ybar_of(ren)
         X = base_name(ir.acc_name(t.atom))
         J = tuple(j.xreplace(ren) for j in t.atom.args)
-        P = tuple(Idx(f"_P{k}", j.ext) for k, j in enumerate(J))
+        P = tuple(Idx(f"_P{k}", _axis_class(prog, X, k, j)) for k, j in enumerate(J))
         # Σ_{I,K} c · ȳ[I] · Π δ(P_m, J_m)
         coeff = t.coeff.xreplace(ren)
         deltas = sp.Mul(*[KroneckerDelta(p, j, evaluate=False) for p, j in zip(P, J)])
         contrib.setdefault(X, []).append(Term(coeff * yc * deltas, tuple(ren.values()) + ysums, ybar))
+
+
+def _axis_class(prog, X, k, j):
+    """The extent class of axis k of X, read at subscript j: j's own, except where a shifted read's range
+    differs from the axis it reads (u[i+1,j] beside u[i,j+2]: j runs over fewer values than u's axis)."""
+    try:
+        return prog.var(X).classes[k]
+    except (KeyError, AttributeError):
+        return j.ext
 
 
 def _outer_product(term, idx):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from . import ir, masks
+from . import ir, masks, shifts
 from runtime.primitives import PRIMITIVES
 from .calculus import COT, GIVEN, TAN, Derivation, _factors, base_name
 from .calculus import OpaqueLin, lin_reads
@@ -123,6 +123,14 @@ class OpGen:
             n, a = self.extent_src[cls]
             lines.insert(at + len(defined), Stmt(indent, f"n_{cls} = {n}.shape[{a}]"))
             defined.add(cls)
+        elif home is not None and cls not in home[3] and self.p.shifts and cls in self.p.shifts.derived:
+            # an index read only through shifted subscripts: the valid range (derive.shifts)
+            lines, at, indent, defined = home
+            code = shifts.extent_code(self.p, cls, self.extent_var)
+            for k, line in enumerate(code):
+                lines.insert(at + len(defined) + k, Stmt(indent, line))
+            defined.add(cls)
+            defined.update(("line", cls, k) for k in range(1, len(code)))
         return f"n_{cls}"
 
     def extent_code(self, idx):
@@ -132,6 +140,14 @@ class OpGen:
         """Here, where the function starts, go the extents it reads, and only those: they are inserted as
         the code reading them is emitted (an elementwise op then reads none and accepts any shape, 0-d too)."""
         self._extent_home = (em.lines, len(em.lines), em.indent, set())
+        if self.p.shifts:
+            # every extent shifted subscripts fix, and every shifted read's range, is checked up front
+            for cls in self.p.shifts.derived:
+                self.extent_var(cls)
+            lines, at, indent, defined = self._extent_home
+            for k, line in enumerate(shifts.check_code(self.p, self.extent_var)):
+                lines.insert(at + len(defined), Stmt(indent, line))
+                defined.add(("check", k))
 
     def emit_centre(self, em: Emitter):
         """Move translation-invariant inputs to a common origin (their mean along the shifted axis) before
@@ -158,6 +174,8 @@ class OpGen:
         em.dtype_src = ", ".join(self.float_inputs) or None
         em.inverse_of = self.inverse_of(self.keep)
         em.factor_of = self.factors
+        if self.p.shifts:
+            em.axis_classes = {v.name: v.classes for v in self.p.all_vars}
         return em
 
     def start_factors(self, em: Emitter):
@@ -360,6 +378,25 @@ class OpGen:
             result[T] = f"Thunk({g})"
         return result
 
+    def emit_scatter(self, em: Emitter, t, place, rest, target):
+        """A term placed at shifted positions of its target (x̄[t] = Σ_{i+k=t} w[k]·ȳ[i], the transpose of a
+        shifted read): G over the target's other indices and the indices of the positions, then added in place,
+        one vectorised slice per kernel tap (runtime.shifts.scatter)."""
+        # in the subscripts' own (canonical) order: a set's order would change the code from run to run
+        pos = list(dict.fromkeys(s for p in target if p in place for _, s in shifts.affine_parts(place[p])[0]))
+        g_axes = tuple([p for p in target if p not in place] + pos)
+        sums = [s for s in t.sums if s not in pos]
+        e = _expand_sums(IndexSum(rest * t.atom, sums))
+        em.pref = g_axes
+        code, axes = em.emit(e)
+        g = em.to_axes(code, axes, g_axes)
+        em.pref = tuple(target)
+        spec = shifts.scatter_spec(target, place, g_axes)
+        shape = "(" + "".join(f"{self.extent_code(p)}, " for p in target) + ")"
+        v = em.tmp("sc")
+        em.line(f"{v} = np.shift_scatter({g}, {spec!r}, {shape})")
+        return v
+
     def emit_lin(self, em: Emitter, ls, tvar, atom_var, nonzero=frozenset()):
         """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing);
         atoms in `nonzero` need no guard. Returns True when target is surely an array afterwards.
@@ -395,6 +432,10 @@ class OpGen:
             parts = []
             chunked: dict = {}
             for t in terms_a:
+                place, rest = shifts.affine_deltas(t.coeff, ls.indices)
+                if place:
+                    parts.append(self.emit_scatter(sub, t, place, rest, ls.indices))
+                    continue
                 e = _expand_sums(IndexSum(t.coeff * t.atom, list(t.sums)))
                 ci, big = _chunk_index(e, ls.indices)
                 if ci is not None:
@@ -606,6 +647,7 @@ class OpGen:
             "domains": {u(k): v for k, v in p.domains.items()},
             **({"elementwise": True} if _is_elementwise(p) else {}),
             **({"extents": {u(k): v for k, v in p.extents.items()}} if p.extents else {}),
+            **({"shifted": shifts.meta(p)} if p.shifts else {}),
             "source": p.source,
             **({"doc": p.doc} if p.doc else {}),   # the comment lines right above the rule
         }
@@ -632,6 +674,8 @@ class OpGen:
 def _is_elementwise(p):
     """Every statement maps element to element over one index list: the op works for any shape."""
     idx = None
+    if p.shifts:
+        return False
     for st in p.stmts:
         if st.prim or st.expr.has(IndexSum) or st.expr.has(sp.KroneckerDelta) or st.expr.has(Extent):
             return False
@@ -728,6 +772,8 @@ def _centring(d: Derivation):
     whose generated code multiplies them out (_exposed). Centring them costs O(size of the inputs)."""
     p = d.program
     out = []
+    if p.shifts:
+        return out          # a shifted read (x[i+1] - x[i]) neither expands nor can be centred along its axis
     for cls in dict.fromkeys(c for v in p.inputs for c in v.classes):
         cands = [v.name for v in p.inputs if v.kind == "tensor" and v.classes.count(cls) == 1]
         if not cands or len(cands) > 4:
@@ -897,6 +943,8 @@ def _chunk_candidates(e, out_indices):
 def _chunk_index(e, out_indices):
     """The index to slice e along when some intermediate spans more indices than any array it is built
     from and than the result (the kernel sum's N×M matrix); None when e is cheap enough whole."""
+    if shifts.has_affine(e):
+        return None, ()        # a shifted read is a strided view: no intermediate is materialized to slice
     found, _ = _intermediates(e)
     arrays = [set(a.args) for a in ir.accesses(e)]
     big_sets = [ax for ax in found if len(ax) >= 2 and not set(ax) <= set(out_indices)

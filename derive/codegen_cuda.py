@@ -16,6 +16,7 @@ import sympy as sp
 from . import ir, reductions
 from .calculus import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
 from .emit_cuda import Body, Piece, Planner, outer_accesses
+from .lower import user_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 FORMAT = 1
@@ -658,6 +659,15 @@ def stem_of(source_label: str) -> str:
 def generate_op(result, prefix, kernels: KernelSet):
     """The manifest entry of one derived rule (its kernels go into `kernels`)."""
     reductions.refuse_cuda(result.program)
+    if getattr(result.program, "shifts", None):
+        # shifted subscripts (x[i+k]) have no kernel spelling yet: the op is listed as unsupported and
+        # runtime.cuda says so when it is called; NumPy, torch and JAX run it
+        sh = result.program.shifts
+        reaches = [r for rs in sh.derived.values() for r in rs] + list(sh.checks)
+        r = next((r for r in reaches if r.const or len(r.terms) > 1), reaches[0])
+        raise NotImplementedError(f"{r.where}: shifted subscripts such as '{user_name(r.tensor)}[..{r.text}..]' (a "
+                                  f"convolution or stencil) have no CUDA kernel yet; run this op on NumPy, torch "
+                                  f"or JAX")
     op = OpCuda(result, prefix, kernels)
     progs = op.programs()
     p = op.p

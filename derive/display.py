@@ -160,7 +160,22 @@ class _BoundNames:
         return super().doprint(expr, *a, **kw)
 
     def idx_name(self, i):
+        if not isinstance(i, ir.Idx):       # a shifted subscript, i+k: its indices by their names
+            return "+".join(self.idx_name(a) for a in _affine_order(i)) if isinstance(i, sp.Add) else \
+                self._affine_term(i)
         return bound_name(i, self.bound)
+
+    def _affine_term(self, t):
+        if t.is_Integer:
+            return str(t)
+        c, s = t.as_coeff_Mul()
+        return f"{c}{self.idx_name(s)}" if isinstance(s, ir.Idx) else str(t)
+
+
+def _affine_order(e):
+    """The terms of a shifted subscript as a reader writes them: indices first, the constant last."""
+    terms = list(sp.Add.make_args(e))
+    return sorted(terms, key=lambda t: (t.is_Integer, str(t.as_coeff_Mul()[1])))
 
 
 def _is_sign(f):
@@ -221,7 +236,7 @@ class _IndexStr(_BoundNames, StrPrinter):
     def _print_Function(self, e):
         if ir.is_access(e):
             name = pretty_name(ir.acc_name(e))
-            return f"{name}[{','.join(self._print(a) for a in e.args)}]" if e.args else name
+            return f"{name}[{','.join(self.idx_name(a) for a in e.args)}]" if e.args else name
         return super()._print_Function(e)
 
     def _print_IndexSum(self, e):

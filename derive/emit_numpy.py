@@ -15,7 +15,7 @@ import string
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from . import ir, reductions
+from . import ir, reductions, shifts
 from .ir import IndexSum
 from .ir import Extent, Idx
 from . import masks
@@ -234,6 +234,7 @@ class Emitter:
         self.inverse_of = {}                  # variable holding A⁻¹ -> variable holding A (unbatched)
         self.factor_of = {}                   # variable holding A -> variable holding its shared factorisation
         self.big_ext = frozenset()            # extent classes known to be large (a sliced kernel's i and j)
+        self.axis_classes = {}                # tensor name -> extent class of each axis (shifted reads)
 
     # -- utilities -------------------------------------------------------------------------------------------
     def nested(self):
@@ -243,6 +244,7 @@ class Emitter:
         sub.dtype_src, sub.inverse_of, sub.pref = self.dtype_src, self.inverse_of, self.pref
         sub.factor_of = self.factor_of
         sub.big_ext = self.big_ext
+        sub.axis_classes = self.axis_classes
         return sub
 
     def line(self, s, once=True):
@@ -335,6 +337,8 @@ class Emitter:
             return self.emit_access(e)
         if isinstance(e, sp.KroneckerDelta):
             i, j = e.args
+            if not (isinstance(i, ir.Idx) and isinstance(j, ir.Idx)) or i.ext != j.ext:
+                raise NotImplementedError(f"a Kronecker delta at a shifted position is a scatter (derive.shifts): {e}")
             code = f"np.eye({self.extent_code(i)}, dtype={self.dtype()})"
             return self.bind(e, code, (i, j), "d")
         if isinstance(e, IndexSum):
@@ -409,6 +413,11 @@ class Emitter:
     def emit_access(self, e):
         name = self.names[ir.acc_name(e)]
         idx = list(e.args)
+        if shifts.is_affine_access(e, self.axis_classes.get(ir.acc_name(e).split(":", 1)[-1])):
+            # x[2*i+k]: a read-only strided view with one axis per index, contracted like any tensor
+            axes, spec = shifts.window_spec(e)
+            shape = "(" + "".join(f"{self.extent_code(a)}, " for a in axes) + ")"
+            return self.bind(e, f"np.shift_window({name}, {spec!r}, {shape})", axes, "v")
         if len(set(idx)) == len(idx):
             return name, tuple(idx)
         # repeated indices: the diagonal

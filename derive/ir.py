@@ -379,6 +379,7 @@ class Program:
     signature: str = ""
     domains: dict = field(default_factory=dict)   # input name -> 'real' | 'positive' | 'spd' | 'wellcond'
     extents: dict = field(default_factory=dict)   # index letter -> extent declared in the header (x[i:3])
+    shifts: object = None                         # derive.shifts.Shifts: extents shifted subscripts imply
 
     def var(self, name: str) -> TensorVar:
         for v in itertools.chain(self.inputs, self.outputs, self.temps):

@@ -15,7 +15,7 @@ import sys
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from . import domains, ir, reductions
+from . import domains, ir, reductions, shifts
 from .errors import RuleError
 from .ir import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from .lang import ast as A
@@ -102,6 +102,8 @@ class Lowerer:
         self.domain: dict[str, str] = {}         # inferred hints (log's argument positive, logdet's spd)
         self.declared: dict[str, str] = {}       # domains the header declares (derive.domains text)
         self.stmt_no = 0
+        self.shift_constraints: list = []        # shifted subscripts: (tensor, axis, terms, const, text, pos)
+        self.shifted_reads: set = set()
 
     # -- errors --------------------------------------------------------------------------------------------
     def err(self, msg, node_or_pos, width=None):
@@ -196,6 +198,12 @@ class Lowerer:
     # -- statements ----------------------------------------------------------------------------------------
     def statement(self, st: A.Statement):
         tgt = st.target
+        if isinstance(tgt, A.Access):
+            for ix in tgt.indices:
+                if isinstance(ix, A.Affine):
+                    raise self.err("the left side takes plain indices; write the shift on the right (for "
+                                   "y[i+1] = x[i], write y[i] = x[i-1])", ix, max(1, len(ix.name)))
+        st = shifts.normalize(st, self.name)
         self.letters: dict[str, Idx] = {}        # letter -> provisional index symbol for this statement
         self.fresh_used: list = []
         target_letters = ()
@@ -207,6 +215,7 @@ class Lowerer:
                 seen.append(ix.name)
             target_letters = tuple(seen)
         self.target_letters = set(target_letters)
+        self.shifted_reads = shifts.shifted_reads(st.expr)
         t = self.tensors.get(tgt.name)
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is an input and cannot be assigned", tgt)
@@ -352,16 +361,25 @@ class Lowerer:
             t.rank = len(node.indices)
         if t.rank != len(node.indices):
             raise self.err(f"'{t.name}' has {t.rank} indices but is used with {len(node.indices)}", node)
-        syms = []
+        syms, args = [], []
         for k, ix in enumerate(node.indices):
+            if isinstance(ix, A.Index) and (ix.name, t.name, k) in self.shifted_reads and ix.extent is None:
+                # this axis is also read at ix + offset: this plain read bounds ix's range like that one
+                ix = A.Affine(((1, ix),), 0, ix.pos, ix.name)
+            if isinstance(ix, A.Affine):
+                terms = tuple((c, self.index(tx)) for c, tx in ix.terms)
+                self.shift_constraints.append((t.name, t.axis(k), terms, ix.const, ix.name, ix.pos))
+                args.append(sp.Add(*[c * q for c, q in terms]) + ix.const)
+                continue
             if ix.extent is not None:
                 raise self.err("extents can only be declared in a rule's header", ix)
             s = self.index(ix)
             self.uf.union(s.ext, t.axis(k), ix.pos, self.name, f"index '{ix.name}' of '{t.name}': ")
             syms.append(s)
-        if not t.letters and not getattr(t, "first", None) and len(set(syms)) == len(syms):
+            args.append(s)
+        if not t.letters and not getattr(t, "first", None) and len(set(syms)) == len(syms) == len(args):
             t.first = tuple(s.name for s in syms)
-        return self.trace_repeats(ir.access(t.name, syms), syms, bound)
+        return self.trace_repeats(ir.access(t.name, args), syms, bound)
 
     def trace_repeats(self, e, syms, bound):
         """A repeated index inside one access (A[i,i]) is summed: the trace."""
@@ -539,6 +557,9 @@ class Lowerer:
             t = self.lift(base, free, node.pos)
         syms = []
         for k, ix in enumerate(node.indices):
+            if isinstance(ix, A.Affine):
+                raise self.err("a shifted subscript applies to a tensor; assign the expression to a tensor first "
+                               "and subscript that", ix, max(1, len(ix.name)))
             s = self.index(ix)
             self.uf.union(s.ext, t.axis(k), ix.pos, self.name, f"index '{ix.name}': ")
             syms.append(s)
@@ -825,6 +846,9 @@ class Lowerer:
             raise RuleError("the rule has no inputs, so there is nothing to differentiate", self.rule.pos,
                             rule=self.name)
         input_classes = {c for v in inputs for c in v.classes}
+        shift_info = shifts.resolve(self.shift_constraints, lambda node: cls_of(node), input_classes,
+                                    self.rule.pos, self.name)
+        input_classes |= set(shift_info.derived)
         for st in self.stmts:
             syms = list(st.indices) + (sorted(st.expr.atoms(Idx), key=str) if st.expr is not None else [])
             for s in syms:
@@ -859,6 +883,7 @@ class Lowerer:
                 t.letters = t.letters or tuple(cls_of(t.axis(k)) for k in range(t.rank or 0))
         prog = Program(self.name, inputs, outputs, temps, self.stmts, {}, equal_extents=equal,
                        doc=self.rule.doc, domains=doms)
+        prog.shifts = shift_info
         for v in inputs:
             for l, c in zip(v.indices, v.classes):
                 size = self.uf.size.get(names[c])
@@ -896,7 +921,8 @@ def _text_order(syms, node) -> list:
 
     def walk(n):
         if isinstance(n, (A.Access, A.Subscript)):    # a subscripted base's letters are its own
-            names.extend(ix.name for ix in n.indices)
+            for ix in n.indices:
+                names.extend(ix.letters if isinstance(ix, A.Affine) else [ix.name])
         elif isinstance(n, A.Call):
             if n.func in ("delta", "size"):
                 names.extend(a.name for a in n.args if isinstance(a, A.Name))
@@ -961,7 +987,10 @@ def _index_node(node, name):
 
     def walk(n, inside):
         if isinstance(n, (A.Access, A.Subscript)):
-            found.extend((inside, ix) for ix in n.indices if ix.name == name)
+            for ix in n.indices:
+                for one in ([t for _, t in ix.terms] if isinstance(ix, A.Affine) else [ix]):
+                    if one.name == name:
+                        found.append((inside, one))
             if isinstance(n, A.Subscript):
                 walk(n.base, inside)
         elif isinstance(n, A.Call):
@@ -1034,6 +1063,8 @@ def _apart_from_internal(node):
     if isinstance(node, A.RuleDef) and node.name.startswith("__"):
         raise RuleError(f"'{node.name}' is not a valid rule name: names starting with '__' are reserved",
                         node.pos, width=len(node.name))
+    if isinstance(node, A.Affine):
+        return dataclasses.replace(node, terms=tuple((c, _apart_from_internal(ix)) for c, ix in node.terms))
     changes = {}
     for f in dataclasses.fields(node):
         v = getattr(node, f.name)

@@ -12,7 +12,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
 from . import display_check as dc
-from . import ir
+from . import ir, shifts
 from .display import pretty_name, tidy, unicode_pow
 from .emit_numpy import _balanced_outer
 from .ir import IndexSum
@@ -439,6 +439,8 @@ def stmt_matrix(ls, style="unicode", pt=None):
     if not ls.terms:
         text = f"{pretty_name(ls.target, style)} = 0"
         return text if pt is None else (text, np.float64(0.0))
+    if any(shifts.has_affine(t.coeff * t.atom) for t in ls.terms):
+        return None         # a shifted read (a convolution) has no matrix product form: index form only
     parts = []
     try:
         for t in ls.terms:

@@ -196,6 +196,27 @@ def _common(ctx, name, args):
 # -- evaluation ------------------------------------------------------------------------------------------------
 
 
+def _letters(indices):
+    """The letters a subscript names, each shifted subscript's indices in turn."""
+    return [t.name for ix in indices for t in ([x for _, x in ix.terms] if isinstance(ix, A.Affine) else [ix])]
+
+
+def _subscripts(node, bound=frozenset()):
+    """(access, subscript, letters bound by enclosing sums) for every subscript of a tensor in node."""
+    if isinstance(node, A.Access):
+        for ix in node.indices:
+            yield node, ix, bound
+    elif isinstance(node, A.Call):
+        inner = bound | {a.name for a in node.args[:-1]} if node.func == "sum" else bound
+        for a in node.args:
+            yield from _subscripts(a, inner)
+    elif isinstance(node, A.BinOp):
+        yield from _subscripts(node.left, bound)
+        yield from _subscripts(node.right, bound)
+    elif isinstance(node, A.Neg):
+        yield from _subscripts(node.operand, bound)
+
+
 def _flatten_product(node):
     """The parts of a product (a chain of * and /; signs and parentheses inside do not end it):
     [(node, is_denominator)] and the sign. A denominator is one part, whatever it contains."""
@@ -227,6 +248,7 @@ class _Eval:
     def __init__(self, rule: A.RuleDef, values: dict, ctx):
         self.rule, self.ctx = rule, ctx
         self.values = values                  # name -> np.ndarray (object) or a number
+        self.plans: dict = {}                 # a product's reading, per node, fixed letters and extents
         self.header_ext: dict = {}
         for p in rule.inputs:
             if p.indices and p.name in values:
@@ -247,9 +269,9 @@ class _Eval:
         if isinstance(n, (A.Num, A.Name)):
             return []
         if isinstance(n, A.Access):
-            return self._subscript_free([ix.name for ix in n.indices], fixed)
+            return self._subscript_free(_letters(n.indices), fixed)
         if isinstance(n, A.Subscript):
-            return self._subscript_free([ix.name for ix in n.indices], fixed)
+            return self._subscript_free(_letters(n.indices), fixed)
         if isinstance(n, A.Neg):
             return self.free(n.operand, fixed)
         if _is_product(n):
@@ -305,7 +327,7 @@ class _Eval:
             n = stack.pop(0)
             if isinstance(n, A.Access):
                 for k, ix in enumerate(n.indices):
-                    if ix.name == letter:
+                    if ix.name == letter and not isinstance(ix, A.Affine):
                         return np.shape(self.values[n.name])[k]
             elif isinstance(n, A.Subscript):
                 for k, ix in enumerate(n.indices):
@@ -355,10 +377,64 @@ class _Eval:
         loose = [l for l in self.free(st.expr, frozenset(letters)) if l not in letters]
         if loose:
             raise ReferenceError_(f"index '{loose[0]}' is free on the right and not on the left")
+        # a letter read at shifted positions (x[i+k]) runs over the values where every read is inside its
+        # tensor: from the lowest such value (the left side's 0) to the highest
+        self.stmt_lo = {l: lohi for l in letters if (lohi := self.valid_range(l, st.expr, letters)) is not None}
         # extents of the statement's own letters, for delta-only and size() uses
         for l in letters:
-            self.stmt_ext[l] = self.extent(l, [st.expr], {})
-        self.values[tgt.name] = self.loop(st.expr, letters, frozenset(letters), {}, {})
+            if l in self.stmt_lo:
+                lo, hi = self.stmt_lo[l]
+                if hi < lo:
+                    raise ReferenceError_(f"index '{l}' has no valid position")
+                self.stmt_ext[l] = hi - lo + 1
+            else:
+                self.stmt_ext[l] = self.extent(l, [st.expr], {})
+        shape = tuple(self.stmt_ext[l] for l in letters)
+        out = np.empty(shape, dtype=object)
+        sc = dict(zip(letters, shape))
+        for idx in itertools.product(*(range(n) for n in shape)):
+            env = {l: v + self.stmt_lo.get(l, (0, 0))[0] for l, v in zip(letters, idx)}
+            out[idx] = self.ev(st.expr, frozenset(letters), env, sc)
+        self.values[tgt.name] = out
+
+    def valid_range(self, letter, expr, letters, scope=None):
+        """(lowest, highest) value of `letter` when subscripts of expr read it at shifted positions (x[i+k]):
+        the values for which every read of an axis it shifts stays inside (its plain reads of those axes
+        too), other indices anywhere in their ranges. None when it is not read shifted, or when it also reads
+        an axis plainly that no subscript shifts it on: then that axis gives its whole extent."""
+        reads = [(node, ix) for node, ix, bound in _subscripts(expr) if letter not in bound]
+        shifted = {(node.name, list(node.indices).index(ix)) for node, ix in reads
+                   if isinstance(ix, A.Affine) and letter in ix.letters}
+        if not shifted:
+            return None
+        lo, hi = -math.inf, math.inf
+        for node, ix in reads:
+            axis = (node.name, list(node.indices).index(ix))
+            terms = list(ix.terms) if isinstance(ix, A.Affine) else [(1, ix)]
+            const = ix.const if isinstance(ix, A.Affine) else 0
+            c = sum(a for a, t in terms if t.name == letter)
+            if not c:
+                continue
+            if not isinstance(ix, A.Affine) and axis not in shifted:
+                return None
+            n = np.shape(self.values[node.name])[axis[1]]
+            others = [(a, t.name) for a, t in terms if t.name != letter]
+            if any(o in letters for _, o in others):
+                raise ReferenceError_("two left-side indices in one shifted subscript")
+            reach = sum(a * (self.extent(o, [expr], scope or {}) - 1) for a, o in others)
+            lo = max(lo, -(-(-const) // c))
+            hi = min(hi, (n - 1 - const - reach) // c)
+        return int(lo), int(hi)
+
+    def summed_range(self, letter, nodes, scope):
+        """(first value, count) of a summed index: its valid range where it is read shifted, else 0 and its extent."""
+        for n in nodes:
+            r = self.valid_range(letter, n, ())
+            if r is not None:
+                if r[0] != 0:
+                    raise ReferenceError_(f"summed index '{letter}' reaches below 0")
+                return 0, max(0, r[1] + 1)
+        return 0, self.extent(letter, nodes, scope)
 
     def loop(self, node, letters, fixed, env, scope):
         shape = tuple(self.extent(l, [node], scope) for l in letters)
@@ -381,6 +457,8 @@ class _Eval:
             v = self.values[n.name]
             return ctx.of(v.item() if isinstance(v, np.ndarray) else v)
         if isinstance(n, A.Access):
+            if any(isinstance(ix, A.Affine) for ix in n.indices):
+                return self.shifted(n, env)
             return self.element(self.values[n.name], [ix.name for ix in n.indices], fixed, env, scope, [n])
         if isinstance(n, A.Subscript):
             t, _ = self.tensor_of(n.base)
@@ -403,6 +481,17 @@ class _Eval:
             return self.call(n, fixed, env, scope)
         raise ReferenceError_(f"unknown node {type(n).__name__}")
 
+    def shifted(self, n, env):
+        t = self.values[n.name]
+        at = []
+        for k, ix in enumerate(n.indices):
+            terms = list(ix.terms) if isinstance(ix, A.Affine) else [(1, ix)]
+            v = sum(c * env[x.name] for c, x in terms) + (ix.const if isinstance(ix, A.Affine) else 0)
+            if not 0 <= v < np.shape(t)[k]:
+                raise ReferenceError_(f"'{n.name}[..{ix.name}..]' reads position {v}, outside its extent")
+            at.append(v)
+        return self.ctx.of(t[tuple(at)])
+
     def element(self, t, letters, fixed, env, scope, nodes):
         """t[letters] at env; a letter repeated in one subscript and not fixed sums the diagonal."""
         rep = [l for k, l in enumerate(letters) if l not in letters[:k] and letters.count(l) > 1
@@ -418,18 +507,22 @@ class _Eval:
 
     def product(self, n, fixed, env, scope):
         """Einstein summation: an index in two parts of this product, not fixed, is summed over the product."""
-        parts, sign = _flatten_product(n)
-        frees = [self.free(p, fixed) for p, _ in parts]
-        count: dict = {}
-        for f in frees:
-            for l in f:
-                if l not in fixed:
-                    count[l] = count.get(l, 0) + 1
-        if any(c > 2 for c in count.values()):
-            raise ReferenceError_("an index occurs more than twice in one product")
-        summed = [l for l, c in count.items() if c == 2]
-        nodes = [p for p, _ in parts]
-        exts = [self.extent(l, nodes, scope) for l in summed]
+        key = (id(n), fixed, tuple(sorted(scope.items())))
+        plan = self.plans.get(key)
+        if plan is None:        # the product's reading depends on the text and the extents, not on the values
+            parts, sign = _flatten_product(n)
+            frees = [self.free(p, fixed) for p, _ in parts]
+            count: dict = {}
+            for f in frees:
+                for l in f:
+                    if l not in fixed:
+                        count[l] = count.get(l, 0) + 1
+            if any(c > 2 for c in count.values()):
+                raise ReferenceError_("an index occurs more than twice in one product")
+            summed = [l for l, c in count.items() if c == 2]
+            exts = [self.summed_range(l, [n], scope)[1] for l in summed]
+            plan = self.plans[key] = (parts, sign, summed, exts)
+        parts, sign, summed, exts = plan
         sc = dict(scope, **dict(zip(summed, exts)))
         terms = []
         for vals in itertools.product(*(range(e) for e in exts)):
@@ -467,7 +560,7 @@ class _Eval:
         if f == "sum" or self.reduces(n):
             ks = [a.name for a in n.args[:-1]]
             body = n.args[-1]
-            exts = [self.extent(k, [body], scope) for k in ks]
+            exts = [self.summed_range(k, [body], scope)[1] for k in ks]
             sc = dict(scope, **dict(zip(ks, exts)))
             terms = [self.ev(body, fixed | set(ks), dict(env, **dict(zip(ks, vals))), sc)
                      for vals in itertools.product(*(range(e) for e in exts))]

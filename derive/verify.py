@@ -116,11 +116,40 @@ def extent_assignments(meta) -> list:
             c = classes.get(l, l)
             if c not in fixed and c not in free:
                 free.append(c)
+    # shifted subscripts (x[i+k]): the indices they give extents to are chosen, the input axes they read follow
+    reaches = meta.get("shifted", [])
+    read = {classes.get(a, a) for a, _, _ in reaches}
+    for _, terms, _ in reaches:
+        for _, l in terms:
+            c = classes.get(l, l)
+            if c not in fixed and c not in free and c not in read:
+                free.append(c)
+    free = [c for c in free if c not in read]
     sizes = [SIZES[k] if k < len(SIZES) else SIZES[-1] + 1 + k for k in range(len(free))]
     out = [{**fixed, **dict(zip(free, sizes))}]
     if len(free) > 1:
         out.append({**fixed, **dict(zip(free, reversed(sizes)))})
-    return out
+    return [_reached(ext, reaches, classes) for ext in out]
+
+
+def _reached(ext, reaches, classes):
+    """Input extents that the shifted reads need (the largest over each axis's reads), computed once every
+    extent a read depends on is known (a chain of convolutions needs several rounds)."""
+    ext = dict(ext)
+    cls = lambda l: classes.get(l, l)      # noqa: E731
+    todo = {}
+    for a, terms, const in reaches:
+        if cls(a) not in ext:
+            todo.setdefault(cls(a), []).append((terms, const))
+    while todo:
+        ready = [a for a, rs in todo.items() if all(cls(l) in ext for terms, _ in rs for _, l in terms)]
+        if not ready:
+            break
+        for a in ready:
+            # a stride leaves a remainder: one element more, so that rounding down is exercised too
+            ext[a] = max(const + 1 + sum(c * (ext[cls(l)] - 1) for c, l in terms) + max(c for c, _ in terms) - 1
+                         for terms, const in todo.pop(a))
+    return ext
 
 
 def _by_letter(meta, ext):

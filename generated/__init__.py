@@ -29,6 +29,26 @@ from .batched import (  # noqa: F401
     batched_cayley_frule,
     batched_cayley_rrule,
 )
+from .conv import (  # noqa: F401
+    conv1d,
+    conv1d_frule,
+    conv1d_rrule,
+    conv1d_stride2,
+    conv1d_stride2_frule,
+    conv1d_stride2_rrule,
+    conv2d,
+    conv2d_frule,
+    conv2d_rrule,
+    conv2d_batch,
+    conv2d_batch_frule,
+    conv2d_batch_rrule,
+    depthwise_conv2d,
+    depthwise_conv2d_frule,
+    depthwise_conv2d_rrule,
+    laplacian,
+    laplacian_frule,
+    laplacian_rrule,
+)
 from .elementwise import (  # noqa: F401
     sin,
     sin_frule,
@@ -205,7 +225,7 @@ from .reductions import (  # noqa: F401
     row_logsumexp_rrule,
 )
 
-MODULES = ('batched', 'elementwise', 'linalg', 'masks', 'nn', 'reductions')
+MODULES = ('batched', 'conv', 'elementwise', 'linalg', 'masks', 'nn', 'reductions')
 __all__ = [
     'batched_matmul',
     'batched_matmul_frule',
@@ -228,6 +248,24 @@ __all__ = [
     'batched_cayley',
     'batched_cayley_frule',
     'batched_cayley_rrule',
+    'conv1d',
+    'conv1d_frule',
+    'conv1d_rrule',
+    'conv1d_stride2',
+    'conv1d_stride2_frule',
+    'conv1d_stride2_rrule',
+    'conv2d',
+    'conv2d_frule',
+    'conv2d_rrule',
+    'conv2d_batch',
+    'conv2d_batch_frule',
+    'conv2d_batch_rrule',
+    'depthwise_conv2d',
+    'depthwise_conv2d_frule',
+    'depthwise_conv2d_rrule',
+    'laplacian',
+    'laplacian_frule',
+    'laplacian_rrule',
     'sin',
     'sin_frule',
     'sin_rrule',

@@ -23,6 +23,7 @@ from jax.numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, 
 
 from runtime import backend_numpy as _backend_numpy
 from runtime import primitives as _primitives
+from runtime import shifts as _shifts
 from runtime.primitives import index_form as _index_form
 from runtime.elementwise_table import ROWS as _ROWS
 
@@ -70,6 +71,20 @@ erfc = _scalar_safe(_jsp.erfc, _backend_numpy.erfc)
 
 def __getattr__(name):
     return getattr(jnp, name)
+
+
+# ------------------------------------------------------------------------------------- shifted subscripts
+def shift_window(x, spec, shape):
+    """runtime.shifts.window as a gather (JAX has no strided views): x at integer positions, one array per axis."""
+    _shifts.check(jnp.shape(x), spec, shape)
+    return jnp.asarray(x)[_shifts.positions(spec, shape, jnp)]
+
+
+def shift_scatter(g, spec, shape):
+    """runtime.shifts.scatter: every element of g added at its position (repeated positions accumulate)."""
+    g = jnp.asarray(g)
+    _shifts.check(tuple(shape), spec, jnp.shape(g))
+    return jnp.zeros(tuple(shape), dtype=g.dtype).at[_shifts.positions(spec, jnp.shape(g), jnp)].add(g)
 
 
 # ------------------------------------------------------------------------------------- matrix primitives

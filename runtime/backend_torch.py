@@ -22,6 +22,7 @@ import numpy as _np
 import torch
 
 from runtime import primitives as _primitives
+from runtime import shifts as _shifts
 from runtime.elementwise_table import ROWS as _ROWS
 
 Tensor = torch.Tensor
@@ -472,6 +473,25 @@ class _Calls:
         if isinstance(X, Tensor) and X.dim() == 2 and X.dtype in (torch.float64, torch.float32):
             return Factor(X)
         return X
+
+
+# --------------------------------------------------------------------------- shifted subscripts (x[i+k])
+def shift_window(x, spec, shape):
+    """runtime.shifts.window: a strided view (torch strides count elements), no copy."""
+    x = _t(x)
+    _shifts.check(tuple(x.shape), spec, shape)
+    if any(s == 0 for s in shape):
+        return torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
+    offset = x.storage_offset() + builtins.sum(c * x.stride(d) for d, (_, c) in enumerate(spec))
+    strides = [0] * len(shape)
+    for d, (row, _) in enumerate(spec):
+        for a, c in row:
+            strides[a] += c * x.stride(d)
+    return torch.as_strided(x, tuple(shape), tuple(strides), offset)
+
+
+def shift_scatter(g, spec, shape):
+    return _shifts.scatter_slices(_t(g), spec, shape, torch)
 
 
 def __getattr__(name):

@@ -15,6 +15,7 @@ import numpy as _np
 from runtime import backend_numpy as _backend
 from runtime import elementwise_table as _elementwise
 from runtime import primitives as _primitives
+from runtime import shifts as _shifts
 from runtime import special as _special
 from runtime.primitives import index_form as _index_form
 from runtime.tangents import AbstractZero, ZeroTangent, add_tangents, is_zero, unthunk
@@ -694,6 +695,15 @@ _defvjp(getitem, lambda ans, x, idx: (lambda s: lambda g: _untake(g, idx, s))(sh
 _deflinear(getitem)
 _defvjp(_untake, lambda ans, g, idx, shape: lambda gg: getitem(gg, idx))
 _deflinear(_untake)
+
+
+# x[i+k] and its transpose (runtime.shifts): each is the other's pullback, and both are linear
+shift_window = _prim(_shifts.window, "shift_window")
+shift_scatter = _prim(_shifts.scatter, "shift_scatter")
+_defvjp(shift_window, lambda ans, x, spec, shape: (lambda s: lambda g: shift_scatter(g, spec, s))(shape_of(x)))
+_deflinear(shift_window)
+_defvjp(shift_scatter, lambda ans, g, spec, shape: (lambda s: lambda gg: shift_window(gg, spec, s))(shape_of(g)))
+_deflinear(shift_scatter)
 
 
 def _concatenate_raw(axis, *xs):

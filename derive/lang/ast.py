@@ -47,6 +47,24 @@ class Index(Node):
 
 
 @dataclass(frozen=True)
+class Affine(Node):
+    """An affine subscript with integer coefficients, e.g. `2*i+k-1` in `x[2*i+k-1]` (right sides only).
+
+    `terms` are (coefficient, Index) pairs, each index once; `const` the offset; `name` the text as written,
+    so a message that quotes a subscript quotes this one."""
+
+    terms: tuple
+    const: int
+    pos: Pos
+    name: str = ""
+    extent: None = None
+
+    @property
+    def letters(self) -> tuple:
+        return tuple(ix.name for _, ix in self.terms)
+
+
+@dataclass(frozen=True)
 class Access(Node):
     """A subscripted tensor `A[i,k]`."""
 

@@ -17,7 +17,8 @@ from typing import Iterator
 from derive import domains
 from derive.errors import RuleError
 from derive.lang.ast import (
-    Access, BinOp, Call, Domain, Index, Name, Neg, Node, Num, Param, Pos, RuleDef, RuleFile, Statement, Subscript,
+    Access, Affine, BinOp, Call, Domain, Index, Name, Neg, Node, Num, Param, Pos, RuleDef, RuleFile, Statement,
+    Subscript,
 )
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
@@ -384,16 +385,24 @@ class _Parser:
         out = []
         while True:
             tok = self.peek()
-            if tok.kind != "name":
-                raise _error(f"expected an index name after '{self._prev.text}', found {tok.describe()}", tok)
-            self.advance()
-            extent = None
-            if self.peek().is_op(":"):
-                colon = self.advance()
-                if not header:
-                    raise _error("index extents like 'i:3' are allowed only in rule headers", colon)
-                extent = self.extent(tok.text)
-            out.append(Index(tok.text, tok.pos, extent))
+            if not header and (tok.kind == "num" or tok.is_op("-", "+")
+                               or (tok.kind == "name" and self.peek(1).is_op("+", "-", "*"))):
+                out.append(self.affine())
+                tok = self._prev
+            else:
+                if tok.kind != "name":
+                    raise _error(f"expected an index name after '{self._prev.text}', found {tok.describe()}", tok)
+                self.advance()
+                extent = None
+                if self.peek().is_op(":"):
+                    colon = self.advance()
+                    if not header:
+                        raise _error("index extents like 'i:3' are allowed only in rule headers", colon)
+                    extent = self.extent(tok.text)
+                elif header and self.peek().is_op("+", "-", "*"):
+                    raise _error("a header names each axis by one index; shifted subscripts like x[i+k] belong in "
+                                 "the statements", self.peek())
+                out.append(Index(tok.text, tok.pos, extent))
             sep = self.peek()
             if sep.is_op(","):
                 self.advance()
@@ -404,6 +413,67 @@ class _Parser:
                 raise self.unclosed(opener)
             else:
                 raise _error(f"expected ',' or ']' after index '{tok.text}'", sep)
+
+    def affine(self) -> Affine:
+        """An affine subscript `2*i + k - 1`: terms `c*name`, `name*c`, `name` or an integer, joined by + and -."""
+        first = self.peek()
+        coeffs: dict = {}
+        where: dict = {}
+        const = 0
+        sign = 1
+        if first.is_op("-", "+"):
+            sign = -1 if self.advance().text == "-" else 1
+        while True:
+            tok = self.peek()
+            coef, name_tok = 1, None
+            if tok.kind == "num":
+                if not tok.text.isdigit() or len(tok.text) > 9:
+                    raise _error("a subscript takes whole numbers only, as in x[2*i+1]", tok)
+                self.advance()
+                coef = int(tok.text)
+                if self.peek().is_op("*"):
+                    self.advance()
+                    name_tok = self.peek()
+                    if name_tok.kind != "name":
+                        raise _error(f"expected an index name after '*', found {name_tok.describe()}", name_tok)
+                    self.advance()
+            elif tok.kind == "name":
+                self.advance()
+                name_tok = tok
+                if self.peek().is_op("*"):
+                    self.advance()
+                    c = self.peek()
+                    if c.kind != "num" or not c.text.isdigit() or len(c.text) > 9:
+                        raise _error("an index is multiplied by a whole number only, as in x[2*i]", c)
+                    self.advance()
+                    coef = int(c.text)
+            else:
+                raise _error(f"expected an index or a whole number after '{self._prev.text}', found "
+                             f"{tok.describe()}", tok)
+            if name_tok is None:
+                const += sign * coef
+            else:
+                coeffs[name_tok.text] = coeffs.get(name_tok.text, 0) + sign * coef
+                where.setdefault(name_tok.text, name_tok.pos)
+            if self.peek().is_op("+", "-"):
+                sign = -1 if self.advance().text == "-" else 1
+                continue
+            break
+        end = self._prev
+        width = end.pos.col + len(end.text) - first.pos.col if end.pos.line == first.pos.line else 1
+        text = first.pos.text[first.pos.col - 1:first.pos.col - 1 + width] if first.pos.text else ""
+        terms = tuple((c, Index(n, where[n])) for n, c in coeffs.items() if c != 0)
+        if not terms:
+            raise RuleError("a subscript needs an index; a constant position like x[1] is not supported, "
+                            "write a shifted index such as x[i+1]", first.pos, width=max(width, 1))
+        if len(terms) == 1 and terms[0][0] == 1 and const == 0:
+            return terms[0][1]
+        for c, ix in terms:
+            if c < 0:
+                raise RuleError(f"index '{ix.name}' has a negative coefficient here; subscripts must grow with "
+                                f"their indices (reverse the tensor yourself, e.g. with np.flip, and write "
+                                f"{ix.name} with a + sign)", ix.pos, width=len(ix.name))
+        return Affine(terms, const, first.pos, "".join(text.split()) or "affine", None)
 
     def extent(self, index: str) -> int:
         tok = self.peek()

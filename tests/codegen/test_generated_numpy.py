@@ -122,7 +122,20 @@ REFERENCES = {
     "leaky_relu": lambda x: np.where(x > 0, x, 0.01 * x),
     "scale": lambda x, s: s * x, "power": lambda x, n: x ** n,
     "erf": _erf, "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
+    "conv1d": lambda x, w: np.correlate(x, w, "valid"),
+    "conv1d_stride2": lambda x, w: np.correlate(x, w, "valid")[::2],
+    "conv2d": lambda x, K: _ref_conv2d(x, K),
+    "conv2d_batch": lambda x, K: np.stack([_ref_conv2d(xn, K) for xn in x]),
+    "depthwise_conv2d": lambda x, K: _ref_conv2d(x[:, None], K[:, None], "cxhw,cx->chw"),
+    "laplacian": lambda u: u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1],
 }
+
+
+def _ref_conv2d(x, K, spec="chw,oc->ohw"):
+    """Σ over kernel taps (p, q) of the input slice at that offset times the tap: the valid 2-D correlation."""
+    P, Q = K.shape[-2:]
+    H, W = x.shape[-2] - P + 1, x.shape[-1] - Q + 1
+    return sum(np.einsum(spec, x[..., p:p + H, q:q + W], K[..., p, q]) for p in range(P) for q in range(Q))
 
 
 @pytest.mark.parametrize("mod,raw,name,meta", OPS)

@@ -313,8 +313,9 @@ def test_error_text_indentation():
     ("f(x) -> y = x[i:3]", 1, 16, 1, "index extents like 'i:3' are allowed only in rule headers"),
     ("f(x[i:0]) -> y = 1", 1, 7, 1, "expected a positive whole number after ':' as the extent of index 'i'"),
     ("f(x[i:2.5]) -> y = 1", 1, 7, 3, "expected a positive whole number after ':' as the extent of index 'i'"),
-    ("f(x) -> y = x[1]", 1, 15, 1, "expected an index name after '[', found number '1'"),
-    ("f(x) -> y = x[i+1]", 1, 16, 1, "expected ',' or ']' after index 'i'"),
+    ("f(x) -> y = x[1]", 1, 15, 1, "a subscript needs an index; a constant position like x[1] is not supported, "
+                                   "write a shifted index such as x[i+1]"),
+    ("f(x) -> y = x[i+]", 1, 17, 1, "expected an index or a whole number after '+', found ']'"),
     ("f(x) -> y = x[i", 1, 16, 1, "expected ']' to close '[' opened at line 1, column 14"),
     ("f(x) -> y = A[i][j]", 1, 17, 1, "an expression can be subscripted only once"),
     ("f(x) -> y = 2[i]", 1, 14, 1, "a number cannot be subscripted"),

@@ -22,6 +22,9 @@ def make_args(op, seed=0, sizes=None):
         n = 3 if sizes is not None else int(rng.integers(2, 4))
         for i in group:
             extent[i] = n
+    extent.update(op.meta.get("extents") or {})        # declared in the header (K[o,c,p:3,q:3])
+    _shifted_extents(op.meta.get("shifted") or [], extent, lambda: next(sizes) if sizes is not None
+                     else int(rng.integers(2, 4)), op.inputs)
     args = []
     for p in op.inputs:
         kind, idx = p.get("kind", "tensor"), p.get("indices") or []
@@ -49,6 +52,29 @@ def make_args(op, seed=0, sizes=None):
             x = rng.uniform(-0.5, 0.5, shape)
         args.append(x)
     return args
+
+
+def _shifted_extents(reaches, extent, draw, inputs=()):
+    """Extents for an op with shifted reads (x[i+k]): the indices they read with get drawn extents, and each axis
+    read that way the extent its reads need (the largest over them)."""
+    read = {a for a, _, _ in reaches}
+    for _, terms, _ in reaches:
+        for _, letter in terms:
+            if letter not in read and letter not in extent:
+                extent[letter] = draw()
+    for a, terms, _ in reaches:           # an output position's extent (the conv's h): 2 keeps gradcheck cheap
+        for _, letter in terms[:1]:
+            if letter not in read and extent[letter] > 2 and not any(letter in i.get("indices", ()) for i in inputs):
+                extent[letter] = 2
+    todo = list(reaches)
+    while todo:
+        ready = [r for r in todo if all(letter in extent for _, letter in r[1])]
+        if not ready:
+            break
+        for a, terms, const in ready:
+            todo.remove([a, terms, const])
+            need = const + 1 + sum(c * (extent[letter] - 1) for c, letter in terms)
+            extent[a] = max(extent.get(a, 0), need)
 
 
 def _diff_positions(op, args):

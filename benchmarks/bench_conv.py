@@ -1,0 +1,96 @@
+"""conv2d forward + backward: the generated rule (rules/conv.rules: conv2d_batch) against torch.nn.functional.conv2d
+on the CPU, in one run, interleaved rounds, medians and their ratio.
+
+Batch 16, 32 -> 32 channels, 32×32 input, 3×3 kernel, float32, no padding (both "valid"). One round of ours is
+`y, pb = conv2d_batch_rrule(x, K)` then both cotangents of `pb(g)` unthunked; one round of torch is the forward
+with autograd on and `y.backward(g)`. Target: ours ≤ 2× torch.
+
+Threads matter more than anything else on a shared machine: with both libraries' default thread pools and other
+jobs running, torch's threads wait on each other and its time can grow thirtyfold, so compare single-threaded
+(`OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1`, set before Python starts) unless the machine is idle.
+The load average is printed with the result.
+`python benchmarks/bench_conv.py [--repeats 7] [--batch 16] [--channels 32] [--size 32] [--markdown]`
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--channels", type=int, default=32)
+    ap.add_argument("--size", type=int, default=32)
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    import generated.conv as G
+    from runtime.tangents import unthunk
+
+    rng = np.random.default_rng(0)
+    n, c, s = args.batch, args.channels, args.size
+    x = rng.standard_normal((n, c, s, s)).astype(np.float32)
+    K = (rng.standard_normal((c, c, 3, 3)) / 17).astype(np.float32)
+    g = rng.standard_normal((n, c, s - 2, s - 2)).astype(np.float32)
+    X, KK, Gt = torch.from_numpy(x), torch.from_numpy(K), torch.from_numpy(g)
+
+    def ours():
+        y, pb = G.conv2d_batch_rrule(x, K)
+        _, dx, dK = pb(g)
+        return y, unthunk(dx), unthunk(dK)
+
+    def theirs():
+        Xr = X.clone().requires_grad_(True)
+        Kr = KK.clone().requires_grad_(True)
+        y = torch.nn.functional.conv2d(Xr, Kr)
+        y.backward(Gt)
+        return y, Xr.grad, Kr.grad
+
+    # the same numbers first (float32 sums in a different order: relative 1e-4)
+    a, b = ours(), theirs()
+    for u, v, what in zip(a, b, ("y", "dx", "dK")):
+        v = v.detach().numpy()
+        err = float(np.max(np.abs(u - v)) / np.max(np.abs(v)))
+        if err > 1e-4 or u.dtype != np.float32:
+            raise SystemExit(f"{what} differs from torch: relative {err:.2e}, dtype {u.dtype}")
+
+    times = {"ours": [], "torch": []}
+    for _ in range(args.repeats):          # interleaved: a load change on the shared machine hits both
+        for name, f in (("ours", ours), ("torch", theirs)):
+            t0 = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t0)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["ours"] / med["torch"]
+    head = (f"conv2d forward+backward, batch {n}, {c}->{c} channels, {s}x{s}, 3x3, float32, "
+            f"torch {torch.__version__} CPU ({torch.get_num_threads()} threads; OMP_NUM_THREADS="
+            f"{os.environ.get('OMP_NUM_THREADS', 'unset')}), {args.repeats} rounds, medians, load average "
+            f"{os.getloadavg()[0]:.1f}")
+    rows = [("generated conv2d_batch (rrule + pullback)", med["ours"]), ("torch conv2d (forward + backward)",
+                                                                           med["torch"])]
+    if args.markdown:
+        print(f"{head}\n\n| | ms |\n|---|---:|")
+        for name, t in rows:
+            print(f"| {name} | {t * 1e3:.1f} |")
+        print(f"| ratio generated / torch | {ratio:.2f}× (target ≤ 2×) |")
+    else:
+        print(head)
+        for name, t in rows:
+            print(f"  {name:45s} {t * 1e3:8.1f} ms")
+        print(f"  {'ratio generated / torch':45s} {ratio:8.2f}x  (target <= 2x)")
+    return 0 if ratio <= 2 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
