@@ -122,7 +122,16 @@ def positions_as_data(e, idx, name):
     (np.arange(n)[lo:hi]), not 0..len-1. Returns (expression, whether anything was replaced)."""
     from .ir import access
 
+    from .ir import is_access
+
     pos = access(name, (idx,))
-    out = e.replace(lambda x: isinstance(x, sp.Basic) and x.is_Relational and idx in x.free_symbols,
-                    lambda x: x.xreplace({idx: pos}))
+
+    def positions(x):       # idx as a position; a tensor read x[idx] inside a value comparison stays a read
+        if x == idx:
+            return pos
+        if is_access(x) or not x.args:
+            return x
+        return x.func(*[positions(a) for a in x.args])
+
+    out = e.replace(lambda x: isinstance(x, sp.Basic) and x.is_Relational and idx in x.free_symbols, positions)
     return out, out != e

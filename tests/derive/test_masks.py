@@ -223,3 +223,15 @@ def test_a_sliced_pass_compares_the_positions_of_its_slice():
                  "ks2(x[i,d], y[j,d], b[j]) -> o[i] = sum(j, where(j < i, exp(-sum(d, (x[i,d] - y[j,d])**2)) * b[j], 0))"):
         r, src = _source_of(text)
         assert "np.arange(n_i)[" in src
+
+
+def test_a_value_comparison_in_a_sliced_pass_reads_the_tensor_not_positions():
+    """A sliced (chunked) pass gives comparisons of the sliced index its positions; a comparison of tensor
+    values that merely reads x[i] must keep reading x (found by the fuzzer: x[i] > v[k] became x[pos[i]])."""
+    (r,) = api.derive_text("r(x[i], v[k]) -> y[k] = sum(i, where(x[i] > v[k], x[i], 0))", "<t>")
+    assert r.ok, r.check.problems
+    ns = {}
+    exec(api.render_module([r], "<t>", export=False), ns)
+    x, v = np.array([0.5, -1.0, 2.0, 3.0]), np.array([0.0, 1.0, 2.5])
+    want = np.array([np.sum(np.where(x > vk, x, 0)) for vk in v])
+    np.testing.assert_allclose(verify.load(ns)["r"](x, v), want)
