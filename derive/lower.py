@@ -15,7 +15,7 @@ import sys
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from . import domains, ir
+from . import batching, domains, ir
 from .errors import RuleError
 from .ir import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from .lang import ast as A
@@ -856,9 +856,7 @@ def _text_order(syms, node) -> list:
             walk(n.operand)
 
     walk(node)
-    first = {}
-    for k, name in enumerate(names):
-        first.setdefault(name, k)
+    first = {name: k for k, name in reversed(list(enumerate(batching.leading_first(names))))}
     return sorted(syms, key=lambda s: first.get(s.name, len(names)))
 
 

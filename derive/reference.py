@@ -22,6 +22,7 @@ import math
 import mpmath
 import numpy as np
 
+from . import batching
 from .lang import ast as A
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
@@ -347,11 +348,13 @@ class _Eval:
         self.anon_letters: dict = {}
         self.tensor_cache: dict = {}
         self.stmt_ext: dict = {}
+        self.fixed: frozenset = frozenset()
         tgt = st.target
         if isinstance(tgt, A.Access):
             letters = [ix.name for ix in tgt.indices]
         else:
             letters = self.free(st.expr, frozenset())
+        self.fixed = frozenset(letters)     # never summed implicitly, also inside a matrix function's argument
         loose = [l for l in self.free(st.expr, frozenset(letters)) if l not in letters]
         if loose:
             raise ReferenceError_(f"index '{loose[0]}' is free on the right and not on the left")
@@ -472,7 +475,7 @@ class _Eval:
             v = np.asarray(self.values[node.name], dtype=object)
             r = (v, self.anon(node, v.ndim))
         else:
-            letters = self.free(node, frozenset())
+            letters = batching.leading_first(self.free(node, self.fixed))
             r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
         self.tensor_cache[key] = r
         return r
@@ -496,7 +499,7 @@ class _Eval:
     def _arg_letters(self, a):
         if isinstance(a, A.Name):
             return self.anon(a, np.ndim(self.values[a.name]))
-        return self.free(a, frozenset())
+        return batching.leading_first(self.free(a, self.fixed))
 
     def prim(self, n):
         key = ("prim", id(n))

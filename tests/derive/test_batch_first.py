@@ -85,3 +85,11 @@ def test_a_matrix_function_of_a_vector_says_where_the_matrix_axes_are():
     with pytest.raises(RuleError) as e:
         api.derive_text("f(x[i]) -> y[i] = inv(x[i])", "<t>", verify_rules=False)
     assert "batch indices, then 2 matrix indices" in str(e.value), str(e.value)
+
+
+def test_a_left_side_index_repeated_inside_a_matrix_functions_argument_is_not_summed():
+    # the reference evaluator summed b inside logdet's argument (b appears twice there), while the lowering keeps
+    # left-side indices free everywhere in the statement (docs: Summation): the rule failed verification
+    fns = compiled("f(X[b,k,i]) -> y[b] = logdet(X[b,k,i] * X[b,k,j])")
+    X = np.random.default_rng(3).standard_normal((5, 4, 3))
+    np.testing.assert_allclose(fns["f"](X), np.linalg.slogdet(np.swapaxes(X, -1, -2) @ X)[1], rtol=1e-12)
