@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import calculus, codegen, display, emit_numpy, record, safe_text, verify
+from . import batching, calculus, codegen, display, emit_numpy, record, safe_text, verify
 from .errors import DeriveError, RuleError, VerificationError
 from .lang import parser
 from .lower import lower, user_name
@@ -36,10 +36,12 @@ class RuleResult:
     error: str | None = None
     rule: object = None            # the parsed rule (derive.lang.ast.RuleDef), for the reference check
     text: str = ""                 # the rule's source text (derive.record.rule_text)
+    twin: object = None            # its batched twin (a RuleResult, see derive.batching), None for none
 
     @property
     def ok(self) -> bool:
-        return self.error is None and self.check is not None and self.check.ok
+        return self.error is None and self.check is not None and self.check.ok and (
+            self.twin is None or self.twin.ok)
 
     # display --------------------------------------------------------------------------------------------------
     def pushforward_text(self, style="unicode") -> str:
@@ -150,16 +152,34 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
             prog.source = f"{path}:{r.pos.line}"
             d = calculus.derive(prog)
             code = codegen.generate_op(d)
+            twin = _twin(r, prog, code)
         except DeriveError:
             raise
         except Exception as exc:  # a bug of ours must still name the rule, never dump SymPy's insides
             raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
                               f"{type(exc).__name__}: {exc}") from exc
         results.append(RuleResult(r.name, prog.source, prog, d, code, doc=r.doc,
-                                  seconds=time.perf_counter() - t0, rule=r, text=record.rule_text(text, rules, k)))
+                                  seconds=time.perf_counter() - t0, rule=r, text=record.rule_text(text, rules, k),
+                                  twin=twin))
     if verify_rules:
         verify_results(results, path)
     return results
+
+
+def _twin(r, prog, code):
+    """The batched twin of a derived rule (derive.batching), which runs an op over extra leading axes; None for
+    an elementwise op (which takes any shape already) or a rule whose twin cannot be derived."""
+    if code.meta.get("elementwise"):
+        return None
+    t0 = time.perf_counter()
+    parts, _why = batching.derive_twin(r, prog, lambda p: calculus.derive(p))
+    if parts is None:
+        return None
+    twin, tprog, d = parts
+    tprog.source = prog.source
+    tcode = codegen.generate_op(d)
+    code.meta["batched"] = twin.name
+    return RuleResult(twin.name, prog.source, tprog, d, tcode, seconds=time.perf_counter() - t0, rule=twin)
 
 
 def _reset_counters():
@@ -186,11 +206,17 @@ def verify_results(results, path="<string>"):
     share = (time.perf_counter() - t0) / max(1, len(results))
     for r in results:
         t1 = time.perf_counter()
-        try:
-            r.check = verify.check_op(r.name, fns, r.code.meta)
-            verify.check_reference(r.check, r.name, fns, r.code.meta, r.rule)
-        except Exception as exc:
-            r.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
+        for x in (r, r.twin) if r.twin is not None else (r,):
+            try:
+                x.check = verify.check_op(x.name, fns, x.code.meta)
+                if x is r:
+                    verify.check_reference(x.check, x.name, fns, x.code.meta, x.rule)
+                else:
+                    batching.check_twin(x.check, r.name, x.name, fns, r.code.meta, x.code.meta)
+            except Exception as exc:
+                x.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
+        if r.twin is not None and not r.twin.ok and r.error is None:
+            r.error = f"its batched twin (leading axes) fails verification: {r.twin.error or r.twin.check.problems}"
         r.seconds += time.perf_counter() - t1 + share
 
 
@@ -210,7 +236,7 @@ def template_env() -> jinja2.Environment:
 
 def render_module(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND) -> str:
     tpl = template_env().get_template("numpy_module.py.j2")
-    ops = [r.code for r in results]
+    ops = [r.code for r in results] + [r.twin.code for r in results if r.twin is not None]
     metas = {r.name: r.code.meta for r in results}
     # the records (op.rule) are for the exported module; the one verification runs needs none
     rules = record.literal({r.name: record.make(r) for r in results}) if export else "{}"

@@ -500,7 +500,6 @@ class OpaqueLin:
     mode: str            # 'jvp' | 'vjp'
     saved: tuple
     arg: str
-    nb: int              # batch axes (trailing)
     of: tuple = ()       # (argument, result) of the primitive statement, for displays
     terms: tuple = ()    # none: nothing here is a sum of index terms
 
@@ -533,14 +532,14 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
         if X not in active:
             return []
         saved = tuple(X if s == "X" else R if s == "R" else aux(X, s) for s in p.saves)
-        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(X), nb, (X, R))]
+        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(X), (X, R))]
     names = dict(zip(p.args, st.args))
     names["R"] = R
     classes = {a: prog.var(n).classes for a, n in names.items()}
     for a in p.args:
         classes["d" + a] = classes[a]
     classes["dR"] = prog.var(R).classes
-    batch = tuple(Idx(f"b{next(_counter)}", c) for c in prog.var(X).classes[2:])
+    batch = tuple(Idx(f"b{next(_counter)}", c) for c in prog.var(X).classes[:nb])
     # optional letters (a right-hand side's columns) exist when the argument has them
     missing = set()
     for a, kind in zip(p.args, p.arg_kinds):
@@ -558,7 +557,7 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
                 cls = classes.get(f.name, classes.get(f.call and f.name))
                 if cls is None:
                     continue
-                for c, k in zip(present(f.indices), cls):
+                for c, k in zip(present(f.indices), cls[nb:]):
                     letters.setdefault(c, k)
     out = []
     for ln in p.lines:
@@ -568,7 +567,7 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
             z = temp_names[ln.target] = f"_z{next(_counter)}"
             tgt = tan(z)
         sym = {c: Idx(f"{c}{next(_counter)}", letters[c]) for c in letters}
-        tidx = tuple(sym[c] for c in present(ln.indices)) + batch
+        tidx = batch + tuple(sym[c] for c in present(ln.indices))
         terms = sp.S.Zero
         for m in ln.terms:
             tf = m.factors[m.tangent]
@@ -581,7 +580,7 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
                 atom_name = tan(base)
             e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
             for k, f in enumerate(m.factors):
-                ix = tuple(sym[c] for c in present(f.indices)) + batch
+                ix = batch + tuple(sym[c] for c in present(f.indices))
                 if k == m.tangent:
                     e = e * ir.access(atom_name, ix)
                 elif f.call:
@@ -619,7 +618,7 @@ def derive(prog: Program) -> Derivation:
             shared[key] = name
             p = ir.ALL_PRIMITIVES[prim]
             idx = tuple(Idx(f"q{k}", c) for k, c in enumerate(xv.classes))
-            idx = {"square": idx, "scalar": idx[2:], "vector": idx[:1] + idx[2:]}[p.result]
+            idx = {"square": idx, "scalar": idx[:-2], "vector": idx[:-1]}[p.result]
             prog.temps.append(TensorVar(name, "tensor", tuple(i.ext for i in idx), "temp"))
             d.aux.append(Stmt(name, idx, prim=prim, args=(X,)))
         return shared[key]
@@ -709,7 +708,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             d.tangent_temps.append(v)
             xcl = prog.var(X).classes
             vidx = tuple(Idx(f"q{next(_counter)}", c) for c in xcl)
-            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.nb, ls.of))
+            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.of))
             P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
             contrib.setdefault(X, []).append(Term(sp.S.One, (), ir.access(cot(v), P)))
             continue

@@ -231,22 +231,20 @@ class OpGen:
             self.emit_factor(em, st.target)
 
     def prim_code(self, st):
-        """A primitive statement's value: its declaration's NumPy implementation (runtime/primitives), with the
-        rule's batch axes (trailing) moved to NumPy's place (leading) and back."""
-        nb = self.p.var(st.args[0]).rank - 2
+        """A primitive statement's value: its declaration's NumPy implementation (runtime/primitives); the rule
+        language and NumPy agree on the layout (batch axes first, matrix axes last)."""
         F = self.factors.get(self.names[st.args[0]])
         if F is not None and PRIMITIVES[st.prim].factored is not None:
             rest = "".join(", " + self.names[a] for a in st.args[1:])
             return f"np.prim.{st.prim}.factored({F}{rest})"
         args = ", ".join(self.names[a] for a in st.args)
-        return f"np.prim.{st.prim}.forward({args}{f', nb={nb}' if nb else ''})"
+        return f"np.prim.{st.prim}.forward({args})"
 
     def emit_opaque(self, em: Emitter, ls, tvar, atom_var):
         """target = prim.jvp/vjp(saved..., arg): a linear map given as code; a zero input gives a zero result."""
         av = atom_var(ls.arg)
         saved = ", ".join(self.names[s] for s in ls.saved)
-        nb = f", nb={ls.nb}" if ls.nb else ""
-        em.line(f"{tvar} = _ZERO if is_zero({av}) else np.prim.{ls.prim}.{ls.mode}({saved}, {av}{nb})")
+        em.line(f"{tvar} = _ZERO if is_zero({av}) else np.prim.{ls.prim}.{ls.mode}({saved}, {av})")
 
     def emit_chunked(self, em: Emitter, tgt, expr, indices, ci, big):
         """T[indices] = expr evaluated over slices of index ci, so the largest intermediate stays bounded:

@@ -611,20 +611,19 @@ class OpCuda:
         k = Kernel(name, "prim")
         ctx = Ctx(self, k)
         xcl = self.classes(X)
-        n = ctx.extent(xcl[0])
-        batch = tuple(xcl[2:])
-        nb = len(batch)
+        nb = len(xcl) - 2
+        batch, n = tuple(xcl[:nb]), ctx.extent(xcl[nb])
         rhs = None
         if "rhs" in p.arg_kinds and not isinstance(st, OpaqueLin):
             for a, kind in zip(inputs, p.arg_kinds):
                 bcl = self.classes(a)
                 if kind == "rhs" and len(bcl) == 2 + nb:
-                    rhs = bcl[1]
+                    rhs = bcl[-1]
 
         def operand(buf):
             cl = self.classes(buf)
-            assert tuple(cl[len(cl) - nb:]) == batch, (buf, cl, batch)
-            elem = list(cl[:len(cl) - nb])
+            assert tuple(cl[:nb]) == batch, (buf, cl, batch)
+            elem = list(cl[nb:])
             size = " * ".join(f"(long long){ctx.extent(c)}" for c in elem) or "1LL"
             return {"buf": buf, "size": size, "classes": elem}
 
@@ -632,13 +631,13 @@ class OpCuda:
         k.outputs.append(st.target)
         out = dict(operand(st.target), ptr=cname(st.target))
         a, bb, c, d = ws
-        k.fields = {"fn": fn, "prim": st.prim, "n": n, "NB": _product(batch, ctx),
+        k.fields = {"fn": fn, "prim": st.prim, "n": n,
                     "R": ctx.extent(rhs) if rhs else "1LL", "pass_r": "rhs" in p.arg_kinds,
                     "inputs": ins, "output": out,
                     "ws": f"{a}LL * n * n + {bb}LL * n * R + {c}LL * n + {d}LL"}
         k.extra = ["T* __restrict__ ws"]
         return {"class": "prim", "kernel": self.add(k), "fn": fn, "outputs": [{"buf": st.target, "atoms": atoms}],
-                "params": k.manifest_params(), "n": xcl[0], "batch": list(batch), "rhs": rhs,
+                "params": k.manifest_params(), "n": xcl[nb], "batch": list(batch), "rhs": rhs,
                 "operands": [o["classes"] for o in ins + [out]], "ws": list(ws), "reads": list(k.reads)}
 
 

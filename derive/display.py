@@ -387,7 +387,7 @@ def _merged(stmts):
                  and any(ir.acc_name(t.atom) == ls.target for t in o.terms)]
         if len(users) == 1 and len(out[users[0]].terms) == 1 and out[users[0]].terms[0].coeff == 1:
             u = out[users[0]]
-            out[users[0]] = type(ls)(u.target, u.indices, ls.prim, "vjp", ls.saved, ls.arg, ls.nb, ls.of)
+            out[users[0]] = type(ls)(u.target, u.indices, ls.prim, "vjp", ls.saved, ls.arg, ls.of)
             out[k] = None
     return [ls for ls in out if ls is not None]
 

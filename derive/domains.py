@@ -12,10 +12,10 @@ NAMED = {
     "positive": (0, "every entry > 0"),
     "negative": (0, "every entry < 0"),
     "nonzero": (0, "every entry != 0"),
-    "spd": (2, "symmetric positive definite in its first two indices"),
-    "symmetric": (2, "symmetric in its first two indices"),
+    "spd": (2, "symmetric positive definite in its last two indices"),
+    "symmetric": (2, "symmetric in its last two indices"),
 }
-MATRIX = ("spd", "symmetric")      # square in their first two indices
+MATRIX = ("spd", "symmetric")      # square in their last two indices
 INFERRED = ("real", "wellcond")    # hints lowering infers when a header declares nothing
 
 

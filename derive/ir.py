@@ -354,7 +354,7 @@ class Stmt:
     """`target[indices] = expr` (expr a SymPy scalar expression), or a matrix primitive when prim is set.
 
     For a primitive, `prim` is the op name and `args` the argument tensor names; the matrix axes are the
-    first two of each argument (batch axes follow) and the target has the primitive's natural layout.
+    last two of each argument (batch axes lead, as in NumPy) and the target has the primitive's natural layout.
     """
 
     target: str

@@ -15,7 +15,7 @@ import sys
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from . import domains, ir, reductions, shifts
+from . import batching, domains, ir, reductions, shifts
 from .errors import RuleError
 from .ir import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from .lang import ast as A
@@ -184,15 +184,16 @@ class Lowerer:
             self.declare_domain(p, self.tensors[p.name])
 
     def declare_domain(self, p: A.Param, t):
-        """A declared domain must fit its tensor; spd and symmetric make the first two axes one extent."""
+        """A declared domain must fit its tensor; spd and symmetric make the last two axes one extent."""
         dom, rank = p.domain.text, t.rank or 0
         least = domains.NAMED.get(dom, (0, ""))[0]
         if rank < least:
             what = f"{rank} ind{'ex' if rank == 1 else 'ices'}" if p.indices is not None else "none (a scalar)"
-            raise self.err(f"domain '{dom}' needs a matrix (two indices, then batch indices); '{p.name}' has "
+            raise self.err(f"domain '{dom}' needs a matrix (batch indices, then two indices); '{p.name}' has "
                            f"{what}", p.domain.pos, p.domain.width)
         if dom in domains.MATRIX:
-            self.uf.union(t.axis(0), t.axis(1), p.domain.pos, self.name, f"'{p.name}: {dom}' is square, but ")
+            self.uf.union(t.axis(rank - 2), t.axis(rank - 1), p.domain.pos, self.name,
+                          f"'{p.name}: {dom}' is square, but ")
         self.declared[p.name] = dom
 
     # -- statements ----------------------------------------------------------------------------------------
@@ -280,7 +281,7 @@ class Lowerer:
         # `X[I] = T[I]` where T is the primitive just computed for this statement: compute X directly
         if (ir.is_access(expr) and self.stmts and self.stmts[-1].target == ir.acc_name(expr)
                 and (self.stmts[-1].prim or reductions.is_stmt(self.stmts[-1]))
-                and tuple(expr.args) == tuple(self.stmts[-1].indices)
+                and tuple(syms) == tuple(expr.args) == tuple(self.stmts[-1].indices)
                 and self.tensors[ir.acc_name(expr)].role == "temp"):
             prev = self.stmts[-1]
             old = self.tensors.pop(prev.target)
@@ -708,16 +709,17 @@ class Lowerer:
         if f == "transpose":
             if rank < 2:
                 raise self.err(f"transpose expects a matrix, got {rank} indices", node.args[0], 1)
-            perm = [syms[1], syms[0]] + list(syms[2:])
+            perm = list(syms[:-2]) + [syms[-1], syms[-2]]
             return ir.access(self.lift(ir.access(t.name, syms), perm, node.pos).name, perm)
         if rank < 2:
-            raise self.err(f"{f} expects a matrix (2 indices, then batch indices), got {rank} "
+            raise self.err(f"{f} expects a matrix (batch indices, then 2 matrix indices), got {rank} "
                            f"ind{'ex' if rank == 1 else 'ices'}", node.args[0], 1)
-        self.uf.union(syms[0].ext, syms[1].ext, node.pos, self.name, f"{f} needs a square matrix: ")
-        self.square_pairs.append((syms[0].ext, syms[1].ext))
-        batch = syms[2:]
+        # NumPy's convention: the matrix axes are the last two, leading axes are batch axes
+        batch, (row, col) = list(syms[:-2]), syms[-2:]
+        self.uf.union(row.ext, col.ext, node.pos, self.name, f"{f} needs a square matrix: ")
+        self.square_pairs.append((row.ext, col.ext))
         if f == "trace":
-            a, b = syms[0], syms[1]
+            a, b = row, col
             return IndexSum(ir.access(t.name, syms).xreplace({b: a}), [a])
         p = ir.MATRIX_PRIMITIVES[f]
         if p.domain:
@@ -725,7 +727,7 @@ class Lowerer:
         names = [t.name]
         rhs_syms = None
         for k, kind in enumerate(p.arg_kinds[1:], 1):
-            # a right-hand side: its first axis are the matrix's rows, then columns (optional), then batch axes
+            # a right-hand side: batch axes, then the matrix's rows, then columns (optional)
             node_k = node.args[k]
             if isinstance(node_k, A.Name):
                 bt = self.lookup(node_k.name, node_k, None)
@@ -736,14 +738,14 @@ class Lowerer:
                 bt, bsyms = self.tensor_arg(node_k, bound, f)
             if len(bsyms) != 1 + len(batch) and len(bsyms) != 2 + len(batch):
                 raise self.err(f"{f}'s right-hand side must have {1 + len(batch)} or {2 + len(batch)} indices "
-                               f"(rows, columns{', batch' if batch else ''}), got {len(bsyms)}", node_k, 1)
-            self.uf.union(bsyms[0].ext, syms[1].ext, node.pos, self.name, f"{f}: ")
-            for s, b in zip(reversed(batch), reversed(bsyms)):
+                               f"({'batch, ' if batch else ''}rows, columns), got {len(bsyms)}", node_k, 1)
+            self.uf.union(bsyms[len(batch)].ext, col.ext, node.pos, self.name, f"{f}: ")
+            for s, b in zip(batch, bsyms):
                 self.uf.union(s.ext, b.ext, node.pos, self.name, f"{f} batch: ")
             names.append(bt.name)
             rhs_syms = bsyms
-        out_syms = {"square": list(syms), "scalar": list(batch), "vector": [syms[0]] + list(batch),
-                    "rhs": [syms[0]] + list(rhs_syms[1:]) if rhs_syms else None}[p.result]
+        out_syms = {"square": list(syms), "scalar": batch, "vector": batch + [row],
+                    "rhs": batch + [row] + list(rhs_syms[len(batch) + 1:]) if rhs_syms else None}[p.result]
         r = self.new_temp(len(out_syms), node.pos)
         readable = f"_{f}_{t.name}"
         if len(names) == 1 and t.role != "temp" and readable not in self.tensors:
@@ -936,9 +938,7 @@ def _text_order(syms, node) -> list:
             walk(n.operand)
 
     walk(node)
-    first = {}
-    for k, name in enumerate(names):
-        first.setdefault(name, k)
+    first = {name: k for k, name in reversed(list(enumerate(batching.leading_first(names))))}
     return sorted(syms, key=lambda s: first.get(s.name, len(names)))
 
 

@@ -5,7 +5,7 @@ It reads the parsed rule (derive.lang.ast), never the lowered IR, and follows do
 documented meaning. Values are float64 with compensated sums (math.fsum), or mpmath numbers at a chosen
 precision. Meant for small extents: every element is one recursive walk.
 
-Matrix functions act on the first two axes of their argument, further axes are batch axes. det and logdet are
+Matrix functions act on the last two axes of their argument, leading axes are batch axes (as in NumPy). det and logdet are
 exact (rational elimination on the binary values), so a singular matrix has det 0 and logdet -inf. cholesky,
 eigvalsh, eigvecsh, logm and sqrtm read their argument as the symmetric matrix (A + Aᵀ)/2 (the function whose
 gradient is the symmetric one); eigenvalues ascend, each eigenvector column has its component of largest
@@ -22,6 +22,7 @@ import math
 import mpmath
 import numpy as np
 
+from . import batching
 from .lang import ast as A
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
@@ -369,11 +370,13 @@ class _Eval:
         self.anon_letters: dict = {}
         self.tensor_cache: dict = {}
         self.stmt_ext: dict = {}
+        self.fixed: frozenset = frozenset()
         tgt = st.target
         if isinstance(tgt, A.Access):
             letters = [ix.name for ix in tgt.indices]
         else:
             letters = self.free(st.expr, frozenset())
+        self.fixed = frozenset(letters)     # never summed implicitly, also inside a matrix function's argument
         loose = [l for l in self.free(st.expr, frozenset(letters)) if l not in letters]
         if loose:
             raise ReferenceError_(f"index '{loose[0]}' is free on the right and not on the left")
@@ -597,7 +600,7 @@ class _Eval:
             v = np.asarray(self.values[node.name], dtype=object)
             r = (v, self.anon(node, v.ndim))
         else:
-            letters = self.free(node, frozenset())
+            letters = batching.leading_first(self.free(node, self.fixed))
             r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
         self.tensor_cache[key] = r
         return r
@@ -610,18 +613,18 @@ class _Eval:
         if f in _SQUARE:
             return la
         if f in ("det", "logdet", "trace"):
-            return la[2:]
+            return la[:-2]
         if f == "eigvalsh":
-            return la[:1] + la[2:]
+            return la[:-1]
         if f == "transpose":
-            return [la[1], la[0]] + la[2:]
+            return la[:-2] + [la[-1], la[-2]]
         lb = self._arg_letters(n.args[1])
-        return [la[0]] + lb[1:]
+        return la[:-1] + lb[len(la) - 1:]
 
     def _arg_letters(self, a):
         if isinstance(a, A.Name):
             return self.anon(a, np.ndim(self.values[a.name]))
-        return self.free(a, frozenset())
+        return batching.leading_first(self.free(a, self.fixed))
 
     def prim(self, n):
         key = ("prim", id(n))
@@ -629,36 +632,27 @@ class _Eval:
             return self.tensor_cache[key]
         f = n.func
         a, la = self.tensor_of(n.args[0])
-        batch = a.shape[2:]
+        batch = a.shape[:-2]
         if f == "transpose":
-            out = np.swapaxes(a, 0, 1)
+            out = np.swapaxes(a, -1, -2)
         elif f == "trace":
             out = np.empty(batch, dtype=object)
             for b in np.ndindex(*batch):
-                out[b] = self.ctx.fsum([a[(k, k) + b] for k in range(a.shape[0])])
+                out[b] = self.ctx.fsum([a[b + (k, k)] for k in range(a.shape[-1])])
         elif f in ("inv", "det", "logdet") or f in _SQUARE or f == "eigvalsh":
-            if a.ndim < 2 or a.shape[0] != a.shape[1]:
-                raise ReferenceError_(f"{f}() needs a square matrix in its first two axes, not shape {a.shape}")
-            out = np.empty(a.shape if f in _SQUARE else a.shape[:1] + batch if f == "eigvalsh" else batch,
+            if a.ndim < 2 or a.shape[-2] != a.shape[-1]:
+                raise ReferenceError_(f"{f}() needs a square matrix in its last two axes, not shape {a.shape}")
+            out = np.empty(a.shape if f in _SQUARE else a.shape[:-1] if f == "eigvalsh" else batch,
                            dtype=object)
             for b in np.ndindex(*batch):
-                m = a[(slice(None), slice(None)) + b]
-                r = self._matrix(f, m) if f in ("inv", "det", "logdet") else self._matfun(f, m)
-                if f in _SQUARE:
-                    out[(slice(None), slice(None)) + b] = r
-                elif f == "eigvalsh":
-                    out[(slice(None),) + b] = r
-                else:
-                    out[b] = r
-        else:                                   # solve(A, b): b's first axis are A's columns
+                r = self._matrix(f, a[b]) if f in ("inv", "det", "logdet") else self._matfun(f, a[b])
+                out[b] = r
+        else:                                   # solve(A, b): b's first axis after the batch are A's columns
             rhs, lb = self.tensor_of(n.args[1])
             nb = len(batch)
-            core = rhs.shape[:rhs.ndim - nb]       # (n,) or (n, m)
-            out = np.empty((a.shape[0],) + core[1:] + batch, dtype=object)
+            out = np.empty(batch + a.shape[-2:-1] + rhs.shape[nb + 1:], dtype=object)
             for b in np.ndindex(*batch):
-                m = a[(slice(None), slice(None)) + b]
-                r = rhs[(Ellipsis,) + b] if nb else rhs
-                out[(Ellipsis,) + b] = self._solve(m, r)
+                out[b] = self._solve(a[b], rhs[b])
         res = (out, self.prim_letters(n))
         self.tensor_cache[key] = res
         return res

@@ -200,9 +200,8 @@ def _draw(shape, dom, rng):
     if dom == "nonzero":
         return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 1.5, shape)
     x = rng.uniform(-0.5, 0.5, shape)
-    if dom in ("spd", "wellcond", "symmetric") and len(shape) >= 2 and shape[0] == shape[1]:
-        n = shape[0]
-        m = np.moveaxis(x, (0, 1), (-2, -1))
+    if dom in ("spd", "wellcond", "symmetric") and len(shape) >= 2 and shape[-2] == shape[-1]:
+        n, m = shape[-1], x             # batch axes first, matrix axes last
         if dom == "spd":        # symmetrized: a product's rounding need not be, and tangents are exactly symmetric
             m = m @ np.swapaxes(m, -1, -2) + np.eye(n)
             m = (m + np.swapaxes(m, -1, -2)) / 2
@@ -210,7 +209,7 @@ def _draw(shape, dom, rng):
             m = (m + np.swapaxes(m, -1, -2)) / 2 + np.diag(rng.choice([-2.0, 2.0], n))
         else:
             m = m + 2.0 * np.eye(n)
-        return np.ascontiguousarray(np.moveaxis(m, (-2, -1), (0, 1)))
+        return np.ascontiguousarray(m)
     return x
 
 

@@ -1,8 +1,9 @@
 # @generated from rules/batched.rules by `derive-rules` -- do not edit by hand.
 """tensor-rules: batched tensor products and batched matrix functions.
 
-A trailing index that every tensor carries (b below) is a batch index: matrix functions act on each
-A[:,:,b]; products broadcast over it or contract with an unbatched operand."""
+As in NumPy, matrix functions act on the last two indices of their argument and leading indices are batch
+indices (b below): inv(A[b,i,j]) inverts each A[b,:,:]; products broadcast over b or contract with an
+unbatched operand."""
 from runtime.registry import export_ops
 
 # Elements of the largest intermediate one slice of a chunked reduction holds. Read when an op runs, so setting
@@ -32,160 +33,160 @@ def _define(np):
             return a
         return a + b
 
-    # ---- batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]    (rules/batched.rules:7)
+    # ---- batched_matmul(A[b,i,k], B[k,j]) -> C[b,i,j]    (rules/batched.rules:8)
     # One operand batched, the other shared across the batch (its pullback sums over b).
     def batched_matmul(A, B):
-        C = np.einsum("abc,bd->adc", A, B, optimize=True)
+        C = np.einsum("abc,cd->abd", A, B, optimize=True)
         return C
 
     def batched_matmul_frule(tangents, A, B):
         _, dA, dB = tangents
-        C = np.einsum("abc,bd->adc", A, B, optimize=True)
+        C = np.einsum("abc,cd->abd", A, B, optimize=True)
         dC = _ZERO
         if not is_zero(dB):
-            dC = _add(dC, np.einsum("abc,bd->adc", A, dB, optimize=True))
+            dC = _add(dC, np.einsum("abc,cd->abd", A, dB, optimize=True))
         if not is_zero(dA):
-            dC = _add(dC, np.einsum("ab,cad->cbd", B, dA, optimize=True))
+            dC = _add(dC, np.einsum("ab,cda->cdb", B, dA, optimize=True))
         return C, dC
 
     def batched_matmul_rrule(A, B):
-        C = np.einsum("abc,bd->adc", A, B, optimize=True)
+        C = np.einsum("abc,cd->abd", A, B, optimize=True)
         def batched_matmul_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
             def _pb_A_5():
-                dA = np.einsum("ab,cbd->cad", B, dC, optimize=True)
+                dA = np.einsum("ab,cdb->cda", B, dC, optimize=True)
                 return dA
             def _pb_B_7():
-                dB = np.einsum("abc,adc->bd", A, dC, optimize=True)
+                dB = np.einsum("abc,abd->cd", A, dC, optimize=True)
                 return dB
             return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
         return C, batched_matmul_pullback
 
-    # ---- bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]    (rules/batched.rules:9)
+    # ---- bmm(A[b,i,k], B[b,k,j]) -> C[b,i,j]    (rules/batched.rules:10)
     # Both operands batched.
     def bmm(A, B):
-        C = np.einsum("abc,bdc->adc", A, B, optimize=True)
+        C = np.einsum("abc,acd->abd", A, B, optimize=True)
         return C
 
     def bmm_frule(tangents, A, B):
         _, dA, dB = tangents
-        C = np.einsum("abc,bdc->adc", A, B, optimize=True)
+        C = np.einsum("abc,acd->abd", A, B, optimize=True)
         dC = _ZERO
         if not is_zero(dB):
-            dC = _add(dC, np.einsum("abc,bdc->adc", A, dB, optimize=True))
+            dC = _add(dC, np.einsum("abc,acd->abd", A, dB, optimize=True))
         if not is_zero(dA):
-            dC = _add(dC, np.einsum("abc,dac->dbc", B, dA, optimize=True))
+            dC = _add(dC, np.einsum("abc,adb->adc", B, dA, optimize=True))
         return C, dC
 
     def bmm_rrule(A, B):
-        C = np.einsum("abc,bdc->adc", A, B, optimize=True)
+        C = np.einsum("abc,acd->abd", A, B, optimize=True)
         def bmm_pullback(dC):
             if is_zero(dC):
                 return (_NO, _ZERO, _ZERO)
             def _pb_A_5():
-                dA = np.einsum("abc,dbc->dac", B, dC, optimize=True)
+                dA = np.einsum("abc,adc->adb", B, dC, optimize=True)
                 return dA
             def _pb_B_7():
-                dB = np.einsum("abc,adc->bdc", A, dC, optimize=True)
+                dB = np.einsum("abc,abd->acd", A, dC, optimize=True)
                 return dB
             return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
         return C, bmm_pullback
 
-    # ---- batched_transpose(A[i,j,b]) -> B[j,i,b]    (rules/batched.rules:10)
+    # ---- batched_transpose(A[b,i,j]) -> B[b,j,i]    (rules/batched.rules:11)
     def batched_transpose(A):
-        B = np.transpose(A, (1, 0, 2))
+        B = np.transpose(A, (0, 2, 1))
         return B
 
     def batched_transpose_frule(tangents, A):
         _, dA = tangents
-        B = np.transpose(A, (1, 0, 2))
+        B = np.transpose(A, (0, 2, 1))
         dB = _ZERO
         if not is_zero(dA):
-            dB = _add(dB, np.transpose(dA, (1, 0, 2)))
+            dB = _add(dB, np.transpose(dA, (0, 2, 1)))
         return B, dB
 
     def batched_transpose_rrule(A):
-        B = np.transpose(A, (1, 0, 2))
+        B = np.transpose(A, (0, 2, 1))
         def batched_transpose_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
-            dA = np.transpose(dB, (1, 0, 2))
+            dA = np.transpose(dB, (0, 2, 1))
             return (_NO, dA)
         return B, batched_transpose_pullback
 
-    # ---- batched_inv(A[i,j,b]) -> B[i,j,b]    (rules/batched.rules:11)
+    # ---- batched_inv(A[b,i,j]) -> B[b,i,j]    (rules/batched.rules:12)
     def batched_inv(A):
-        B = np.prim.inv.forward(A, nb=1)
+        B = np.prim.inv.forward(A)
         return B
 
     def batched_inv_frule(tangents, A):
         _, dA = tangents
-        B = np.prim.inv.forward(A, nb=1)
+        B = np.prim.inv.forward(A)
         dB = _ZERO
         if not is_zero(dA):
-            dB = _add(dB, (-np.einsum("abc,dca->dbc", B, np.einsum("abc,bdc->acd", B, dA, optimize=True), optimize=True)))
+            dB = _add(dB, (-np.einsum("abc,adb->adc", B, np.einsum("abc,acd->abd", B, dA, optimize=True), optimize=True)))
         return B, dB
 
     def batched_inv_rrule(A):
-        B = np.prim.inv.forward(A, nb=1)
+        B = np.prim.inv.forward(A)
         def batched_inv_pullback(dB):
             if is_zero(dB):
                 return (_NO, _ZERO)
-            dA = (-np.einsum("abc,dca->bdc", B, np.einsum("abc,dbc->acd", B, dB, optimize=True), optimize=True))
+            dA = (-np.einsum("abc,adb->acd", B, np.einsum("abc,adc->abd", B, dB, optimize=True), optimize=True))
             return (_NO, dA)
         return B, batched_inv_pullback
 
-    # ---- batched_logdet(A[i,j,b]) -> d[b]    (rules/batched.rules:12)
+    # ---- batched_logdet(A[b,i,j]) -> d[b]    (rules/batched.rules:13)
     def batched_logdet(A):
-        d = np.prim.logdet.forward(A, nb=1)
+        d = np.prim.logdet.forward(A)
         return d
 
     def batched_logdet_frule(tangents, A):
         _, dA = tangents
-        d = np.prim.logdet.forward(A, nb=1)
-        _inv_A = np.prim.inv.forward(A, nb=1)
+        d = np.prim.logdet.forward(A)
+        _inv_A = np.prim.inv.forward(A)
         dd = _ZERO
         if not is_zero(dA):
-            dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (1, 0, 2))), axis=(0, 1)))
+            dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (0, 2, 1))), axis=(1, 2)))
         return d, dd
 
     def batched_logdet_rrule(A):
-        d = np.prim.logdet.forward(A, nb=1)
+        d = np.prim.logdet.forward(A)
         def batched_logdet_pullback(dd):
             if is_zero(dd):
                 return (_NO, _ZERO)
-            dA = (np.transpose(np.prim.inv.forward(A, nb=1), (1, 0, 2)) * dd)
+            dA = (np.transpose(np.prim.inv.forward(A), (0, 2, 1)) * (dd[:, None, None]))
             return (_NO, dA)
         return d, batched_logdet_pullback
 
-    # ---- batched_solve(A[i,j,b], y[j,b]) -> x[i,b]    (rules/batched.rules:13)
+    # ---- batched_solve(A[b,i,j], y[b,j]) -> x[b,i]    (rules/batched.rules:14)
     def batched_solve(A, y):
-        x = np.prim.solve.forward(A, y, nb=1)
+        x = np.prim.solve.forward(A, y)
         return x
 
     def batched_solve_frule(tangents, A, y):
         _, dA, dy_ = tangents
-        x = np.prim.solve.forward(A, y, nb=1)
-        _inv_A = np.prim.inv.forward(A, nb=1)
+        x = np.prim.solve.forward(A, y)
+        _inv_A = np.prim.inv.forward(A)
         _dz1 = _ZERO
         if not is_zero(dA):
-            _dz1 = _add(_dz1, (-np.einsum("abc,bc->ac", dA, x, optimize=True)))
+            _dz1 = _add(_dz1, (-np.einsum("abc,ac->ab", dA, x, optimize=True)))
         if not is_zero(dy_):
             _dz1 = _add(_dz1, dy_)
         dx = _ZERO
         if not is_zero(_dz1):
-            dx = _add(dx, np.einsum("abc,bc->ac", _inv_A, _dz1, optimize=True))
+            dx = _add(dx, np.einsum("abc,ac->ab", _inv_A, _dz1, optimize=True))
         return x, dx
 
     def batched_solve_rrule(A, y):
-        x = np.prim.solve.forward(A, y, nb=1)
+        x = np.prim.solve.forward(A, y)
         def batched_solve_pullback(dx):
             if is_zero(dx):
                 return (_NO, _ZERO, _ZERO)
-            _dz1 = np.einsum("abc,ac->bc", np.prim.inv.forward(A, nb=1), dx, optimize=True)
+            _dz1 = np.einsum("abc,ab->ac", np.prim.inv.forward(A), dx, optimize=True)
             def _pb_A_3():
-                dA = (-((_dz1[:, None]) * x))
+                dA = (-((_dz1[:, :, None]) * (x[:, None])))
                 return dA
             def _pb_y_5():
                 dy_ = _dz1
@@ -193,48 +194,262 @@ def _define(np):
             return (_NO, Thunk(_pb_A_3), Thunk(_pb_y_5))
         return x, batched_solve_pullback
 
-    # ---- batched_cayley(A[i,j,b]) -> Q[i,j,b]    (rules/batched.rules:16)
-    # Volume-preserving attention's building block: a Cayley transform per batch element.
+    # ---- batched_cayley(A[b,i,j]) -> Q[b,i,j]    (rules/batched.rules:19)
+    # Volume-preserving attention's building block: a Cayley transform per batch element. N is named so that the
+    # matrix axes of inv's argument are the last two (an expression's axes follow the order the text names its
+    # indices: `inv(delta(i,j) - A[b,i,j])` would be indexed [i,j,b]).
     def batched_cayley(A):
-        n_i = A.shape[0]
+        n_i = A.shape[1]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d0[:, :, None] - A), nb=1)
-        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d0, (1, 0))[:, :, None]), M, optimize=True)
+        N = (_d0 - A)
+        M = np.prim.inv.forward(N)
+        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d0, (1, 0))), M, optimize=True)
         return Q
 
     def batched_cayley_frule(tangents, A):
         _, dA = tangents
-        n_i = A.shape[0]
+        n_i = A.shape[1]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d4[:, :, None] - A), nb=1)
-        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d4, (1, 0))[:, :, None]), M, optimize=True)
-        _dt0 = _ZERO
+        N = (_d4 - A)
+        M = np.prim.inv.forward(N)
+        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d4, (1, 0))), M, optimize=True)
+        dN = _ZERO
         if not is_zero(dA):
-            _dt0 = _add(_dt0, (-dA))
+            dN = _add(dN, (-dA))
         dM = _ZERO
-        if not is_zero(_dt0):
-            dM = _add(dM, (-np.einsum("abc,dca->dbc", M, np.einsum("abc,bdc->acd", M, _dt0, optimize=True), optimize=True)))
+        if not is_zero(dN):
+            dM = _add(dM, (-np.einsum("abc,adb->adc", M, np.einsum("abc,acd->abd", M, dN, optimize=True), optimize=True)))
         dQ = _ZERO
         if not is_zero(dM):
-            dQ = _add(dQ, np.einsum("abc,dac->dbc", A, dM, optimize=True) + dM)
+            dQ = _add(dQ, np.einsum("abc,adb->adc", A, dM, optimize=True) + dM)
         if not is_zero(dA):
-            dQ = _add(dQ, np.einsum("abc,bdc->adc", M, dA, optimize=True))
+            dQ = _add(dQ, np.einsum("abc,acd->abd", M, dA, optimize=True))
         return Q, dQ
 
     def batched_cayley_rrule(A):
-        n_i = A.shape[0]
+        n_i = A.shape[1]
         _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d13[:, :, None] - A), nb=1)
-        Q = np.einsum("abc,dac->dbc", (A + np.transpose(_d13, (1, 0))[:, :, None]), M, optimize=True)
+        N = (_d13 - A)
+        M = np.prim.inv.forward(N)
+        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d13, (1, 0))), M, optimize=True)
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            dM = np.einsum("abc,dbc->dac", A, dQ, optimize=True) + dQ
-            _dt0 = (-np.einsum("abc,dca->bdc", M, np.einsum("abc,dbc->acd", M, dM, optimize=True), optimize=True))
-            dA = np.einsum("abc,adc->bdc", M, dQ, optimize=True)
-            dA = _add(dA, (-_dt0))
+            dM = np.einsum("abc,adc->adb", A, dQ, optimize=True) + dQ
+            dN = (-np.einsum("abc,adb->acd", M, np.einsum("abc,adc->abd", M, dM, optimize=True), optimize=True))
+            dA = np.einsum("abc,abd->acd", M, dQ, optimize=True)
+            dA = _add(dA, (-dN))
             return (_NO, dA)
         return Q, batched_cayley_pullback
+
+    # ---- __batched_batched_matmul(A[_batch,b,i,k], B[_batch,k,j]) -> C[_batch,b,i,j]    (rules/batched.rules:8)
+    # One operand batched, the other shared across the batch (its pullback sums over b).
+    def _op___batched_batched_matmul(A, B):
+        C = np.einsum("abcd,ade->abce", A, B, optimize=True)
+        return C
+
+    def _op___batched_batched_matmul_frule(tangents, A, B):
+        _, dA, dB = tangents
+        C = np.einsum("abcd,ade->abce", A, B, optimize=True)
+        dC = _ZERO
+        if not is_zero(dB):
+            dC = _add(dC, np.einsum("abcd,ade->abce", A, dB, optimize=True))
+        if not is_zero(dA):
+            dC = _add(dC, np.einsum("abc,adeb->adec", B, dA, optimize=True))
+        return C, dC
+
+    def _op___batched_batched_matmul_rrule(A, B):
+        C = np.einsum("abcd,ade->abce", A, B, optimize=True)
+        def _op___batched_batched_matmul_pullback(dC):
+            if is_zero(dC):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_A_5():
+                dA = np.einsum("abc,adec->adeb", B, dC, optimize=True)
+                return dA
+            def _pb_B_7():
+                dB = np.einsum("abcd,abce->ade", A, dC, optimize=True)
+                return dB
+            return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
+        return C, _op___batched_batched_matmul_pullback
+
+    # ---- __batched_bmm(A[_batch,b,i,k], B[_batch,b,k,j]) -> C[_batch,b,i,j]    (rules/batched.rules:10)
+    # Both operands batched.
+    def _op___batched_bmm(A, B):
+        C = np.einsum("abcd,abde->abce", A, B, optimize=True)
+        return C
+
+    def _op___batched_bmm_frule(tangents, A, B):
+        _, dA, dB = tangents
+        C = np.einsum("abcd,abde->abce", A, B, optimize=True)
+        dC = _ZERO
+        if not is_zero(dB):
+            dC = _add(dC, np.einsum("abcd,abde->abce", A, dB, optimize=True))
+        if not is_zero(dA):
+            dC = _add(dC, np.einsum("abcd,abec->abed", B, dA, optimize=True))
+        return C, dC
+
+    def _op___batched_bmm_rrule(A, B):
+        C = np.einsum("abcd,abde->abce", A, B, optimize=True)
+        def _op___batched_bmm_pullback(dC):
+            if is_zero(dC):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_A_5():
+                dA = np.einsum("abcd,abed->abec", B, dC, optimize=True)
+                return dA
+            def _pb_B_7():
+                dB = np.einsum("abcd,abce->abde", A, dC, optimize=True)
+                return dB
+            return (_NO, Thunk(_pb_A_5), Thunk(_pb_B_7))
+        return C, _op___batched_bmm_pullback
+
+    # ---- __batched_batched_transpose(A[_batch,b,i,j]) -> B[_batch,b,j,i]    (rules/batched.rules:11)
+    def _op___batched_batched_transpose(A):
+        B = np.transpose(A, (0, 1, 3, 2))
+        return B
+
+    def _op___batched_batched_transpose_frule(tangents, A):
+        _, dA = tangents
+        B = np.transpose(A, (0, 1, 3, 2))
+        dB = _ZERO
+        if not is_zero(dA):
+            dB = _add(dB, np.transpose(dA, (0, 1, 3, 2)))
+        return B, dB
+
+    def _op___batched_batched_transpose_rrule(A):
+        B = np.transpose(A, (0, 1, 3, 2))
+        def _op___batched_batched_transpose_pullback(dB):
+            if is_zero(dB):
+                return (_NO, _ZERO)
+            dA = np.transpose(dB, (0, 1, 3, 2))
+            return (_NO, dA)
+        return B, _op___batched_batched_transpose_pullback
+
+    # ---- __batched_batched_inv(A[_batch,b,i,j]) -> B[_batch,b,i,j]    (rules/batched.rules:12)
+    def _op___batched_batched_inv(A):
+        B = np.prim.inv.forward(A)
+        return B
+
+    def _op___batched_batched_inv_frule(tangents, A):
+        _, dA = tangents
+        B = np.prim.inv.forward(A)
+        dB = _ZERO
+        if not is_zero(dA):
+            dB = _add(dB, (-np.einsum("abcd,abec->abed", B, np.einsum("abcd,abde->abce", B, dA, optimize=True), optimize=True)))
+        return B, dB
+
+    def _op___batched_batched_inv_rrule(A):
+        B = np.prim.inv.forward(A)
+        def _op___batched_batched_inv_pullback(dB):
+            if is_zero(dB):
+                return (_NO, _ZERO)
+            dA = (-np.einsum("abcd,abec->abde", B, np.einsum("abcd,abed->abce", B, dB, optimize=True), optimize=True))
+            return (_NO, dA)
+        return B, _op___batched_batched_inv_pullback
+
+    # ---- __batched_batched_logdet(A[_batch,b,i,j]) -> d[_batch,b]    (rules/batched.rules:13)
+    def _op___batched_batched_logdet(A):
+        d = np.prim.logdet.forward(A)
+        return d
+
+    def _op___batched_batched_logdet_frule(tangents, A):
+        _, dA = tangents
+        d = np.prim.logdet.forward(A)
+        _inv_A = np.prim.inv.forward(A)
+        dd = _ZERO
+        if not is_zero(dA):
+            dd = _add(dd, np.sum((_inv_A * np.transpose(dA, (0, 1, 3, 2))), axis=(2, 3)))
+        return d, dd
+
+    def _op___batched_batched_logdet_rrule(A):
+        d = np.prim.logdet.forward(A)
+        def _op___batched_batched_logdet_pullback(dd):
+            if is_zero(dd):
+                return (_NO, _ZERO)
+            dA = (np.transpose(np.prim.inv.forward(A), (0, 1, 3, 2)) * (dd[:, :, None, None]))
+            return (_NO, dA)
+        return d, _op___batched_batched_logdet_pullback
+
+    # ---- __batched_batched_solve(A[_batch,b,i,j], y[_batch,b,j]) -> x[_batch,b,i]    (rules/batched.rules:14)
+    def _op___batched_batched_solve(A, y):
+        x = np.prim.solve.forward(A, y)
+        return x
+
+    def _op___batched_batched_solve_frule(tangents, A, y):
+        _, dA, dy_ = tangents
+        x = np.prim.solve.forward(A, y)
+        _inv_A = np.prim.inv.forward(A)
+        _dz33 = _ZERO
+        if not is_zero(dA):
+            _dz33 = _add(_dz33, (-np.einsum("abcd,abd->abc", dA, x, optimize=True)))
+        if not is_zero(dy_):
+            _dz33 = _add(_dz33, dy_)
+        dx = _ZERO
+        if not is_zero(_dz33):
+            dx = _add(dx, np.einsum("abcd,abd->abc", _inv_A, _dz33, optimize=True))
+        return x, dx
+
+    def _op___batched_batched_solve_rrule(A, y):
+        x = np.prim.solve.forward(A, y)
+        def _op___batched_batched_solve_pullback(dx):
+            if is_zero(dx):
+                return (_NO, _ZERO, _ZERO)
+            _dz33 = np.einsum("abcd,abc->abd", np.prim.inv.forward(A), dx, optimize=True)
+            def _pb_A_3():
+                dA = (-((_dz33[:, :, :, None]) * (x[:, :, None])))
+                return dA
+            def _pb_y_5():
+                dy_ = _dz33
+                return dy_
+            return (_NO, Thunk(_pb_A_3), Thunk(_pb_y_5))
+        return x, _op___batched_batched_solve_pullback
+
+    # ---- __batched_batched_cayley(A[_batch,b,i,j]) -> Q[_batch,b,i,j]    (rules/batched.rules:19)
+    # Volume-preserving attention's building block: a Cayley transform per batch element. N is named so that the
+    # matrix axes of inv's argument are the last two (an expression's axes follow the order the text names its
+    # indices: `inv(delta(i,j) - A[b,i,j])` would be indexed [i,j,b]).
+    def _op___batched_batched_cayley(A):
+        n_i = A.shape[2]
+        _d0 = np.eye(n_i, dtype=np.result_type(A))
+        N = (_d0 - A)
+        M = np.prim.inv.forward(N)
+        Q = np.einsum("abcd,abec->abed", (A + np.transpose(_d0, (1, 0))), M, optimize=True)
+        return Q
+
+    def _op___batched_batched_cayley_frule(tangents, A):
+        _, dA = tangents
+        n_i = A.shape[2]
+        _d4 = np.eye(n_i, dtype=np.result_type(A))
+        N = (_d4 - A)
+        M = np.prim.inv.forward(N)
+        Q = np.einsum("abcd,abec->abed", (A + np.transpose(_d4, (1, 0))), M, optimize=True)
+        dN = _ZERO
+        if not is_zero(dA):
+            dN = _add(dN, (-dA))
+        dM = _ZERO
+        if not is_zero(dN):
+            dM = _add(dM, (-np.einsum("abcd,abec->abed", M, np.einsum("abcd,abde->abce", M, dN, optimize=True), optimize=True)))
+        dQ = _ZERO
+        if not is_zero(dM):
+            dQ = _add(dQ, np.einsum("abcd,abec->abed", A, dM, optimize=True) + dM)
+        if not is_zero(dA):
+            dQ = _add(dQ, np.einsum("abcd,abde->abce", M, dA, optimize=True))
+        return Q, dQ
+
+    def _op___batched_batched_cayley_rrule(A):
+        n_i = A.shape[2]
+        _d13 = np.eye(n_i, dtype=np.result_type(A))
+        N = (_d13 - A)
+        M = np.prim.inv.forward(N)
+        Q = np.einsum("abcd,abec->abed", (A + np.transpose(_d13, (1, 0))), M, optimize=True)
+        def _op___batched_batched_cayley_pullback(dQ):
+            if is_zero(dQ):
+                return (_NO, _ZERO)
+            dM = np.einsum("abcd,abed->abec", A, dQ, optimize=True) + dQ
+            dN = (-np.einsum("abcd,abec->abde", M, np.einsum("abcd,abed->abce", M, dM, optimize=True), optimize=True))
+            dA = np.einsum("abcd,abce->abde", M, dQ, optimize=True)
+            dA = _add(dA, (-dN))
+            return (_NO, dA)
+        return Q, _op___batched_batched_cayley_pullback
 
     return {
         'batched_matmul': batched_matmul,
@@ -258,71 +473,102 @@ def _define(np):
         'batched_cayley': batched_cayley,
         'batched_cayley_frule': batched_cayley_frule,
         'batched_cayley_rrule': batched_cayley_rrule,
+        '__batched_batched_matmul': _op___batched_batched_matmul,
+        '__batched_batched_matmul_frule': _op___batched_batched_matmul_frule,
+        '__batched_batched_matmul_rrule': _op___batched_batched_matmul_rrule,
+        '__batched_bmm': _op___batched_bmm,
+        '__batched_bmm_frule': _op___batched_bmm_frule,
+        '__batched_bmm_rrule': _op___batched_bmm_rrule,
+        '__batched_batched_transpose': _op___batched_batched_transpose,
+        '__batched_batched_transpose_frule': _op___batched_batched_transpose_frule,
+        '__batched_batched_transpose_rrule': _op___batched_batched_transpose_rrule,
+        '__batched_batched_inv': _op___batched_batched_inv,
+        '__batched_batched_inv_frule': _op___batched_batched_inv_frule,
+        '__batched_batched_inv_rrule': _op___batched_batched_inv_rrule,
+        '__batched_batched_logdet': _op___batched_batched_logdet,
+        '__batched_batched_logdet_frule': _op___batched_batched_logdet_frule,
+        '__batched_batched_logdet_rrule': _op___batched_batched_logdet_rrule,
+        '__batched_batched_solve': _op___batched_batched_solve,
+        '__batched_batched_solve_frule': _op___batched_batched_solve_frule,
+        '__batched_batched_solve_rrule': _op___batched_batched_solve_rrule,
+        '__batched_batched_cayley': _op___batched_batched_cayley,
+        '__batched_batched_cayley_frule': _op___batched_batched_cayley_frule,
+        '__batched_batched_cayley_rrule': _op___batched_batched_cayley_rrule,
     }
 
 
-OPS = {'batched_matmul': {'signature': 'batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]',
-                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'k', 'b']},
+OPS = {'batched_matmul': {'signature': 'batched_matmul(A[b,i,k], B[k,j]) -> C[b,i,j]',
+                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'k']},
                                {'name': 'B', 'kind': 'tensor', 'indices': ['k', 'j']}],
-                    'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
+                    'outputs': [{'name': 'C', 'indices': ['b', 'i', 'j']}],
                     'equal_extents': [],
                     'domains': {'A': 'real', 'B': 'real'},
-                    'source': 'rules/batched.rules:7',
+                    'source': 'rules/batched.rules:8',
                     'doc': 'One operand batched, the other shared across the batch (its pullback sums over '
-                           'b).'},
- 'bmm': {'signature': 'bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]',
-         'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'k', 'b']},
-                    {'name': 'B', 'kind': 'tensor', 'indices': ['k', 'j', 'b']}],
-         'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
+                           'b).',
+                    'batched': '__batched_batched_matmul'},
+ 'bmm': {'signature': 'bmm(A[b,i,k], B[b,k,j]) -> C[b,i,j]',
+         'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'k']},
+                    {'name': 'B', 'kind': 'tensor', 'indices': ['b', 'k', 'j']}],
+         'outputs': [{'name': 'C', 'indices': ['b', 'i', 'j']}],
          'equal_extents': [],
          'domains': {'A': 'real', 'B': 'real'},
-         'source': 'rules/batched.rules:9',
-         'doc': 'Both operands batched.'},
- 'batched_transpose': {'signature': 'batched_transpose(A[i,j,b]) -> B[j,i,b]',
-                       'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
-                       'outputs': [{'name': 'B', 'indices': ['j', 'i', 'b']}],
+         'source': 'rules/batched.rules:10',
+         'doc': 'Both operands batched.',
+         'batched': '__batched_bmm'},
+ 'batched_transpose': {'signature': 'batched_transpose(A[b,i,j]) -> B[b,j,i]',
+                       'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'j']}],
+                       'outputs': [{'name': 'B', 'indices': ['b', 'j', 'i']}],
                        'equal_extents': [],
                        'domains': {'A': 'real'},
-                       'source': 'rules/batched.rules:10'},
- 'batched_inv': {'signature': 'batched_inv(A[i,j,b]) -> B[i,j,b]',
-                 'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
-                 'outputs': [{'name': 'B', 'indices': ['i', 'j', 'b']}],
+                       'source': 'rules/batched.rules:11',
+                       'batched': '__batched_batched_transpose'},
+ 'batched_inv': {'signature': 'batched_inv(A[b,i,j]) -> B[b,i,j]',
+                 'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'j']}],
+                 'outputs': [{'name': 'B', 'indices': ['b', 'i', 'j']}],
                  'equal_extents': [['i', 'j']],
                  'domains': {'A': 'wellcond'},
-                 'source': 'rules/batched.rules:11'},
- 'batched_logdet': {'signature': 'batched_logdet(A[i,j,b]) -> d[b]',
-                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
+                 'source': 'rules/batched.rules:12',
+                 'batched': '__batched_batched_inv'},
+ 'batched_logdet': {'signature': 'batched_logdet(A[b,i,j]) -> d[b]',
+                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'j']}],
                     'outputs': [{'name': 'd', 'indices': ['b']}],
                     'equal_extents': [['i', 'j']],
                     'domains': {'A': 'spd'},
-                    'source': 'rules/batched.rules:12'},
- 'batched_solve': {'signature': 'batched_solve(A[i,j,b], y[j,b]) -> x[i,b]',
-                   'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']},
-                              {'name': 'y', 'kind': 'tensor', 'indices': ['j', 'b']}],
-                   'outputs': [{'name': 'x', 'indices': ['i', 'b']}],
+                    'source': 'rules/batched.rules:13',
+                    'batched': '__batched_batched_logdet'},
+ 'batched_solve': {'signature': 'batched_solve(A[b,i,j], y[b,j]) -> x[b,i]',
+                   'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'j']},
+                              {'name': 'y', 'kind': 'tensor', 'indices': ['b', 'j']}],
+                   'outputs': [{'name': 'x', 'indices': ['b', 'i']}],
                    'equal_extents': [['i', 'j']],
                    'domains': {'A': 'wellcond', 'y': 'real'},
-                   'source': 'rules/batched.rules:13'},
- 'batched_cayley': {'signature': 'batched_cayley(A[i,j,b]) -> Q[i,j,b]',
-                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j', 'b']}],
-                    'outputs': [{'name': 'Q', 'indices': ['i', 'j', 'b']}],
+                   'source': 'rules/batched.rules:14',
+                   'batched': '__batched_batched_solve'},
+ 'batched_cayley': {'signature': 'batched_cayley(A[b,i,j]) -> Q[b,i,j]',
+                    'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['b', 'i', 'j']}],
+                    'outputs': [{'name': 'Q', 'indices': ['b', 'i', 'j']}],
                     'equal_extents': [['i', 'j']],
                     'domains': {'A': 'real'},
-                    'source': 'rules/batched.rules:16',
+                    'source': 'rules/batched.rules:19',
                     'doc': "Volume-preserving attention's building block: a Cayley transform per batch "
-                           'element.'}}
+                           'element. N is named so that the\n'
+                           "matrix axes of inv's argument are the last two (an expression's axes follow the "
+                           'order the text names its\n'
+                           'indices: `inv(delta(i,j) - A[b,i,j])` would be indexed [i,j,b]).',
+                    'batched': '__batched_batched_cayley'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
 RULES = {'batched_matmul': {'name': 'batched_matmul',
-                    'signature': 'batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b]',
+                    'signature': 'batched_matmul(A[b,i,k], B[k,j]) -> C[b,i,j]',
                     'file': 'rules/batched.rules',
-                    'line': 7,
-                    'text': 'batched_matmul(A[i,k,b], B[k,j]) -> C[i,j,b] = A[i,k,b] * B[k,j]',
+                    'line': 8,
+                    'text': 'batched_matmul(A[b,i,k], B[k,j]) -> C[b,i,j] = A[b,i,k] * B[k,j]',
                     'doc': 'One operand batched, the other shared across the batch (its pullback sums over '
                            'b).',
                     'inputs': [{'name': 'A',
                                 'kind': 'tensor',
-                                'indices': ['i', 'k', 'b'],
+                                'indices': ['b', 'i', 'k'],
                                 'domain': 'real',
                                 'declared': False},
                                {'name': 'B',
@@ -330,31 +576,31 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                 'indices': ['k', 'j'],
                                 'domain': 'real',
                                 'declared': False}],
-                    'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
+                    'outputs': [{'name': 'C', 'indices': ['b', 'i', 'j']}],
                     'extents': {},
                     'equal_extents': [],
                     'pushforward': [{'target': 'dC',
-                                     'text': 'dC[i,j,b] = Σ_k A[i,k,b]·dB[k,j] + Σ_k B[k,j]·dA[i,k,b]',
-                                     'latex': '\\mathrm{d}C_{ijb} = \\sum_{k} A_{ikb} \\mathrm{d}B_{kj} + '
-                                              '\\sum_{k} B_{kj} \\mathrm{d}A_{ikb}',
+                                     'text': 'dC[b,i,j] = Σ_k A[b,i,k]·dB[k,j] + Σ_k B[k,j]·dA[b,i,k]',
+                                     'latex': '\\mathrm{d}C_{bij} = \\sum_{k} A_{bik} \\mathrm{d}B_{kj} + '
+                                              '\\sum_{k} B_{kj} \\mathrm{d}A_{bik}',
                                      'matrix': None,
-                                     'index': 'dC[i,j,b] = Σ_k A[i,k,b]·dB[k,j] + Σ_k B[k,j]·dA[i,k,b]',
-                                     'index_latex': '\\mathrm{d}C_{ijb} = \\sum_{k} A_{ikb} '
+                                     'index': 'dC[b,i,j] = Σ_k A[b,i,k]·dB[k,j] + Σ_k B[k,j]·dA[b,i,k]',
+                                     'index_latex': '\\mathrm{d}C_{bij} = \\sum_{k} A_{bik} '
                                                     '\\mathrm{d}B_{kj} + \\sum_{k} B_{kj} '
-                                                    '\\mathrm{d}A_{ikb}'}],
+                                                    '\\mathrm{d}A_{bik}'}],
                     'pullback': [{'target': 'dA',
-                                  'text': 'dA[i,k,b] = Σ_l B[k,l]·dC[i,l,b]',
-                                  'latex': '\\mathrm{d}A_{ikb} = \\sum_{l} B_{kl} \\mathrm{d}C_{ilb}',
+                                  'text': 'dA[b,i,k] = Σ_l B[k,l]·dC[b,i,l]',
+                                  'latex': '\\mathrm{d}A_{bik} = \\sum_{l} B_{kl} \\mathrm{d}C_{bil}',
                                   'matrix': None,
-                                  'index': 'dA[i,k,b] = Σ_l B[k,l]·dC[i,l,b]',
-                                  'index_latex': '\\mathrm{d}A_{ikb} = \\sum_{l} B_{kl} \\mathrm{d}C_{ilb}'},
+                                  'index': 'dA[b,i,k] = Σ_l B[k,l]·dC[b,i,l]',
+                                  'index_latex': '\\mathrm{d}A_{bik} = \\sum_{l} B_{kl} \\mathrm{d}C_{bil}'},
                                  {'target': 'dB',
-                                  'text': 'dB[k,j] = Σ_lm A[l,k,m]·dC[l,j,m]',
-                                  'latex': '\\mathrm{d}B_{kj} = \\sum_{lm} A_{lkm} \\mathrm{d}C_{ljm}',
+                                  'text': 'dB[k,j] = Σ_lm A[l,m,k]·dC[l,m,j]',
+                                  'latex': '\\mathrm{d}B_{kj} = \\sum_{lm} A_{lmk} \\mathrm{d}C_{lmj}',
                                   'matrix': None,
-                                  'index': 'dB[k,j] = Σ_lm A[l,k,m]·dC[l,j,m]',
-                                  'index_latex': '\\mathrm{d}B_{kj} = \\sum_{lm} A_{lkm} '
-                                                 '\\mathrm{d}C_{ljm}'}],
+                                  'index': 'dB[k,j] = Σ_lm A[l,m,k]·dC[l,m,j]',
+                                  'index_latex': '\\mathrm{d}B_{kj} = \\sum_{lm} A_{lmk} '
+                                                 '\\mathrm{d}C_{lmj}'}],
                     'saves': {'inputs': ['A', 'B'], 'outputs': [], 'intermediates': []},
                     'verified': True,
                     'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -362,47 +608,47 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                      'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 6},
                                      'points': 4,
                                      'skipped': 0,
-                                     'extents': [{'i': 3, 'k': 4, 'b': 5, 'j': 6},
-                                                 {'i': 6, 'k': 5, 'b': 4, 'j': 3}]}},
+                                     'extents': [{'b': 3, 'i': 4, 'k': 5, 'j': 6},
+                                                 {'b': 6, 'i': 5, 'k': 4, 'j': 3}]}},
  'bmm': {'name': 'bmm',
-         'signature': 'bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b]',
+         'signature': 'bmm(A[b,i,k], B[b,k,j]) -> C[b,i,j]',
          'file': 'rules/batched.rules',
-         'line': 9,
-         'text': 'bmm(A[i,k,b], B[k,j,b]) -> C[i,j,b] = A[i,k,b] * B[k,j,b]',
+         'line': 10,
+         'text': 'bmm(A[b,i,k], B[b,k,j]) -> C[b,i,j] = A[b,i,k] * B[b,k,j]',
          'doc': 'Both operands batched.',
          'inputs': [{'name': 'A',
                      'kind': 'tensor',
-                     'indices': ['i', 'k', 'b'],
+                     'indices': ['b', 'i', 'k'],
                      'domain': 'real',
                      'declared': False},
                     {'name': 'B',
                      'kind': 'tensor',
-                     'indices': ['k', 'j', 'b'],
+                     'indices': ['b', 'k', 'j'],
                      'domain': 'real',
                      'declared': False}],
-         'outputs': [{'name': 'C', 'indices': ['i', 'j', 'b']}],
+         'outputs': [{'name': 'C', 'indices': ['b', 'i', 'j']}],
          'extents': {},
          'equal_extents': [],
          'pushforward': [{'target': 'dC',
-                          'text': 'dC[i,j,b] = Σ_k A[i,k,b]·dB[k,j,b] + Σ_k B[k,j,b]·dA[i,k,b]',
-                          'latex': '\\mathrm{d}C_{ijb} = \\sum_{k} A_{ikb} \\mathrm{d}B_{kjb} + \\sum_{k} '
-                                   'B_{kjb} \\mathrm{d}A_{ikb}',
+                          'text': 'dC[b,i,j] = Σ_k A[b,i,k]·dB[b,k,j] + Σ_k B[b,k,j]·dA[b,i,k]',
+                          'latex': '\\mathrm{d}C_{bij} = \\sum_{k} A_{bik} \\mathrm{d}B_{bkj} + \\sum_{k} '
+                                   'B_{bkj} \\mathrm{d}A_{bik}',
                           'matrix': None,
-                          'index': 'dC[i,j,b] = Σ_k A[i,k,b]·dB[k,j,b] + Σ_k B[k,j,b]·dA[i,k,b]',
-                          'index_latex': '\\mathrm{d}C_{ijb} = \\sum_{k} A_{ikb} \\mathrm{d}B_{kjb} + '
-                                         '\\sum_{k} B_{kjb} \\mathrm{d}A_{ikb}'}],
+                          'index': 'dC[b,i,j] = Σ_k A[b,i,k]·dB[b,k,j] + Σ_k B[b,k,j]·dA[b,i,k]',
+                          'index_latex': '\\mathrm{d}C_{bij} = \\sum_{k} A_{bik} \\mathrm{d}B_{bkj} + '
+                                         '\\sum_{k} B_{bkj} \\mathrm{d}A_{bik}'}],
          'pullback': [{'target': 'dA',
-                       'text': 'dA[i,k,b] = Σ_l B[k,l,b]·dC[i,l,b]',
-                       'latex': '\\mathrm{d}A_{ikb} = \\sum_{l} B_{klb} \\mathrm{d}C_{ilb}',
+                       'text': 'dA[b,i,k] = Σ_l B[b,k,l]·dC[b,i,l]',
+                       'latex': '\\mathrm{d}A_{bik} = \\sum_{l} B_{bkl} \\mathrm{d}C_{bil}',
                        'matrix': None,
-                       'index': 'dA[i,k,b] = Σ_l B[k,l,b]·dC[i,l,b]',
-                       'index_latex': '\\mathrm{d}A_{ikb} = \\sum_{l} B_{klb} \\mathrm{d}C_{ilb}'},
+                       'index': 'dA[b,i,k] = Σ_l B[b,k,l]·dC[b,i,l]',
+                       'index_latex': '\\mathrm{d}A_{bik} = \\sum_{l} B_{bkl} \\mathrm{d}C_{bil}'},
                       {'target': 'dB',
-                       'text': 'dB[k,j,b] = Σ_l A[l,k,b]·dC[l,j,b]',
-                       'latex': '\\mathrm{d}B_{kjb} = \\sum_{l} A_{lkb} \\mathrm{d}C_{ljb}',
+                       'text': 'dB[b,k,j] = Σ_l A[b,l,k]·dC[b,l,j]',
+                       'latex': '\\mathrm{d}B_{bkj} = \\sum_{l} A_{blk} \\mathrm{d}C_{blj}',
                        'matrix': None,
-                       'index': 'dB[k,j,b] = Σ_l A[l,k,b]·dC[l,j,b]',
-                       'index_latex': '\\mathrm{d}B_{kjb} = \\sum_{l} A_{lkb} \\mathrm{d}C_{ljb}'}],
+                       'index': 'dB[b,k,j] = Σ_l A[b,l,k]·dC[b,l,j]',
+                       'index_latex': '\\mathrm{d}B_{bkj} = \\sum_{l} A_{blk} \\mathrm{d}C_{blj}'}],
          'saves': {'inputs': ['A', 'B'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -410,33 +656,33 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                           'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 6},
                           'points': 4,
                           'skipped': 0,
-                          'extents': [{'i': 3, 'k': 4, 'b': 5, 'j': 6}, {'i': 6, 'k': 5, 'b': 4, 'j': 3}]}},
+                          'extents': [{'b': 3, 'i': 4, 'k': 5, 'j': 6}, {'b': 6, 'i': 5, 'k': 4, 'j': 3}]}},
  'batched_transpose': {'name': 'batched_transpose',
-                       'signature': 'batched_transpose(A[i,j,b]) -> B[j,i,b]',
+                       'signature': 'batched_transpose(A[b,i,j]) -> B[b,j,i]',
                        'file': 'rules/batched.rules',
-                       'line': 10,
-                       'text': 'batched_transpose(A[i,j,b]) -> B[j,i,b] = A[i,j,b]',
+                       'line': 11,
+                       'text': 'batched_transpose(A[b,i,j]) -> B[b,j,i] = A[b,i,j]',
                        'doc': '',
                        'inputs': [{'name': 'A',
                                    'kind': 'tensor',
-                                   'indices': ['i', 'j', 'b'],
+                                   'indices': ['b', 'i', 'j'],
                                    'domain': 'real',
                                    'declared': False}],
-                       'outputs': [{'name': 'B', 'indices': ['j', 'i', 'b']}],
+                       'outputs': [{'name': 'B', 'indices': ['b', 'j', 'i']}],
                        'extents': {},
                        'equal_extents': [],
                        'pushforward': [{'target': 'dB',
-                                        'text': 'dB[j,i,b] = dA[i,j,b]',
-                                        'latex': '\\mathrm{d}B_{jib} = \\mathrm{d}A_{ijb}',
+                                        'text': 'dB[b,j,i] = dA[b,i,j]',
+                                        'latex': '\\mathrm{d}B_{bji} = \\mathrm{d}A_{bij}',
                                         'matrix': None,
-                                        'index': 'dB[j,i,b] = dA[i,j,b]',
-                                        'index_latex': '\\mathrm{d}B_{jib} = \\mathrm{d}A_{ijb}'}],
+                                        'index': 'dB[b,j,i] = dA[b,i,j]',
+                                        'index_latex': '\\mathrm{d}B_{bji} = \\mathrm{d}A_{bij}'}],
                        'pullback': [{'target': 'dA',
-                                     'text': 'dA[i,j,b] = dB[j,i,b]',
-                                     'latex': '\\mathrm{d}A_{ijb} = \\mathrm{d}B_{jib}',
+                                     'text': 'dA[b,i,j] = dB[b,j,i]',
+                                     'latex': '\\mathrm{d}A_{bij} = \\mathrm{d}B_{bji}',
                                      'matrix': None,
-                                     'index': 'dA[i,j,b] = dB[j,i,b]',
-                                     'index_latex': '\\mathrm{d}A_{ijb} = \\mathrm{d}B_{jib}'}],
+                                     'index': 'dA[b,i,j] = dB[b,j,i]',
+                                     'index_latex': '\\mathrm{d}A_{bij} = \\mathrm{d}B_{bji}'}],
                        'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
                        'verified': True,
                        'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -444,37 +690,37 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                         'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 6},
                                         'points': 4,
                                         'skipped': 0,
-                                        'extents': [{'i': 3, 'j': 4, 'b': 5}, {'i': 5, 'j': 4, 'b': 3}]}},
+                                        'extents': [{'b': 3, 'i': 4, 'j': 5}, {'b': 5, 'i': 4, 'j': 3}]}},
  'batched_inv': {'name': 'batched_inv',
-                 'signature': 'batched_inv(A[i,j,b]) -> B[i,j,b]',
+                 'signature': 'batched_inv(A[b,i,j]) -> B[b,i,j]',
                  'file': 'rules/batched.rules',
-                 'line': 11,
-                 'text': 'batched_inv(A[i,j,b]) -> B[i,j,b] = inv(A[i,j,b])',
+                 'line': 12,
+                 'text': 'batched_inv(A[b,i,j]) -> B[b,i,j] = inv(A[b,i,j])',
                  'doc': '',
                  'inputs': [{'name': 'A',
                              'kind': 'tensor',
-                             'indices': ['i', 'j', 'b'],
+                             'indices': ['b', 'i', 'j'],
                              'domain': 'wellcond',
                              'declared': False}],
-                 'outputs': [{'name': 'B', 'indices': ['i', 'j', 'b']}],
+                 'outputs': [{'name': 'B', 'indices': ['b', 'i', 'j']}],
                  'extents': {},
                  'equal_extents': [['i', 'j']],
                  'pushforward': [{'target': 'dB',
-                                  'text': 'dB[i,j,b] = Σ_kl -B[i,k,b]·B[l,j,b]·dA[k,l,b]',
-                                  'latex': '\\mathrm{d}B_{ijb} = \\sum_{kl} - B_{ikb} B_{ljb} '
-                                           '\\mathrm{d}A_{klb}',
+                                  'text': 'dB[b,i,j] = Σ_kl -B[b,i,k]·B[b,l,j]·dA[b,k,l]',
+                                  'latex': '\\mathrm{d}B_{bij} = \\sum_{kl} - B_{bik} B_{blj} '
+                                           '\\mathrm{d}A_{bkl}',
                                   'matrix': None,
-                                  'index': 'dB[i,j,b] = Σ_kl -B[i,k,b]·B[l,j,b]·dA[k,l,b]',
-                                  'index_latex': '\\mathrm{d}B_{ijb} = \\sum_{kl} - B_{ikb} B_{ljb} '
-                                                 '\\mathrm{d}A_{klb}'}],
+                                  'index': 'dB[b,i,j] = Σ_kl -B[b,i,k]·B[b,l,j]·dA[b,k,l]',
+                                  'index_latex': '\\mathrm{d}B_{bij} = \\sum_{kl} - B_{bik} B_{blj} '
+                                                 '\\mathrm{d}A_{bkl}'}],
                  'pullback': [{'target': 'dA',
-                               'text': 'dA[i,j,b] = Σ_kl -B[j,l,b]·B[k,i,b]·dB[k,l,b]',
-                               'latex': '\\mathrm{d}A_{ijb} = \\sum_{kl} - B_{jlb} B_{kib} '
-                                        '\\mathrm{d}B_{klb}',
+                               'text': 'dA[b,i,j] = Σ_kl -B[b,j,l]·B[b,k,i]·dB[b,k,l]',
+                               'latex': '\\mathrm{d}A_{bij} = \\sum_{kl} - B_{bjl} B_{bki} '
+                                        '\\mathrm{d}B_{bkl}',
                                'matrix': None,
-                               'index': 'dA[i,j,b] = Σ_kl -B[j,l,b]·B[k,i,b]·dB[k,l,b]',
-                               'index_latex': '\\mathrm{d}A_{ijb} = \\sum_{kl} - B_{jlb} B_{kib} '
-                                              '\\mathrm{d}B_{klb}'}],
+                               'index': 'dA[b,i,j] = Σ_kl -B[b,j,l]·B[b,k,i]·dB[b,k,l]',
+                               'index_latex': '\\mathrm{d}A_{bij} = \\sum_{kl} - B_{bjl} B_{bki} '
+                                              '\\mathrm{d}B_{bkl}'}],
                  'saves': {'inputs': [], 'outputs': ['B'], 'intermediates': []},
                  'verified': True,
                  'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -482,35 +728,35 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                   'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 6},
                                   'points': 4,
                                   'skipped': 0,
-                                  'extents': [{'i': 3, 'j': 3, 'b': 4}, {'i': 4, 'j': 4, 'b': 3}]}},
+                                  'extents': [{'b': 3, 'i': 4, 'j': 4}, {'b': 4, 'i': 3, 'j': 3}]}},
  'batched_logdet': {'name': 'batched_logdet',
-                    'signature': 'batched_logdet(A[i,j,b]) -> d[b]',
+                    'signature': 'batched_logdet(A[b,i,j]) -> d[b]',
                     'file': 'rules/batched.rules',
-                    'line': 12,
-                    'text': 'batched_logdet(A[i,j,b]) -> d[b] = logdet(A[i,j,b])',
+                    'line': 13,
+                    'text': 'batched_logdet(A[b,i,j]) -> d[b] = logdet(A[b,i,j])',
                     'doc': '',
                     'inputs': [{'name': 'A',
                                 'kind': 'tensor',
-                                'indices': ['i', 'j', 'b'],
+                                'indices': ['b', 'i', 'j'],
                                 'domain': 'spd',
                                 'declared': False}],
                     'outputs': [{'name': 'd', 'indices': ['b']}],
                     'extents': {},
                     'equal_extents': [['i', 'j']],
                     'pushforward': [{'target': 'dd',
-                                     'text': 'dd[b] = Σ_kl A⁻¹[l,k,b]·dA[k,l,b]',
-                                     'latex': '\\mathrm{d}d_{b} = \\sum_{kl} {A^{-1}}_{lkb} '
-                                              '\\mathrm{d}A_{klb}',
+                                     'text': 'dd[b] = Σ_kl A⁻¹[b,l,k]·dA[b,k,l]',
+                                     'latex': '\\mathrm{d}d_{b} = \\sum_{kl} {A^{-1}}_{blk} '
+                                              '\\mathrm{d}A_{bkl}',
                                      'matrix': None,
-                                     'index': 'dd[b] = Σ_kl A⁻¹[l,k,b]·dA[k,l,b]',
-                                     'index_latex': '\\mathrm{d}d_{b} = \\sum_{kl} {A^{-1}}_{lkb} '
-                                                    '\\mathrm{d}A_{klb}'}],
+                                     'index': 'dd[b] = Σ_kl A⁻¹[b,l,k]·dA[b,k,l]',
+                                     'index_latex': '\\mathrm{d}d_{b} = \\sum_{kl} {A^{-1}}_{blk} '
+                                                    '\\mathrm{d}A_{bkl}'}],
                     'pullback': [{'target': 'dA',
-                                  'text': 'dA[i,j,b] = A⁻¹[j,i,b]·dd[b]',
-                                  'latex': '\\mathrm{d}A_{ijb} = {A^{-1}}_{jib} \\mathrm{d}d_{b}',
+                                  'text': 'dA[b,i,j] = A⁻¹[b,j,i]·dd[b]',
+                                  'latex': '\\mathrm{d}A_{bij} = {A^{-1}}_{bji} \\mathrm{d}d_{b}',
                                   'matrix': None,
-                                  'index': 'dA[i,j,b] = A⁻¹[j,i,b]·dd[b]',
-                                  'index_latex': '\\mathrm{d}A_{ijb} = {A^{-1}}_{jib} \\mathrm{d}d_{b}'}],
+                                  'index': 'dA[b,i,j] = A⁻¹[b,j,i]·dd[b]',
+                                  'index_latex': '\\mathrm{d}A_{bij} = {A^{-1}}_{bji} \\mathrm{d}d_{b}'}],
                     'saves': {'inputs': ['A'], 'outputs': [], 'intermediates': []},
                     'verified': True,
                     'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -518,60 +764,60 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                      'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 6},
                                      'points': 4,
                                      'skipped': 0,
-                                     'extents': [{'i': 3, 'j': 3, 'b': 4}, {'i': 4, 'j': 4, 'b': 3}]}},
+                                     'extents': [{'b': 3, 'i': 4, 'j': 4}, {'b': 4, 'i': 3, 'j': 3}]}},
  'batched_solve': {'name': 'batched_solve',
-                   'signature': 'batched_solve(A[i,j,b], y[j,b]) -> x[i,b]',
+                   'signature': 'batched_solve(A[b,i,j], y[b,j]) -> x[b,i]',
                    'file': 'rules/batched.rules',
-                   'line': 13,
-                   'text': 'batched_solve(A[i,j,b], y[j,b]) -> x[i,b] = solve(A[i,j,b], y[j,b])',
+                   'line': 14,
+                   'text': 'batched_solve(A[b,i,j], y[b,j]) -> x[b,i] = solve(A[b,i,j], y[b,j])',
                    'doc': '',
                    'inputs': [{'name': 'A',
                                'kind': 'tensor',
-                               'indices': ['i', 'j', 'b'],
+                               'indices': ['b', 'i', 'j'],
                                'domain': 'wellcond',
                                'declared': False},
                               {'name': 'y',
                                'kind': 'tensor',
-                               'indices': ['j', 'b'],
+                               'indices': ['b', 'j'],
                                'domain': 'real',
                                'declared': False}],
-                   'outputs': [{'name': 'x', 'indices': ['i', 'b']}],
+                   'outputs': [{'name': 'x', 'indices': ['b', 'i']}],
                    'extents': {},
                    'equal_extents': [['i', 'j']],
                    'pushforward': [{'target': 'dz',
-                                    'text': 'dz[i,j] = Σ_k -dA[i,k,j]·x[k,j] + dy[i,j]',
-                                    'latex': '\\mathrm{d}z_{ij} = \\sum_{k} - \\mathrm{d}A_{ikj} x_{kj} + '
+                                    'text': 'dz[i,j] = Σ_k -dA[i,j,k]·x[i,k] + dy[i,j]',
+                                    'latex': '\\mathrm{d}z_{ij} = \\sum_{k} - \\mathrm{d}A_{ijk} x_{ik} + '
                                              '\\mathrm{d}y_{ij}',
                                     'matrix': None,
-                                    'index': 'dz[i,j] = Σ_k -dA[i,k,j]·x[k,j] + dy[i,j]',
-                                    'index_latex': '\\mathrm{d}z_{ij} = \\sum_{k} - \\mathrm{d}A_{ikj} '
-                                                   'x_{kj} + \\mathrm{d}y_{ij}'},
+                                    'index': 'dz[i,j] = Σ_k -dA[i,j,k]·x[i,k] + dy[i,j]',
+                                    'index_latex': '\\mathrm{d}z_{ij} = \\sum_{k} - \\mathrm{d}A_{ijk} '
+                                                   'x_{ik} + \\mathrm{d}y_{ij}'},
                                    {'target': 'dx',
-                                    'text': 'dx[i,b] = Σ_k A⁻¹[i,k,b]·dz[k,b]',
-                                    'latex': '\\mathrm{d}x_{ib} = \\sum_{k} {A^{-1}}_{ikb} \\mathrm{d}z_{kb}',
+                                    'text': 'dx[b,i] = Σ_k A⁻¹[b,i,k]·dz[b,k]',
+                                    'latex': '\\mathrm{d}x_{bi} = \\sum_{k} {A^{-1}}_{bik} \\mathrm{d}z_{bk}',
                                     'matrix': None,
-                                    'index': 'dx[i,b] = Σ_k A⁻¹[i,k,b]·dz[k,b]',
-                                    'index_latex': '\\mathrm{d}x_{ib} = \\sum_{k} {A^{-1}}_{ikb} '
-                                                   '\\mathrm{d}z_{kb}'}],
+                                    'index': 'dx[b,i] = Σ_k A⁻¹[b,i,k]·dz[b,k]',
+                                    'index_latex': '\\mathrm{d}x_{bi} = \\sum_{k} {A^{-1}}_{bik} '
+                                                   '\\mathrm{d}z_{bk}'}],
                    'pullback': [{'target': 'dz',
-                                 'text': 'dz[i,j] = Σ_k A⁻¹[k,i,j]·dx[k,j]',
-                                 'latex': '\\mathrm{d}z_{ij} = \\sum_{k} {A^{-1}}_{kij} \\mathrm{d}x_{kj}',
+                                 'text': 'dz[i,j] = Σ_k A⁻¹[i,k,j]·dx[i,k]',
+                                 'latex': '\\mathrm{d}z_{ij} = \\sum_{k} {A^{-1}}_{ikj} \\mathrm{d}x_{ik}',
                                  'matrix': None,
-                                 'index': 'dz[i,j] = Σ_k A⁻¹[k,i,j]·dx[k,j]',
-                                 'index_latex': '\\mathrm{d}z_{ij} = \\sum_{k} {A^{-1}}_{kij} '
-                                                '\\mathrm{d}x_{kj}'},
+                                 'index': 'dz[i,j] = Σ_k A⁻¹[i,k,j]·dx[i,k]',
+                                 'index_latex': '\\mathrm{d}z_{ij} = \\sum_{k} {A^{-1}}_{ikj} '
+                                                '\\mathrm{d}x_{ik}'},
                                 {'target': 'dA',
-                                 'text': 'dA[i,j,b] = -dz[i,b]·x[j,b]',
-                                 'latex': '\\mathrm{d}A_{ijb} = - \\mathrm{d}z_{ib} x_{jb}',
+                                 'text': 'dA[b,i,j] = -dz[b,i]·x[b,j]',
+                                 'latex': '\\mathrm{d}A_{bij} = - \\mathrm{d}z_{bi} x_{bj}',
                                  'matrix': None,
-                                 'index': 'dA[i,j,b] = -dz[i,b]·x[j,b]',
-                                 'index_latex': '\\mathrm{d}A_{ijb} = - \\mathrm{d}z_{ib} x_{jb}'},
+                                 'index': 'dA[b,i,j] = -dz[b,i]·x[b,j]',
+                                 'index_latex': '\\mathrm{d}A_{bij} = - \\mathrm{d}z_{bi} x_{bj}'},
                                 {'target': 'dy',
                                  'text': 'dy = dz',
                                  'latex': '\\mathrm{d}y = \\mathrm{d}z',
                                  'matrix': 'dy = dz',
-                                 'index': 'dy[j,b] = dz[j,b]',
-                                 'index_latex': '\\mathrm{d}y_{jb} = \\mathrm{d}z_{jb}'}],
+                                 'index': 'dy[b,j] = dz[b,j]',
+                                 'index_latex': '\\mathrm{d}y_{bj} = \\mathrm{d}z_{bj}'}],
                    'saves': {'inputs': ['A'], 'outputs': ['x'], 'intermediates': []},
                    'verified': True,
                    'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -579,73 +825,77 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                     'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 6},
                                     'points': 4,
                                     'skipped': 0,
-                                    'extents': [{'i': 3, 'j': 3, 'b': 4}, {'i': 4, 'j': 4, 'b': 3}]}},
+                                    'extents': [{'b': 3, 'i': 4, 'j': 4}, {'b': 4, 'i': 3, 'j': 3}]}},
  'batched_cayley': {'name': 'batched_cayley',
-                    'signature': 'batched_cayley(A[i,j,b]) -> Q[i,j,b]',
+                    'signature': 'batched_cayley(A[b,i,j]) -> Q[b,i,j]',
                     'file': 'rules/batched.rules',
-                    'line': 16,
-                    'text': 'batched_cayley(A[i,j,b]) -> Q[i,j,b]:\n'
-                            '    M[i,j,b] = inv(delta(i,j) - A[i,j,b])\n'
-                            '    Q[i,j,b] = M[i,k,b] * (delta(k,j) + A[k,j,b])',
+                    'line': 19,
+                    'text': 'batched_cayley(A[b,i,j]) -> Q[b,i,j]:\n'
+                            '    N[b,i,j] = delta(i,j) - A[b,i,j]\n'
+                            '    M[b,i,j] = inv(N[b,i,j])\n'
+                            '    Q[b,i,j] = M[b,i,k] * (delta(k,j) + A[b,k,j])',
                     'doc': "Volume-preserving attention's building block: a Cayley transform per batch "
-                           'element.',
+                           'element. N is named so that the\n'
+                           "matrix axes of inv's argument are the last two (an expression's axes follow the "
+                           'order the text names its\n'
+                           'indices: `inv(delta(i,j) - A[b,i,j])` would be indexed [i,j,b]).',
                     'inputs': [{'name': 'A',
                                 'kind': 'tensor',
-                                'indices': ['i', 'j', 'b'],
+                                'indices': ['b', 'i', 'j'],
                                 'domain': 'real',
                                 'declared': False}],
-                    'outputs': [{'name': 'Q', 'indices': ['i', 'j', 'b']}],
+                    'outputs': [{'name': 'Q', 'indices': ['b', 'i', 'j']}],
                     'extents': {},
                     'equal_extents': [['i', 'j']],
-                    'pushforward': [{'target': 'dt0',
-                                     'text': 'dt0[i,j,k] = -dA[i,j,k]',
-                                     'latex': '\\mathrm{d}\\mathit{t0}_{ijk} = - \\mathrm{d}A_{ijk}',
+                    'pushforward': [{'target': 'dN',
+                                     'text': 'dN[b,i,j] = -dA[b,i,j]',
+                                     'latex': '\\mathrm{d}N_{bij} = - \\mathrm{d}A_{bij}',
                                      'matrix': None,
-                                     'index': 'dt0[i,j,k] = -dA[i,j,k]',
-                                     'index_latex': '\\mathrm{d}\\mathit{t0}_{ijk} = - \\mathrm{d}A_{ijk}'},
+                                     'index': 'dN[b,i,j] = -dA[b,i,j]',
+                                     'index_latex': '\\mathrm{d}N_{bij} = - \\mathrm{d}A_{bij}'},
                                     {'target': 'dM',
-                                     'text': 'dM[i,j,b] = Σ_kl -M[i,k,b]·M[l,j,b]·dt0[k,l,b]',
-                                     'latex': '\\mathrm{d}M_{ijb} = \\sum_{kl} - M_{ikb} M_{ljb} '
-                                              '{\\mathrm{d}\\mathit{t0}}_{klb}',
+                                     'text': 'dM[b,i,j] = Σ_kl -M[b,i,k]·M[b,l,j]·dN[b,k,l]',
+                                     'latex': '\\mathrm{d}M_{bij} = \\sum_{kl} - M_{bik} M_{blj} '
+                                              '\\mathrm{d}N_{bkl}',
                                      'matrix': None,
-                                     'index': 'dM[i,j,b] = Σ_kl -M[i,k,b]·M[l,j,b]·dt0[k,l,b]',
-                                     'index_latex': '\\mathrm{d}M_{ijb} = \\sum_{kl} - M_{ikb} M_{ljb} '
-                                                    '{\\mathrm{d}\\mathit{t0}}_{klb}'},
+                                     'index': 'dM[b,i,j] = Σ_kl -M[b,i,k]·M[b,l,j]·dN[b,k,l]',
+                                     'index_latex': '\\mathrm{d}M_{bij} = \\sum_{kl} - M_{bik} M_{blj} '
+                                                    '\\mathrm{d}N_{bkl}'},
                                     {'target': 'dQ',
-                                     'text': 'dQ[i,j,b] = Σ_k A[k,j,b]·dM[i,k,b] + dM[i,j,b] + Σ_k '
-                                             'M[i,k,b]·dA[k,j,b]',
-                                     'latex': '\\mathrm{d}Q_{ijb} = \\sum_{k} A_{kjb} \\mathrm{d}M_{ikb} + '
-                                              '\\mathrm{d}M_{ijb} + \\sum_{k} M_{ikb} \\mathrm{d}A_{kjb}',
+                                     'text': 'dQ[b,i,j] = Σ_k A[b,k,j]·dM[b,i,k] + dM[b,i,j] + Σ_k '
+                                             'M[b,i,k]·dA[b,k,j]',
+                                     'latex': '\\mathrm{d}Q_{bij} = \\sum_{k} A_{bkj} \\mathrm{d}M_{bik} + '
+                                              '\\mathrm{d}M_{bij} + \\sum_{k} M_{bik} \\mathrm{d}A_{bkj}',
                                      'matrix': None,
-                                     'index': 'dQ[i,j,b] = Σ_k A[k,j,b]·dM[i,k,b] + dM[i,j,b] + Σ_k '
-                                              'M[i,k,b]·dA[k,j,b]',
-                                     'index_latex': '\\mathrm{d}Q_{ijb} = \\sum_{k} A_{kjb} '
-                                                    '\\mathrm{d}M_{ikb} + \\mathrm{d}M_{ijb} + \\sum_{k} '
-                                                    'M_{ikb} \\mathrm{d}A_{kjb}'}],
+                                     'index': 'dQ[b,i,j] = Σ_k A[b,k,j]·dM[b,i,k] + dM[b,i,j] + Σ_k '
+                                              'M[b,i,k]·dA[b,k,j]',
+                                     'index_latex': '\\mathrm{d}Q_{bij} = \\sum_{k} A_{bkj} '
+                                                    '\\mathrm{d}M_{bik} + \\mathrm{d}M_{bij} + \\sum_{k} '
+                                                    'M_{bik} \\mathrm{d}A_{bkj}'}],
                     'pullback': [{'target': 'dM',
-                                  'text': 'dM[i,j,b] = Σ_k A[j,k,b]·dQ[i,k,b] + dQ[i,j,b]',
-                                  'latex': '\\mathrm{d}M_{ijb} = \\sum_{k} A_{jkb} \\mathrm{d}Q_{ikb} + '
-                                           '\\mathrm{d}Q_{ijb}',
+                                  'text': 'dM[b,i,j] = Σ_k A[b,j,k]·dQ[b,i,k] + dQ[b,i,j]',
+                                  'latex': '\\mathrm{d}M_{bij} = \\sum_{k} A_{bjk} \\mathrm{d}Q_{bik} + '
+                                           '\\mathrm{d}Q_{bij}',
                                   'matrix': None,
-                                  'index': 'dM[i,j,b] = Σ_k A[j,k,b]·dQ[i,k,b] + dQ[i,j,b]',
-                                  'index_latex': '\\mathrm{d}M_{ijb} = \\sum_{k} A_{jkb} \\mathrm{d}Q_{ikb} '
-                                                 '+ \\mathrm{d}Q_{ijb}'},
-                                 {'target': 'dt0',
-                                  'text': 'dt0[i,j,k] = Σ_lm -M[j,m,k]·M[l,i,k]·dM[l,m,k]',
-                                  'latex': '\\mathrm{d}\\mathit{t0}_{ijk} = \\sum_{lm} - M_{jmk} M_{lik} '
-                                           '\\mathrm{d}M_{lmk}',
+                                  'index': 'dM[b,i,j] = Σ_k A[b,j,k]·dQ[b,i,k] + dQ[b,i,j]',
+                                  'index_latex': '\\mathrm{d}M_{bij} = \\sum_{k} A_{bjk} \\mathrm{d}Q_{bik} '
+                                                 '+ \\mathrm{d}Q_{bij}'},
+                                 {'target': 'dN',
+                                  'text': 'dN[b,i,j] = Σ_kl -M[b,j,l]·M[b,k,i]·dM[b,k,l]',
+                                  'latex': '\\mathrm{d}N_{bij} = \\sum_{kl} - M_{bjl} M_{bki} '
+                                           '\\mathrm{d}M_{bkl}',
                                   'matrix': None,
-                                  'index': 'dt0[i,j,k] = Σ_lm -M[j,m,k]·M[l,i,k]·dM[l,m,k]',
-                                  'index_latex': '\\mathrm{d}\\mathit{t0}_{ijk} = \\sum_{lm} - M_{jmk} '
-                                                 'M_{lik} \\mathrm{d}M_{lmk}'},
+                                  'index': 'dN[b,i,j] = Σ_kl -M[b,j,l]·M[b,k,i]·dM[b,k,l]',
+                                  'index_latex': '\\mathrm{d}N_{bij} = \\sum_{kl} - M_{bjl} M_{bki} '
+                                                 '\\mathrm{d}M_{bkl}'},
                                  {'target': 'dA',
-                                  'text': 'dA[i,j,b] = Σ_k M[k,i,b]·dQ[k,j,b] - dt0[i,j,b]',
-                                  'latex': '\\mathrm{d}A_{ijb} = \\sum_{k} M_{kib} \\mathrm{d}Q_{kjb} -  '
-                                           '{\\mathrm{d}\\mathit{t0}}_{ijb}',
+                                  'text': 'dA[b,i,j] = Σ_k M[b,k,i]·dQ[b,k,j] - dN[b,i,j]',
+                                  'latex': '\\mathrm{d}A_{bij} = \\sum_{k} M_{bki} \\mathrm{d}Q_{bkj} -  '
+                                           '\\mathrm{d}N_{bij}',
                                   'matrix': None,
-                                  'index': 'dA[i,j,b] = Σ_k M[k,i,b]·dQ[k,j,b] - dt0[i,j,b]',
-                                  'index_latex': '\\mathrm{d}A_{ijb} = \\sum_{k} M_{kib} \\mathrm{d}Q_{kjb} '
-                                                 '-  {\\mathrm{d}\\mathit{t0}}_{ijb}'}],
+                                  'index': 'dA[b,i,j] = Σ_k M[b,k,i]·dQ[b,k,j] - dN[b,i,j]',
+                                  'index_latex': '\\mathrm{d}A_{bij} = \\sum_{k} M_{bki} \\mathrm{d}Q_{bkj} '
+                                                 '-  \\mathrm{d}N_{bij}'}],
                     'saves': {'inputs': ['A'], 'outputs': [], 'intermediates': ['M']},
                     'verified': True,
                     'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -653,6 +903,6 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                      'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 5},
                                      'points': 4,
                                      'skipped': 0,
-                                     'extents': [{'i': 3, 'j': 3, 'b': 4}, {'i': 4, 'j': 4, 'b': 3}]}}}
+                                     'extents': [{'b': 3, 'i': 4, 'j': 4}, {'b': 4, 'i': 3, 'j': 3}]}}}
 
 globals().update(export_ops(__name__, OPS, _define, RULES))

@@ -347,6 +347,340 @@ def _define(np):
             return (_NO, du)
         return L, laplacian_pullback
 
+    # ---- __batched_conv1d(x[_batch,t], w[_batch,k]) -> y[_batch,i]    (rules/conv.rules:11)
+    # 1-D convolution: np.correlate(x, w, "valid").
+    def _op___batched_conv1d(x, w):
+        n_k = w.shape[1]
+        n_t = x.shape[1]
+        n_i = n_t - (n_k - 1) - 1 + 1
+        if n_i < 1: raise ValueError("_batched_conv1d: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..i+k..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_k - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        y = np.einsum("ab,acb->ac", w, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+        return y
+
+    def _op___batched_conv1d_frule(tangents, x, w):
+        _, dx, dw = tangents
+        n_k = w.shape[1]
+        n_t = x.shape[1]
+        n_i = n_t - (n_k - 1) - 1 + 1
+        if n_i < 1: raise ValueError("_batched_conv1d: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..i+k..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_k - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        y = np.einsum("ab,acb->ac", w, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+        dy_ = _ZERO
+        if not is_zero(dw):
+            dy_ = _add(dy_, np.einsum("ab,acb->ac", dw, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True))
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.einsum("abc,ac->ab", np.shift_window(dx, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_i, n_k, )), w, optimize=True))
+        return y, dy_
+
+    def _op___batched_conv1d_rrule(x, w):
+        n_k = w.shape[1]
+        n_t = x.shape[1]
+        n_i = n_t - (n_k - 1) - 1 + 1
+        if n_i < 1: raise ValueError("_batched_conv1d: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..i+k..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_k - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        y = np.einsum("ab,acb->ac", w, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+        def _op___batched_conv1d_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_x_10():
+                dx = np.shift_scatter(((dy_[:, :, None]) * (w[:, None])), ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_t, ))
+                return dx
+            def _pb_w_13():
+                dw = np.einsum("ab,acb->ac", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_k, n_i, )), optimize=True)
+                return dw
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_w_13))
+        return y, _op___batched_conv1d_pullback
+
+    # ---- __batched_conv1d_stride2(x[_batch,t], w[_batch,k]) -> y[_batch,i]    (rules/conv.rules:13)
+    # Strided: every second output of conv1d, computed directly.
+    def _op___batched_conv1d_stride2(x, w):
+        n_k = w.shape[1]
+        n_t = x.shape[1]
+        n_i = (n_t - (n_k - 1) - 1) // 2 + 1
+        if n_i < 1: raise ValueError("_batched_conv1d_stride2: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..2*i+k..]' needs extent %d along that axis, has %d" % (2 * (1 - 1) + (n_k - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        y = np.einsum("ab,acb->ac", w, np.shift_window(x, ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+        return y
+
+    def _op___batched_conv1d_stride2_frule(tangents, x, w):
+        _, dx, dw = tangents
+        n_k = w.shape[1]
+        n_t = x.shape[1]
+        n_i = (n_t - (n_k - 1) - 1) // 2 + 1
+        if n_i < 1: raise ValueError("_batched_conv1d_stride2: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..2*i+k..]' needs extent %d along that axis, has %d" % (2 * (1 - 1) + (n_k - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        y = np.einsum("ab,acb->ac", w, np.shift_window(x, ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+        dy_ = _ZERO
+        if not is_zero(dw):
+            dy_ = _add(dy_, np.einsum("ab,acb->ac", dw, np.shift_window(x, ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True))
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.einsum("abc,ac->ab", np.shift_window(dx, ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_i, n_k, )), w, optimize=True))
+        return y, dy_
+
+    def _op___batched_conv1d_stride2_rrule(x, w):
+        n_k = w.shape[1]
+        n_t = x.shape[1]
+        n_i = (n_t - (n_k - 1) - 1) // 2 + 1
+        if n_i < 1: raise ValueError("_batched_conv1d_stride2: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..2*i+k..]' needs extent %d along that axis, has %d" % (2 * (1 - 1) + (n_k - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        y = np.einsum("ab,acb->ac", w, np.shift_window(x, ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+        def _op___batched_conv1d_stride2_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_x_10():
+                dx = np.shift_scatter(((dy_[:, :, None]) * (w[:, None])), ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_t, ))
+                return dx
+            def _pb_w_13():
+                dw = np.einsum("ab,abc->ac", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 2), (2, 1)), 0)), (n__batch, n_i, n_k, )), optimize=True)
+                return dw
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_w_13))
+        return y, _op___batched_conv1d_stride2_pullback
+
+    # ---- __batched_conv2d(x[_batch,c,s,t], K[_batch,o,c,p,q]) -> y[_batch,o,h,w]    (rules/conv.rules:15)
+    # 2-D convolution with channels: input channels c, output channels o, a kernel of any size.
+    def _op___batched_conv2d(x, K):
+        n_p = K.shape[3]
+        n_s = x.shape[2]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_conv2d: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[4]
+        n_t = x.shape[3]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_c = x.shape[1]
+        y = np.einsum("abcde,acfdeg->abfg", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        return y
+
+    def _op___batched_conv2d_frule(tangents, x, K):
+        _, dx, dK = tangents
+        n_p = K.shape[3]
+        n_s = x.shape[2]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_conv2d: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[4]
+        n_t = x.shape[3]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_c = x.shape[1]
+        y = np.einsum("abcde,acfdeg->abfg", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.einsum("abcde,acfdeg->abfg", K, np.shift_window(dx, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True))
+        if not is_zero(dK):
+            dy_ = _add(dy_, np.einsum("abcde,acfdeg->abfg", dK, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True))
+        return y, dy_
+
+    def _op___batched_conv2d_rrule(x, K):
+        n_p = K.shape[3]
+        n_s = x.shape[2]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_conv2d: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[4]
+        n_t = x.shape[3]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_c = x.shape[1]
+        y = np.einsum("abcde,acfdeg->abfg", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        def _op___batched_conv2d_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_x_10():
+                dx = np.shift_scatter(np.einsum("abcde,abfg->acfdge", K, dy_, optimize=True), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_s, n_t, ))
+                return dx
+            def _pb_K_13():
+                dK = np.einsum("abcd,aecfdg->abefg", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
+                return dK
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+        return y, _op___batched_conv2d_pullback
+
+    # ---- __batched_conv2d_batch(x[_batch,n,c,s,t], K[_batch,o,c,p,q]) -> y[_batch,n,o,h,w]    (rules/conv.rules:17)
+    # The same over a batch n, with a 3×3 kernel (as torch.nn.functional.conv2d without padding).
+    def _op___batched_conv2d_batch(x, K):
+        n_p = K.shape[3]
+        n_s = x.shape[3]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_conv2d_batch: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[4]
+        n_t = x.shape[4]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_conv2d_batch: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_n = x.shape[1]
+        n_c = x.shape[2]
+        y = np.einsum("abcde,afcgdeh->afbgh", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        return y
+
+    def _op___batched_conv2d_batch_frule(tangents, x, K):
+        _, dx, dK = tangents
+        n_p = K.shape[3]
+        n_s = x.shape[3]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_conv2d_batch: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[4]
+        n_t = x.shape[4]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_conv2d_batch: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_n = x.shape[1]
+        n_c = x.shape[2]
+        y = np.einsum("abcde,afcgdeh->afbgh", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        dy_ = _ZERO
+        if not is_zero(dx):
+            _c5 = np.einsum("abcde,afcgdeh->afbgh", K, np.shift_window(dx, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+            dy_ = _add(dy_, _c5)
+        if not is_zero(dK):
+            _c7 = np.einsum("abcde,afcgdeh->afbgh", dK, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+            dy_ = _add(dy_, _c7)
+        return y, dy_
+
+    def _op___batched_conv2d_batch_rrule(x, K):
+        n_p = K.shape[3]
+        n_s = x.shape[3]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_conv2d_batch: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[4]
+        n_t = x.shape[4]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_conv2d_batch: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_n = x.shape[1]
+        n_c = x.shape[2]
+        y = np.einsum("abcde,afcgdeh->afbgh", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        def _op___batched_conv2d_batch_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_x_10():
+                dx = np.shift_scatter(np.einsum("abcde,afbgh->afcgdhe", K, dy_, optimize=True), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_s, n_t, ))
+                return dx
+            def _pb_K_13():
+                dK = np.einsum("abcde,abfdgeh->acfgh", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
+                return dK
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+        return y, _op___batched_conv2d_batch_pullback
+
+    # ---- __batched_depthwise_conv2d(x[_batch,c,s,t], K[_batch,c,p,q]) -> y[_batch,c,h,w]    (rules/conv.rules:19)
+    # Depthwise: each channel c convolved with its own kernel.
+    def _op___batched_depthwise_conv2d(x, K):
+        n_p = K.shape[2]
+        n_s = x.shape[2]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_depthwise_conv2d: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[3]
+        n_t = x.shape[3]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_depthwise_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_c = x.shape[1]
+        y = np.einsum("abcd,abecdf->abef", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        return y
+
+    def _op___batched_depthwise_conv2d_frule(tangents, x, K):
+        _, dx, dK = tangents
+        n_p = K.shape[2]
+        n_s = x.shape[2]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_depthwise_conv2d: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[3]
+        n_t = x.shape[3]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_depthwise_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_c = x.shape[1]
+        y = np.einsum("abcd,abecdf->abef", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.einsum("abcd,abecdf->abef", K, np.shift_window(dx, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True))
+        if not is_zero(dK):
+            dy_ = _add(dy_, np.einsum("abcd,abecdf->abef", dK, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True))
+        return y, dy_
+
+    def _op___batched_depthwise_conv2d_rrule(x, K):
+        n_p = K.shape[2]
+        n_s = x.shape[2]
+        n_h = n_s - (n_p - 1) - 1 + 1
+        if n_h < 1: raise ValueError("_batched_depthwise_conv2d: index 'h' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..h+p..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_p - 1) + 1, n_s,))
+        n_q = K.shape[3]
+        n_t = x.shape[3]
+        n_w = n_t - (n_q - 1) - 1 + 1
+        if n_w < 1: raise ValueError("_batched_depthwise_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
+        n__batch = x.shape[0]
+        n_c = x.shape[1]
+        y = np.einsum("abcd,abecdf->abef", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
+        def _op___batched_depthwise_conv2d_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_x_10():
+                dx = np.shift_scatter(((K[:, :, None, :, None]) * (dy_[:, :, :, None, :, None])), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_s, n_t, ))
+                return dx
+            def _pb_K_13():
+                dK = np.einsum("abcd,abcedf->abef", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
+                return dK
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+        return y, _op___batched_depthwise_conv2d_pullback
+
+    # ---- __batched_laplacian(u[_batch,s,t]) -> L[_batch,i,j]    (rules/conv.rules:21)
+    # The 5-point Laplacian at the interior points of a grid (L[i,j] sits at u[i+1,j+1]).
+    def _op___batched_laplacian(u):
+        n_s = u.shape[1]
+        n_i = min(n_s - 1 + 1, n_s - 2 - 1 + 1, n_s - 1 - 1 + 1)
+        if n_i < 1: raise ValueError("_batched_laplacian: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'u[..i..]' needs extent %d along that axis, has %d; 'u[..i+2..]' needs extent %d along that axis, has %d; 'u[..i+1..]' needs extent %d along that axis, has %d" % ((1 - 1) + 1, n_s, (1 - 1) + 3, n_s, (1 - 1) + 2, n_s,))
+        n_t = u.shape[2]
+        n_j = min(n_t - 1 - 1 + 1, n_t - 1 + 1, n_t - 2 - 1 + 1)
+        if n_j < 1: raise ValueError("_batched_laplacian: index 'j' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'u[..j+1..]' needs extent %d along that axis, has %d; 'u[..j..]' needs extent %d along that axis, has %d; 'u[..j+2..]' needs extent %d along that axis, has %d" % ((1 - 1) + 2, n_t, (1 - 1) + 1, n_t, (1 - 1) + 3, n_t,))
+        n__batch = u.shape[0]
+        _v0 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 2)), (n__batch, n_i, n_j, ))
+        _v1 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 0)), (n__batch, n_i, n_j, ))
+        _v2 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 2), (((2, 1),), 1)), (n__batch, n_i, n_j, ))
+        L = (_v0 + _v1 + _v2 + np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 1)), (n__batch, n_i, n_j, )) - (4.0 * np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 1)), (n__batch, n_i, n_j, ))))
+        return L
+
+    def _op___batched_laplacian_frule(tangents, u):
+        _, du = tangents
+        n_s = u.shape[1]
+        n_i = min(n_s - 1 + 1, n_s - 2 - 1 + 1, n_s - 1 - 1 + 1)
+        if n_i < 1: raise ValueError("_batched_laplacian: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'u[..i..]' needs extent %d along that axis, has %d; 'u[..i+2..]' needs extent %d along that axis, has %d; 'u[..i+1..]' needs extent %d along that axis, has %d" % ((1 - 1) + 1, n_s, (1 - 1) + 3, n_s, (1 - 1) + 2, n_s,))
+        n_t = u.shape[2]
+        n_j = min(n_t - 1 - 1 + 1, n_t - 1 + 1, n_t - 2 - 1 + 1)
+        if n_j < 1: raise ValueError("_batched_laplacian: index 'j' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'u[..j+1..]' needs extent %d along that axis, has %d; 'u[..j..]' needs extent %d along that axis, has %d; 'u[..j+2..]' needs extent %d along that axis, has %d" % ((1 - 1) + 2, n_t, (1 - 1) + 1, n_t, (1 - 1) + 3, n_t,))
+        n__batch = u.shape[0]
+        _v7 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 2)), (n__batch, n_i, n_j, ))
+        _v8 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 0)), (n__batch, n_i, n_j, ))
+        _v9 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 2), (((2, 1),), 1)), (n__batch, n_i, n_j, ))
+        L = (_v7 + _v8 + _v9 + np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 1)), (n__batch, n_i, n_j, )) - (4.0 * np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 1)), (n__batch, n_i, n_j, ))))
+        dL = _ZERO
+        if not is_zero(du):
+            _e15 = (-4.0 * np.shift_window(du, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 1)), (n__batch, n_i, n_j, )))
+            _v16 = np.shift_window(du, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 2)), (n__batch, n_i, n_j, ))
+            _v17 = np.shift_window(du, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 0)), (n__batch, n_i, n_j, ))
+            dL = _add(dL, _e15 + _v16 + _v17 + np.shift_window(du, ((((0, 1),), 0), (((1, 1),), 2), (((2, 1),), 1)), (n__batch, n_i, n_j, )) + np.shift_window(du, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 1)), (n__batch, n_i, n_j, )))
+        return L, dL
+
+    def _op___batched_laplacian_rrule(u):
+        n_s = u.shape[1]
+        n_i = min(n_s - 1 + 1, n_s - 2 - 1 + 1, n_s - 1 - 1 + 1)
+        if n_i < 1: raise ValueError("_batched_laplacian: index 'i' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'u[..i..]' needs extent %d along that axis, has %d; 'u[..i+2..]' needs extent %d along that axis, has %d; 'u[..i+1..]' needs extent %d along that axis, has %d" % ((1 - 1) + 1, n_s, (1 - 1) + 3, n_s, (1 - 1) + 2, n_s,))
+        n_t = u.shape[2]
+        n_j = min(n_t - 1 - 1 + 1, n_t - 1 + 1, n_t - 2 - 1 + 1)
+        if n_j < 1: raise ValueError("_batched_laplacian: index 'j' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'u[..j+1..]' needs extent %d along that axis, has %d; 'u[..j..]' needs extent %d along that axis, has %d; 'u[..j+2..]' needs extent %d along that axis, has %d" % ((1 - 1) + 2, n_t, (1 - 1) + 1, n_t, (1 - 1) + 3, n_t,))
+        n__batch = u.shape[0]
+        _v20 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 2)), (n__batch, n_i, n_j, ))
+        _v21 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 0)), (n__batch, n_i, n_j, ))
+        _v22 = np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 2), (((2, 1),), 1)), (n__batch, n_i, n_j, ))
+        L = (_v20 + _v21 + _v22 + np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 1)), (n__batch, n_i, n_j, )) - (4.0 * np.shift_window(u, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 1)), (n__batch, n_i, n_j, ))))
+        def _op___batched_laplacian_pullback(dL):
+            if is_zero(dL):
+                return (_NO, _ZERO)
+            _sc28 = np.shift_scatter((-4.0 * dL), ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 1)), (n__batch, n_s, n_t, ))
+            _sc29 = np.shift_scatter(dL, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 2)), (n__batch, n_s, n_t, ))
+            _sc30 = np.shift_scatter(dL, ((((0, 1),), 0), (((1, 1),), 1), (((2, 1),), 0)), (n__batch, n_s, n_t, ))
+            du = _sc28 + _sc29 + _sc30 + np.shift_scatter(dL, ((((0, 1),), 0), (((1, 1),), 2), (((2, 1),), 1)), (n__batch, n_s, n_t, )) + np.shift_scatter(dL, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 1)), (n__batch, n_s, n_t, ))
+            return (_NO, du)
+        return L, _op___batched_laplacian_pullback
+
     return {
         'conv1d': conv1d,
         'conv1d_frule': conv1d_frule,
@@ -366,6 +700,24 @@ def _define(np):
         'laplacian': laplacian,
         'laplacian_frule': laplacian_frule,
         'laplacian_rrule': laplacian_rrule,
+        '__batched_conv1d': _op___batched_conv1d,
+        '__batched_conv1d_frule': _op___batched_conv1d_frule,
+        '__batched_conv1d_rrule': _op___batched_conv1d_rrule,
+        '__batched_conv1d_stride2': _op___batched_conv1d_stride2,
+        '__batched_conv1d_stride2_frule': _op___batched_conv1d_stride2_frule,
+        '__batched_conv1d_stride2_rrule': _op___batched_conv1d_stride2_rrule,
+        '__batched_conv2d': _op___batched_conv2d,
+        '__batched_conv2d_frule': _op___batched_conv2d_frule,
+        '__batched_conv2d_rrule': _op___batched_conv2d_rrule,
+        '__batched_conv2d_batch': _op___batched_conv2d_batch,
+        '__batched_conv2d_batch_frule': _op___batched_conv2d_batch_frule,
+        '__batched_conv2d_batch_rrule': _op___batched_conv2d_batch_rrule,
+        '__batched_depthwise_conv2d': _op___batched_depthwise_conv2d,
+        '__batched_depthwise_conv2d_frule': _op___batched_depthwise_conv2d_frule,
+        '__batched_depthwise_conv2d_rrule': _op___batched_depthwise_conv2d_rrule,
+        '__batched_laplacian': _op___batched_laplacian,
+        '__batched_laplacian_frule': _op___batched_laplacian_frule,
+        '__batched_laplacian_rrule': _op___batched_laplacian_rrule,
     }
 
 
@@ -377,7 +729,8 @@ OPS = {'conv1d': {'signature': 'conv1d(x[t], w[k]) -> y[i]',
             'domains': {'x': 'real', 'w': 'real'},
             'shifted': [['t', [[1, 'i'], [1, 'k']], 0]],
             'source': 'rules/conv.rules:11',
-            'doc': '1-D convolution: np.correlate(x, w, "valid").'},
+            'doc': '1-D convolution: np.correlate(x, w, "valid").',
+            'batched': '__batched_conv1d'},
  'conv1d_stride2': {'signature': 'conv1d_stride2(x[t], w[k]) -> y[i]',
                     'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['t']},
                                {'name': 'w', 'kind': 'tensor', 'indices': ['k']}],
@@ -386,7 +739,8 @@ OPS = {'conv1d': {'signature': 'conv1d(x[t], w[k]) -> y[i]',
                     'domains': {'x': 'real', 'w': 'real'},
                     'shifted': [['t', [[2, 'i'], [1, 'k']], 0]],
                     'source': 'rules/conv.rules:13',
-                    'doc': 'Strided: every second output of conv1d, computed directly.'},
+                    'doc': 'Strided: every second output of conv1d, computed directly.',
+                    'batched': '__batched_conv1d_stride2'},
  'conv2d': {'signature': 'conv2d(x[c,s,t], K[o,c,p,q]) -> y[o,h,w]',
             'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['c', 's', 't']},
                        {'name': 'K', 'kind': 'tensor', 'indices': ['o', 'c', 'p', 'q']}],
@@ -396,7 +750,8 @@ OPS = {'conv1d': {'signature': 'conv1d(x[t], w[k]) -> y[i]',
             'shifted': [['s', [[1, 'h'], [1, 'p']], 0], ['t', [[1, 'w'], [1, 'q']], 0]],
             'source': 'rules/conv.rules:15',
             'doc': '2-D convolution with channels: input channels c, output channels o, a kernel of any '
-                   'size.'},
+                   'size.',
+            'batched': '__batched_conv2d'},
  'conv2d_batch': {'signature': 'conv2d_batch(x[n,c,s,t], K[o,c,p,q]) -> y[n,o,h,w]',
                   'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['n', 'c', 's', 't']},
                              {'name': 'K', 'kind': 'tensor', 'indices': ['o', 'c', 'p', 'q']}],
@@ -407,7 +762,8 @@ OPS = {'conv1d': {'signature': 'conv1d(x[t], w[k]) -> y[i]',
                   'shifted': [['s', [[1, 'h'], [1, 'p']], 0], ['t', [[1, 'w'], [1, 'q']], 0]],
                   'source': 'rules/conv.rules:17',
                   'doc': 'The same over a batch n, with a 3×3 kernel (as torch.nn.functional.conv2d without '
-                         'padding).'},
+                         'padding).',
+                  'batched': '__batched_conv2d_batch'},
  'depthwise_conv2d': {'signature': 'depthwise_conv2d(x[c,s,t], K[c,p,q]) -> y[c,h,w]',
                       'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['c', 's', 't']},
                                  {'name': 'K', 'kind': 'tensor', 'indices': ['c', 'p', 'q']}],
@@ -416,7 +772,8 @@ OPS = {'conv1d': {'signature': 'conv1d(x[t], w[k]) -> y[i]',
                       'domains': {'x': 'real', 'K': 'real'},
                       'shifted': [['s', [[1, 'h'], [1, 'p']], 0], ['t', [[1, 'w'], [1, 'q']], 0]],
                       'source': 'rules/conv.rules:19',
-                      'doc': 'Depthwise: each channel c convolved with its own kernel.'},
+                      'doc': 'Depthwise: each channel c convolved with its own kernel.',
+                      'batched': '__batched_depthwise_conv2d'},
  'laplacian': {'signature': 'laplacian(u[s,t]) -> L[i,j]',
                'inputs': [{'name': 'u', 'kind': 'tensor', 'indices': ['s', 't']}],
                'outputs': [{'name': 'L', 'indices': ['i', 'j']}],
@@ -429,7 +786,8 @@ OPS = {'conv1d': {'signature': 'conv1d(x[t], w[k]) -> y[i]',
                            ['t', [[1, 'j']], 0],
                            ['t', [[1, 'j']], 2]],
                'source': 'rules/conv.rules:21',
-               'doc': 'The 5-point Laplacian at the interior points of a grid (L[i,j] sits at u[i+1,j+1]).'}}
+               'doc': 'The 5-point Laplacian at the interior points of a grid (L[i,j] sits at u[i+1,j+1]).',
+               'batched': '__batched_laplacian'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
 RULES = {'conv1d': {'name': 'conv1d',

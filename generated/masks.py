@@ -301,6 +301,286 @@ def _define(np):
             return (_NO, Thunk(_pb_q_52), Thunk(_pb_k_57), Thunk(_pb_v_62))
         return o, causal_attention_pullback
 
+    # ---- __batched_cumsum(x[_batch,i]) -> y[_batch,i]    (rules/masks.rules:8)
+    # Cumulative sums: generated as np.cumsum (no N×N mask); each pullback is the reverse cumulative sum.
+    def _op___batched_cumsum(x):
+        n__batch = x.shape[0]
+        y = (np.cumsum(x, axis=-1))
+        return y
+
+    def _op___batched_cumsum_frule(tangents, x):
+        _, dx = tangents
+        n__batch = x.shape[0]
+        y = (np.cumsum(x, axis=-1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.cumsum(dx, axis=-1)))
+        return y, dy_
+
+    def _op___batched_cumsum_rrule(x):
+        n__batch = x.shape[0]
+        y = (np.cumsum(x, axis=-1))
+        def _op___batched_cumsum_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.flip(np.cumsum(np.flip(dy_, -1), axis=-1), -1))
+            return (_NO, dx)
+        return y, _op___batched_cumsum_pullback
+
+    # ---- __batched_cumsum_exclusive(x[_batch,i]) -> y[_batch,i]    (rules/masks.rules:9)
+    def _op___batched_cumsum_exclusive(x):
+        n__batch = x.shape[0]
+        y = (np.concatenate([np.zeros((n__batch, 1,), dtype=np.result_type(x)), np.cumsum(x[..., :-1], axis=-1)], axis=-1))
+        return y
+
+    def _op___batched_cumsum_exclusive_frule(tangents, x):
+        _, dx = tangents
+        n__batch = x.shape[0]
+        y = (np.concatenate([np.zeros((n__batch, 1,), dtype=np.result_type(x)), np.cumsum(x[..., :-1], axis=-1)], axis=-1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.concatenate([np.zeros((n__batch, 1,), dtype=np.result_type(x)), np.cumsum(dx[..., :-1], axis=-1)], axis=-1)))
+        return y, dy_
+
+    def _op___batched_cumsum_exclusive_rrule(x):
+        n__batch = x.shape[0]
+        y = (np.concatenate([np.zeros((n__batch, 1,), dtype=np.result_type(x)), np.cumsum(x[..., :-1], axis=-1)], axis=-1))
+        def _op___batched_cumsum_exclusive_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.flip(np.concatenate([np.zeros((n__batch, 1,), dtype=np.result_type(x)), np.cumsum(np.flip(dy_, -1)[..., :-1], axis=-1)], axis=-1), -1))
+            return (_NO, dx)
+        return y, _op___batched_cumsum_exclusive_pullback
+
+    # ---- __batched_reverse_cumsum(x[_batch,i]) -> y[_batch,i]    (rules/masks.rules:10)
+    def _op___batched_reverse_cumsum(x):
+        n__batch = x.shape[0]
+        y = (np.flip(np.cumsum(np.flip(x, -1), axis=-1), -1))
+        return y
+
+    def _op___batched_reverse_cumsum_frule(tangents, x):
+        _, dx = tangents
+        n__batch = x.shape[0]
+        y = (np.flip(np.cumsum(np.flip(x, -1), axis=-1), -1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.flip(np.cumsum(np.flip(dx, -1), axis=-1), -1)))
+        return y, dy_
+
+    def _op___batched_reverse_cumsum_rrule(x):
+        n__batch = x.shape[0]
+        y = (np.flip(np.cumsum(np.flip(x, -1), axis=-1), -1))
+        def _op___batched_reverse_cumsum_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.cumsum(dy_, axis=-1))
+            return (_NO, dx)
+        return y, _op___batched_reverse_cumsum_pullback
+
+    # ---- __batched_cumsum_rows(x[_batch,b,i]) -> y[_batch,b,i]    (rules/masks.rules:12)
+    # Along the last axis, each row b on its own.
+    def _op___batched_cumsum_rows(x):
+        n__batch = x.shape[0]
+        n_b = x.shape[1]
+        y = (np.cumsum(x, axis=-1))
+        return y
+
+    def _op___batched_cumsum_rows_frule(tangents, x):
+        _, dx = tangents
+        n__batch = x.shape[0]
+        n_b = x.shape[1]
+        y = (np.cumsum(x, axis=-1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, (np.cumsum(dx, axis=-1)))
+        return y, dy_
+
+    def _op___batched_cumsum_rows_rrule(x):
+        n__batch = x.shape[0]
+        n_b = x.shape[1]
+        y = (np.cumsum(x, axis=-1))
+        def _op___batched_cumsum_rows_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.flip(np.cumsum(np.flip(dy_, -1), axis=-1), -1))
+            return (_NO, dx)
+        return y, _op___batched_cumsum_rows_pullback
+
+    # ---- __batched_tril(A[_batch,i,j]) -> L[_batch,i,j]    (rules/masks.rules:15)
+    # Triangular parts, as np.tril(A) and np.triu(A, 1).
+    def _op___batched_tril(A):
+        n_j = A.shape[2]
+        n_i = A.shape[1]
+        L = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), A, 0.0)
+        return L
+
+    def _op___batched_tril_frule(tangents, A):
+        _, dA = tangents
+        n_j = A.shape[2]
+        n_i = A.shape[1]
+        L = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), A, 0.0)
+        dL = _ZERO
+        if not is_zero(dA):
+            dL = _add(dL, np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), dA, 0.0))
+        return L, dL
+
+    def _op___batched_tril_rrule(A):
+        n_j = A.shape[2]
+        n_i = A.shape[1]
+        L = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), A, 0.0)
+        def _op___batched_tril_pullback(dL):
+            if is_zero(dL):
+                return (_NO, _ZERO)
+            dA = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), dL, 0.0)
+            return (_NO, dA)
+        return L, _op___batched_tril_pullback
+
+    # ---- __batched_triu_strict(A[_batch,i,j]) -> U[_batch,i,j]    (rules/masks.rules:16)
+    def _op___batched_triu_strict(A):
+        n_j = A.shape[2]
+        n_i = A.shape[1]
+        U = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), A, 0.0)
+        return U
+
+    def _op___batched_triu_strict_frule(tangents, A):
+        _, dA = tangents
+        n_j = A.shape[2]
+        n_i = A.shape[1]
+        U = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), A, 0.0)
+        dU = _ZERO
+        if not is_zero(dA):
+            dU = _add(dU, np.where((np.arange(n_j) > np.arange(n_i)[:, None]), dA, 0.0))
+        return U, dU
+
+    def _op___batched_triu_strict_rrule(A):
+        n_j = A.shape[2]
+        n_i = A.shape[1]
+        U = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), A, 0.0)
+        def _op___batched_triu_strict_pullback(dU):
+            if is_zero(dU):
+                return (_NO, _ZERO)
+            dA = np.where((np.arange(n_j) > np.arange(n_i)[:, None]), dU, 0.0)
+            return (_NO, dA)
+        return U, _op___batched_triu_strict_pullback
+
+    # ---- __batched_causal_softmax(s[_batch,i,j]) -> y[_batch,i,j]    (rules/masks.rules:20)
+    # Row softmax over the positions j ≤ i only: masked scores are -inf, so their weights are exactly 0 (and so are
+    # the gradients with respect to them); each row is shifted by its maximum, as log-sum-exp is.
+    def _op___batched_causal_softmax(s):
+        n_j = s.shape[2]
+        n_i = s.shape[1]
+        m = np.transpose(np.where((np.arange(n_j) <= np.arange(n_i)[:, None])[:, :, None], np.transpose(s, (1, 2, 0)), (-np.inf)), (2, 0, 1))
+        _m3 = np.max(m, axis=2, keepdims=True, initial=-np.inf)
+        _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
+        y = (np.exp(((m - np.sum(_m3, axis=2)[:, :, None]) - np.log(np.sum(np.exp(m - _m3), axis=2))[:, :, None])))
+        return y
+
+    def _op___batched_causal_softmax_frule(tangents, s):
+        _, ds = tangents
+        n_j = s.shape[2]
+        n_i = s.shape[1]
+        m = np.transpose(np.where((np.arange(n_j) <= np.arange(n_i)[:, None])[:, :, None], np.transpose(s, (1, 2, 0)), (-np.inf)), (2, 0, 1))
+        _m12 = np.max(m, axis=2, keepdims=True, initial=-np.inf)
+        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        y = (np.exp(((m - np.sum(_m12, axis=2)[:, :, None]) - np.log(np.sum(np.exp(m - _m12), axis=2))[:, :, None])))
+        dm = _ZERO
+        if not is_zero(ds):
+            dm = _add(dm, np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), ds, 0.0))
+        dy_ = _ZERO
+        if not is_zero(dm):
+            _e21 = (dm * y)
+            dy_ = _add(dy_, _e21 + (-((np.sum(_e21, axis=2)[:, :, None]) * y)))
+        return y, dy_
+
+    def _op___batched_causal_softmax_rrule(s):
+        n_j = s.shape[2]
+        n_i = s.shape[1]
+        m = np.transpose(np.where((np.arange(n_j) <= np.arange(n_i)[:, None])[:, :, None], np.transpose(s, (1, 2, 0)), (-np.inf)), (2, 0, 1))
+        _m26 = np.max(m, axis=2, keepdims=True, initial=-np.inf)
+        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
+        y = (np.exp(((m - np.sum(_m26, axis=2)[:, :, None]) - np.log(np.sum(np.exp(m - _m26), axis=2))[:, :, None])))
+        def _op___batched_causal_softmax_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            _e32 = (dy_ * y)
+            dm = _e32 + (-((np.sum(_e32, axis=2)[:, :, None]) * y))
+            ds = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), dm, 0.0)
+            return (_NO, ds)
+        return y, _op___batched_causal_softmax_pullback
+
+    # ---- __batched_causal_attention(q[_batch,i,d], k[_batch,i,d], v[_batch,i,e]) -> o[_batch,i,e]    (rules/masks.rules:25)
+    # One head of causal self-attention: queries q, keys k, values v over the same positions.
+    def _op___batched_causal_attention(q, k_, v):
+        n_i = q.shape[1]
+        n_d = q.shape[2]
+        s = np.transpose(np.where((np.arange(n_i) <= np.arange(n_i)[:, None])[:, :, None], np.transpose((_recip((n_d ** 0.5)) * np.einsum("abc,adc->adb", k_, q, optimize=True)), (1, 2, 0)), (-np.inf)), (2, 0, 1))
+        _m6 = np.max(s, axis=2, keepdims=True, initial=-np.inf)
+        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        p = (np.exp(((s - np.sum(_m6, axis=2)[:, :, None]) - np.log(np.sum(np.exp(s - _m6), axis=2))[:, :, None])))
+        o = np.einsum("abc,acd->abd", p, v, optimize=True)
+        return o
+
+    def _op___batched_causal_attention_frule(tangents, q, k_, v):
+        _, dq, dk, dv = tangents
+        n_i = q.shape[1]
+        n_d = q.shape[2]
+        _r13 = np.arange(n_i)
+        _r14 = np.arange(n_i)
+        _c15 = np.einsum("abc,adc->adb", k_, q, optimize=True)
+        _e16 = n_d ** 0.5
+        s = np.transpose(np.where((_r13 <= _r14[:, None])[:, :, None], np.transpose((_recip(_e16) * _c15), (1, 2, 0)), (-np.inf)), (2, 0, 1))
+        _m19 = np.max(s, axis=2, keepdims=True, initial=-np.inf)
+        _m19 = np.where(np.isfinite(_m19), _m19, 0.0)
+        p = (np.exp(((s - np.sum(_m19, axis=2)[:, :, None]) - np.log(np.sum(np.exp(s - _m19), axis=2))[:, :, None])))
+        o = np.einsum("abc,acd->abd", p, v, optimize=True)
+        ds = _ZERO
+        if not is_zero(dk):
+            ds = _add(ds, np.einsum("abc,adc->adb", dk, q, optimize=True))
+        if not is_zero(dq):
+            ds = _add(ds, np.einsum("abc,adc->abd", dq, k_, optimize=True))
+        if not is_zero(ds):
+            ds = ds * np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), _recip(_e16), 0.0)
+        dp = _ZERO
+        if not is_zero(ds):
+            _e32 = (ds * p)
+            dp = _add(dp, _e32 + (-((np.sum(_e32, axis=2)[:, :, None]) * p)))
+        do = _ZERO
+        if not is_zero(dp):
+            do = _add(do, np.einsum("abc,acd->abd", dp, v, optimize=True))
+        if not is_zero(dv):
+            do = _add(do, np.einsum("abc,adb->adc", dv, p, optimize=True))
+        return o, do
+
+    def _op___batched_causal_attention_rrule(q, k_, v):
+        n_i = q.shape[1]
+        n_d = q.shape[2]
+        _r36 = np.arange(n_i)
+        _r37 = np.arange(n_i)
+        _c38 = np.einsum("abc,adc->adb", k_, q, optimize=True)
+        _e39 = n_d ** 0.5
+        s = np.transpose(np.where((_r36 <= _r37[:, None])[:, :, None], np.transpose((_recip(_e39) * _c38), (1, 2, 0)), (-np.inf)), (2, 0, 1))
+        _m42 = np.max(s, axis=2, keepdims=True, initial=-np.inf)
+        _m42 = np.where(np.isfinite(_m42), _m42, 0.0)
+        p = (np.exp(((s - np.sum(_m42, axis=2)[:, :, None]) - np.log(np.sum(np.exp(s - _m42), axis=2))[:, :, None])))
+        o = np.einsum("abc,acd->abd", p, v, optimize=True)
+        def _op___batched_causal_attention_pullback(do):
+            if is_zero(do):
+                return (_NO, _ZERO, _ZERO, _ZERO)
+            dp = np.einsum("abc,adc->abd", do, v, optimize=True)
+            _e50 = (dp * p)
+            ds = _e50 + (-((np.sum(_e50, axis=2)[:, :, None]) * p))
+            def _pb_q_52():
+                dq = (_recip(_e39) * np.einsum("abc,dba->adc", k_, ((np.asarray((np.arange(n_i) <= np.arange(n_i)[:, None]), dtype=np.result_type(q, k_, v))[:, :, None]) * np.transpose(ds, (1, 2, 0))), optimize=True))
+                return dq
+            def _pb_k_58():
+                dk = (_recip(_e39) * np.einsum("abc,dba->adc", q, ((np.asarray((np.arange(n_i)[:, None] <= np.arange(n_i)), dtype=np.result_type(q, k_, v))[:, :, None]) * np.transpose(ds, (2, 1, 0))), optimize=True))
+                return dk
+            def _pb_v_64():
+                dv = np.einsum("abc,abd->adc", do, p, optimize=True)
+                return dv
+            return (_NO, Thunk(_pb_q_52), Thunk(_pb_k_58), Thunk(_pb_v_64))
+        return o, _op___batched_causal_attention_pullback
+
     return {
         'cumsum': cumsum,
         'cumsum_frule': cumsum_frule,
@@ -326,6 +606,30 @@ def _define(np):
         'causal_attention': causal_attention,
         'causal_attention_frule': causal_attention_frule,
         'causal_attention_rrule': causal_attention_rrule,
+        '__batched_cumsum': _op___batched_cumsum,
+        '__batched_cumsum_frule': _op___batched_cumsum_frule,
+        '__batched_cumsum_rrule': _op___batched_cumsum_rrule,
+        '__batched_cumsum_exclusive': _op___batched_cumsum_exclusive,
+        '__batched_cumsum_exclusive_frule': _op___batched_cumsum_exclusive_frule,
+        '__batched_cumsum_exclusive_rrule': _op___batched_cumsum_exclusive_rrule,
+        '__batched_reverse_cumsum': _op___batched_reverse_cumsum,
+        '__batched_reverse_cumsum_frule': _op___batched_reverse_cumsum_frule,
+        '__batched_reverse_cumsum_rrule': _op___batched_reverse_cumsum_rrule,
+        '__batched_cumsum_rows': _op___batched_cumsum_rows,
+        '__batched_cumsum_rows_frule': _op___batched_cumsum_rows_frule,
+        '__batched_cumsum_rows_rrule': _op___batched_cumsum_rows_rrule,
+        '__batched_tril': _op___batched_tril,
+        '__batched_tril_frule': _op___batched_tril_frule,
+        '__batched_tril_rrule': _op___batched_tril_rrule,
+        '__batched_triu_strict': _op___batched_triu_strict,
+        '__batched_triu_strict_frule': _op___batched_triu_strict_frule,
+        '__batched_triu_strict_rrule': _op___batched_triu_strict_rrule,
+        '__batched_causal_softmax': _op___batched_causal_softmax,
+        '__batched_causal_softmax_frule': _op___batched_causal_softmax_frule,
+        '__batched_causal_softmax_rrule': _op___batched_causal_softmax_rrule,
+        '__batched_causal_attention': _op___batched_causal_attention,
+        '__batched_causal_attention_frule': _op___batched_causal_attention_frule,
+        '__batched_causal_attention_rrule': _op___batched_causal_attention_rrule,
     }
 
 
@@ -336,39 +640,45 @@ OPS = {'cumsum': {'signature': 'cumsum(x[i]) -> y[i]',
             'domains': {'x': 'real'},
             'source': 'rules/masks.rules:8',
             'doc': 'Cumulative sums: generated as np.cumsum (no N×N mask); each pullback is the reverse '
-                   'cumulative sum.'},
+                   'cumulative sum.',
+            'batched': '__batched_cumsum'},
  'cumsum_exclusive': {'signature': 'cumsum_exclusive(x[i]) -> y[i]',
                       'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                       'outputs': [{'name': 'y', 'indices': ['i']}],
                       'equal_extents': [],
                       'domains': {'x': 'real'},
-                      'source': 'rules/masks.rules:9'},
+                      'source': 'rules/masks.rules:9',
+                      'batched': '__batched_cumsum_exclusive'},
  'reverse_cumsum': {'signature': 'reverse_cumsum(x[i]) -> y[i]',
                     'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                     'outputs': [{'name': 'y', 'indices': ['i']}],
                     'equal_extents': [],
                     'domains': {'x': 'real'},
-                    'source': 'rules/masks.rules:10'},
+                    'source': 'rules/masks.rules:10',
+                    'batched': '__batched_reverse_cumsum'},
  'cumsum_rows': {'signature': 'cumsum_rows(x[b,i]) -> y[b,i]',
                  'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']}],
                  'outputs': [{'name': 'y', 'indices': ['b', 'i']}],
                  'equal_extents': [],
                  'domains': {'x': 'real'},
                  'source': 'rules/masks.rules:12',
-                 'doc': 'Along the last axis, each row b on its own.'},
+                 'doc': 'Along the last axis, each row b on its own.',
+                 'batched': '__batched_cumsum_rows'},
  'tril': {'signature': 'tril(A[i,j]) -> L[i,j]',
           'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
           'outputs': [{'name': 'L', 'indices': ['i', 'j']}],
           'equal_extents': [],
           'domains': {'A': 'real'},
           'source': 'rules/masks.rules:15',
-          'doc': 'Triangular parts, as np.tril(A) and np.triu(A, 1).'},
+          'doc': 'Triangular parts, as np.tril(A) and np.triu(A, 1).',
+          'batched': '__batched_tril'},
  'triu_strict': {'signature': 'triu_strict(A[i,j]) -> U[i,j]',
                  'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
                  'outputs': [{'name': 'U', 'indices': ['i', 'j']}],
                  'equal_extents': [],
                  'domains': {'A': 'real'},
-                 'source': 'rules/masks.rules:16'},
+                 'source': 'rules/masks.rules:16',
+                 'batched': '__batched_triu_strict'},
  'causal_softmax': {'signature': 'causal_softmax(s[i,j]) -> y[i,j]',
                     'inputs': [{'name': 's', 'kind': 'tensor', 'indices': ['i', 'j']}],
                     'outputs': [{'name': 'y', 'indices': ['i', 'j']}],
@@ -378,7 +688,8 @@ OPS = {'cumsum': {'signature': 'cumsum(x[i]) -> y[i]',
                     'doc': 'Row softmax over the positions j ≤ i only: masked scores are -inf, so their '
                            'weights are exactly 0 (and so are\n'
                            'the gradients with respect to them); each row is shifted by its maximum, as '
-                           'log-sum-exp is.'},
+                           'log-sum-exp is.',
+                    'batched': '__batched_causal_softmax'},
  'causal_attention': {'signature': 'causal_attention(q[i,d], k[i,d], v[i,e]) -> o[i,e]',
                       'inputs': [{'name': 'q', 'kind': 'tensor', 'indices': ['i', 'd']},
                                  {'name': 'k', 'kind': 'tensor', 'indices': ['i', 'd']},
@@ -388,7 +699,8 @@ OPS = {'cumsum': {'signature': 'cumsum(x[i]) -> y[i]',
                       'domains': {'q': 'real', 'k': 'real', 'v': 'real'},
                       'source': 'rules/masks.rules:25',
                       'doc': 'One head of causal self-attention: queries q, keys k, values v over the same '
-                             'positions.'}}
+                             'positions.',
+                      'batched': '__batched_causal_attention'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
 RULES = {'cumsum': {'name': 'cumsum',

@@ -468,6 +468,470 @@ def _define(np):
             return (_NO, Thunk(_pb_x_144), Thunk(_pb_y_145), Thunk(_pb_b_146), Thunk(_pb_s_147))
         return out, gaussian_kernel_sum_pullback
 
+    # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
+    def _op___batched_sum(x):
+        s = np.sum(x, axis=1)
+        return s
+
+    def _op___batched_sum_frule(tangents, x):
+        _, dx = tangents
+        s = np.sum(x, axis=1)
+        ds = _ZERO
+        if not is_zero(dx):
+            ds = _add(ds, np.sum(dx, axis=1))
+        return s, ds
+
+    def _op___batched_sum_rrule(x):
+        n__batch = x.shape[0]
+        n_i = x.shape[1]
+        s = np.sum(x, axis=1)
+        def _op___batched_sum_pullback(ds):
+            if is_zero(ds):
+                return (_NO, _ZERO)
+            dx = np.broadcast_to(ds[:, None], (n__batch, n_i, ))
+            return (_NO, dx)
+        return s, _op___batched_sum_pullback
+
+    # ---- __batched_mean(x[_batch,i]) -> m[_batch]    (rules/nn.rules:6)
+    def _op___batched_mean(x):
+        n_i = x.shape[1]
+        m = (_recip(n_i) * np.sum(x, axis=1))
+        return m
+
+    def _op___batched_mean_frule(tangents, x):
+        _, dx = tangents
+        n_i = x.shape[1]
+        m = (_recip(n_i) * np.sum(x, axis=1))
+        dm = _ZERO
+        if not is_zero(dx):
+            dm = _add(dm, (_recip(n_i) * np.sum(dx, axis=1)))
+        return m, dm
+
+    def _op___batched_mean_rrule(x):
+        n_i = x.shape[1]
+        n__batch = x.shape[0]
+        m = (_recip(n_i) * np.sum(x, axis=1))
+        def _op___batched_mean_pullback(dm):
+            if is_zero(dm):
+                return (_NO, _ZERO)
+            dx = np.broadcast_to((_recip(n_i) * dm)[:, None], (n__batch, n_i, ))
+            return (_NO, dx)
+        return m, _op___batched_mean_pullback
+
+    # ---- __batched_logsumexp(x[_batch,i]) -> y[_batch]    (rules/nn.rules:7)
+    def _op___batched_logsumexp(x):
+        _m0 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        y = (np.log(np.sum(np.exp(x - _m0), axis=1)) + np.sum(_m0, axis=1))
+        return y
+
+    def _op___batched_logsumexp_frule(tangents, x):
+        _, dx = tangents
+        _m4 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
+        y = (np.log(np.sum(np.exp(x - _m4), axis=1)) + np.sum(_m4, axis=1))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.sum((dx * np.exp((x - (y[:, None])))), axis=1))
+        return y, dy_
+
+    def _op___batched_logsumexp_rrule(x):
+        _m12 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        y = (np.log(np.sum(np.exp(x - _m12), axis=1)) + np.sum(_m12, axis=1))
+        def _op___batched_logsumexp_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = ((dy_[:, None]) * np.exp((x - (y[:, None]))))
+            return (_NO, dx)
+        return y, _op___batched_logsumexp_pullback
+
+    # ---- __batched_softmax(x[_batch,i]) -> y[_batch,i]    (rules/nn.rules:9)
+    # Written through the log-sum-exp, which the generated code evaluates without overflow.
+    def _op___batched_softmax(x):
+        _m0 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        y = (np.exp(((x - np.sum(_m0, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m0), axis=1))[:, None])))
+        return y
+
+    def _op___batched_softmax_frule(tangents, x):
+        _, dx = tangents
+        _m6 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        y = (np.exp(((x - np.sum(_m6, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m6), axis=1))[:, None])))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            _e12 = (dx * y)
+            dy_ = _add(dy_, _e12 + (-((np.sum(_e12, axis=1)[:, None]) * y)))
+        return y, dy_
+
+    def _op___batched_softmax_rrule(x):
+        _m14 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m14 = np.where(np.isfinite(_m14), _m14, 0.0)
+        y = (np.exp(((x - np.sum(_m14, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m14), axis=1))[:, None])))
+        def _op___batched_softmax_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            _e20 = (dy_ * y)
+            dx = _e20 + (-((np.sum(_e20, axis=1)[:, None]) * y))
+            return (_NO, dx)
+        return y, _op___batched_softmax_pullback
+
+    # ---- __batched_log_softmax(x[_batch,i]) -> y[_batch,i]    (rules/nn.rules:10)
+    def _op___batched_log_softmax(x):
+        _m0 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        y = ((x - np.sum(_m0, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m0), axis=1))[:, None])
+        return y
+
+    def _op___batched_log_softmax_frule(tangents, x):
+        _, dx = tangents
+        n__batch = x.shape[0]
+        n_i = x.shape[1]
+        _m4 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
+        y = ((x - np.sum(_m4, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m4), axis=1))[:, None])
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.broadcast_to((-np.sum((dx * np.exp(y)), axis=1))[:, None], (n__batch, n_i, )) + dx)
+        return y, dy_
+
+    def _op___batched_log_softmax_rrule(x):
+        _m11 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
+        _m11 = np.where(np.isfinite(_m11), _m11, 0.0)
+        y = ((x - np.sum(_m11, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m11), axis=1))[:, None])
+        def _op___batched_log_softmax_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (-((np.sum(dy_, axis=1)[:, None]) * np.exp(y))) + dy_
+            return (_NO, dx)
+        return y, _op___batched_log_softmax_pullback
+
+    # ---- __batched_dense(W[_batch,o,i], x[_batch,b,i], c[_batch,o]) -> y[_batch,b,o]    (rules/nn.rules:13)
+    # A dense layer over a batch b: the bias c broadcasts over b, so its pullback sums over b.
+    def _op___batched_dense(W, x, c):
+        y = np.tanh((np.einsum("abc,adc->adb", W, x, optimize=True) + c[:, None]))
+        return y
+
+    def _op___batched_dense_frule(tangents, W, x, c):
+        _, dW, dx, dc = tangents
+        n__batch = W.shape[0]
+        n_b = x.shape[1]
+        n_o = W.shape[1]
+        y = np.tanh((np.einsum("abc,adc->adb", W, x, optimize=True) + c[:, None]))
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.einsum("abc,adc->adb", W, dx, optimize=True))
+        if not is_zero(dW):
+            dy_ = _add(dy_, np.einsum("abc,adc->adb", dW, x, optimize=True))
+        if not is_zero(dc):
+            dy_ = _add(dy_, np.broadcast_to(dc[:, None], (n__batch, n_b, n_o, )))
+        if not is_zero(dy_):
+            dy_ = dy_ * (1.0 - (y * y))
+        return y, dy_
+
+    def _op___batched_dense_rrule(W, x, c):
+        y = np.tanh((np.einsum("abc,adc->adb", W, x, optimize=True) + c[:, None]))
+        def _op___batched_dense_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO, _ZERO)
+            _e15 = ((1.0 - (y * y)) * dy_)
+            def _pb_W_16():
+                dW = np.einsum("abc,abd->acd", _e15, x, optimize=True)
+                return dW
+            def _pb_x_18():
+                dx = np.einsum("abc,acd->abd", _e15, W, optimize=True)
+                return dx
+            def _pb_c_20():
+                dc = np.sum(_e15, axis=1)
+                return dc
+            return (_NO, Thunk(_pb_W_16), Thunk(_pb_x_18), Thunk(_pb_c_20))
+        return y, _op___batched_dense_pullback
+
+    # ---- __batched_linear(W[_batch,o,i], x[_batch,b,i], c[_batch,o]) -> y[_batch,b,o]    (rules/nn.rules:14)
+    def _op___batched_linear(W, x, c):
+        y = (np.einsum("abc,adc->adb", W, x, optimize=True) + c[:, None])
+        return y
+
+    def _op___batched_linear_frule(tangents, W, x, c):
+        _, dW, dx, dc = tangents
+        n__batch = W.shape[0]
+        n_b = x.shape[1]
+        n_o = W.shape[1]
+        y = (np.einsum("abc,adc->adb", W, x, optimize=True) + c[:, None])
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.einsum("abc,adc->adb", W, dx, optimize=True))
+        if not is_zero(dW):
+            dy_ = _add(dy_, np.einsum("abc,adc->adb", dW, x, optimize=True))
+        if not is_zero(dc):
+            dy_ = _add(dy_, np.broadcast_to(dc[:, None], (n__batch, n_b, n_o, )))
+        return y, dy_
+
+    def _op___batched_linear_rrule(W, x, c):
+        y = (np.einsum("abc,adc->adb", W, x, optimize=True) + c[:, None])
+        def _op___batched_linear_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO, _ZERO, _ZERO)
+            def _pb_W_8():
+                dW = np.einsum("abc,abd->acd", dy_, x, optimize=True)
+                return dW
+            def _pb_x_10():
+                dx = np.einsum("abc,adb->adc", W, dy_, optimize=True)
+                return dx
+            def _pb_c_12():
+                dc = np.sum(dy_, axis=1)
+                return dc
+            return (_NO, Thunk(_pb_W_8), Thunk(_pb_x_10), Thunk(_pb_c_12))
+        return y, _op___batched_linear_pullback
+
+    # ---- __batched_mse(p[_batch,b,o], t[_batch,b,o]) -> L[_batch]    (rules/nn.rules:17)
+    # Losses, averaged over the batch.
+    def _op___batched_mse(p, t):
+        n_b = p.shape[1]
+        n_o = p.shape[2]
+        _e0 = (p - t)
+        L = (_recip(n_b * n_o) * np.sum((_e0 * _e0), axis=(1, 2)))
+        return L
+
+    def _op___batched_mse_frule(tangents, p, t):
+        _, dp, dt = tangents
+        n_b = p.shape[1]
+        n_o = p.shape[2]
+        _e4 = (p - t)
+        L = (_recip(n_b * n_o) * np.sum((_e4 * _e4), axis=(1, 2)))
+        dL = _ZERO
+        if not is_zero(dt):
+            dL = _add(dL, np.sum((((2.0 * t) - (2.0 * p)) * dt), axis=(1, 2)))
+        if not is_zero(dp):
+            dL = _add(dL, np.sum((((2.0 * p) - (2.0 * t)) * dp), axis=(1, 2)))
+        if not is_zero(dL):
+            dL = dL * _recip(n_b * n_o)
+        return L, dL
+
+    def _op___batched_mse_rrule(p, t):
+        n_b = p.shape[1]
+        n_o = p.shape[2]
+        _e19 = (p - t)
+        L = (_recip(n_b * n_o) * np.sum((_e19 * _e19), axis=(1, 2)))
+        def _op___batched_mse_pullback(dL):
+            if is_zero(dL):
+                return (_NO, _ZERO, _ZERO)
+            def _pb_p_23():
+                dp = (2.0 * _recip(n_b * n_o) * _e19 * (dL[:, None, None]))
+                return dp
+            def _pb_t_25():
+                dt = (2.0 * _recip(n_b * n_o) * (t - p) * (dL[:, None, None]))
+                return dt
+            return (_NO, Thunk(_pb_p_23), Thunk(_pb_t_25))
+        return L, _op___batched_mse_pullback
+
+    # ---- __batched_cross_entropy(z[_batch,b,c], t[_batch,b,c]) -> L[_batch]    (rules/nn.rules:19)
+    # Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept for the pullback).
+    def _op___batched_cross_entropy(z, t):
+        n_b = z.shape[1]
+        _m0 = np.max(z, axis=2, keepdims=True, initial=-np.inf)
+        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        lse = (np.log(np.sum(np.exp(z - _m0), axis=2)) + np.sum(_m0, axis=2))
+        L = ((-_recip(n_b)) * np.sum(((z - (lse[:, :, None])) * t), axis=(1, 2)))
+        return L
+
+    def _op___batched_cross_entropy_frule(tangents, z, t):
+        _, dz, dt = tangents
+        n_b = z.shape[1]
+        _m8 = np.max(z, axis=2, keepdims=True, initial=-np.inf)
+        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        lse = (np.log(np.sum(np.exp(z - _m8), axis=2)) + np.sum(_m8, axis=2))
+        _e12 = (z - (lse[:, :, None]))
+        L = ((-_recip(n_b)) * np.sum((_e12 * t), axis=(1, 2)))
+        dlse = _ZERO
+        if not is_zero(dz):
+            dlse = _add(dlse, np.sum((dz * np.exp(_e12)), axis=2))
+        dL = _ZERO
+        if not is_zero(dlse):
+            dL = _add(dL, np.einsum("ab,ab->a", dlse, np.sum(t, axis=2), optimize=True))
+        if not is_zero(dz):
+            dL = _add(dL, (-np.sum((dz * t), axis=(1, 2))))
+        if not is_zero(dt):
+            dL = _add(dL, np.sum(((lse[:, :, None] - z) * dt), axis=(1, 2)))
+        if not is_zero(dL):
+            dL = dL * _recip(n_b)
+        return L, dL
+
+    def _op___batched_cross_entropy_rrule(z, t):
+        n_b = z.shape[1]
+        _m26 = np.max(z, axis=2, keepdims=True, initial=-np.inf)
+        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
+        lse = (np.log(np.sum(np.exp(z - _m26), axis=2)) + np.sum(_m26, axis=2))
+        _e30 = (z - (lse[:, :, None]))
+        L = ((-_recip(n_b)) * np.sum((_e30 * t), axis=(1, 2)))
+        def _op___batched_cross_entropy_pullback(dL):
+            if is_zero(dL):
+                return (_NO, _ZERO, _ZERO)
+            dlse = (_recip(n_b) * ((dL[:, None]) * np.sum(t, axis=2)))
+            def _pb_z_35():
+                dz = ((-_recip(n_b)) * (dL[:, None, None]) * t)
+                dz = _add(dz, ((dlse[:, :, None]) * np.exp(_e30)))
+                return dz
+            def _pb_t_39():
+                dt = (_recip(n_b) * (lse[:, :, None] - z) * (dL[:, None, None]))
+                return dt
+            return (_NO, Thunk(_pb_z_35), Thunk(_pb_t_39))
+        return L, _op___batched_cross_entropy_pullback
+
+    # ---- __batched_gaussian_kernel_sum(x[_batch,i,d], y[_batch,j,d], b[_batch,j], s[_batch]) -> out[_batch,i]    (rules/nn.rules:25)
+    # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
+    # chunks of i, so the N×M matrix is never materialized.
+    def _op___batched_gaussian_kernel_sum(x, y, b, s):
+        n_i = x.shape[1]
+        n_j = y.shape[1]
+        n__batch = x.shape[0]
+        _shift0 = (np.sum(x, axis=(1, 2)) + np.sum(y, axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift0[:, None, None]
+        y = y - _shift0[:, None, None]
+        _shift1 = (np.sum(x, axis=(0, 1)) + np.sum(y, axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift1
+        y = y - _shift1
+        def _chunk2(_m, _s0_b, _s1_s, _s2_x, _s3_y):
+            _e10 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
+            return np.einsum("ab,acb->ac", _s0_b, _e10, optimize=True)
+        _step12 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step12 >= n__batch:
+            out = _chunk2(n__batch, b, s, x, y)
+        else:
+            out = np.concatenate([_chunk2(min(_step12, n__batch - _s13), b[_s13:_s13 + _step12], s[_s13:_s13 + _step12], x[_s13:_s13 + _step12], y[_s13:_s13 + _step12]) for _s13 in range(0, n__batch, _step12)], axis=0)
+        return out
+
+    def _op___batched_gaussian_kernel_sum_frule(tangents, x, y, b, s):
+        _, dx, dy_, db, ds = tangents
+        n_i = x.shape[1]
+        n_j = y.shape[1]
+        n__batch = x.shape[0]
+        _shift14 = (np.sum(x, axis=(1, 2)) + np.sum(y, axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift14[:, None, None]
+        y = y - _shift14[:, None, None]
+        _shift15 = (np.sum(x, axis=(0, 1)) + np.sum(y, axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift15
+        y = y - _shift15
+        def _chunk16(_m, _s0_b, _s1_s, _s2_x, _s3_y):
+            _e24 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
+            return np.einsum("ab,acb->ac", _s0_b, _e24, optimize=True)
+        _step26 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step26 >= n__batch:
+            out = _chunk16(n__batch, b, s, x, y)
+        else:
+            out = np.concatenate([_chunk16(min(_step26, n__batch - _s27), b[_s27:_s27 + _step26], s[_s27:_s27 + _step26], x[_s27:_s27 + _step26], y[_s27:_s27 + _step26]) for _s27 in range(0, n__batch, _step26)], axis=0)
+        dout = _ZERO
+        if not is_zero(db):
+            def _chunk29(_m, _s0_d_b, _s1_s, _s2_x, _s3_y):
+                _e37 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
+                return np.einsum("ab,acb->ac", _s0_d_b, _e37, optimize=True)
+            _step39 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step39 >= n__batch:
+                _p28 = _chunk29(n__batch, db, s, x, y)
+            else:
+                _p28 = np.concatenate([_chunk29(min(_step39, n__batch - _s40), db[_s40:_s40 + _step39], s[_s40:_s40 + _step39], x[_s40:_s40 + _step39], y[_s40:_s40 + _step39]) for _s40 in range(0, n__batch, _step39)], axis=0)
+            dout = _add(dout, _p28)
+        if not is_zero(dy_):
+            def _chunk42(_m, _s0_s, _s1_b, _s2_d_y, _s3_x, _s4_y):
+                _e43 = (1 / _s0_s)
+                _e44 = (_s2_d_y * _s4_y)
+                _e52 = np.exp((-(1 / (_s0_s[:, None, None]) * (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True))))))
+                _c53 = (_e43[:, None]) * _s1_b
+                _c55 = -2.0 * np.einsum("abc,ac->ab", _e52, (np.sum(_e44, axis=2) * _c53), optimize=True)
+                return (_c55 + (2.0 * np.einsum("abc,abc->ab", _s3_x, np.einsum("abc,acd->abd", _e52, (_s2_d_y * (_c53[:, :, None])), optimize=True), optimize=True)))
+            _step60 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step60 >= n__batch:
+                _p41 = _chunk42(n__batch, s, b, dy_, x, y)
+            else:
+                _p41 = np.concatenate([_chunk42(min(_step60, n__batch - _s61), s[_s61:_s61 + _step60], b[_s61:_s61 + _step60], dy_[_s61:_s61 + _step60], x[_s61:_s61 + _step60], y[_s61:_s61 + _step60]) for _s61 in range(0, n__batch, _step60)], axis=0)
+            dout = _add(dout, _p41)
+        if not is_zero(dx):
+            def _chunk63(_m, _s0_s, _s1_b, _s2_d_x, _s3_x, _s4_y):
+                _e64 = (1 / _s0_s)
+                _e65 = (_s2_d_x * _s3_x)
+                _e73 = np.exp((-(1 / (_s0_s[:, None, None]) * (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True))))))
+                _c74 = (_e64[:, None]) * _s1_b
+                _c76 = -2.0 * (np.sum(_e65, axis=2) * np.einsum("abc,ac->ab", _e73, _c74, optimize=True))
+                return (_c76 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e73, (_s4_y * (_c74[:, :, None])), optimize=True), optimize=True)))
+            _step81 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step81 >= n__batch:
+                _p62 = _chunk63(n__batch, s, b, dx, x, y)
+            else:
+                _p62 = np.concatenate([_chunk63(min(_step81, n__batch - _s82), s[_s82:_s82 + _step81], b[_s82:_s82 + _step81], dx[_s82:_s82 + _step81], x[_s82:_s82 + _step81], y[_s82:_s82 + _step81]) for _s82 in range(0, n__batch, _step81)], axis=0)
+            dout = _add(dout, _p62)
+        if not is_zero(ds):
+            def _chunk84(_m, _s0_s, _s1_x, _s2_y, _s3_b, _s4_d_s):
+                _e86 = ((_s0_s ** -2) * _s4_d_s)
+                _e92 = (np.sum((_s1_x * _s1_x), axis=2)[:, :, None] + np.sum((_s2_y * _s2_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s1_x, _s2_y, optimize=True)))
+                return np.einsum("abc,ac->ab", (_e92 * np.exp((-(1 / (_s0_s[:, None, None]) * _e92)))), ((_e86[:, None]) * _s3_b), optimize=True)
+            _step98 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step98 >= n__batch:
+                _p83 = _chunk84(n__batch, s, x, y, b, ds)
+            else:
+                _p83 = np.concatenate([_chunk84(min(_step98, n__batch - _s99), s[_s99:_s99 + _step98], x[_s99:_s99 + _step98], y[_s99:_s99 + _step98], b[_s99:_s99 + _step98], ds[_s99:_s99 + _step98]) for _s99 in range(0, n__batch, _step98)], axis=0)
+            dout = _add(dout, _p83)
+        return out, dout
+
+    def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
+        n_i = x.shape[1]
+        n_j = y.shape[1]
+        n__batch = x.shape[0]
+        _shift100 = (np.sum(x, axis=(1, 2)) + np.sum(y, axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift100[:, None, None]
+        y = y - _shift100[:, None, None]
+        _shift101 = (np.sum(x, axis=(0, 1)) + np.sum(y, axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift101
+        y = y - _shift101
+        def _chunk102(_m, _s0_b, _s1_s, _s2_x, _s3_y):
+            _e110 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
+            return np.einsum("ab,acb->ac", _s0_b, _e110, optimize=True)
+        _step112 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step112 >= n__batch:
+            out = _chunk102(n__batch, b, s, x, y)
+        else:
+            out = np.concatenate([_chunk102(min(_step112, n__batch - _s113), b[_s113:_s113 + _step112], s[_s113:_s113 + _step112], x[_s113:_s113 + _step112], y[_s113:_s113 + _step112]) for _s113 in range(0, n__batch, _step112)], axis=0)
+        def _op___batched_gaussian_kernel_sum_pullback(dout):
+            if is_zero(dout):
+                return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
+            _memo148 = []
+            def _fused114():
+                if not _memo148:
+                    def _fused114_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_x, _s4_y):
+                        _e115 = (1 / _s0_s)
+                        _e121 = (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
+                        _e123 = np.exp((-(1 / (_s0_s[:, None, None]) * _e121)))
+                        _c124 = (_e115[:, None]) * _s1_b
+                        _c127 = -2.0 * (_s3_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e123, _c124, optimize=True))[:, :, None]))
+                        _r132 = (_c127 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e123, (_s4_y * (_c124[:, :, None])), optimize=True))))
+                        _c133 = np.einsum("ab,abc->ac", _s2_b_out, _e123, optimize=True)
+                        _r140 = ((-2.0 * (_s4_y * ((_c124 * _c133)[:, :, None]))) + (2.0 * ((_c124[:, :, None]) * np.einsum("abc,abd->acd", _e123, ((_s2_b_out[:, :, None]) * _s3_x), optimize=True))))
+                        return (_r132, _r140, _c133, np.einsum("ab,ab->a", (((_s0_s ** -2)[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_e121 * _e123), _s2_b_out, optimize=True), optimize=True),)
+                    _step149 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
+                    if _step149 >= n__batch:
+                        _memo148.append(_fused114_slice(n__batch, s, b, dout, x, y))
+                    else:
+                        acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
+                        for _s150 in range(0, n__batch, _step149):
+                            _part151 = _fused114_slice(min(_step149, n__batch - _s150), s[_s150:_s150 + _step149], b[_s150:_s150 + _step149], dout[_s150:_s150 + _step149], x[_s150:_s150 + _step149], y[_s150:_s150 + _step149])
+                            for k, axis in enumerate((0, 0, 0, 0)):
+                                if axis is not None:
+                                    acc[k].append(_part151[k])
+                                else:
+                                    acc[k] = _part151[k] if acc[k] is None else acc[k] + _part151[k]
+                        _memo148.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo148[0]
+            def _pb_x_152():
+                return _fused114()[0]
+            def _pb_y_153():
+                return _fused114()[1]
+            def _pb_b_154():
+                return _fused114()[2]
+            def _pb_s_155():
+                return _fused114()[3]
+            return (_NO, Thunk(_pb_x_152), Thunk(_pb_y_153), Thunk(_pb_b_154), Thunk(_pb_s_155))
+        return out, _op___batched_gaussian_kernel_sum_pullback
+
     return {
         'sum': _op_sum,
         'sum_frule': _op_sum_frule,
@@ -499,6 +963,36 @@ def _define(np):
         'gaussian_kernel_sum': gaussian_kernel_sum,
         'gaussian_kernel_sum_frule': gaussian_kernel_sum_frule,
         'gaussian_kernel_sum_rrule': gaussian_kernel_sum_rrule,
+        '__batched_sum': _op___batched_sum,
+        '__batched_sum_frule': _op___batched_sum_frule,
+        '__batched_sum_rrule': _op___batched_sum_rrule,
+        '__batched_mean': _op___batched_mean,
+        '__batched_mean_frule': _op___batched_mean_frule,
+        '__batched_mean_rrule': _op___batched_mean_rrule,
+        '__batched_logsumexp': _op___batched_logsumexp,
+        '__batched_logsumexp_frule': _op___batched_logsumexp_frule,
+        '__batched_logsumexp_rrule': _op___batched_logsumexp_rrule,
+        '__batched_softmax': _op___batched_softmax,
+        '__batched_softmax_frule': _op___batched_softmax_frule,
+        '__batched_softmax_rrule': _op___batched_softmax_rrule,
+        '__batched_log_softmax': _op___batched_log_softmax,
+        '__batched_log_softmax_frule': _op___batched_log_softmax_frule,
+        '__batched_log_softmax_rrule': _op___batched_log_softmax_rrule,
+        '__batched_dense': _op___batched_dense,
+        '__batched_dense_frule': _op___batched_dense_frule,
+        '__batched_dense_rrule': _op___batched_dense_rrule,
+        '__batched_linear': _op___batched_linear,
+        '__batched_linear_frule': _op___batched_linear_frule,
+        '__batched_linear_rrule': _op___batched_linear_rrule,
+        '__batched_mse': _op___batched_mse,
+        '__batched_mse_frule': _op___batched_mse_frule,
+        '__batched_mse_rrule': _op___batched_mse_rrule,
+        '__batched_cross_entropy': _op___batched_cross_entropy,
+        '__batched_cross_entropy_frule': _op___batched_cross_entropy_frule,
+        '__batched_cross_entropy_rrule': _op___batched_cross_entropy_rrule,
+        '__batched_gaussian_kernel_sum': _op___batched_gaussian_kernel_sum,
+        '__batched_gaussian_kernel_sum_frule': _op___batched_gaussian_kernel_sum_frule,
+        '__batched_gaussian_kernel_sum_rrule': _op___batched_gaussian_kernel_sum_rrule,
     }
 
 
@@ -507,32 +1001,37 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
          'outputs': [{'name': 's', 'indices': []}],
          'equal_extents': [],
          'domains': {'x': 'real'},
-         'source': 'rules/nn.rules:5'},
+         'source': 'rules/nn.rules:5',
+         'batched': '__batched_sum'},
  'mean': {'signature': 'mean(x[i]) -> m[]',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
           'outputs': [{'name': 'm', 'indices': []}],
           'equal_extents': [],
           'domains': {'x': 'real'},
-          'source': 'rules/nn.rules:6'},
+          'source': 'rules/nn.rules:6',
+          'batched': '__batched_mean'},
  'logsumexp': {'signature': 'logsumexp(x[i]) -> y[]',
                'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                'outputs': [{'name': 'y', 'indices': []}],
                'equal_extents': [],
                'domains': {'x': 'real'},
-               'source': 'rules/nn.rules:7'},
+               'source': 'rules/nn.rules:7',
+               'batched': '__batched_logsumexp'},
  'softmax': {'signature': 'softmax(x[i]) -> y[i]',
              'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
              'outputs': [{'name': 'y', 'indices': ['i']}],
              'equal_extents': [],
              'domains': {'x': 'real'},
              'source': 'rules/nn.rules:9',
-             'doc': 'Written through the log-sum-exp, which the generated code evaluates without overflow.'},
+             'doc': 'Written through the log-sum-exp, which the generated code evaluates without overflow.',
+             'batched': '__batched_softmax'},
  'log_softmax': {'signature': 'log_softmax(x[i]) -> y[i]',
                  'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
                  'outputs': [{'name': 'y', 'indices': ['i']}],
                  'equal_extents': [],
                  'domains': {'x': 'real'},
-                 'source': 'rules/nn.rules:10'},
+                 'source': 'rules/nn.rules:10',
+                 'batched': '__batched_log_softmax'},
  'dense': {'signature': 'dense(W[o,i], x[b,i], c[o]) -> y[b,o]',
            'inputs': [{'name': 'W', 'kind': 'tensor', 'indices': ['o', 'i']},
                       {'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']},
@@ -541,7 +1040,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
            'equal_extents': [],
            'domains': {'W': 'real', 'x': 'real', 'c': 'real'},
            'source': 'rules/nn.rules:13',
-           'doc': 'A dense layer over a batch b: the bias c broadcasts over b, so its pullback sums over b.'},
+           'doc': 'A dense layer over a batch b: the bias c broadcasts over b, so its pullback sums over b.',
+           'batched': '__batched_dense'},
  'linear': {'signature': 'linear(W[o,i], x[b,i], c[o]) -> y[b,o]',
             'inputs': [{'name': 'W', 'kind': 'tensor', 'indices': ['o', 'i']},
                        {'name': 'x', 'kind': 'tensor', 'indices': ['b', 'i']},
@@ -549,7 +1049,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
             'outputs': [{'name': 'y', 'indices': ['b', 'o']}],
             'equal_extents': [],
             'domains': {'W': 'real', 'x': 'real', 'c': 'real'},
-            'source': 'rules/nn.rules:14'},
+            'source': 'rules/nn.rules:14',
+            'batched': '__batched_linear'},
  'mse': {'signature': 'mse(p[b,o], t[b,o]) -> L[]',
          'inputs': [{'name': 'p', 'kind': 'tensor', 'indices': ['b', 'o']},
                     {'name': 't', 'kind': 'tensor', 'indices': ['b', 'o']}],
@@ -557,7 +1058,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
          'equal_extents': [],
          'domains': {'p': 'real', 't': 'real'},
          'source': 'rules/nn.rules:17',
-         'doc': 'Losses, averaged over the batch.'},
+         'doc': 'Losses, averaged over the batch.',
+         'batched': '__batched_mse'},
  'cross_entropy': {'signature': 'cross_entropy(z[b,c], t[b,c]) -> L[]',
                    'inputs': [{'name': 'z', 'kind': 'tensor', 'indices': ['b', 'c']},
                               {'name': 't', 'kind': 'tensor', 'indices': ['b', 'c']}],
@@ -566,7 +1068,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
                    'domains': {'z': 'real', 't': 'real'},
                    'source': 'rules/nn.rules:19',
                    'doc': "Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept "
-                          'for the pullback).'},
+                          'for the pullback).',
+                   'batched': '__batched_cross_entropy'},
  'gaussian_kernel_sum': {'signature': 'gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]',
                          'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i', 'd']},
                                     {'name': 'y', 'kind': 'tensor', 'indices': ['j', 'd']},
@@ -578,7 +1081,8 @@ OPS = {'sum': {'signature': 'sum(x[i]) -> s[]',
                          'source': 'rules/nn.rules:25',
                          'doc': "The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / "
                                 's) b_j. Evaluated in\n'
-                                'chunks of i, so the N×M matrix is never materialized.'}}
+                                'chunks of i, so the N×M matrix is never materialized.',
+                         'batched': '__batched_gaussian_kernel_sum'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
 RULES = {'sum': {'name': 'sum',

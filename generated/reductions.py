@@ -145,6 +145,118 @@ def _define(np):
             return (_NO, dz)
         return y, row_logsumexp_pullback
 
+    # ---- __batched_row_max(S[_batch,n,m]) -> y[_batch,n]    (rules/reductions.rules:8)
+    # The largest entry of each row.
+    def _op___batched_row_max(S):
+        y = np.max(S, axis=2)
+        return y
+
+    def _op___batched_row_max_frule(tangents, S):
+        _, dS = tangents
+        y = np.max(S, axis=2)
+        dy_ = _ZERO
+        if not is_zero(dS):
+            dy_ = _add(dy_, np.sum((dS * np.where((S == y[:, :, None]), (1 / np.sum(np.asarray(np.where((S == y[:, :, None]), 1.0, 0.0), dtype=np.result_type(S)), axis=2))[:, :, None], 0.0)), axis=2))
+        return y, dy_
+
+    def _op___batched_row_max_rrule(S):
+        y = np.max(S, axis=2)
+        def _op___batched_row_max_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dS = ((dy_[:, :, None]) * np.where((S == y[:, :, None]), (1 / np.sum(np.asarray(np.where((S == y[:, :, None]), 1.0, 0.0), dtype=np.result_type(S)), axis=2))[:, :, None], 0.0))
+            return (_NO, dS)
+        return y, _op___batched_row_max_pullback
+
+    # ---- __batched_matrix_min(A[_batch,i,j]) -> y[_batch]    (rules/reductions.rules:10)
+    # The smallest entry of a matrix.
+    def _op___batched_matrix_min(A):
+        y = np.min(A, axis=(1, 2))
+        return y
+
+    def _op___batched_matrix_min_frule(tangents, A):
+        _, dA = tangents
+        y = np.min(A, axis=(1, 2))
+        dy_ = _ZERO
+        if not is_zero(dA):
+            dy_ = _add(dy_, np.sum((dA * np.where((A == y[:, None, None]), (1 / np.sum(np.asarray(np.where((A == y[:, None, None]), 1.0, 0.0), dtype=np.result_type(A)), axis=(1, 2)))[:, None, None], 0.0)), axis=(1, 2)))
+        return y, dy_
+
+    def _op___batched_matrix_min_rrule(A):
+        y = np.min(A, axis=(1, 2))
+        def _op___batched_matrix_min_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dA = ((dy_[:, None, None]) * np.where((A == y[:, None, None]), (1 / np.sum(np.asarray(np.where((A == y[:, None, None]), 1.0, 0.0), dtype=np.result_type(A)), axis=(1, 2)))[:, None, None], 0.0))
+            return (_NO, dA)
+        return y, _op___batched_matrix_min_pullback
+
+    # ---- __batched_product(x[_batch,i]) -> y[_batch]    (rules/reductions.rules:12)
+    # The product of a vector's entries.
+    def _op___batched_product(x):
+        y = np.prod(x, axis=1)
+        return y
+
+    def _op___batched_product_frule(tangents, x):
+        _, dx = tangents
+        y = np.prod(x, axis=1)
+        dy_ = _ZERO
+        if not is_zero(dx):
+            dy_ = _add(dy_, np.sum((np.others_product(x, axis=1) * dx), axis=1))
+        return y, dy_
+
+    def _op___batched_product_rrule(x):
+        y = np.prod(x, axis=1)
+        def _op___batched_product_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            dx = (np.others_product(x, axis=1) * (dy_[:, None]))
+            return (_NO, dx)
+        return y, _op___batched_product_pullback
+
+    # ---- __batched_row_logsumexp(z[_batch,b,k]) -> y[_batch,b]    (rules/reductions.rules:14)
+    # Log-sum-exp of each row, shifted by the row's maximum (the shift cancels in value and derivative).
+    def _op___batched_row_logsumexp(z):
+        m = np.max(z, axis=2)
+        _e1 = (z - (m[:, :, None]))
+        _m2 = np.max(_e1, axis=2, keepdims=True, initial=-np.inf)
+        _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
+        y = ((m + np.sum(_m2, axis=2)) + np.log(np.sum(np.exp(_e1 - _m2), axis=2)))
+        return y
+
+    def _op___batched_row_logsumexp_frule(tangents, z):
+        _, dz = tangents
+        m = np.max(z, axis=2)
+        _e7 = (z - (m[:, :, None]))
+        _m8 = np.max(_e7, axis=2, keepdims=True, initial=-np.inf)
+        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        y = ((m + np.sum(_m8, axis=2)) + np.log(np.sum(np.exp(_e7 - _m8), axis=2)))
+        dm = _ZERO
+        if not is_zero(dz):
+            dm = _add(dm, np.sum((dz * np.where((z == m[:, :, None]), (1 / np.sum(np.asarray(np.where((z == m[:, :, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=2))[:, :, None], 0.0)), axis=2))
+        dy_ = _ZERO
+        if not is_zero(dm):
+            dy_ = _add(dy_, (-(dm * np.sum(np.exp((z - (y[:, :, None]))), axis=2))) + dm)
+        if not is_zero(dz):
+            dy_ = _add(dy_, np.sum((dz * np.exp((z - (y[:, :, None])))), axis=2))
+        return y, dy_
+
+    def _op___batched_row_logsumexp_rrule(z):
+        m = np.max(z, axis=2)
+        _e26 = (z - (m[:, :, None]))
+        _m27 = np.max(_e26, axis=2, keepdims=True, initial=-np.inf)
+        _m27 = np.where(np.isfinite(_m27), _m27, 0.0)
+        y = ((m + np.sum(_m27, axis=2)) + np.log(np.sum(np.exp(_e26 - _m27), axis=2)))
+        def _op___batched_row_logsumexp_pullback(dy_):
+            if is_zero(dy_):
+                return (_NO, _ZERO)
+            _e32 = np.exp((z - (y[:, :, None])))
+            dm = (-(dy_ * np.sum(_e32, axis=2))) + dy_
+            dz = ((dy_[:, :, None]) * _e32)
+            dz = _add(dz, ((dm[:, :, None]) * np.where((z == m[:, :, None]), (1 / np.sum(np.asarray(np.where((z == m[:, :, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=2))[:, :, None], 0.0)))
+            return (_NO, dz)
+        return y, _op___batched_row_logsumexp_pullback
+
     return {
         'row_max': row_max,
         'row_max_frule': row_max_frule,
@@ -158,6 +270,18 @@ def _define(np):
         'row_logsumexp': row_logsumexp,
         'row_logsumexp_frule': row_logsumexp_frule,
         'row_logsumexp_rrule': row_logsumexp_rrule,
+        '__batched_row_max': _op___batched_row_max,
+        '__batched_row_max_frule': _op___batched_row_max_frule,
+        '__batched_row_max_rrule': _op___batched_row_max_rrule,
+        '__batched_matrix_min': _op___batched_matrix_min,
+        '__batched_matrix_min_frule': _op___batched_matrix_min_frule,
+        '__batched_matrix_min_rrule': _op___batched_matrix_min_rrule,
+        '__batched_product': _op___batched_product,
+        '__batched_product_frule': _op___batched_product_frule,
+        '__batched_product_rrule': _op___batched_product_rrule,
+        '__batched_row_logsumexp': _op___batched_row_logsumexp,
+        '__batched_row_logsumexp_frule': _op___batched_row_logsumexp_frule,
+        '__batched_row_logsumexp_rrule': _op___batched_row_logsumexp_rrule,
     }
 
 
@@ -167,21 +291,24 @@ OPS = {'row_max': {'signature': 'row_max(S[n,m]) -> y[n]',
              'equal_extents': [],
              'domains': {'S': 'real'},
              'source': 'rules/reductions.rules:8',
-             'doc': 'The largest entry of each row.'},
+             'doc': 'The largest entry of each row.',
+             'batched': '__batched_row_max'},
  'matrix_min': {'signature': 'matrix_min(A[i,j]) -> y[]',
                 'inputs': [{'name': 'A', 'kind': 'tensor', 'indices': ['i', 'j']}],
                 'outputs': [{'name': 'y', 'indices': []}],
                 'equal_extents': [],
                 'domains': {'A': 'real'},
                 'source': 'rules/reductions.rules:10',
-                'doc': 'The smallest entry of a matrix.'},
+                'doc': 'The smallest entry of a matrix.',
+                'batched': '__batched_matrix_min'},
  'product': {'signature': 'product(x[i]) -> y[]',
              'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}],
              'outputs': [{'name': 'y', 'indices': []}],
              'equal_extents': [],
              'domains': {'x': 'real'},
              'source': 'rules/reductions.rules:12',
-             'doc': "The product of a vector's entries."},
+             'doc': "The product of a vector's entries.",
+             'batched': '__batched_product'},
  'row_logsumexp': {'signature': 'row_logsumexp(z[b,k]) -> y[b]',
                    'inputs': [{'name': 'z', 'kind': 'tensor', 'indices': ['b', 'k']}],
                    'outputs': [{'name': 'y', 'indices': ['b']}],
@@ -189,7 +316,8 @@ OPS = {'row_max': {'signature': 'row_max(S[n,m]) -> y[n]',
                    'domains': {'z': 'real'},
                    'source': 'rules/reductions.rules:14',
                    'doc': "Log-sum-exp of each row, shifted by the row's maximum (the shift cancels in value "
-                          'and derivative).'}}
+                          'and derivative).',
+                   'batched': '__batched_row_logsumexp'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
 RULES = {'row_max': {'name': 'row_max',

@@ -260,29 +260,29 @@ class _LU:
 
 
 class _Bound:
-    """np.prim.<name> over jax arrays, batch axes moved as runtime.primitives.batched moves them."""
+    """np.prim.<name> over jax arrays (batch axes first, as in NumPy)."""
 
     def __init__(self, p):
         self.p = p
 
-    def forward(self, *args, nb=0):
-        return _primitives.batched(_PRIMS[self.p.name], args, nb, jnp.moveaxis, jnp.ndim)
+    def forward(self, *args):
+        return _PRIMS[self.p.name](*args)
 
-    def factored(self, F, *rest, nb=0, trans=False):
+    def factored(self, F, *rest, trans=False):
         if isinstance(F, _LU):
             v = F.value(self.p.name, rest, trans) if self.p.factored is not None else None
             if v is not None:
                 return v
             F = F.X
         if trans:
-            F = jnp.swapaxes(F, -1, -2) if nb == 0 else jnp.swapaxes(F, 0, 1)
-        return self.forward(F, *rest, nb=nb)
+            F = jnp.swapaxes(F, -1, -2)
+        return self.forward(F, *rest)
 
-    def jvp(self, *args, nb=0):
-        return _primitives.batched(_PRIM_MAPS[self.p.name][0], args, nb, jnp.moveaxis, jnp.ndim)
+    def jvp(self, *args):
+        return _PRIM_MAPS[self.p.name][0](*args)
 
-    def vjp(self, *args, nb=0):
-        return _primitives.batched(_PRIM_MAPS[self.p.name][1], args, nb, jnp.moveaxis, jnp.ndim)
+    def vjp(self, *args):
+        return _PRIM_MAPS[self.p.name][1](*args)
 
 
 class _Calls:

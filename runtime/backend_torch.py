@@ -433,7 +433,7 @@ class Factor:
 
 
 class _Bound:
-    """One primitive as generated code calls it (`np.prim.inv.forward(X, nb=1)`), over torch tensors."""
+    """One primitive as generated code calls it (`np.prim.inv.forward(X)`, batch axes first), over torch tensors."""
 
     def __init__(self, p):
         self.p = p
@@ -442,24 +442,24 @@ class _Bound:
         self._jvp = None if jvp is None else (lambda *a: jvp(_this, *a))
         self._vjp = None if vjp is None else (lambda *a: vjp(_this, *a))
 
-    def forward(self, *args, nb=0):
+    def forward(self, *args):
         if self.fwd is None:
             raise NotImplementedError(f"runtime.backend_torch: matrix primitive {self.p.name} has no torch "
                                       f"forward (add it to backend_torch.FORWARD)")
-        return _primitives.batched(self.fwd, args, nb, torch.movedim, ndim)
+        return self.fwd(*args)
 
-    def factored(self, F, *rest, nb=0, trans=False):
+    def factored(self, F, *rest, trans=False):
         if isinstance(F, Factor):
             return self.p.factored(F, *rest, trans=True) if trans else self.p.factored(F, *rest)
         if trans:
-            F = F.transpose(-1, -2) if nb == 0 else F.transpose(0, 1)
-        return self.forward(F, *rest, nb=nb)
+            F = F.transpose(-1, -2)
+        return self.forward(F, *rest)
 
-    def jvp(self, *args, nb=0):
-        return _primitives.batched(self._jvp, args, nb, torch.movedim, ndim)
+    def jvp(self, *args):
+        return self._jvp(*args)
 
-    def vjp(self, *args, nb=0):
-        return _primitives.batched(self._vjp, args, nb, torch.movedim, ndim)
+    def vjp(self, *args):
+        return self._vjp(*args)
 
 
 class _Calls:

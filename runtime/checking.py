@@ -7,7 +7,7 @@ never dropped: every comparison here reports it as an infinite error.
 
 Symmetric tangents: a function of a symmetric matrix (cholesky, eigh, ... which read one triangle only) is
 defined on the space of symmetric matrices, so its derivative is only measured along symmetric directions
-ẋ = (T + Tᵀ)/2 (first two axes; further axes are batch axes), and a gradient is compared through its symmetric
+ẋ = (T + Tᵀ)/2 (last two axes; leading axes are batch axes, as in NumPy), and a gradient is compared through its symmetric
 part, which is all such a direction sees.
 """
 from __future__ import annotations
@@ -96,20 +96,20 @@ def rel_error(got, want, floor=1e-8, *, per_entry=False, relative_to="both"):
 
 
 def symmetrize(x):
-    """(x + xᵀ)/2 over the first two axes (further axes are batch axes); exactly symmetric."""
+    """(x + xᵀ)/2 over the last two axes (leading axes are batch axes); exactly symmetric."""
     x = np.asarray(x, dtype=float)
-    return (x + np.swapaxes(x, 0, 1)) / 2
+    return (x + np.swapaxes(x, -1, -2)) / 2
 
 
 def asymmetry(x) -> float:
-    """max |x - xᵀ| over the first two axes relative to max |x|: 0 for an exactly symmetric matrix, inf for an
-    array that is not square in its first two axes."""
+    """max |x - xᵀ| over the last two axes relative to max |x|: 0 for an exactly symmetric matrix, inf for an
+    array that is not square in its last two axes."""
     x = np.asarray(x, dtype=float)
-    if x.ndim < 2 or x.shape[0] != x.shape[1]:
+    if x.ndim < 2 or x.shape[-2] != x.shape[-1]:
         return np.inf
     with np.errstate(all="ignore"):
         big = float(np.max(np.abs(x), initial=0.0))
-        return float(np.max(np.abs(x - np.swapaxes(x, 0, 1)), initial=0.0)) / big if big else 0.0
+        return float(np.max(np.abs(x - np.swapaxes(x, -1, -2)), initial=0.0)) / big if big else 0.0
 
 
 def project(t, space):
@@ -121,7 +121,7 @@ def project(t, space):
 
 def random_like(x, rng, space="real"):
     """A standard normal tangent shaped like x (a float for a scalar, tuples entry by entry); symmetric in its
-    first two axes for space="symmetric" (the same draws, symmetrized)."""
+    last two axes for space="symmetric" (the same draws, symmetrized)."""
     if isinstance(x, tuple):
         return tuple(random_like(v, rng) for v in x)
     t = rng.standard_normal(np.shape(x)) if np.ndim(x) else float(rng.standard_normal())

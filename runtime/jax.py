@@ -24,7 +24,7 @@ import types
 
 import numpy as _np
 
-from runtime import backend_jax
+from runtime import backend_jax, batching
 from runtime import registry as _registry
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
@@ -38,7 +38,8 @@ _WRAPPED: dict = {}    # registry Op -> its JAX function
 def _impls(reg_op):
     impls = _IMPLS.get(reg_op.module_name)
     if impls is None:
-        impls = _IMPLS[reg_op.module_name] = reg_op._impls.define(backend_jax)
+        impls = _IMPLS[reg_op.module_name] = batching.wrap(reg_op._impls.define(backend_jax), reg_op._impls.OPS,
+                                                           backend_jax)
     return impls
 
 

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from runtime import backend_numpy
+from runtime import backend_numpy, batching
 from runtime.rule_info import RuleInfo
 from runtime.tangents import Thunk, NoTangent, ZeroTangent, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_trace
@@ -44,7 +44,7 @@ def _make_checker(name, meta):
              for pos, p in enumerate(meta["inputs"])]
     ints = [(pos, argname) for pos, argname, _, kind in specs if kind == "int"]
     specs = [s for s in specs if s[3] != "int"]
-    shapes = _make_shape_checker(name, meta, specs)
+    shapes = batching.checker(name, meta, _make_shape_checker(name, meta, specs))
     if not ints:
         return shapes
 
@@ -242,17 +242,18 @@ def _kind_of(args):
 class _ModuleImpls:
     """The functions of one generated module, for the plain namespace (eager) and the traced one (lazy)."""
 
-    def __init__(self, module_name, define):
+    def __init__(self, module_name, define, OPS):
         self.module_name = module_name
         self.define = define
-        self.plain = define(backend_numpy)
+        self.OPS = OPS
+        self.plain = batching.wrap(define(backend_numpy), OPS, backend_numpy)
         self._traced = None
 
     @property
     def traced(self):
         if self._traced is None:
             from runtime import tnp
-            self._traced = self.define(tnp)
+            self._traced = batching.wrap(self.define(tnp), self.OPS, tnp)
         return self._traced
 
 
@@ -453,7 +454,7 @@ def export_ops(module_name, OPS, define, RULES=None):
     """Public functions `<op>`, `<op>_frule`, `<op>_rrule` for each op of a generated module; registers them.
     RULES (derive.record): each op's derivation and proof, shown by `op.rule` and `help(op)`."""
     _refuse_half_switched(module_name)
-    impls = _ModuleImpls(module_name, define)
+    impls = _ModuleImpls(module_name, define, OPS)
     public = {}
     for name, meta in OPS.items():
         op = Op(module_name, name, meta, impls, (RULES or {}).get(name))

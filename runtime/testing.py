@@ -140,8 +140,8 @@ def _spaces(op, args, in_names, tangent_space):
             raise ValueError(f"tangent_space for {in_names[i]} must be one of {', '.join(checking.SPACES)}, "
                              f"not {space!r}")
         elif space == "symmetric":
-            if not _is_diff(a) or np.ndim(a) < 2 or np.shape(a)[0] != np.shape(a)[1]:
-                raise ValueError(f"tangent_space: {in_names[i]} is not a square matrix in its first two axes "
+            if not _is_diff(a) or np.ndim(a) < 2 or np.shape(a)[-2] != np.shape(a)[-1]:
+                raise ValueError(f"tangent_space: {in_names[i]} is not a square matrix in its last two axes "
                                  f"(shape {np.shape(a)}), so it has no symmetric tangents")
             if checking.asymmetry(a) > SYMMETRY_TOL:
                 raise ValueError(f"tangent_space: {in_names[i]} is declared symmetric but is not (max |A - Aᵀ| / "
@@ -153,10 +153,10 @@ def _spaces(op, args, in_names, tangent_space):
 
 
 def _symmetric_entries(shape):
-    """Flat indices of the entries (r, c, ...) with r <= c, and of their mirrors (c, r, ...)."""
+    """Flat indices of the entries (..., r, c) with r <= c, and of their mirrors (..., c, r)."""
     idx = np.indices(shape).reshape(len(shape), -1)
-    upper = idx[0] <= idx[1]
-    mirror = np.ravel_multi_index((idx[1], idx[0], *idx[2:]), shape)
+    upper = idx[-2] <= idx[-1]
+    mirror = np.ravel_multi_index((*idx[:-2], idx[-1], idx[-2]), shape)
     return np.flatnonzero(upper), mirror[upper]
 
 
@@ -192,8 +192,8 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
     adjoint identity against `frule` when one exists. Returns a CheckReport; raises AssertionError with it
     when the worst relative error exceeds rtol.
 
-    `tangent_space` ({position or argument name: "symmetric"}) says an argument lives on symmetric matrices (first
-    two axes; further axes are batch axes): a function of a symmetric matrix such as cholesky reads one triangle,
+    `tangent_space` ({position or argument name: "symmetric"}) says an argument lives on symmetric matrices (last
+    two axes; leading axes are batch axes): a function of a symmetric matrix such as cholesky reads one triangle,
     so only symmetric directions measure its derivative. The argument's finite differences then move A[r,c] and
     A[c,r] together, its tangents are symmetric, and its cotangent is compared through its symmetric part
     (G + Gᵀ)/2. A generated op's argument declared or inferred `spd`/`symmetric` is symmetric by default when the

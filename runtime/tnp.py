@@ -1008,25 +1008,24 @@ def _declared(p):
 
 
 class _BoundTraced:
-    """np.prim.<name> over traced values: the declared primitive and its maps, batch axes moved as in
-    runtime.primitives (with this namespace's moveaxis, so the moves are traced too)."""
+    """np.prim.<name> over traced values: the declared primitive and its maps (batch axes first)."""
 
     def __init__(self, p):
         self.p = p
 
-    def forward(self, *args, nb=0):
-        return _primitives.batched(_PRIMS[self.p.name], args, nb, moveaxis, _ndim)
+    def forward(self, *args):
+        return _PRIMS[self.p.name](*args)
 
-    def factored(self, X, *rest, nb=0, trans=False):
+    def factored(self, X, *rest, trans=False):
         if trans:
-            X = swapaxes(X, -1, -2) if nb == 0 else swapaxes(X, 0, 1)
-        return self.forward(X, *rest, nb=nb)
+            X = swapaxes(X, -1, -2)
+        return self.forward(X, *rest)
 
-    def jvp(self, *args, nb=0):
-        return _primitives.batched(_MAPS[self.p.name][0], args, nb, moveaxis, _ndim)
+    def jvp(self, *args):
+        return _MAPS[self.p.name][0](*args)
 
-    def vjp(self, *args, nb=0):
-        return _primitives.batched(_MAPS[self.p.name][1], args, nb, moveaxis, _ndim)
+    def vjp(self, *args):
+        return _MAPS[self.p.name][1](*args)
 
 
 _this = _sys.modules[__name__]

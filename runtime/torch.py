@@ -30,7 +30,7 @@ except ImportError:
     raise ImportError("runtime.torch needs PyTorch, which is not installed: pip install 'tensor-rules[torch]'") \
         from None
 
-from runtime import backend_torch as _bt
+from runtime import backend_torch as _bt, batching
 from runtime.registry import _arity_error, _bind, _make_checker, _no_check, _signature_text
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
@@ -207,7 +207,7 @@ def make_op(module_name, define, name, meta):
     op = _OPS.get(key)
     if op is not None:
         return op
-    impls = _impls(module_name, define)
+    impls = batching.wrap(_impls(module_name, define), {name: meta}, _bt)     # leading axes, as NumPy's
     sig = _signature_text(name, meta)
     n, n_out = len(meta["inputs"]), len(meta["outputs"])
     check = _make_checker(name, meta)

@@ -995,17 +995,17 @@ template <typename T> __device__ void tr_sqrtm_vjp(const T* w, const T* V, const
 
 // tr_batched_batched_matmul_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __restrict__ x_C, const int mode_x_C, const T* __restrict__ x_A, const T* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __restrict__ x_C, const int mode_x_C, const T* __restrict__ x_A, const T* __restrict__ x_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
-    T* const s_x_B = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_x_B = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1014,14 +1014,14 @@ __device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_i + w1) * n_k + z0];
             }
         }
         if (stage & 2) {
@@ -1039,33 +1039,33 @@ __device__ __forceinline__ void tr_batched_batched_matmul_fwd0_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_x_B[t * n_j + i1] : x_B[q0 * n_j + i1]);
+            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_i + i1] : x_A[(i0 * n_i + i1) * n_k + q0])*((stage & 2) ? s_x_B[t * n_j + i2] : x_B[q0 * n_j + i2]);
         }
     }
     if (active) {
         tr_store(x_C, row, acc0, mode_x_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_fwd0_rows_f32(float* __restrict__ x_C, const int mode_x_C, const float* __restrict__ x_A, const float* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_fwd0_rows_body<float>(x_C, mode_x_C, x_A, x_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_fwd0_rows_f32(float* __restrict__ x_C, const int mode_x_C, const float* __restrict__ x_A, const float* __restrict__ x_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_fwd0_rows_body<float>(x_C, mode_x_C, x_A, x_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_fwd0_rows_f64(double* __restrict__ x_C, const int mode_x_C, const double* __restrict__ x_A, const double* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_fwd0_rows_body<double>(x_C, mode_x_C, x_A, x_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_fwd0_rows_f64(double* __restrict__ x_C, const int mode_x_C, const double* __restrict__ x_A, const double* __restrict__ x_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_fwd0_rows_body<double>(x_C, mode_x_C, x_A, x_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_matmul_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_jvp1_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_A, const T* __restrict__ d_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_matmul_jvp1_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_A, const T* __restrict__ d_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
-    T* const s_d_B = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_d_B = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1074,14 +1074,14 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp1_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_i + w1) * n_k + z0];
             }
         }
         if (stage & 2) {
@@ -1099,23 +1099,23 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp1_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_d_B[t * n_j + i1] : tr_ld(d_B, q0 * n_j + i1));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_i + i1] : x_A[(i0 * n_i + i1) * n_k + q0])*((stage & 2) ? s_d_B[t * n_j + i2] : tr_ld(d_B, q0 * n_j + i2));
         }
     }
     if (active) {
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp1_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_A, const float* __restrict__ d_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_jvp1_rows_body<float>(d_C, mode_d_C, x_A, d_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp1_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_A, const float* __restrict__ d_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_jvp1_rows_body<float>(d_C, mode_d_C, x_A, d_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp1_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_A, const double* __restrict__ d_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_jvp1_rows_body<double>(d_C, mode_d_C, x_A, d_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp1_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_A, const double* __restrict__ d_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_jvp1_rows_body<double>(d_C, mode_d_C, x_A, d_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_matmul_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_k, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
@@ -1124,8 +1124,8 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __re
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1144,14 +1144,14 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __re
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, (w0 * n_k + z0) * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + w1) * n_k + z0);
             }
         }
         if (stage) __syncthreads();
@@ -1159,33 +1159,62 @@ __device__ __forceinline__ void tr_batched_batched_matmul_jvp2_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_j + i1] : x_B[q0 * n_j + i1])*((stage & 2) ? s_d_A[(t * n_i + i0) * n_b + i2] : tr_ld(d_A, (i0 * n_k + q0) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_B[t * n_j + i2] : x_B[q0 * n_j + i2])*((stage & 2) ? s_d_A[(t * n_b + i0) * n_i + i1] : tr_ld(d_A, (i0 * n_i + i1) * n_k + q0));
         }
     }
     if (active) {
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_k, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_j, n_i, n_k, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_k, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_j, n_i, n_k, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_matmul_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_matmul_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_pb0_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ b_C, const long long n_b, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_matmul_pb0_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ b_C, const long long n_k, const long long n_i, const long long n_j, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_k; rem1 /= n_k;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_B[i2 * n_j + q0]*tr_ld(b_C, (i0 * n_i + i1) * n_j + q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_A, row, acc0, mode_b_A);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb0_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ b_C, const long long n_k, const long long n_i, const long long n_j, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_matmul_pb0_warp_body<float>(b_A, mode_b_A, x_B, b_C, n_k, n_i, n_j, n_b, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb0_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ b_C, const long long n_k, const long long n_i, const long long n_j, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_matmul_pb0_warp_body<double>(b_A, mode_b_A, x_B, b_C, n_k, n_i, n_j, n_b, nrows, nk, chunk, wpr);
+}
+
+// tr_batched_batched_matmul_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_batched_batched_matmul_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_i, const long long n_k, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_B = sh;
-    T* const s_b_C = s_x_B + ((stage & 1) ? (long long)tile * (n_k) : 0LL);
+    T* const s_x_A = sh;
+    T* const s_b_C = s_x_A + ((stage & 1) ? (long long)tile * (n_k) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_k; rem1 /= n_k;
+    const long long i1 = rem1 % n_j; rem1 /= n_j;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1198,85 +1227,59 @@ __device__ __forceinline__ void tr_batched_batched_matmul_pb0_rows_body(T* __res
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_x_B[z] = x_B[w0 * n_j + z0];
+                long long rem3 = kk;
+                const long long z1 = rem3 % n_i; rem3 /= n_i;
+                const long long z0 = rem3;
+                const long long w2 = p;
+                s_x_A[z] = x_A[(z0 * n_i + z1) * n_k + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_j;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_b_C[z] = tr_ld(b_C, (w0 * n_j + z0) * n_b + w2);
+                long long rem4 = kk;
+                const long long z1 = rem4 % n_i; rem4 /= n_i;
+                const long long z0 = rem4;
+                const long long w2 = p;
+                s_b_C[z] = tr_ld(b_C, (z0 * n_i + z1) * n_j + w2);
             }
         }
         if (stage) __syncthreads();
         if (!active) continue;
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[t * n_k + i1] : x_B[i1 * n_j + q0])*((stage & 2) ? s_b_C[(t * n_i + i0) * n_b + i2] : tr_ld(b_C, (i0 * n_j + q0) * n_b + i2));
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_i; rem2 /= n_i;
+            const long long q0 = rem2;
+            acc0 += ((stage & 1) ? s_x_A[t * n_k + i0] : x_A[(q0 * n_i + q1) * n_k + i0])*((stage & 2) ? s_b_C[t * n_j + i1] : tr_ld(b_C, (q0 * n_i + q1) * n_j + i1));
         }
     }
     if (active) {
-        tr_store(b_A, row, acc0, mode_b_A);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb0_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ b_C, const long long n_b, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_pb0_rows_body<float>(b_A, mode_b_A, x_B, b_C, n_b, n_k, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb0_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ b_C, const long long n_b, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_matmul_pb0_rows_body<double>(b_A, mode_b_A, x_B, b_C, n_b, n_k, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_matmul_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_matmul_pb1_warp_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    long long rem1 = row;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            long long rem2 = kk;
-            const long long q1 = rem2 % n_b; rem2 /= n_b;
-            const long long q0 = rem2;
-            acc0 += x_A[(q0 * n_k + i0) * n_b + q1]*tr_ld(b_C, (q0 * n_j + i1) * n_b + q1);
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
         tr_store(b_B, row, acc0, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_warp_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_matmul_pb1_warp_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_b, n_i, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_i, const long long n_k, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_i, n_k, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_warp_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_b, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_matmul_pb1_warp_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_b, n_i, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_matmul_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_i, const long long n_k, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_matmul_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_i, n_k, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_bmm_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_C, const int mode_x_C, const T* __restrict__ x_A, const T* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_C, const int mode_x_C, const T* __restrict__ x_A, const T* __restrict__ x_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
-    T* const s_x_B = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_x_B = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1285,25 +1288,25 @@ __device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_i + w1) * n_k + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_j * n_b;
+            const long long per = n_b * n_j;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_B[z] = x_B[(z0 * n_j + w1) * n_b + w2];
+                const long long w2 = p % n_j; p /= n_j;
+                const long long w0 = p;
+                s_x_B[z] = x_B[(w0 * n_k + z0) * n_j + w2];
             }
         }
         if (stage) __syncthreads();
@@ -1311,33 +1314,33 @@ __device__ __forceinline__ void tr_batched_bmm_fwd0_rows_body(T* __restrict__ x_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_x_B[(t * n_j + i1) * n_b + i2] : x_B[(q0 * n_j + i1) * n_b + i2]);
+            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_i + i1] : x_A[(i0 * n_i + i1) * n_k + q0])*((stage & 2) ? s_x_B[(t * n_b + i0) * n_j + i2] : x_B[(i0 * n_k + q0) * n_j + i2]);
         }
     }
     if (active) {
         tr_store(x_C, row, acc0, mode_x_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_fwd0_rows_f32(float* __restrict__ x_C, const int mode_x_C, const float* __restrict__ x_A, const float* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_fwd0_rows_body<float>(x_C, mode_x_C, x_A, x_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_fwd0_rows_f32(float* __restrict__ x_C, const int mode_x_C, const float* __restrict__ x_A, const float* __restrict__ x_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_fwd0_rows_body<float>(x_C, mode_x_C, x_A, x_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_fwd0_rows_f64(double* __restrict__ x_C, const int mode_x_C, const double* __restrict__ x_A, const double* __restrict__ x_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_fwd0_rows_body<double>(x_C, mode_x_C, x_A, x_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_fwd0_rows_f64(double* __restrict__ x_C, const int mode_x_C, const double* __restrict__ x_A, const double* __restrict__ x_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_fwd0_rows_body<double>(x_C, mode_x_C, x_A, x_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_bmm_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_A, const T* __restrict__ d_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_A, const T* __restrict__ d_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
-    T* const s_d_B = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_d_B = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1346,25 +1349,25 @@ __device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_A[z] = x_A[(w0 * n_k + z0) * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_i + w1) * n_k + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_j * n_b;
+            const long long per = n_b * n_j;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_d_B[z] = tr_ld(d_B, (z0 * n_j + w1) * n_b + w2);
+                const long long w2 = p % n_j; p /= n_j;
+                const long long w0 = p;
+                s_d_B[z] = tr_ld(d_B, (w0 * n_k + z0) * n_j + w2);
             }
         }
         if (stage) __syncthreads();
@@ -1372,33 +1375,33 @@ __device__ __forceinline__ void tr_batched_bmm_jvp1_rows_body(T* __restrict__ d_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i0) * n_b + i2] : x_A[(i0 * n_k + q0) * n_b + i2])*((stage & 2) ? s_d_B[(t * n_j + i1) * n_b + i2] : tr_ld(d_B, (q0 * n_j + i1) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_i + i1] : x_A[(i0 * n_i + i1) * n_k + q0])*((stage & 2) ? s_d_B[(t * n_b + i0) * n_j + i2] : tr_ld(d_B, (i0 * n_k + q0) * n_j + i2));
         }
     }
     if (active) {
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp1_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_A, const float* __restrict__ d_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_jvp1_rows_body<float>(d_C, mode_d_C, x_A, d_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp1_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_A, const float* __restrict__ d_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_jvp1_rows_body<float>(d_C, mode_d_C, x_A, d_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp1_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_A, const double* __restrict__ d_B, const long long n_b, const long long n_j, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_jvp1_rows_body<double>(d_C, mode_d_C, x_A, d_B, n_b, n_j, n_i, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp1_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_A, const double* __restrict__ d_B, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_jvp1_rows_body<double>(d_C, mode_d_C, x_A, d_B, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_bmm_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_C, const int mode_d_C, const T* __restrict__ x_B, const T* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
-    T* const s_d_A = s_x_B + ((stage & 1) ? (long long)tile * (n_j * n_b) : 0LL);
+    T* const s_d_A = s_x_B + ((stage & 1) ? (long long)tile * (n_b * n_j) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1407,25 +1410,25 @@ __device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_j * n_b;
+            const long long per = n_b * n_j;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_B[z] = x_B[(z0 * n_j + w1) * n_b + w2];
+                const long long w2 = p % n_j; p /= n_j;
+                const long long w0 = p;
+                s_x_B[z] = x_B[(w0 * n_k + z0) * n_j + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, (w0 * n_k + z0) * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + w1) * n_k + z0);
             }
         }
         if (stage) __syncthreads();
@@ -1433,32 +1436,62 @@ __device__ __forceinline__ void tr_batched_bmm_jvp2_rows_body(T* __restrict__ d_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[(t * n_j + i1) * n_b + i2] : x_B[(q0 * n_j + i1) * n_b + i2])*((stage & 2) ? s_d_A[(t * n_i + i0) * n_b + i2] : tr_ld(d_A, (i0 * n_k + q0) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_b + i0) * n_j + i2] : x_B[(i0 * n_k + q0) * n_j + i2])*((stage & 2) ? s_d_A[(t * n_b + i0) * n_i + i1] : tr_ld(d_A, (i0 * n_i + i1) * n_k + q0));
         }
     }
     if (active) {
         tr_store(d_C, row, acc0, mode_d_C);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f32(float* __restrict__ d_C, const int mode_d_C, const float* __restrict__ x_B, const float* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_jvp2_rows_body<float>(d_C, mode_d_C, x_B, d_A, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_jvp2_rows_f64(double* __restrict__ d_C, const int mode_d_C, const double* __restrict__ x_B, const double* __restrict__ d_A, const long long n_j, const long long n_i, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_jvp2_rows_body<double>(d_C, mode_d_C, x_B, d_A, n_j, n_i, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_bmm_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_bmm_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_pb0_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ b_C, const long long n_b, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_bmm_pb0_warp_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ b_C, const long long n_k, const long long n_i, const long long n_b, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_k; rem1 /= n_k;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_B[(i0 * n_k + i2) * n_j + q0]*tr_ld(b_C, (i0 * n_i + i1) * n_j + q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_A, row, acc0, mode_b_A);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb0_warp_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ b_C, const long long n_k, const long long n_i, const long long n_b, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_bmm_pb0_warp_body<float>(b_A, mode_b_A, x_B, b_C, n_k, n_i, n_b, n_j, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb0_warp_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ b_C, const long long n_k, const long long n_i, const long long n_b, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_bmm_pb0_warp_body<double>(b_A, mode_b_A, x_B, b_C, n_k, n_i, n_b, n_j, nrows, nk, chunk, wpr);
+}
+
+// tr_batched_bmm_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_j, const long long n_k, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_B = sh;
-    T* const s_b_C = s_x_B + ((stage & 1) ? (long long)tile * (n_k * n_b) : 0LL);
+    T* const s_x_A = sh;
+    T* const s_b_C = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_k) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_j; rem1 /= n_j;
     const long long i1 = rem1 % n_k; rem1 /= n_k;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -1468,25 +1501,25 @@ __device__ __forceinline__ void tr_batched_bmm_pb0_rows_body(T* __restrict__ b_A
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_k * n_b;
+            const long long per = n_b * n_k;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w2 = p % n_k; p /= n_k;
                 const long long w0 = p;
-                s_x_B[z] = x_B[(w0 * n_j + z0) * n_b + w2];
+                s_x_A[z] = x_A[(w0 * n_i + z0) * n_k + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_j;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w2 = p % n_j; p /= n_j;
                 const long long w0 = p;
-                s_b_C[z] = tr_ld(b_C, (w0 * n_j + z0) * n_b + w2);
+                s_b_C[z] = tr_ld(b_C, (w0 * n_i + z0) * n_j + w2);
             }
         }
         if (stage) __syncthreads();
@@ -1494,151 +1527,89 @@ __device__ __forceinline__ void tr_batched_bmm_pb0_rows_body(T* __restrict__ b_A
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[(t * n_k + i1) * n_b + i2] : x_B[(i1 * n_j + q0) * n_b + i2])*((stage & 2) ? s_b_C[(t * n_i + i0) * n_b + i2] : tr_ld(b_C, (i0 * n_j + q0) * n_b + i2));
-        }
-    }
-    if (active) {
-        tr_store(b_A, row, acc0, mode_b_A);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb0_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ b_C, const long long n_b, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_pb0_rows_body<float>(b_A, mode_b_A, x_B, b_C, n_b, n_k, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb0_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ b_C, const long long n_b, const long long n_k, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_pb0_rows_body<double>(b_A, mode_b_A, x_B, b_C, n_b, n_k, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_bmm_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_bmm_pb1_rows_body(T* __restrict__ b_B, const int mode_b_B, const T* __restrict__ x_A, const T* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_A = sh;
-    T* const s_b_C = s_x_A + ((stage & 1) ? (long long)tile * (n_k * n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
-    const long long i1 = rem1 % n_j; rem1 /= n_j;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_k * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_A[z] = x_A[(z0 * n_k + w1) * n_b + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_j * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_b_C[z] = tr_ld(b_C, (z0 * n_j + w1) * n_b + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_k + i0) * n_b + i2] : x_A[(q0 * n_k + i0) * n_b + i2])*((stage & 2) ? s_b_C[(t * n_j + i1) * n_b + i2] : tr_ld(b_C, (q0 * n_j + i1) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_k + i1] : x_A[(i0 * n_i + q0) * n_k + i1])*((stage & 2) ? s_b_C[(t * n_b + i0) * n_j + i2] : tr_ld(b_C, (i0 * n_i + q0) * n_j + i2));
         }
     }
     if (active) {
         tr_store(b_B, row, acc0, mode_b_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f32(float* __restrict__ b_B, const int mode_b_B, const float* __restrict__ x_A, const float* __restrict__ b_C, const long long n_j, const long long n_k, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_pb1_rows_body<float>(b_B, mode_b_B, x_A, b_C, n_j, n_k, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_b, const long long n_j, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_bmm_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_b, n_j, n_k, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_bmm_pb1_rows_f64(double* __restrict__ b_B, const int mode_b_B, const double* __restrict__ x_A, const double* __restrict__ b_C, const long long n_j, const long long n_k, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_bmm_pb1_rows_body<double>(b_B, mode_b_B, x_A, b_C, n_j, n_k, n_b, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_transpose_fwd0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_transpose_fwd0_body(T* __restrict__ x_B, const int mode_x_B, const T* __restrict__ x_A, const long long n_b, const long long n_i, const long long n_j) {
-    const long long total = n_j * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_transpose_fwd0_body(T* __restrict__ x_B, const int mode_x_B, const T* __restrict__ x_A, const long long n_i, const long long n_j, const long long n_b) {
+    const long long total = n_b * n_j * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
-        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = x_A[(e1 * n_j + e0) * n_b + e2];
+        const T r2 = x_A[(e0 * n_i + e2) * n_j + e1];
         tr_store(x_B, e, r2, mode_x_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_fwd0_f32(float* __restrict__ x_B, const int mode_x_B, const float* __restrict__ x_A, const long long n_b, const long long n_i, const long long n_j) {
-    tr_batched_batched_transpose_fwd0_body<float>(x_B, mode_x_B, x_A, n_b, n_i, n_j);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_fwd0_f32(float* __restrict__ x_B, const int mode_x_B, const float* __restrict__ x_A, const long long n_i, const long long n_j, const long long n_b) {
+    tr_batched_batched_transpose_fwd0_body<float>(x_B, mode_x_B, x_A, n_i, n_j, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_fwd0_f64(double* __restrict__ x_B, const int mode_x_B, const double* __restrict__ x_A, const long long n_b, const long long n_i, const long long n_j) {
-    tr_batched_batched_transpose_fwd0_body<double>(x_B, mode_x_B, x_A, n_b, n_i, n_j);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_fwd0_f64(double* __restrict__ x_B, const int mode_x_B, const double* __restrict__ x_A, const long long n_i, const long long n_j, const long long n_b) {
+    tr_batched_batched_transpose_fwd0_body<double>(x_B, mode_x_B, x_A, n_i, n_j, n_b);
 }
 
 // tr_batched_batched_transpose_jvp0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_transpose_jvp0_body(T* __restrict__ x_B, const int mode_x_B, T* __restrict__ d_B, const int mode_d_B, const T* __restrict__ x_A, const T* __restrict__ d_A, const long long n_b, const long long n_i, const long long n_j) {
-    const long long total = n_j * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_transpose_jvp0_body(T* __restrict__ x_B, const int mode_x_B, T* __restrict__ d_B, const int mode_d_B, const T* __restrict__ x_A, const T* __restrict__ d_A, const long long n_i, const long long n_j, const long long n_b) {
+    const long long total = n_b * n_j * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
-        const long long e1 = rem1 % n_i; rem1 /= n_i;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = x_A[(e1 * n_j + e0) * n_b + e2];
+        const T r2 = x_A[(e0 * n_i + e2) * n_j + e1];
         tr_store(x_B, e, r2, mode_x_B);
-        const T r3 = tr_ld(d_A, (e1 * n_j + e0) * n_b + e2);
+        const T r3 = tr_ld(d_A, (e0 * n_i + e2) * n_j + e1);
         tr_store(d_B, e, r3, mode_d_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_jvp0_f32(float* __restrict__ x_B, const int mode_x_B, float* __restrict__ d_B, const int mode_d_B, const float* __restrict__ x_A, const float* __restrict__ d_A, const long long n_b, const long long n_i, const long long n_j) {
-    tr_batched_batched_transpose_jvp0_body<float>(x_B, mode_x_B, d_B, mode_d_B, x_A, d_A, n_b, n_i, n_j);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_jvp0_f32(float* __restrict__ x_B, const int mode_x_B, float* __restrict__ d_B, const int mode_d_B, const float* __restrict__ x_A, const float* __restrict__ d_A, const long long n_i, const long long n_j, const long long n_b) {
+    tr_batched_batched_transpose_jvp0_body<float>(x_B, mode_x_B, d_B, mode_d_B, x_A, d_A, n_i, n_j, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_jvp0_f64(double* __restrict__ x_B, const int mode_x_B, double* __restrict__ d_B, const int mode_d_B, const double* __restrict__ x_A, const double* __restrict__ d_A, const long long n_b, const long long n_i, const long long n_j) {
-    tr_batched_batched_transpose_jvp0_body<double>(x_B, mode_x_B, d_B, mode_d_B, x_A, d_A, n_b, n_i, n_j);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_jvp0_f64(double* __restrict__ x_B, const int mode_x_B, double* __restrict__ d_B, const int mode_d_B, const double* __restrict__ x_A, const double* __restrict__ d_A, const long long n_i, const long long n_j, const long long n_b) {
+    tr_batched_batched_transpose_jvp0_body<double>(x_B, mode_x_B, d_B, mode_d_B, x_A, d_A, n_i, n_j, n_b);
 }
 
 // tr_batched_batched_transpose_pb0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_transpose_pb0_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_B, const long long n_b, const long long n_j, const long long n_i) {
-    const long long total = n_i * n_j * n_b;
+__device__ __forceinline__ void tr_batched_batched_transpose_pb0_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_B, const long long n_j, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_j;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
-        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e2 = rem1 % n_j; rem1 /= n_j;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = tr_ld(b_B, (e1 * n_i + e0) * n_b + e2);
+        const T r2 = tr_ld(b_B, (e0 * n_j + e2) * n_i + e1);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_pb0_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_B, const long long n_b, const long long n_j, const long long n_i) {
-    tr_batched_batched_transpose_pb0_body<float>(b_A, mode_b_A, b_B, n_b, n_j, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_pb0_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_B, const long long n_j, const long long n_i, const long long n_b) {
+    tr_batched_batched_transpose_pb0_body<float>(b_A, mode_b_A, b_B, n_j, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_pb0_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_B, const long long n_b, const long long n_j, const long long n_i) {
-    tr_batched_batched_transpose_pb0_body<double>(b_A, mode_b_A, b_B, n_b, n_j, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_transpose_pb0_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_B, const long long n_j, const long long n_i, const long long n_b) {
+    tr_batched_batched_transpose_pb0_body<double>(b_A, mode_b_A, b_B, n_j, n_i, n_b);
 }
 
-// tr_batched_batched_inv_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_batched_batched_inv_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_inv_fwd0_body(T* __restrict__ x_B, const int mode_x_B, const T* __restrict__ x_A, const long long n_i, const long long n_b, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_batched_batched_inv_fwd0_body(T* __restrict__ x_B, const int mode_x_B, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = n_b;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -1648,15 +1619,15 @@ __device__ __forceinline__ void tr_batched_batched_inv_fwd0_body(T* __restrict__
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_B, q * NB + b, po[q], mode_x_B);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_B, b * so + q, po[q], mode_x_B);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_fwd0_f32(float* __restrict__ x_B, const int mode_x_B, const float* __restrict__ x_A, const long long n_i, const long long n_b, float* __restrict__ ws) {
-    tr_batched_batched_inv_fwd0_body<float>(x_B, mode_x_B, x_A, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_fwd0_f32(float* __restrict__ x_B, const int mode_x_B, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
+    tr_batched_batched_inv_fwd0_body<float>(x_B, mode_x_B, x_A, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_fwd0_f64(double* __restrict__ x_B, const int mode_x_B, const double* __restrict__ x_A, const long long n_i, const long long n_b, double* __restrict__ ws) {
-    tr_batched_batched_inv_fwd0_body<double>(x_B, mode_x_B, x_A, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_fwd0_f64(double* __restrict__ x_B, const int mode_x_B, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
+    tr_batched_batched_inv_fwd0_body<double>(x_B, mode_x_B, x_A, n_i, ws);
 }
 
 // tr_batched_batched_inv_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1665,13 +1636,13 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp1_rows_body(T* __restr
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
-    T* const s_d_A = s_x_B + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_d_A = s_x_B + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
     const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -1680,25 +1651,25 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp1_rows_body(T* __restr
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_B[z] = x_B[(w0 * n_i + z0) * n_b + w2];
+                s_x_B[z] = x_B[(w0 * n_i + w1) * n_i + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_d_A[z] = tr_ld(d_A, (z0 * n_i + w1) * n_b + w2);
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + z0) * n_i + w2);
             }
         }
         if (stage) __syncthreads();
@@ -1706,7 +1677,7 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp1_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i0) * n_b + i1] : x_B[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_d_A[(t * n_i + i2) * n_b + i1] : tr_ld(d_A, (q0 * n_i + i2) * n_b + i1));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_b + i0) * n_i + i1] : x_B[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_d_A[(t * n_b + i0) * n_i + i2] : tr_ld(d_A, (i0 * n_i + q0) * n_i + i2));
         }
     }
     if (active) {
@@ -1722,16 +1693,16 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_jv
 
 // tr_batched_batched_inv_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restrict__ d_B, const int mode_d_B, const T* __restrict__ x_B, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restrict__ d_B, const int mode_d_B, const T* __restrict__ x_B, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
-    T* const s_u_c0 = s_x_B + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_u_c0 = s_x_B + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -1741,25 +1712,25 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restr
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_B[z] = x_B[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_x_B[z] = x_B[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, (w0 * n_b + w1) * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -1767,93 +1738,62 @@ __device__ __forceinline__ void tr_batched_batched_inv_jvp2_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i1) * n_b + i2] : x_B[(q0 * n_i + i1) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i0) * n_b + i2] : tr_ld(u_c0, (i0 * n_b + i2) * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_b + i0) * n_i + i2] : x_B[(i0 * n_i + q0) * n_i + i2])*((stage & 2) ? s_u_c0[(t * n_b + i0) * n_i + i1] : tr_ld(u_c0, (i0 * n_i + i1) * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_B, row, -acc0, mode_d_B);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_jvp2_rows_f32(float* __restrict__ d_B, const int mode_d_B, const float* __restrict__ x_B, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_inv_jvp2_rows_body<float>(d_B, mode_d_B, x_B, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_jvp2_rows_f32(float* __restrict__ d_B, const int mode_d_B, const float* __restrict__ x_B, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_inv_jvp2_rows_body<float>(d_B, mode_d_B, x_B, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_jvp2_rows_f64(double* __restrict__ d_B, const int mode_d_B, const double* __restrict__ x_B, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_inv_jvp2_rows_body<double>(d_B, mode_d_B, x_B, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_jvp2_rows_f64(double* __restrict__ d_B, const int mode_d_B, const double* __restrict__ x_B, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_inv_jvp2_rows_body<double>(d_B, mode_d_B, x_B, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_inv_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_inv_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_inv_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_B, const T* __restrict__ b_B, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_inv_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_B, const T* __restrict__ b_B, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_B[(i0 * n_i + i1) * n_i + q0]*tr_ld(b_B, (i0 * n_i + i2) * n_i + q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_B, const float* __restrict__ b_B, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_inv_pb0_warp_body<float>(u_c0, mode_u_c0, x_B, b_B, n_i, n_b, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_B, const double* __restrict__ b_B, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_inv_pb0_warp_body<double>(u_c0, mode_u_c0, x_B, b_B, n_i, n_b, nrows, nk, chunk, wpr);
+}
+
+// tr_batched_batched_inv_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_B = sh;
-    T* const s_b_B = s_x_B + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_u_c0 = s_x_B + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
     const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_x_B[z] = x_B[(w0 * n_i + z0) * n_b + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_b_B[z] = tr_ld(b_B, (w0 * n_i + z0) * n_b + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i0) * n_b + i1] : x_B[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_b_B[(t * n_i + i2) * n_b + i1] : tr_ld(b_B, (i2 * n_i + q0) * n_b + i1));
-        }
-    }
-    if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_B, const float* __restrict__ b_B, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_inv_pb0_rows_body<float>(u_c0, mode_u_c0, x_B, b_B, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_B, const double* __restrict__ b_B, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_inv_pb0_rows_body<double>(u_c0, mode_u_c0, x_B, b_B, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_inv_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_B, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_B = sh;
-    T* const s_u_c0 = s_x_B + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -1863,25 +1803,25 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restri
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_B[z] = x_B[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_x_B[z] = x_B[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, (w0 * n_b + w1) * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -1889,28 +1829,27 @@ __device__ __forceinline__ void tr_batched_batched_inv_pb1_rows_body(T* __restri
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_B[(t * n_i + i0) * n_b + i2] : x_B[(q0 * n_i + i0) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i1) * n_b + i2] : tr_ld(u_c0, (i1 * n_b + i2) * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_B[(t * n_b + i0) * n_i + i1] : x_B[(i0 * n_i + q0) * n_i + i1])*((stage & 2) ? s_u_c0[(t * n_b + i0) * n_i + i2] : tr_ld(u_c0, (i0 * n_i + i2) * n_i + q0));
         }
     }
     if (active) {
         tr_store(b_A, row, -acc0, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb1_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_inv_pb1_rows_body<float>(b_A, mode_b_A, x_B, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb1_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_B, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_inv_pb1_rows_body<float>(b_A, mode_b_A, x_B, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb1_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_inv_pb1_rows_body<double>(b_A, mode_b_A, x_B, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_inv_pb1_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_B, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_inv_pb1_rows_body<double>(b_A, mode_b_A, x_B, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_logdet_fwd0: tr_logdet over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_batched_batched_logdet_fwd0: tr_logdet over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_logdet_fwd0_body(T* __restrict__ x_d, const int mode_x_d, const T* __restrict__ x_A, const long long n_i, const long long n_b, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_batched_batched_logdet_fwd0_body(T* __restrict__ x_d, const int mode_x_d, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = n_b;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -1920,25 +1859,24 @@ __device__ __forceinline__ void tr_batched_batched_logdet_fwd0_body(T* __restric
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_logdet(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, q * NB + b, po[q], mode_x_d);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, b * so + q, po[q], mode_x_d);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_fwd0_f32(float* __restrict__ x_d, const int mode_x_d, const float* __restrict__ x_A, const long long n_i, const long long n_b, float* __restrict__ ws) {
-    tr_batched_batched_logdet_fwd0_body<float>(x_d, mode_x_d, x_A, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_fwd0_f32(float* __restrict__ x_d, const int mode_x_d, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
+    tr_batched_batched_logdet_fwd0_body<float>(x_d, mode_x_d, x_A, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_fwd0_f64(double* __restrict__ x_d, const int mode_x_d, const double* __restrict__ x_A, const long long n_i, const long long n_b, double* __restrict__ ws) {
-    tr_batched_batched_logdet_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_fwd0_f64(double* __restrict__ x_d, const int mode_x_d, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
+    tr_batched_batched_logdet_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, ws);
 }
 
-// tr_batched_batched_logdet_jvp1: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_batched_batched_logdet_jvp1: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_logdet_jvp1_body(T* __restrict__ u_inv_A, const int mode_u_inv_A, const T* __restrict__ x_A, const long long n_i, const long long n_b, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_batched_batched_logdet_jvp1_body(T* __restrict__ u_inv_A, const int mode_u_inv_A, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = n_b;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -1948,15 +1886,15 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp1_body(T* __restric
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_A, q * NB + b, po[q], mode_u_inv_A);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_A, b * so + q, po[q], mode_u_inv_A);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp1_f32(float* __restrict__ u_inv_A, const int mode_u_inv_A, const float* __restrict__ x_A, const long long n_i, const long long n_b, float* __restrict__ ws) {
-    tr_batched_batched_logdet_jvp1_body<float>(u_inv_A, mode_u_inv_A, x_A, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp1_f32(float* __restrict__ u_inv_A, const int mode_u_inv_A, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
+    tr_batched_batched_logdet_jvp1_body<float>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp1_f64(double* __restrict__ u_inv_A, const int mode_u_inv_A, const double* __restrict__ x_A, const long long n_i, const long long n_b, double* __restrict__ ws) {
-    tr_batched_batched_logdet_jvp1_body<double>(u_inv_A, mode_u_inv_A, x_A, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_jvp1_f64(double* __restrict__ u_inv_A, const int mode_u_inv_A, const double* __restrict__ x_A, const long long n_i, double* __restrict__ ws) {
+    tr_batched_batched_logdet_jvp1_body<double>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
 }
 
 // tr_batched_batched_logdet_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -1984,8 +1922,8 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_rows_body(T* __re
                 long long rem2 = kk;
                 const long long z1 = rem2 % n_i; rem2 /= n_i;
                 const long long z0 = rem2;
-                const long long w2 = p;
-                s_u_inv_A[z] = u_inv_A[(z1 * n_i + z0) * n_b + w2];
+                const long long w0 = p;
+                s_u_inv_A[z] = u_inv_A[(w0 * n_i + z0) * n_i + z1];
             }
         }
         if (stage & 2) {
@@ -1996,8 +1934,8 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_rows_body(T* __re
                 long long rem3 = kk;
                 const long long z1 = rem3 % n_i; rem3 /= n_i;
                 const long long z0 = rem3;
-                const long long w2 = p;
-                s_d_A[z] = tr_ld(d_A, (z0 * n_i + z1) * n_b + w2);
+                const long long w0 = p;
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + z1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2007,7 +1945,7 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_rows_body(T* __re
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
-            acc0 += ((stage & 1) ? s_u_inv_A[t * n_b + i0] : u_inv_A[(q1 * n_i + q0) * n_b + i0])*((stage & 2) ? s_d_A[t * n_b + i0] : tr_ld(d_A, (q0 * n_i + q1) * n_b + i0));
+            acc0 += ((stage & 1) ? s_u_inv_A[t * n_b + i0] : u_inv_A[(i0 * n_i + q0) * n_i + q1])*((stage & 2) ? s_d_A[t * n_b + i0] : tr_ld(d_A, (i0 * n_i + q1) * n_i + q0));
         }
     }
     if (active) {
@@ -2036,7 +1974,7 @@ __device__ __forceinline__ void tr_batched_batched_logdet_jvp2_warp_body(T* __re
             long long rem1 = kk;
             const long long q1 = rem1 % n_i; rem1 /= n_i;
             const long long q0 = rem1;
-            acc0 += u_inv_A[(q1 * n_i + q0) * n_b + i0]*tr_ld(d_A, (q0 * n_i + q1) * n_b + i0);
+            acc0 += u_inv_A[(i0 * n_i + q0) * n_i + q1]*tr_ld(d_A, (i0 * n_i + q1) * n_i + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -2052,32 +1990,31 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet
 
 // tr_batched_batched_logdet_pb1: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_logdet_pb1_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ u_inv_A, const T* __restrict__ b_d, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_logdet_pb1_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ u_inv_A, const T* __restrict__ b_d, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = u_inv_A[(e1 * n_i + e0) * n_b + e2]*tr_ld(b_d, e2);
+        const T r2 = u_inv_A[(e0 * n_i + e2) * n_i + e1]*tr_ld(b_d, e0);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_pb1_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ u_inv_A, const float* __restrict__ b_d, const long long n_b, const long long n_i) {
-    tr_batched_batched_logdet_pb1_body<float>(b_A, mode_b_A, u_inv_A, b_d, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_pb1_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ u_inv_A, const float* __restrict__ b_d, const long long n_i, const long long n_b) {
+    tr_batched_batched_logdet_pb1_body<float>(b_A, mode_b_A, u_inv_A, b_d, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_pb1_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ u_inv_A, const double* __restrict__ b_d, const long long n_b, const long long n_i) {
-    tr_batched_batched_logdet_pb1_body<double>(b_A, mode_b_A, u_inv_A, b_d, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_logdet_pb1_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ u_inv_A, const double* __restrict__ b_d, const long long n_i, const long long n_b) {
+    tr_batched_batched_logdet_pb1_body<double>(b_A, mode_b_A, u_inv_A, b_d, n_i, n_b);
 }
 
-// tr_batched_batched_solve_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_batched_batched_solve_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_fwd0_body(T* __restrict__ x_x, const int mode_x_x, const T* __restrict__ x_A, const T* __restrict__ x_y, const long long n_i, const long long n_b, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_batched_batched_solve_fwd0_body(T* __restrict__ x_x, const int mode_x_x, const T* __restrict__ x_A, const T* __restrict__ x_y, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = n_b;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -2089,49 +2026,49 @@ __device__ __forceinline__ void tr_batched_batched_solve_fwd0_body(T* __restrict
     T* const p1 = p0 + s0;
     T* const po = p1 + s1;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
-    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_y[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
+    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_y[b * s1 + q];
     tr_solve(p0, p1, po, scratch, n, R);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_x, q * NB + b, po[q], mode_x_x);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_x, b * so + q, po[q], mode_x_x);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_fwd0_f32(float* __restrict__ x_x, const int mode_x_x, const float* __restrict__ x_A, const float* __restrict__ x_y, const long long n_i, const long long n_b, float* __restrict__ ws) {
-    tr_batched_batched_solve_fwd0_body<float>(x_x, mode_x_x, x_A, x_y, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_fwd0_f32(float* __restrict__ x_x, const int mode_x_x, const float* __restrict__ x_A, const float* __restrict__ x_y, const long long n_i, float* __restrict__ ws) {
+    tr_batched_batched_solve_fwd0_body<float>(x_x, mode_x_x, x_A, x_y, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_fwd0_f64(double* __restrict__ x_x, const int mode_x_x, const double* __restrict__ x_A, const double* __restrict__ x_y, const long long n_i, const long long n_b, double* __restrict__ ws) {
-    tr_batched_batched_solve_fwd0_body<double>(x_x, mode_x_x, x_A, x_y, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_fwd0_f64(double* __restrict__ x_x, const int mode_x_x, const double* __restrict__ x_A, const double* __restrict__ x_y, const long long n_i, double* __restrict__ ws) {
+    tr_batched_batched_solve_fwd0_body<double>(x_x, mode_x_x, x_A, x_y, n_i, ws);
 }
 
 // tr_batched_batched_solve_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp2_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_y, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_solve_jvp2_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_y, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e1 = rem1 % n_b; rem1 /= n_b;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = tr_ld(d_y, e);
         tr_store(du_z1, e, r2, mode_du_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_y, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_jvp2_body<float>(du_z1, mode_du_z1, d_y, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_y, const long long n_i, const long long n_b) {
+    tr_batched_batched_solve_jvp2_body<float>(du_z1, mode_du_z1, d_y, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_y, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_jvp2_body<double>(du_z1, mode_du_z1, d_y, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp2_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_y, const long long n_i, const long long n_b) {
+    tr_batched_batched_solve_jvp2_body<double>(du_z1, mode_du_z1, d_y, n_i, n_b);
 }
 
 // tr_batched_batched_solve_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_A = sh;
-    T* const s_x_x = s_d_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_x_x = s_d_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -2140,14 +2077,14 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __res
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, (w0 * n_i + z0) * n_b + w2);
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage & 2) {
@@ -2156,8 +2093,8 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __res
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p;
-                s_x_x[z] = x_x[z0 * n_b + w1];
+                const long long w0 = p;
+                s_x_x[z] = x_x[w0 * n_i + z0];
             }
         }
         if (stage) __syncthreads();
@@ -2165,61 +2102,61 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp3_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_d_A[(t * n_i + i0) * n_b + i1] : tr_ld(d_A, (i0 * n_i + q0) * n_b + i1))*((stage & 2) ? s_x_x[t * n_b + i1] : x_x[q0 * n_b + i1]);
+            acc0 += ((stage & 1) ? s_d_A[(t * n_b + i0) * n_i + i1] : tr_ld(d_A, (i0 * n_i + i1) * n_i + q0))*((stage & 2) ? s_x_x[t * n_b + i0] : x_x[i0 * n_i + q0]);
         }
     }
     if (active) {
         tr_store(du_z1, row, -acc0, mode_du_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp3_rows_body<float>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp3_rows_body<float>(du_z1, mode_du_z1, d_A, x_x, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp3_rows_body<double>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_rows_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp3_rows_body<double>(du_z1, mode_du_z1, d_A, x_x, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_solve_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp3_warp_body(T* __restrict__ du_z1, const int mode_du_z1, const T* __restrict__ d_A, const T* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += tr_ld(d_A, (i0 * n_i + q0) * n_b + i1)*x_x[q0 * n_b + i1];
+            acc0 += tr_ld(d_A, (i0 * n_i + i1) * n_i + q0)*x_x[i0 * n_i + q0];
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(du_z1, row, -acc0, mode_du_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp3_warp_body<float>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f32(float* __restrict__ du_z1, const int mode_du_z1, const float* __restrict__ d_A, const float* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp3_warp_body<float>(du_z1, mode_du_z1, d_A, x_x, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp3_warp_body<double>(du_z1, mode_du_z1, d_A, x_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp3_warp_f64(double* __restrict__ du_z1, const int mode_du_z1, const double* __restrict__ d_A, const double* __restrict__ x_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp3_warp_body<double>(du_z1, mode_du_z1, d_A, x_x, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_du_z1 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_du_z1 = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -2228,14 +2165,14 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_u_inv_A[z] = u_inv_A[(w0 * n_i + z0) * n_b + w2];
+                s_u_inv_A[z] = u_inv_A[(w0 * n_i + w1) * n_i + z0];
             }
         }
         if (stage & 2) {
@@ -2244,8 +2181,8 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p;
-                s_du_z1[z] = tr_ld(du_z1, z0 * n_b + w1);
+                const long long w0 = p;
+                s_du_z1[z] = tr_ld(du_z1, w0 * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2253,61 +2190,61 @@ __device__ __forceinline__ void tr_batched_batched_solve_jvp4_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_i + i0) * n_b + i1] : u_inv_A[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_du_z1[t * n_b + i1] : tr_ld(du_z1, q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_b + i0) * n_i + i1] : u_inv_A[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_du_z1[t * n_b + i0] : tr_ld(du_z1, i0 * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp4_rows_body<float>(d_x, mode_d_x, u_inv_A, du_z1, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_rows_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_jvp4_rows_body<double>(d_x, mode_d_x, u_inv_A, du_z1, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_solve_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_solve_jvp4_warp_body(T* __restrict__ d_x, const int mode_d_x, const T* __restrict__ u_inv_A, const T* __restrict__ du_z1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[(i0 * n_i + q0) * n_b + i1]*tr_ld(du_z1, q0 * n_b + i1);
+            acc0 += u_inv_A[(i0 * n_i + i1) * n_i + q0]*tr_ld(du_z1, i0 * n_i + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(d_x, row, acc0, mode_d_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f32(float* __restrict__ d_x, const int mode_d_x, const float* __restrict__ u_inv_A, const float* __restrict__ du_z1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp4_warp_body<float>(d_x, mode_d_x, u_inv_A, du_z1, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z1, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_jvp4_warp_f64(double* __restrict__ d_x, const int mode_d_x, const double* __restrict__ u_inv_A, const double* __restrict__ du_z1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_jvp4_warp_body<double>(d_x, mode_d_x, u_inv_A, du_z1, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __restrict__ bu_z1, const int mode_bu_z1, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __restrict__ bu_z1, const int mode_bu_z1, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_u_inv_A = sh;
-    T* const s_b_x = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_b_x = s_u_inv_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -2316,14 +2253,14 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __rest
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_u_inv_A[z] = u_inv_A[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_u_inv_A[z] = u_inv_A[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
@@ -2332,8 +2269,8 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __rest
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p;
-                s_b_x[z] = tr_ld(b_x, z0 * n_b + w1);
+                const long long w0 = p;
+                s_b_x[z] = tr_ld(b_x, w0 * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2341,116 +2278,115 @@ __device__ __forceinline__ void tr_batched_batched_solve_pb1_rows_body(T* __rest
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_i + i0) * n_b + i1] : u_inv_A[(q0 * n_i + i0) * n_b + i1])*((stage & 2) ? s_b_x[t * n_b + i1] : tr_ld(b_x, q0 * n_b + i1));
+            acc0 += ((stage & 1) ? s_u_inv_A[(t * n_b + i0) * n_i + i1] : u_inv_A[(i0 * n_i + q0) * n_i + i1])*((stage & 2) ? s_b_x[t * n_b + i0] : tr_ld(b_x, i0 * n_i + q0));
         }
     }
     if (active) {
         tr_store(bu_z1, row, acc0, mode_bu_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f32(float* __restrict__ bu_z1, const int mode_bu_z1, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_pb1_rows_body<float>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f32(float* __restrict__ bu_z1, const int mode_bu_z1, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_pb1_rows_body<float>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f64(double* __restrict__ bu_z1, const int mode_bu_z1, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_solve_pb1_rows_body<double>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_rows_f64(double* __restrict__ bu_z1, const int mode_bu_z1, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_solve_pb1_rows_body<double>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_solve_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __restrict__ bu_z1, const int mode_bu_z1, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_solve_pb1_warp_body(T* __restrict__ bu_z1, const int mode_bu_z1, const T* __restrict__ u_inv_A, const T* __restrict__ b_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += u_inv_A[(q0 * n_i + i0) * n_b + i1]*tr_ld(b_x, q0 * n_b + i1);
+            acc0 += u_inv_A[(i0 * n_i + q0) * n_i + i1]*tr_ld(b_x, i0 * n_i + q0);
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
         tr_store(bu_z1, row, acc0, mode_bu_z1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f32(float* __restrict__ bu_z1, const int mode_bu_z1, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_pb1_warp_body<float>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f32(float* __restrict__ bu_z1, const int mode_bu_z1, const float* __restrict__ u_inv_A, const float* __restrict__ b_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_pb1_warp_body<float>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f64(double* __restrict__ bu_z1, const int mode_bu_z1, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_solve_pb1_warp_body<double>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_b, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb1_warp_f64(double* __restrict__ bu_z1, const int mode_bu_z1, const double* __restrict__ u_inv_A, const double* __restrict__ b_x, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_solve_pb1_warp_body<double>(bu_z1, mode_bu_z1, u_inv_A, b_x, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
 // tr_batched_batched_solve_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z1, const T* __restrict__ x_x, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_solve_pb2_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_z1, const T* __restrict__ x_x, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(bu_z1, e0 * n_b + e2)*x_x[e1 * n_b + e2];
+        const T r2 = -tr_ld(bu_z1, e0 * n_i + e1)*x_x[e0 * n_i + e2];
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z1, const float* __restrict__ x_x, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb2_body<float>(b_A, mode_b_A, bu_z1, x_x, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_z1, const float* __restrict__ x_x, const long long n_i, const long long n_b) {
+    tr_batched_batched_solve_pb2_body<float>(b_A, mode_b_A, bu_z1, x_x, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z1, const double* __restrict__ x_x, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb2_body<double>(b_A, mode_b_A, bu_z1, x_x, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb2_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_z1, const double* __restrict__ x_x, const long long n_i, const long long n_b) {
+    tr_batched_batched_solve_pb2_body<double>(b_A, mode_b_A, bu_z1, x_x, n_i, n_b);
 }
 
 // tr_batched_batched_solve_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_solve_pb3_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ bu_z1, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_solve_pb3_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ bu_z1, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e1 = rem1 % n_b; rem1 /= n_b;
+        const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = tr_ld(bu_z1, e);
         tr_store(b_y, e, r2, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ bu_z1, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb3_body<float>(b_y, mode_b_y, bu_z1, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ bu_z1, const long long n_i, const long long n_b) {
+    tr_batched_batched_solve_pb3_body<float>(b_y, mode_b_y, bu_z1, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ bu_z1, const long long n_b, const long long n_i) {
-    tr_batched_batched_solve_pb3_body<double>(b_y, mode_b_y, bu_z1, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_pb3_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ bu_z1, const long long n_i, const long long n_b) {
+    tr_batched_batched_solve_pb3_body<double>(b_y, mode_b_y, bu_z1, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_fwd0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd0_body(T* __restrict__ u_t0, const int mode_u_t0, const T* __restrict__ x_A, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd0_body(T* __restrict__ x_N, const int mode_x_N, const T* __restrict__ x_A, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -x_A[e] + (e0 == e1 ? T(1) : T(0));
-        tr_store(u_t0, e, r2, mode_u_t0);
+        const T r2 = -x_A[e] + (e1 == e2 ? T(1) : T(0));
+        tr_store(x_N, e, r2, mode_x_N);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f32(float* __restrict__ u_t0, const int mode_u_t0, const float* __restrict__ x_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_fwd0_body<float>(u_t0, mode_u_t0, x_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f32(float* __restrict__ x_N, const int mode_x_N, const float* __restrict__ x_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd0_body<float>(x_N, mode_x_N, x_A, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f64(double* __restrict__ u_t0, const int mode_u_t0, const double* __restrict__ x_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_fwd0_body<double>(u_t0, mode_u_t0, x_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f64(double* __restrict__ x_N, const int mode_x_N, const double* __restrict__ x_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd0_body<double>(x_N, mode_x_N, x_A, n_i, n_b);
 }
 
-// tr_batched_batched_cayley_fwd1: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_batched_batched_cayley_fwd1: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restrict__ x_M, const int mode_x_M, const T* __restrict__ u_t0, const long long n_i, const long long n_b, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restrict__ x_M, const int mode_x_M, const T* __restrict__ x_N, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = n_b;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -2460,49 +2396,49 @@ __device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restric
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = u_t0[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_N[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_M, q * NB + b, po[q], mode_x_M);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_M, b * so + q, po[q], mode_x_M);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f32(float* __restrict__ x_M, const int mode_x_M, const float* __restrict__ u_t0, const long long n_i, const long long n_b, float* __restrict__ ws) {
-    tr_batched_batched_cayley_fwd1_body<float>(x_M, mode_x_M, u_t0, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f32(float* __restrict__ x_M, const int mode_x_M, const float* __restrict__ x_N, const long long n_i, float* __restrict__ ws) {
+    tr_batched_batched_cayley_fwd1_body<float>(x_M, mode_x_M, x_N, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f64(double* __restrict__ x_M, const int mode_x_M, const double* __restrict__ u_t0, const long long n_i, const long long n_b, double* __restrict__ ws) {
-    tr_batched_batched_cayley_fwd1_body<double>(x_M, mode_x_M, u_t0, n_i, n_b, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f64(double* __restrict__ x_M, const int mode_x_M, const double* __restrict__ x_N, const long long n_i, double* __restrict__ ws) {
+    tr_batched_batched_cayley_fwd1_body<double>(x_M, mode_x_M, x_N, n_i, ws);
 }
 
 // tr_batched_batched_cayley_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = x_A[e] + (e1 == e0 ? T(1) : T(0));
+        const T r2 = x_A[e] + (e2 == e1 ? T(1) : T(0));
         tr_store(u_c0, e, r2, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_fwd2_body<float>(u_c0, mode_u_c0, x_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd2_body<float>(u_c0, mode_u_c0, x_A, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_fwd2_body<double>(u_c0, mode_u_c0, x_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd2_body<double>(u_c0, mode_u_c0, x_A, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd3_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd3_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -2512,25 +2448,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_fwd3_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
+                s_x_M[z] = x_M[(w0 * n_i + w1) * n_i + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_u_c0[z] = u_c0[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_u_c0[z] = u_c0[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage) __syncthreads();
@@ -2538,53 +2474,53 @@ __device__ __forceinline__ void tr_batched_batched_cayley_fwd3_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(i0 * n_i + q0) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i1) * n_b + i2] : u_c0[(q0 * n_i + i1) * n_b + i2]);
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_u_c0[(t * n_b + i0) * n_i + i2] : u_c0[(i0 * n_i + q0) * n_i + i2]);
         }
     }
     if (active) {
         tr_store(x_Q, row, acc0, mode_x_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_fwd3_rows_body<float>(x_Q, mode_x_Q, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_fwd3_rows_body<float>(x_Q, mode_x_Q, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_fwd3_rows_body<double>(x_Q, mode_x_Q, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_fwd3_rows_body<double>(x_Q, mode_x_Q, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_jvp4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restrict__ du_t0, const int mode_du_t0, const T* __restrict__ d_A, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restrict__ d_N, const int mode_d_N, const T* __restrict__ d_A, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = -tr_ld(d_A, e);
-        tr_store(du_t0, e, r2, mode_du_t0);
+        tr_store(d_N, e, r2, mode_d_N);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f32(float* __restrict__ du_t0, const int mode_du_t0, const float* __restrict__ d_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp4_body<float>(du_t0, mode_du_t0, d_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f32(float* __restrict__ d_N, const int mode_d_N, const float* __restrict__ d_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp4_body<float>(d_N, mode_d_N, d_A, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f64(double* __restrict__ du_t0, const int mode_du_t0, const double* __restrict__ d_A, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp4_body<double>(du_t0, mode_du_t0, d_A, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f64(double* __restrict__ d_N, const int mode_d_N, const double* __restrict__ d_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp4_body<double>(d_N, mode_d_N, d_A, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ d_N, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_du_t0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_d_N = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
     const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
@@ -2593,25 +2529,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
+                s_x_M[z] = x_M[(w0 * n_i + w1) * n_i + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_du_t0[z] = tr_ld(du_t0, (z0 * n_i + w1) * n_b + w2);
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_d_N[z] = tr_ld(d_N, (w0 * n_i + z0) * n_i + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2619,32 +2555,32 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i1] : x_M[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_du_t0[(t * n_i + i2) * n_b + i1] : tr_ld(du_t0, (q0 * n_i + i2) * n_b + i1));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_d_N[(t * n_b + i0) * n_i + i2] : tr_ld(d_N, (i0 * n_i + q0) * n_i + i2));
         }
     }
     if (active) {
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ d_N, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, d_N, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ d_N, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, d_N, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_jvp6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_u_c1 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_u_c1 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -2654,25 +2590,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_M[z] = x_M[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_u_c1[z] = tr_ld(u_c1, (w0 * n_b + w1) * n_i + z0);
+                s_u_c1[z] = tr_ld(u_c1, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2680,52 +2616,52 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i1) * n_b + i2] : x_M[(q0 * n_i + i1) * n_b + i2])*((stage & 2) ? s_u_c1[(t * n_i + i0) * n_b + i2] : tr_ld(u_c1, (i0 * n_b + i2) * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i2] : x_M[(i0 * n_i + q0) * n_i + i2])*((stage & 2) ? s_u_c1[(t * n_b + i0) * n_i + i1] : tr_ld(u_c1, (i0 * n_i + i1) * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_M, row, -acc0, mode_d_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp6_rows_body<float>(d_M, mode_d_M, x_M, u_c1, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp6_rows_body<float>(d_M, mode_d_M, x_M, u_c1, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c1, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp6_rows_body<double>(d_M, mode_d_M, x_M, u_c1, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp6_rows_body<double>(d_M, mode_d_M, x_M, u_c1, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_jvp7: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp7_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp7_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = tr_ld(d_M, e);
         tr_store(d_Q, e, r2, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp7_body<float>(d_Q, mode_d_Q, d_M, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp7_body<float>(d_Q, mode_d_Q, d_M, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_jvp7_body<double>(d_Q, mode_d_Q, d_M, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp7_body<double>(d_Q, mode_d_Q, d_M, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_jvp8_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_A = sh;
-    T* const s_d_M = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_d_M = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -2735,25 +2671,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_A[z] = x_A[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_x_A[z] = x_A[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_d_M[z] = tr_ld(d_M, (w0 * n_i + z0) * n_b + w2);
+                s_d_M[z] = tr_ld(d_M, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2761,32 +2697,32 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i1) * n_b + i2] : x_A[(q0 * n_i + i1) * n_b + i2])*((stage & 2) ? s_d_M[(t * n_i + i0) * n_b + i2] : tr_ld(d_M, (i0 * n_i + q0) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_i + i2] : x_A[(i0 * n_i + q0) * n_i + i2])*((stage & 2) ? s_d_M[(t * n_b + i0) * n_i + i1] : tr_ld(d_M, (i0 * n_i + i1) * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_Q, row, acc0, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp9_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp9_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_d_A = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_d_A = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -2796,25 +2732,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp9_rows_body(T* __re
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
+                s_x_M[z] = x_M[(w0 * n_i + w1) * n_i + z0];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_d_A[z] = tr_ld(d_A, (z0 * n_i + w1) * n_b + w2);
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_d_A[z] = tr_ld(d_A, (w0 * n_i + z0) * n_i + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2822,174 +2758,112 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp9_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(i0 * n_i + q0) * n_b + i2])*((stage & 2) ? s_d_A[(t * n_i + i1) * n_b + i2] : tr_ld(d_A, (q0 * n_i + i1) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_d_A[(t * n_b + i0) * n_i + i2] : tr_ld(d_A, (i0 * n_i + q0) * n_i + i2));
         }
     }
     if (active) {
         tr_store(d_Q, row, acc0, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp9_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp9_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp9_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp9_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_pb0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb0_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ b_Q, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_cayley_pb0_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ b_Q, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = tr_ld(b_Q, e);
         tr_store(b_M, e, r2, mode_b_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb0_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ b_Q, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_pb0_body<float>(b_M, mode_b_M, b_Q, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb0_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ b_Q, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb0_body<float>(b_M, mode_b_M, b_Q, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb0_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ b_Q, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_pb0_body<double>(b_M, mode_b_M, b_Q, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb0_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ b_Q, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb0_body<double>(b_M, mode_b_M, b_Q, n_i, n_b);
 }
 
-// tr_batched_batched_cayley_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb1_rows_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ x_A, const T* __restrict__ b_Q, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_A = sh;
-    T* const s_b_Q = s_x_A + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
+__device__ __forceinline__ void tr_batched_batched_cayley_pb1_warp_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ x_A, const T* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_x_A[z] = x_A[(w0 * n_i + z0) * n_b + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_b_Q[z] = tr_ld(b_Q, (w0 * n_i + z0) * n_b + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_i + i1) * n_b + i2] : x_A[(i1 * n_i + q0) * n_b + i2])*((stage & 2) ? s_b_Q[(t * n_i + i0) * n_b + i2] : tr_ld(b_Q, (i0 * n_i + q0) * n_b + i2));
-        }
+            acc0 += x_A[(i0 * n_i + i2) * n_i + q0]*tr_ld(b_Q, (i0 * n_i + i1) * n_i + q0);
     }
-    if (active) {
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
         tr_store(b_M, row, acc0, mode_b_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_rows_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ x_A, const float* __restrict__ b_Q, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb1_rows_body<float>(b_M, mode_b_M, x_A, b_Q, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_warp_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ x_A, const float* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_cayley_pb1_warp_body<float>(b_M, mode_b_M, x_A, b_Q, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_rows_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ x_A, const double* __restrict__ b_Q, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb1_rows_body<double>(b_M, mode_b_M, x_A, b_Q, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_warp_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ x_A, const double* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_cayley_pb1_warp_body<double>(b_M, mode_b_M, x_A, b_Q, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
-// tr_batched_batched_cayley_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb2_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
+    const long long i1 = rem1 % n_i; rem1 /= n_i;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_M[(i0 * n_i + i1) * n_i + q0]*tr_ld(b_M, (i0 * n_i + i2) * n_i + q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_cayley_pb2_warp_body<float>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_cayley_pb2_warp_body<double>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, wpr);
+}
+
+// tr_batched_batched_cayley_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ b_N, const int mode_b_N, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_b_M = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
     const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_b; rem1 /= n_b;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + z0) * n_b + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_i * n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w0 = p;
-                s_b_M[z] = tr_ld(b_M, (w0 * n_i + z0) * n_b + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i1] : x_M[(i0 * n_i + q0) * n_b + i1])*((stage & 2) ? s_b_M[(t * n_i + i2) * n_b + i1] : tr_ld(b_M, (i2 * n_i + q0) * n_b + i1));
-        }
-    }
-    if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb2_rows_body<float>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb2_rows_body<double>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_cayley_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ bu_t0, const int mode_bu_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_M = sh;
-    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -2999,25 +2873,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_M[z] = x_M[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p % n_b; p /= n_b;
+                const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_u_c0[z] = tr_ld(u_c0, (w0 * n_b + w1) * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -3025,52 +2899,52 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(q0 * n_i + i0) * n_b + i2])*((stage & 2) ? s_u_c0[(t * n_i + i1) * n_b + i2] : tr_ld(u_c0, (i1 * n_b + i2) * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + q0) * n_i + i1])*((stage & 2) ? s_u_c0[(t * n_b + i0) * n_i + i2] : tr_ld(u_c0, (i0 * n_i + i2) * n_i + q0));
         }
     }
     if (active) {
-        tr_store(bu_t0, row, -acc0, mode_bu_t0);
+        tr_store(b_N, row, -acc0, mode_b_N);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ bu_t0, const int mode_bu_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<float>(bu_t0, mode_bu_t0, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ b_N, const int mode_b_N, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb3_rows_body<float>(b_N, mode_b_N, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ bu_t0, const int mode_bu_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<double>(bu_t0, mode_bu_t0, x_M, u_c0, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ b_N, const int mode_b_N, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb3_rows_body<double>(b_N, mode_b_N, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_pb4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_t0, const long long n_b, const long long n_i) {
-    const long long total = n_i * n_i * n_b;
+__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_N, const long long n_i, const long long n_b) {
+    const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
-        const long long e2 = rem1 % n_b; rem1 /= n_b;
+        const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(bu_t0, e);
+        const T r2 = -tr_ld(b_N, e);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_t0, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, bu_t0, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_N, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, b_N, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_t0, const long long n_b, const long long n_i) {
-    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, bu_t0, n_b, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_N, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, b_N, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_pb5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_M, const T* __restrict__ b_Q, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_M, const T* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_b_Q = s_x_M + ((stage & 1) ? (long long)tile * (n_i * n_b) : 0LL);
+    T* const s_b_Q = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
     long long rem1 = row;
-    const long long i2 = rem1 % n_b; rem1 /= n_b;
+    const long long i2 = rem1 % n_i; rem1 /= n_i;
     const long long i1 = rem1 % n_i; rem1 /= n_i;
     const long long i0 = rem1;
     const long long kbeg = blockIdx.y * chunk;
@@ -3080,25 +2954,25 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __res
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_x_M[z] = x_M[(z0 * n_i + w1) * n_b + w2];
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_x_M[z] = x_M[(w0 * n_i + z0) * n_i + w2];
             }
         }
         if (stage & 2) {
-            const long long per = n_i * n_b;
+            const long long per = n_b * n_i;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w2 = p % n_b; p /= n_b;
-                const long long w1 = p;
-                s_b_Q[z] = tr_ld(b_Q, (z0 * n_i + w1) * n_b + w2);
+                const long long w2 = p % n_i; p /= n_i;
+                const long long w0 = p;
+                s_b_Q[z] = tr_ld(b_Q, (w0 * n_i + z0) * n_i + w2);
             }
         }
         if (stage) __syncthreads();
@@ -3106,16 +2980,16 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_i + i0) * n_b + i2] : x_M[(q0 * n_i + i0) * n_b + i2])*((stage & 2) ? s_b_Q[(t * n_i + i1) * n_b + i2] : tr_ld(b_Q, (q0 * n_i + i1) * n_b + i2));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + q0) * n_i + i1])*((stage & 2) ? s_b_Q[(t * n_b + i0) * n_i + i2] : tr_ld(b_Q, (i0 * n_i + q0) * n_i + i2));
         }
     }
     if (active) {
         tr_store(b_A, row, acc0, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb5_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_M, const float* __restrict__ b_Q, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb5_rows_body<float>(b_A, mode_b_A, x_M, b_Q, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb5_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_M, const float* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb5_rows_body<float>(b_A, mode_b_A, x_M, b_Q, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb5_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_M, const double* __restrict__ b_Q, const long long n_b, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb5_rows_body<double>(b_A, mode_b_A, x_M, b_Q, n_b, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb5_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_M, const double* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb5_rows_body<double>(b_A, mode_b_A, x_M, b_Q, n_i, n_b, nrows, nk, chunk, tile, stage);
 }

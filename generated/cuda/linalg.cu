@@ -2821,14 +2821,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_quadratic_pb1_f
     tr_linalg_quadratic_pb1_body<double>(b_A, mode_b_A, b_s, x_x, n_i);
 }
 
-// tr_linalg_inv_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_inv_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_inv_fwd0_body(T* __restrict__ x_B, const int mode_x_B, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -2838,9 +2837,9 @@ __device__ __forceinline__ void tr_linalg_inv_fwd0_body(T* __restrict__ x_B, con
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_B, q * NB + b, po[q], mode_x_B);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_B, b * so + q, po[q], mode_x_B);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_fwd0_f32(float* __restrict__ x_B, const int mode_x_B, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
     tr_linalg_inv_fwd0_body<float>(x_B, mode_x_B, x_A, n_i, ws);
@@ -3052,14 +3051,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_inv_pb1_rows_f6
     tr_linalg_inv_pb1_rows_body<double>(b_A, mode_b_A, x_B, u_c0, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_linalg_det_fwd0: tr_det over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_det_fwd0: tr_det over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_det_fwd0_body(T* __restrict__ x_d, const int mode_x_d, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3069,9 +3067,9 @@ __device__ __forceinline__ void tr_linalg_det_fwd0_body(T* __restrict__ x_d, con
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_det(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, q * NB + b, po[q], mode_x_d);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, b * so + q, po[q], mode_x_d);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_fwd0_f32(float* __restrict__ x_d, const int mode_x_d, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
     tr_linalg_det_fwd0_body<float>(x_d, mode_x_d, x_A, n_i, ws);
@@ -3080,14 +3078,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_fwd0_f64(do
     tr_linalg_det_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, ws);
 }
 
-// tr_linalg_det_jvp1: tr_adj over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_det_jvp1: tr_adj over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_det_jvp1_body(T* __restrict__ u_adj_A, const int mode_u_adj_A, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3097,9 +3094,9 @@ __device__ __forceinline__ void tr_linalg_det_jvp1_body(T* __restrict__ u_adj_A,
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_adj(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_adj_A, q * NB + b, po[q], mode_u_adj_A);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_adj_A, b * so + q, po[q], mode_u_adj_A);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_jvp1_f32(float* __restrict__ u_adj_A, const int mode_u_adj_A, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
     tr_linalg_det_jvp1_body<float>(u_adj_A, mode_u_adj_A, x_A, n_i, ws);
@@ -3214,14 +3211,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_det_pb1_f64(dou
     tr_linalg_det_pb1_body<double>(b_A, mode_b_A, u_adj_A, b_d, n_i);
 }
 
-// tr_linalg_logdet_fwd0: tr_logdet over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_logdet_fwd0: tr_logdet over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_logdet_fwd0_body(T* __restrict__ x_d, const int mode_x_d, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3231,9 +3227,9 @@ __device__ __forceinline__ void tr_linalg_logdet_fwd0_body(T* __restrict__ x_d, 
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_logdet(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, q * NB + b, po[q], mode_x_d);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_d, b * so + q, po[q], mode_x_d);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_fwd0_f32(float* __restrict__ x_d, const int mode_x_d, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
     tr_linalg_logdet_fwd0_body<float>(x_d, mode_x_d, x_A, n_i, ws);
@@ -3242,14 +3238,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_fwd0_f64
     tr_linalg_logdet_fwd0_body<double>(x_d, mode_x_d, x_A, n_i, ws);
 }
 
-// tr_linalg_logdet_jvp1: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_logdet_jvp1: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_logdet_jvp1_body(T* __restrict__ u_inv_A, const int mode_u_inv_A, const T* __restrict__ x_A, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3259,9 +3254,9 @@ __device__ __forceinline__ void tr_linalg_logdet_jvp1_body(T* __restrict__ u_inv
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_A, q * NB + b, po[q], mode_u_inv_A);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_A, b * so + q, po[q], mode_u_inv_A);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_jvp1_f32(float* __restrict__ u_inv_A, const int mode_u_inv_A, const float* __restrict__ x_A, const long long n_i, float* __restrict__ ws) {
     tr_linalg_logdet_jvp1_body<float>(u_inv_A, mode_u_inv_A, x_A, n_i, ws);
@@ -3376,14 +3371,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_logdet_pb1_f64(
     tr_linalg_logdet_pb1_body<double>(b_A, mode_b_A, u_inv_A, b_d, n_i);
 }
 
-// tr_linalg_solve_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_solve_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_solve_fwd0_body(T* __restrict__ x_x, const int mode_x_x, const T* __restrict__ x_A, const T* __restrict__ x_b, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3395,10 +3389,10 @@ __device__ __forceinline__ void tr_linalg_solve_fwd0_body(T* __restrict__ x_x, c
     T* const p1 = p0 + s0;
     T* const po = p1 + s1;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
-    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_b[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
+    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_b[b * s1 + q];
     tr_solve(p0, p1, po, scratch, n, R);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_x, q * NB + b, po[q], mode_x_x);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_x, b * so + q, po[q], mode_x_x);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_fwd0_f32(float* __restrict__ x_x, const int mode_x_x, const float* __restrict__ x_A, const float* __restrict__ x_b, const long long n_i, float* __restrict__ ws) {
     tr_linalg_solve_fwd0_body<float>(x_x, mode_x_x, x_A, x_b, n_i, ws);
@@ -3706,14 +3700,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_pb3_f64(d
     tr_linalg_solve_pb3_body<double>(b_b, mode_b_b, bu_z0, n_i);
 }
 
-// tr_linalg_solve_matrix_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_solve_matrix_fwd0: tr_solve over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_solve_matrix_fwd0_body(T* __restrict__ x_X, const int mode_x_X, const T* __restrict__ x_A, const T* __restrict__ x_B, const long long n_i, const long long n_k, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(n_k);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3725,10 +3718,10 @@ __device__ __forceinline__ void tr_linalg_solve_matrix_fwd0_body(T* __restrict__
     T* const p1 = p0 + s0;
     T* const po = p1 + s1;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[q * NB + b];
-    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_B[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_A[b * s0 + q];
+    for (long long q = threadIdx.x; q < s1; q += blockDim.x) p1[q] = x_B[b * s1 + q];
     tr_solve(p0, p1, po, scratch, n, R);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_X, q * NB + b, po[q], mode_x_X);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_X, b * so + q, po[q], mode_x_X);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_fwd0_f32(float* __restrict__ x_X, const int mode_x_X, const float* __restrict__ x_A, const float* __restrict__ x_B, const long long n_i, const long long n_k, float* __restrict__ ws) {
     tr_linalg_solve_matrix_fwd0_body<float>(x_X, mode_x_X, x_A, x_B, n_i, n_k, ws);
@@ -3978,14 +3971,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_solve_matrix_pb
     tr_linalg_solve_matrix_pb3_body<double>(b_B, mode_b_B, bu_z0, n_k, n_i);
 }
 
-// tr_linalg_mahalanobis_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_mahalanobis_fwd0: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_mahalanobis_fwd0_body(T* __restrict__ u_inv_S, const int mode_u_inv_S, const T* __restrict__ x_S, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -3995,9 +3987,9 @@ __device__ __forceinline__ void tr_linalg_mahalanobis_fwd0_body(T* __restrict__ 
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_S[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_S[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_S, q * NB + b, po[q], mode_u_inv_S);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(u_inv_S, b * so + q, po[q], mode_u_inv_S);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_mahalanobis_fwd0_f32(float* __restrict__ u_inv_S, const int mode_u_inv_S, const float* __restrict__ x_S, const long long n_i, float* __restrict__ ws) {
     tr_linalg_mahalanobis_fwd0_body<float>(u_inv_S, mode_u_inv_S, x_S, n_i, ws);
@@ -4552,14 +4544,13 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd0_f64
     tr_linalg_cayley_fwd0_body<double>(u_t0, mode_u_t0, x_A, n_i);
 }
 
-// tr_linalg_cayley_fwd1: tr_inv over a batch, one block per matrix: the operands of batch element b (matrix axes first,
-// batch axes last: element q of it at q*NB + b) are loaded into contiguous workspace, then the device function
+// tr_linalg_cayley_fwd1: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
+// matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
 __device__ __forceinline__ void tr_linalg_cayley_fwd1_body(T* __restrict__ x_M, const int mode_x_M, const T* __restrict__ u_t0, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
-    const long long NB = 1LL;
     const int R = (int)(1LL);
     const long long b = blockIdx.x;
     const long long s0 = (long long)n_i * (long long)n_i;
@@ -4569,9 +4560,9 @@ __device__ __forceinline__ void tr_linalg_cayley_fwd1_body(T* __restrict__ x_M, 
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = u_t0[q * NB + b];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = u_t0[b * s0 + q];
     tr_inv(p0, po, scratch, n);
-    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_M, q * NB + b, po[q], mode_x_M);
+    for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_M, b * so + q, po[q], mode_x_M);
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_linalg_cayley_fwd1_f32(float* __restrict__ x_M, const int mode_x_M, const float* __restrict__ u_t0, const long long n_i, float* __restrict__ ws) {
     tr_linalg_cayley_fwd1_body<float>(x_M, mode_x_M, u_t0, n_i, ws);

@@ -9,8 +9,8 @@ implementation and what it saves for the pullback, its display, and its CUDA ker
 Adding a matrix primitive is one new file here (plus, only for a new algorithm, a CUDA device function in
 templates/cuda_linalg.cuh.j2). This package imports no SymPy: generated code and the runtime use it directly.
 
-Layouts: declarations are written in NumPy's batch convention (matrix axes last: `(..., n, n)`); the rule
-language puts matrix axes first and batch axes last, and `Calls` moves axes between the two.
+Layouts: declarations are written in NumPy's batch convention (matrix axes last: `(..., n, n)`), which is the
+rule language's too, so generated code passes its arrays through unchanged.
 """
 from __future__ import annotations
 
@@ -104,43 +104,21 @@ USER_NAMES = tuple(n for n, p in PRIMITIVES.items() if p.user)
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Calls from generated code: matrix axes first, batch axes last
-
-
-def _to_batch_first(a, nb, moveaxis=np.moveaxis, ndim=np.ndim):
-    nd = ndim(a)
-    if nb == 0 or nd == nb:
-        return a
-    return moveaxis(a, tuple(range(nd - nb, nd)), tuple(range(nb)))
-
-
-def _to_batch_last(a, nb, moveaxis=np.moveaxis, ndim=np.ndim):
-    nd = ndim(a)
-    if nb == 0 or nd == nb:
-        return a
-    return moveaxis(a, tuple(range(nb)), tuple(range(nd - nb, nd)))
-
-
-def batched(fn, args, nb, moveaxis=np.moveaxis, ndim=np.ndim):
-    """fn (NumPy's layout: batch axes first) applied to args in the rule's layout (batch axes last)."""
-    if nb == 0:
-        return fn(*args)
-    out = fn(*[_to_batch_first(a, nb, moveaxis, ndim) for a in args])
-    return _to_batch_last(out, nb, moveaxis, ndim)
+# Calls from generated code (batch axes first, matrix axes last)
 
 
 class _Bound:
-    """One primitive's functions as generated code calls them: `np.prim.inv.forward(X, nb)`."""
+    """One primitive's functions as generated code calls them: `np.prim.inv.forward(X)`."""
 
     def __init__(self, p: MatrixPrimitive, xp, watch=None):
         self.p, self.xp, self.watch = p, xp, watch
 
-    def forward(self, *args, nb=0):
+    def forward(self, *args):
         if self.watch is not None:
-            self.watch(_to_batch_first(np.asarray(args[0]), nb), self.p)
-        return batched(self.p.forward, args, nb)
+            self.watch(np.asarray(args[0]), self.p)
+        return self.p.forward(*args)
 
-    def factored(self, F, *rest, nb=0, trans=False):
+    def factored(self, F, *rest, trans=False):
         """The value from F = `Calls.factor(X)`: the shared factorisation where there is one, else (F is X
         itself: batched, traced or not NumPy) the unfactored forward. `trans`: of Xᵀ (solve only)."""
         if isinstance(F, _factor.Factor):
@@ -148,14 +126,14 @@ class _Bound:
                 self.watch(F.X, self.p)
             return self.p.factored(F, *rest, trans=True) if trans else self.p.factored(F, *rest)
         if trans:
-            F = np.swapaxes(F, -1, -2) if nb == 0 else np.swapaxes(F, 0, 1)
-        return self.forward(F, *rest, nb=nb)
+            F = np.swapaxes(F, -1, -2)
+        return self.forward(F, *rest)
 
-    def jvp(self, *args, nb=0):
-        return batched(lambda *a: self.p.jvp(self.xp, *a), args, nb)
+    def jvp(self, *args):
+        return self.p.jvp(self.xp, *args)
 
-    def vjp(self, *args, nb=0):
-        return batched(lambda *a: self.p.vjp(self.xp, *a), args, nb)
+    def vjp(self, *args):
+        return self.p.vjp(self.xp, *args)
 
 
 class Calls:

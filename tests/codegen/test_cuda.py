@@ -45,8 +45,8 @@ REPRESENTATIVE = textwrap.dedent("""\
     chain(x[i], y[i], s) -> z[i]:
         t[i] = sigmoid(x[i]) * y[i] + s
         z[i] = exp(t[i]) * t[i]
-    bsolve(A[i,j,b], y[j,k,b]) -> x[i,k,b] = solve(A[i,j,b], y[j,k,b])
-    bdet(A[i,j,b]) -> d[b] = det(A[i,j,b])
+    bsolve(A[b,i,j], y[b,j,k]) -> x[b,i,k] = solve(A[b,i,j], y[b,j,k])
+    bdet(A[b,i,j]) -> d[b] = det(A[b,i,j])
     triple(A[i,j]) -> y[i] = sum(j, sum(k, A[i,j] * A[j,k] * A[k,i]))
     softmax_q(x[i]) -> y[i] = exp(x[i]) / sum(j, exp(x[j]))
     scaled(A[i,k], B[k,j], s) -> C[i,j] = s * A[i,k] * B[k,j]
@@ -404,16 +404,16 @@ def test_softmax_in_a_pullback_is_stable(dtype, shift, device, lse_rules):
 # derivative at singular matrices (through the adjugate, which a batched kernel computes by LU)
 # Matrix primitives whose differentials are linear maps given as code (OpaqueLin): their forward values and
 # their declared jvp/vjp run through the generic matrix-primitive kernel (the declaration's Cuda device
-# functions), unbatched and batched over a trailing axis, and inside a contraction (sqrtq).
+# functions), unbatched and batched over a leading axis, and inside a contraction (sqrtq).
 SPECTRAL_RULES = textwrap.dedent("""\
     chol(A[i,j]: spd) -> L[i,j] = cholesky(A[i,j])
-    bchol(A[i,j,b]: spd) -> L[i,j,b] = cholesky(A[i,j,b])
+    bchol(A[b,i,j]: spd) -> L[b,i,j] = cholesky(A[b,i,j])
     eigv(A[i,j]: symmetric) -> w[i] = eigvalsh(A[i,j])
-    beigv(A[i,j,b]: symmetric) -> w[i,b] = eigvalsh(A[i,j,b])
-    beigV(A[i,j,b]: symmetric) -> V[i,j,b] = eigvecsh(A[i,j,b])
+    beigv(A[b,i,j]: symmetric) -> w[b,i] = eigvalsh(A[b,i,j])
+    beigV(A[b,i,j]: symmetric) -> V[b,i,j] = eigvecsh(A[b,i,j])
     expm_(A[i,j]) -> E[i,j] = expm(A[i,j])
-    bexpm(A[i,j,b]) -> E[i,j,b] = expm(A[i,j,b])
-    blogm(S[i,j,b]: spd) -> L[i,j,b] = logm(S[i,j,b])
+    bexpm(A[b,i,j]) -> E[b,i,j] = expm(A[b,i,j])
+    blogm(S[b,i,j]: spd) -> L[b,i,j] = logm(S[b,i,j])
     sqrtq(S[i,j]: spd, x[i]) -> y[] = sqrtm(S)[i,j] * x[i] * x[j]
 """)
 SPECTRAL_OPS = re.findall(r"^(\w+)\(", SPECTRAL_RULES, re.M)
@@ -467,7 +467,7 @@ def test_spectral_kernels_match_numpy(op, dtype, device, spectral):
 
 ACC_RULES = textwrap.dedent("""\
     logsig(x[i]) -> y[i] = log(sigmoid(x[i]))
-    bdet(A[i,j,b]) -> d[b] = det(A[i,j,b])
+    bdet(A[b,i,j]) -> d[b] = det(A[b,i,j])
 """)
 ACC_TOL = {np.float64: 1e-6, np.float32: 1e-3}
 
@@ -530,15 +530,15 @@ def test_det_pullback_kernels_at_singular_matrices(dtype, device, acc_rules):
     dev, _ = device
     # batch members: rank 1, rank 2, zero, regular; adj(A)ᵀ by cofactors, written out for 3 x 3
     A = np.stack([np.outer([1.0, 2.0, 3.0], [1.0, -1.0, 2.0]), [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]],
-                  np.zeros((3, 3)), [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]], axis=-1)
+                  np.zeros((3, 3)), [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]])
 
     def adj(M):
         c = lambda r, k: np.delete(np.delete(M, r, 0), k, 1)
         return np.array([[(-1) ** (i + j) * np.linalg.det(c(j, i)) for j in range(3)] for i in range(3)])
 
-    want = np.stack([adj(A[..., b]).T for b in range(A.shape[-1])], axis=-1) * 1.5
+    want = np.stack([adj(A[b]).T for b in range(A.shape[0])]) * 1.5
     _, pullback = rc.call(acc_rules, "bdet", "rrule", [dev.asarray(A, dtype)], dev)
-    got = _host(pullback(dev.asarray(np.full(A.shape[-1], 1.5), dtype))[1])
+    got = _host(pullback(dev.asarray(np.full(A.shape[0], 1.5), dtype))[1])
     np.testing.assert_allclose(got, want, rtol=ACC_TOL[dtype], atol=ACC_TOL[dtype] * np.max(np.abs(want)))
     mod = _module("linalg", None)
     _, pullback = rc.call(mod, "det", "rrule", [dev.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]), dtype)], dev)

@@ -99,7 +99,7 @@ def test_a_loose_index_is_pointed_at_where_it_is_loose():
     from derive.errors import RuleError
 
     cases = [("f(x[i], v[b]) -> y[b] = log(x[i]) * v[b] * 2", "x[i]) * v"),
-             ("f(x[i], S[i,j,b]) -> y[b] = logdet(S[i,j,b]) * log(x[i])", "x[i])")]
+             ("f(x[i], S[b,i,j]) -> y[b] = logdet(S[b,i,j]) * log(x[i])", "x[i])")]
     for text, at in cases:
         with pytest.raises(RuleError) as e:
             api.derive_text(text, "<adv9>", verify_rules=False)

@@ -99,9 +99,9 @@ def _error(text):
 
 @pytest.mark.parametrize("text,expected", [
     ("f(x[i]: spd) -> y[] = x[i]*x[i]",
-     ("domain 'spd' needs a matrix (two indices, then batch indices); 'x' has 1 index", 1, 9, 3)),
+     ("domain 'spd' needs a matrix (batch indices, then two indices); 'x' has 1 index", 1, 9, 3)),
     ("f(s: symmetric) -> y[] = s",
-     ("domain 'symmetric' needs a matrix (two indices, then batch indices); 's' has none (a scalar)", 1, 6, 9)),
+     ("domain 'symmetric' needs a matrix (batch indices, then two indices); 's' has none (a scalar)", 1, 6, 9)),
     ("f(x[i]: postive) -> y[i] = x[i]",
      ("unknown domain 'postive'; use positive, negative, nonzero, spd, symmetric or an open interval like "
       "(0, inf)", 1, 9, 7)),
@@ -117,11 +117,11 @@ def test_bad_domains_are_positioned_errors(text, expected):
 
 
 def test_scalar_and_batched_domains():
-    text = "f(x[i]: (-inf, inf), S[i,j,b]: spd, t: (0, 2)) -> y[b] = logdet(S[i,j,b]) * x[i] * x[i] * t"
+    text = "f(x[i]: (-inf, inf), S[b,i,j]: spd, t: (0, 2)) -> y[b] = logdet(S[b,i,j]) * x[i] * x[i] * t"
     (r,) = api.derive_text(text, "<t>")
     assert r.ok, r.check.problems
     assert r.program.domains == {"x": "(-inf, inf)", "S": "spd", "t": "(0, 2)"}
-    assert r.program.signature == "f(x[i]: (-inf, inf), S[i,j,b]: spd, t: (0, 2)) -> y[b]"
+    assert r.program.signature == "f(x[i]: (-inf, inf), S[b,i,j]: spd, t: (0, 2)) -> y[b]"
 
 
 @pytest.mark.parametrize("header, col, says", [

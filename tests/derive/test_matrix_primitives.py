@@ -1,5 +1,5 @@
 """Acceptance tests of the matrix primitives (issue 11): cholesky, eigvalsh, eigvecsh, expm, logm, sqrtm, and
-det/logdet at and near singular matrices, in rules written as a user writes them (plain, batched over a trailing
+det/logdet at and near singular matrices, in rules written as a user writes them (plain, batched over a leading
 axis, composed), derived and compiled through derive.api / runtime.define.
 
 Expected values come from NumPy/SciPy (numpy.linalg.cholesky/eigh/slogdet, scipy.linalg.expm/logm/sqrtm), from
@@ -51,9 +51,9 @@ def general(rng, n):
 
 
 def sym_direction(rng, shape):
-    """A random direction symmetric in the first two axes, of unit Frobenius norm."""
+    """A random direction symmetric in the last two axes, of unit Frobenius norm."""
     d = rng.standard_normal(shape)
-    d = (d + np.swapaxes(d, 0, 1)) / 2
+    d = (d + np.swapaxes(d, -1, -2)) / 2
     return d / np.linalg.norm(d)
 
 
@@ -63,13 +63,13 @@ def direction(rng, shape):
 
 
 def batched(make, rng, n, nb):
-    """nb matrices from make(rng, n), stacked along a trailing batch axis: shape (n, n, nb)."""
-    return np.stack([make(rng, n) for _ in range(nb)], axis=-1)
+    """nb matrices from make(rng, n), stacked along a leading batch axis (NumPy's): shape (nb, n, n)."""
+    return np.stack([make(rng, n) for _ in range(nb)])
 
 
 def per_batch(f, A):
-    """f applied to each A[:, :, b], results stacked on a trailing axis."""
-    return np.stack([f(A[..., b]) for b in range(A.shape[-1])], axis=-1)
+    """f applied to each A[b], one matrix at a time (not NumPy's own batching), results stacked."""
+    return np.stack([f(A[b]) for b in range(A.shape[0])])
 
 
 def signed_eigh(a):
@@ -124,7 +124,7 @@ def check_derivatives(name, args, dirs, *, rtol_fd=1e-6, sym_args=(), seeds=2, r
     """At one point: the rrule's and frule's primals equal the forward value; the pushforward along `dirs` (one
     tangent per argument, None for a zero tangent) equals central finite differences, argument by argument; the
     pullback satisfies the adjoint identity <ȳ, J·ẋ> = <J̄ᵀ·ȳ, ẋ> for random cotangents; the cotangents of the
-    arguments in `sym_args` are symmetric in their first two axes. Returns (y, pushforward per argument)."""
+    arguments in `sym_args` are symmetric in their last two axes. Returns (y, pushforward per argument)."""
     f, f_frule, f_rrule = op(name)
     rng = rng or np.random.default_rng(0)
     y = np.asarray(f(*args), dtype=float)
@@ -150,7 +150,7 @@ def check_derivatives(name, args, dirs, *, rtol_fd=1e-6, sym_args=(), seeds=2, r
                 f"{name}: adjoint identity for argument {k}: {lhs} vs {rhs}"
         for k in sym_args:
             c = np.asarray(cots[k], dtype=float)
-            close(c, np.swapaxes(c, 0, 1), 1e-12, f"{name}: cotangent of argument {k} is symmetric")
+            close(c, np.swapaxes(c, -1, -2), 1e-12, f"{name}: cotangent of argument {k} is symmetric")
     return y, dict(dys)
 
 
@@ -172,13 +172,13 @@ RULES = {
     "dt": "dt(A[i,j]) -> d[] = det(A[i,j])",
     "ld_spd": "ld_spd(S[i,j]: spd) -> d[] = logdet(S[i,j])",
     # batched over a trailing axis
-    "chol_b": "chol_b(A[i,j,b]: spd) -> L[i,j,b] = cholesky(A[i,j,b])",
-    "evals_b": "evals_b(A[i,j,b]: symmetric) -> w[i,b] = eigvalsh(A[i,j,b])",
-    "evecs_b": "evecs_b(A[i,j,b]: symmetric) -> V[i,j,b] = eigvecsh(A[i,j,b])",
-    "ex_b": "ex_b(A[i,j,b]) -> E[i,j,b] = expm(A[i,j,b])",
-    "lg_b": "lg_b(S[i,j,b]: spd) -> L[i,j,b] = logm(S[i,j,b])",
-    "sq_b": "sq_b(S[i,j,b]: spd) -> R[i,j,b] = sqrtm(S[i,j,b])",
-    "dt_b": "dt_b(A[i,j,b]) -> d[b] = det(A[i,j,b])",
+    "chol_b": "chol_b(A[b,i,j]: spd) -> L[b,i,j] = cholesky(A[b,i,j])",
+    "evals_b": "evals_b(A[b,i,j]: symmetric) -> w[b,i] = eigvalsh(A[b,i,j])",
+    "evecs_b": "evecs_b(A[b,i,j]: symmetric) -> V[b,i,j] = eigvecsh(A[b,i,j])",
+    "ex_b": "ex_b(A[b,i,j]) -> E[b,i,j] = expm(A[b,i,j])",
+    "lg_b": "lg_b(S[b,i,j]: spd) -> L[b,i,j] = logm(S[b,i,j])",
+    "sq_b": "sq_b(S[b,i,j]: spd) -> R[b,i,j] = sqrtm(S[b,i,j])",
+    "dt_b": "dt_b(A[b,i,j]) -> d[b] = det(A[b,i,j])",
     # compositions
     "logdet_gram": "logdet_gram(X[i,k]) -> s[] = logdet(X[i,k]*X[j,k] + delta(i,j))",
     "tr_expm": "tr_expm(A[i,j]) -> t[] = trace(expm(A))",
@@ -481,11 +481,11 @@ def test_det_near_a_singular_matrix(eps):
 
 def test_det_batched_with_a_singular_slice():
     rng = np.random.default_rng(19)
-    A = np.stack([singular(rng, 4), rng.standard_normal((4, 4)) + 3 * np.eye(4), singular(rng, 4)], axis=-1)
+    A = np.stack([singular(rng, 4), rng.standard_normal((4, 4)) + 3 * np.eye(4), singular(rng, 4)])
     f, _, f_rrule = op("dt_b")
     d = np.asarray(f(A), dtype=float)
     assert abs(d[0]) < 1e-10 and abs(d[2]) < 1e-10
-    close(d[1], float(exact_det(A[..., 1])), 1e-12, "det of the regular slice")
+    close(d[1], float(exact_det(A[1])), 1e-12, "det of the regular slice")
     _, pb = f_rrule(A)
     g = np.asarray(unthunk(pb(np.ones(3))[1]), dtype=float)
     close(g, per_batch(cofactors, A), 1e-9, "batched gradient = adjugates transposed")

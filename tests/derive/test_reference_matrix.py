@@ -99,9 +99,9 @@ def test_sum_of_eigvalsh_is_the_trace_and_batched_eigvalsh():
     A = np.array([[2.0, 0.5, -1.0], [0.5, 1.0, 0.25], [-1.0, 0.25, 3.0]])
     got = _val("f(A[i,j]: symmetric) -> s[] = sum(i, eigvalsh(A)[i])", {"A": A})
     assert got == pytest.approx(6.0, rel=1e-15)
-    B = np.stack([np.diag([3.0, 1.0]), [[2.0, 1.0], [1.0, 2.0]], np.diag([-1.0, -4.0])], axis=-1)
-    got = _val("evals_b(A[i,j,b]: symmetric) -> w[i,b] = eigvalsh(A[i,j,b])", {"A": B})
-    np.testing.assert_allclose(got, [[1.0, 1.0, -4.0], [3.0, 3.0, -1.0]], rtol=1e-15)
+    B = np.stack([np.diag([3.0, 1.0]), [[2.0, 1.0], [1.0, 2.0]], np.diag([-1.0, -4.0])])
+    got = _val("evals_b(A[b,i,j]: symmetric) -> w[b,i] = eigvalsh(A[b,i,j])", {"A": B})
+    np.testing.assert_allclose(got, [[1.0, 3.0], [1.0, 3.0], [-4.0, -1.0]], rtol=1e-15)
 
 
 def test_symmetric_functions_read_the_symmetric_part():

@@ -51,10 +51,11 @@ def test_differences_skip_steps_that_cannot_move_the_input_and_report_the_step_t
     assert taken[0][0] != 1.0 and fd[0] == pytest.approx(np.cos(1e8) * taken[0][0], rel=1e-6)
 
 
-def test_random_tangents_on_symmetric_matrices_are_exactly_symmetric_in_the_first_two_axes():
+def test_random_tangents_on_symmetric_matrices_are_exactly_symmetric_in_the_last_two_axes():
     rng = np.random.default_rng(1)
-    t = checking.random_like(np.zeros((3, 3, 2)), rng, "symmetric")
-    assert np.array_equal(t, np.swapaxes(t, 0, 1)) and not np.array_equal(t[..., 0], t[..., 1])
+    t = checking.random_like(np.zeros((2, 3, 3)), rng, "symmetric")
+    assert np.array_equal(t, np.swapaxes(t, -1, -2)) and not np.array_equal(t[0], t[1])
+    assert not np.array_equal(t, np.swapaxes(t, 0, 1))
     g = checking.random_like(np.zeros((3, 3)), np.random.default_rng(1))
     assert not np.array_equal(g, g.T)
     assert isinstance(checking.random_like(1.0, rng), float)
@@ -63,24 +64,16 @@ def test_random_tangents_on_symmetric_matrices_are_exactly_symmetric_in_the_firs
 
 def test_sampled_spd_and_symmetric_points_are_exactly_symmetric():
     for dom in ("spd", "symmetric"):
-        meta = {"inputs": [{"name": "S", "kind": "tensor", "indices": ["i", "j", "b"]}],
+        meta = {"inputs": [{"name": "S", "kind": "tensor", "indices": ["b", "i", "j"]}],
                 "outputs": [{"name": "y", "indices": []}], "domains": {"S": dom}, "equal_extents": [["i", "j"]]}
         S = verify.sample_inputs(meta, np.random.default_rng(3))[0]
-        assert S.shape[0] == S.shape[1] and np.array_equal(S, np.swapaxes(S, 0, 1))
+        assert S.shape[-2] == S.shape[-1] and np.array_equal(S, np.swapaxes(S, -1, -2))
 
 
 # -- cholesky: its derivative lives on symmetric matrices ---------------------------------------------------------
 # np.linalg.cholesky reads the lower triangle only. With Φ(X) the lower triangle of X with its diagonal halved, the
 # differential along a symmetric dA is dL = L·Φ(L⁻¹·dA·L⁻ᵀ) and the symmetric gradient is sym(L⁻ᵀ·Φ(Lᵀ·L̄)·L⁻¹)
-# (Murray 2016). Matrix axes first, further axes batch, as in the rules.
-
-
-def _m(a):
-    return np.moveaxis(a, (0, 1), (-2, -1))
-
-
-def _a(m):
-    return np.moveaxis(m, (-2, -1), (0, 1))
+# (Murray 2016). Batch axes first, matrix axes last, as in the rules and in NumPy.
 
 
 def _phi(x):
@@ -88,25 +81,25 @@ def _phi(x):
 
 
 def chol(A):
-    return _a(np.linalg.cholesky(_m(A)))
+    return np.linalg.cholesky(A)
 
 
 def chol_jvp(A, dA):      # no symmetrization of dA: right only along symmetric tangents
-    L = np.linalg.cholesky(_m(A))
+    L = np.linalg.cholesky(A)
     Li = np.linalg.inv(L)
-    return _a(L @ _phi(Li @ _m(dA) @ np.swapaxes(Li, -1, -2)))
+    return L @ _phi(Li @ dA @ np.swapaxes(Li, -1, -2))
 
 
 def chol_vjp(A, Lbar, phi=_phi, sym=True):
-    L = np.linalg.cholesky(_m(A))
+    L = np.linalg.cholesky(A)
     Li = np.linalg.inv(L)
-    S = np.swapaxes(Li, -1, -2) @ phi(np.swapaxes(L, -1, -2) @ _m(Lbar)) @ Li
-    return _a((S + np.swapaxes(S, -1, -2)) / 2 if sym else S)
+    S = np.swapaxes(Li, -1, -2) @ phi(np.swapaxes(L, -1, -2) @ Lbar) @ Li
+    return (S + np.swapaxes(S, -1, -2)) / 2 if sym else S
 
 
 def _spd(n, batch=(), seed=5):
     X = np.random.default_rng(seed).standard_normal((*batch, n, n))
-    return _a(X @ np.swapaxes(X, -1, -2) + n * np.eye(n))
+    return X @ np.swapaxes(X, -1, -2) + n * np.eye(n)
 
 
 def _chol_op(name, vjp=chol_vjp):
@@ -182,9 +175,9 @@ def test_a_step_that_cannot_move_the_input_fails_rather_than_checks_nothing():
 
 # -- the verifier draws symmetric tangents for an spd input -------------------------------------------------------
 
-CHOL_META = {"inputs": [{"name": "A", "kind": "tensor", "indices": ["i", "j", "b"]}],
-             "outputs": [{"name": "L", "indices": ["i", "j", "b"]}], "domains": {"A": "spd"},
-             "equal_extents": [["i", "j"]], "signature": "chol(A[i,j,b]: spd) -> L[i,j,b]"}
+CHOL_META = {"inputs": [{"name": "A", "kind": "tensor", "indices": ["b", "i", "j"]}],
+             "outputs": [{"name": "L", "indices": ["b", "i", "j"]}], "domains": {"A": "spd"},
+             "equal_extents": [["i", "j"]], "signature": "chol(A[b,i,j]: spd) -> L[b,i,j]"}
 
 
 def _chol_fns(vjp=chol_vjp):

@@ -40,14 +40,9 @@ def make_args(op, seed=0, sizes=None):
         if domain == "positive":
             x = rng.uniform(0.5, 2.0, shape)
         elif domain in ("spd", "wellcond"):
-            n = shape[0]
+            n = shape[-1]       # matrix axes last, batch axes first
             X = rng.standard_normal(shape) * 0.3
-            if len(shape) == 3:  # trailing batch index
-                X = np.moveaxis(X, 2, 0)
-                X = (X @ np.swapaxes(X, 1, 2) if domain == "spd" else X) + n * np.eye(n)
-                x = np.moveaxis(X, 0, 2)
-            else:
-                x = (X @ X.T if domain == "spd" else X) + n * np.eye(n)
+            x = (X @ np.swapaxes(X, -1, -2) if domain == "spd" else X) + n * np.eye(n)
         else:
             x = rng.uniform(-0.5, 0.5, shape)
         args.append(x)

@@ -158,7 +158,7 @@ def test_define_gives_a_jax_function(rj):
 # Every declared matrix primitive, through generated code that derive-rules writes: runtime.jax.load
 SPECTRAL = textwrap.dedent("""\
     chol(A[i,j]: spd) -> L[i,j] = cholesky(A[i,j])
-    beigv(A[i,j,b]: symmetric) -> w[i,b] = eigvalsh(A[i,j,b])
+    beigv(A[b,i,j]: symmetric) -> w[b,i] = eigvalsh(A[b,i,j])
     eigV(A[i,j]: symmetric) -> V[i,j] = eigvecsh(A[i,j])
     expm_(A[i,j]) -> E[i,j] = expm(A[i,j])
     logm_(S[i,j]: spd) -> L[i,j] = logm(S[i,j])
@@ -176,7 +176,7 @@ def spectral(tmp_path_factory, rj):
 
 
 def _sym(A):
-    return 0.5 * (A + jnp.swapaxes(A, 0, 1))    # symmetric arguments: finite differences along symmetric directions
+    return 0.5 * (A + jnp.swapaxes(A, -1, -2))    # symmetric arguments: finite differences along symmetric directions
 
 
 def test_loaded_module_and_every_matrix_primitive(spectral, rj):
@@ -187,11 +187,11 @@ def test_loaded_module_and_every_matrix_primitive(spectral, rj):
     rng = np.random.default_rng(8)
     X = rng.standard_normal((3, 3)) * 0.3
     S = X @ X.T + 3 * np.eye(3)
-    Sb = np.stack([S, S + np.diag([0.1, 0.5, 1.0])], -1)
+    Sb = np.stack([S, S + np.diag([0.1, 0.5, 1.0])])
     w, V = np.linalg.eigh(S)
     cases = [
         (lambda A: spectral.chol(_sym(A)), (S,), np.linalg.cholesky(S), 2),
-        (lambda A: spectral.beigv(_sym(A)), (Sb,), np.stack([np.linalg.eigvalsh(Sb[..., k]) for k in range(2)], -1), 2),
+        (lambda A: spectral.beigv(_sym(A)), (Sb,), np.stack([np.linalg.eigvalsh(Sb[k]) for k in range(2)]), 2),
         (lambda A: spectral.logm_(_sym(A)), (S,), (V * np.log(w)) @ V.T, 2),
         (lambda A, x: spectral.sqrtq(_sym(A), x), (S, X[0]), X[0] @ ((V * np.sqrt(w)) @ V.T) @ X[0], 2),
         (lambda A: spectral.eigV(_sym(A)), (S,), None, 2),

@@ -30,14 +30,13 @@ def take(xp, v, shape, stride, offset):
 
 
 def adapt(xp, kind, x):
-    """Condition an operand: wc = well-conditioned square (wcb: batch axis last, wcB: first), small = ‖A‖ ≤ 1/4,
-    spd = symmetric positive definite, pos = ≥ 1."""
-    if kind in ("wc", "wcb", "wcB"):    # n·I + 0.5·tanh(X): ‖0.5 tanh X‖ ≤ n/2, so det > 0 and cond ≤ 3
-        n = np.shape(x)[-1] if kind == "wcB" else np.shape(x)[0]
-        eye = np.eye(n)[:, :, None] if kind == "wcb" else np.eye(n)
-        return n * eye + 0.5 * xp.tanh(x)
-    if kind in ("small", "smallb"):     # ‖A‖ ≤ 1/4: I - A is invertible (Cayley)
-        return (0.25 / np.shape(x)[0]) * xp.tanh(x)
+    """Condition an operand (matrix axes last, batch axes first): wc = well-conditioned square (wcB: batched),
+    small = ‖A‖ ≤ 1/4, spd = symmetric positive definite, pos = ≥ 1."""
+    if kind in ("wc", "wcB"):    # n·I + 0.5·tanh(X): ‖0.5 tanh X‖ ≤ n/2, so det > 0 and cond ≤ 3
+        n = np.shape(x)[-1]
+        return n * np.eye(n) + 0.5 * xp.tanh(x)
+    if kind == "small":     # ‖A‖ ≤ 1/4: I - A is invertible (Cayley)
+        return (0.25 / np.shape(x)[-1]) * xp.tanh(x)
     if kind == "spd":
         n = np.shape(x)[-1]
         return xp.matmul(x, xp.swapaxes(x, -1, -2)) + n * np.eye(n)
@@ -151,13 +150,13 @@ STRUCTURED = {
     "cross_entropy": ((("bc", ""), ("bc", "")), lambda xp, z, t: G.cross_entropy(z, t)),
     "kernel_sum": ((("id", ""), ("jd", ""), ("j", ""), ("", "pos")),
                    lambda xp, x, y, b, s: G.gaussian_kernel_sum(x, y, b, s)),
-    "batched_matmul": ((("ikb", ""), ("kj", "")), lambda xp, A, B: G.batched_matmul(A, B)),
-    "bmm": ((("ikb", ""), ("kjb", "")), lambda xp, A, B: G.bmm(A, B)),
-    "batched_transpose": ((("ijb", ""),), lambda xp, A: G.batched_transpose(A)),
-    "batched_inv": ((("nnb", "wcb"),), lambda xp, A: G.batched_inv(A)),
-    "batched_logdet": ((("nnb", "wcb"),), lambda xp, A: G.batched_logdet(A)),
-    "batched_solve": ((("nnb", "wcb"), ("nb", "")), lambda xp, A, y: G.batched_solve(A, y)),
-    "batched_cayley": ((("nnb", "smallb"),), lambda xp, A: G.batched_cayley(A)),
+    "batched_matmul": ((("bik", ""), ("kj", "")), lambda xp, A, B: G.batched_matmul(A, B)),
+    "bmm": ((("bik", ""), ("bkj", "")), lambda xp, A, B: G.bmm(A, B)),
+    "batched_transpose": ((("bij", ""),), lambda xp, A: G.batched_transpose(A)),
+    "batched_inv": ((("bnn", "wcB"),), lambda xp, A: G.batched_inv(A)),
+    "batched_logdet": ((("bnn", "wcB"),), lambda xp, A: G.batched_logdet(A)),
+    "batched_solve": ((("bnn", "wcB"), ("bn", "")), lambda xp, A, y: G.batched_solve(A, y)),
+    "batched_cayley": ((("bnn", "small"),), lambda xp, A: G.batched_cayley(A)),
     "@": ((("rk", ""), ("bkc", "")), lambda xp, A, B: A @ B),
     "@vec": ((("k", ""), ("kc", "")), lambda xp, x, B: x @ B),
     "xp.inv": ((("bnn", "wcB"),), lambda xp, A: xp.linalg.inv(A)),
