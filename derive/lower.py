@@ -693,7 +693,7 @@ class Lowerer:
                 self.uf.find(s.ext)
             return t, syms
         e = self.scalar(node, bound)
-        free = _text_order(self.free_letters(e), node)
+        free = _text_order(self.free_letters(e), node, by_access=True)
         if ir.is_access(e) and list(e.args) == free and len(set(free)) == len(free):
             return self.tensors[ir.acc_name(e)], free
         return self.lift(e, free, node.pos), free
@@ -915,14 +915,20 @@ def _positive(e) -> bool:
     return False
 
 
-def _text_order(syms, node) -> list:
+def _text_order(syms, node, by_access=False) -> list:
     """The free indices of an expression in the order the text first names them: the axes of a subscripted
     expression, of a matrix function's argument and of a bare-named target (`T = y[i]*x[j]` is T[i,j]).
-    Indices the text does not name (a bare `inv(A)`'s axes) keep their order, after the named ones."""
+    Indices the text does not name (a bare `inv(A)`'s axes) keep their order, after the named ones.
+    by_access (a matrix function's argument): the order of the first tensor read that carries every free
+    index, where there is one, so `inv(delta(i,j) - A[b,i,j])` has A's axes [b,i,j] (batch first, matrix
+    last), not the order in which delta happens to name i and j first."""
     names: list = []
+    full: list = []                 # the plain-index reads, each as its list of index names
 
     def walk(n):
         if isinstance(n, (A.Access, A.Subscript)):    # a subscripted base's letters are its own
+            if isinstance(n, A.Access) and not any(isinstance(ix, A.Affine) for ix in n.indices):
+                full.append([ix.name for ix in n.indices])
             for ix in n.indices:
                 names.extend(ix.letters if isinstance(ix, A.Affine) else [ix.name])
         elif isinstance(n, A.Call):
@@ -938,6 +944,11 @@ def _text_order(syms, node) -> list:
             walk(n.operand)
 
     walk(node)
+    if by_access:
+        want = {s.name for s in syms}
+        order = next((f for f in full if len(f) == len(want) and set(f) == want), None)
+        if order is not None:
+            names = order
     first = {name: k for k, name in reversed(list(enumerate(batching.leading_first(names))))}
     return sorted(syms, key=lambda s: first.get(s.name, len(names)))
 

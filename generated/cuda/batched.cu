@@ -2362,7 +2362,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_solve_
 
 // tr_batched_batched_cayley_fwd0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd0_body(T* __restrict__ x_N, const int mode_x_N, const T* __restrict__ x_A, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd0_body(T* __restrict__ u_t0, const int mode_u_t0, const T* __restrict__ x_A, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
@@ -2370,21 +2370,21 @@ __device__ __forceinline__ void tr_batched_batched_cayley_fwd0_body(T* __restric
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = -x_A[e] + (e1 == e2 ? T(1) : T(0));
-        tr_store(x_N, e, r2, mode_x_N);
+        tr_store(u_t0, e, r2, mode_u_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f32(float* __restrict__ x_N, const int mode_x_N, const float* __restrict__ x_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_fwd0_body<float>(x_N, mode_x_N, x_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f32(float* __restrict__ u_t0, const int mode_u_t0, const float* __restrict__ x_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd0_body<float>(u_t0, mode_u_t0, x_A, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f64(double* __restrict__ x_N, const int mode_x_N, const double* __restrict__ x_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_fwd0_body<double>(x_N, mode_x_N, x_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd0_f64(double* __restrict__ u_t0, const int mode_u_t0, const double* __restrict__ x_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd0_body<double>(u_t0, mode_u_t0, x_A, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_fwd1: tr_inv over a batch, one block per matrix: the operands of batch element b (batch axes first,
 // matrix axes last: element q of it at b*size + q) are loaded into contiguous workspace, then the device function
 // runs on them (templates/cuda_linalg.cuh.j2) and the output is stored
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restrict__ x_M, const int mode_x_M, const T* __restrict__ x_N, const long long n_i, T* __restrict__ ws) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restrict__ x_M, const int mode_x_M, const T* __restrict__ u_t0, const long long n_i, T* __restrict__ ws) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     const int n = (int)n_i;
     const int R = (int)(1LL);
@@ -2396,15 +2396,15 @@ __device__ __forceinline__ void tr_batched_batched_cayley_fwd1_body(T* __restric
     T* const p0 = W;
     T* const po = p0 + s0;
     T* const scratch = po + so;
-    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = x_N[b * s0 + q];
+    for (long long q = threadIdx.x; q < s0; q += blockDim.x) p0[q] = u_t0[b * s0 + q];
     tr_inv(p0, po, scratch, n);
     for (long long q = threadIdx.x; q < so; q += blockDim.x) tr_store(x_M, b * so + q, po[q], mode_x_M);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f32(float* __restrict__ x_M, const int mode_x_M, const float* __restrict__ x_N, const long long n_i, float* __restrict__ ws) {
-    tr_batched_batched_cayley_fwd1_body<float>(x_M, mode_x_M, x_N, n_i, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f32(float* __restrict__ x_M, const int mode_x_M, const float* __restrict__ u_t0, const long long n_i, float* __restrict__ ws) {
+    tr_batched_batched_cayley_fwd1_body<float>(x_M, mode_x_M, u_t0, n_i, ws);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f64(double* __restrict__ x_M, const int mode_x_M, const double* __restrict__ x_N, const long long n_i, double* __restrict__ ws) {
-    tr_batched_batched_cayley_fwd1_body<double>(x_M, mode_x_M, x_N, n_i, ws);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd1_f64(double* __restrict__ x_M, const int mode_x_M, const double* __restrict__ u_t0, const long long n_i, double* __restrict__ ws) {
+    tr_batched_batched_cayley_fwd1_body<double>(x_M, mode_x_M, u_t0, n_i, ws);
 }
 
 // tr_batched_batched_cayley_fwd2: elementwise, grid-stride over the flat index e
@@ -2490,7 +2490,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
 
 // tr_batched_batched_cayley_jvp4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restrict__ d_N, const int mode_d_N, const T* __restrict__ d_A, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restrict__ du_t0, const int mode_du_t0, const T* __restrict__ d_A, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
@@ -2498,23 +2498,23 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restric
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
         const T r2 = -tr_ld(d_A, e);
-        tr_store(d_N, e, r2, mode_d_N);
+        tr_store(du_t0, e, r2, mode_du_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f32(float* __restrict__ d_N, const int mode_d_N, const float* __restrict__ d_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_jvp4_body<float>(d_N, mode_d_N, d_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f32(float* __restrict__ du_t0, const int mode_du_t0, const float* __restrict__ d_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp4_body<float>(du_t0, mode_du_t0, d_A, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f64(double* __restrict__ d_N, const int mode_d_N, const double* __restrict__ d_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_jvp4_body<double>(d_N, mode_d_N, d_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f64(double* __restrict__ du_t0, const int mode_du_t0, const double* __restrict__ d_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp4_body<double>(du_t0, mode_du_t0, d_A, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ d_N, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_d_N = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
+    T* const s_du_t0 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -2547,7 +2547,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w2 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_d_N[z] = tr_ld(d_N, (w0 * n_i + z0) * n_i + w2);
+                s_du_t0[z] = tr_ld(du_t0, (w0 * n_i + z0) * n_i + w2);
             }
         }
         if (stage) __syncthreads();
@@ -2555,18 +2555,18 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_d_N[(t * n_b + i0) * n_i + i2] : tr_ld(d_N, (i0 * n_i + q0) * n_i + i2));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_du_t0[(t * n_b + i0) * n_i + i2] : tr_ld(du_t0, (i0 * n_i + q0) * n_i + i2));
         }
     }
     if (active) {
         tr_store(u_c1, row, acc0, mode_u_c1);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ d_N, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, d_N, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ d_N, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, d_N, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_jvp6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
@@ -2854,7 +2854,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
 
 // tr_batched_batched_cayley_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ b_N, const int mode_b_N, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ bu_t0, const int mode_bu_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -2903,34 +2903,34 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
         }
     }
     if (active) {
-        tr_store(b_N, row, -acc0, mode_b_N);
+        tr_store(bu_t0, row, -acc0, mode_bu_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ b_N, const int mode_b_N, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<float>(b_N, mode_b_N, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ bu_t0, const int mode_bu_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb3_rows_body<float>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ b_N, const int mode_b_N, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<double>(b_N, mode_b_N, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ bu_t0, const int mode_bu_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb3_rows_body<double>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
 // tr_batched_batched_cayley_pb4: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_N, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_t0, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(b_N, e);
+        const T r2 = -tr_ld(bu_t0, e);
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_N, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, b_N, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_t0, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, bu_t0, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_N, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, b_N, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_t0, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, bu_t0, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_pb5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory

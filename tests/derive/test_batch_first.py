@@ -93,3 +93,15 @@ def test_a_left_side_index_repeated_inside_a_matrix_functions_argument_is_not_su
     fns = compiled("f(X[b,k,i]) -> y[b] = logdet(X[b,k,i] * X[b,k,j])")
     X = np.random.default_rng(3).standard_normal((5, 4, 3))
     np.testing.assert_allclose(fns["f"](X), np.linalg.slogdet(np.swapaxes(X, -1, -2) @ X)[1], rtol=1e-12)
+
+
+def test_a_batched_expression_argument_keeps_its_tensors_axis_order():
+    """inv(delta(i,j) - A[b,i,j]) inverts I - A for each b (as np.linalg does), not the matrix over (j, b) that
+    the order in which delta names i and j first would give."""
+    from derive import verify
+    (r,) = api.derive_text("c(A[b,i,j]) -> Q[b,i,j] = inv(delta(i,j) - A[b,i,j])", "<t>")
+    assert r.ok, r.check.problems
+    ns: dict = {}
+    exec(api.render_module([r], "<t>", export=False), ns)
+    A = np.random.default_rng(1).normal(size=(2, 3, 3)) * 0.3
+    np.testing.assert_allclose(verify.load(ns)["c"](A), np.linalg.inv(np.eye(3) - A), rtol=1e-12)
