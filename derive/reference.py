@@ -590,20 +590,42 @@ class _Eval:
         return _common(ctx, f, args)
 
     # -- whole tensors and matrix functions --------------------------------------------------------------------
-    def tensor_of(self, node):
-        """node as a tensor over its free letters (in order of appearance): (array, letters).
+    def tensor_of(self, node, by_access=False):
+        """node as a tensor over its free letters (in order of appearance; a matrix function's argument in the
+        order of its first plain read carrying them all, if any): (array, letters).
         A bare name is the whole tensor, with letters of its own."""
-        key = id(node)
+        key = (id(node), by_access)
         if key in self.tensor_cache:
             return self.tensor_cache[key]
         if isinstance(node, A.Name):
             v = np.asarray(self.values[node.name], dtype=object)
             r = (v, self.anon(node, v.ndim))
         else:
-            letters = batching.leading_first(self.free(node, self.fixed))
+            letters = self._ordered(node, batching.leading_first(self.free(node, self.fixed)), by_access)
             r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
         self.tensor_cache[key] = r
         return r
+
+    @staticmethod
+    def _ordered(node, letters, by_access):
+        """The language's rule for a matrix function's argument: its axes follow the first plain tensor read
+        (A[b,i,j]) whose indices are exactly its free letters; with none, the order of first appearance."""
+        if not by_access:
+            return letters
+        stack = [node]
+        while stack:
+            n = stack.pop(0)
+            if isinstance(n, A.Access) and all(type(ix) is A.Index for ix in n.indices):
+                names = [ix.name for ix in n.indices]
+                if len(names) == len(letters) and set(names) == set(letters):
+                    return batching.leading_first(names)
+            if isinstance(n, A.Call):
+                stack[:0] = list(n.args)
+            elif isinstance(n, A.BinOp):
+                stack[:0] = [n.left, n.right]
+            elif isinstance(n, A.Neg):
+                stack[:0] = [n.operand]
+        return letters
 
     def prim_letters(self, n) -> list:
         f = n.func
@@ -624,14 +646,14 @@ class _Eval:
     def _arg_letters(self, a):
         if isinstance(a, A.Name):
             return self.anon(a, np.ndim(self.values[a.name]))
-        return batching.leading_first(self.free(a, self.fixed))
+        return self._ordered(a, batching.leading_first(self.free(a, self.fixed)), True)
 
     def prim(self, n):
         key = ("prim", id(n))
         if key in self.tensor_cache:
             return self.tensor_cache[key]
         f = n.func
-        a, la = self.tensor_of(n.args[0])
+        a, la = self.tensor_of(n.args[0], True)
         batch = a.shape[:-2]
         if f == "transpose":
             out = np.swapaxes(a, -1, -2)
@@ -648,7 +670,7 @@ class _Eval:
                 r = self._matrix(f, a[b]) if f in ("inv", "det", "logdet") else self._matfun(f, a[b])
                 out[b] = r
         else:                                   # solve(A, b): b's first axis after the batch are A's columns
-            rhs, lb = self.tensor_of(n.args[1])
+            rhs, lb = self.tensor_of(n.args[1], True)
             nb = len(batch)
             out = np.empty(batch + a.shape[-2:-1] + rhs.shape[nb + 1:], dtype=object)
             for b in np.ndindex(*batch):

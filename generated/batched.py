@@ -883,7 +883,7 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                     'verified': True,
                     'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                                      'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
-                                     'reference': {'below': None, 'tolerance': 1e-06, 'points': 0},
+                                     'reference': {'below': 1e-11, 'tolerance': 1e-06, 'points': 5},
                                      'points': 4,
                                      'skipped': 0,
                                      'extents': [{'b': 3, 'i': 4, 'j': 4}, {'b': 4, 'i': 3, 'j': 3}]}}}
