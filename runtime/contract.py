@@ -78,11 +78,11 @@ def _pair(subscripts, a, b):
     if not contr or not la or not lb:
         return None
     big, lbig, small, lsmall = (a, la, b, lb) if a.size >= b.size else (b, lb, a, la)
-    mem = [l for l in _memory_order(big, lbig) if big.shape[lbig.index(l)] > 1] or list(lbig)
-    batch = [l for l in mem if l in lsmall and l in out] + \
-        [l for l in lbig if big.shape[lbig.index(l)] == 1 and l in lsmall and l in out]
-    contr = [l for l in mem if l in contr] + [l for l in contr if l not in mem]
-    free_big = [l for l in mem if l not in lsmall] + [l for l in lbig if l not in mem and l not in lsmall]
+    # extent-1 axes have no meaningful stride: outermost
+    mem = sorted(_memory_order(big, lbig), key=lambda l: big.shape[lbig.index(l)] > 1)
+    batch = [l for l in mem if l in lsmall and l in out]
+    contr = [l for l in mem if l in contr]
+    free_big = [l for l in mem if l not in lsmall]
     free_small = [l for l in _memory_order(small, lsmall) if l not in lbig]
     big_left = mem[-1] in contr          # the big operand's contiguous axis stays innermost in its copy
     gb = [batch, free_big, contr] if big_left else [batch, contr, free_big]

@@ -5,7 +5,7 @@ import pytest
 from runtime import backend_numpy, contract, shifts
 
 CASES = ["abcd,ebfcdg->eafg", "abcd,aecfdg->befg", "abcd,eafg->ebfcgd", "ij,jk->ik", "ij,jk->ki", "bij,bjk->bik",
-         "bij,bjk->kbi", "ijk,jl->lki", "ij,ij->i", "ij,ij->", "ijz,jk->ik", "i,i->", "ij,kj->ki"]
+         "bij,bjk->kbi", "ijk,jl->lki", "ij,ij->i", "ij,ij->", "ijz,jk->ik", "i,i->", "ij,kj->ki", "abc,ac->ab"]
 
 
 @pytest.mark.parametrize("subs", CASES)
@@ -48,3 +48,10 @@ def test_unplanned_forms_fall_back_to_numpy():
     np.testing.assert_array_equal(contract.einsum("ij,j->i", np.ones((2, 3), int), np.ones(3, int)), [3, 3])
     with pytest.raises(ValueError):
         contract.einsum("ij,jk->ik", a, a, optimize=True)
+
+
+def test_extent_one_axes():
+    """Every axis of extent 1 (the random-program fuzzer's batched_solve on 1×1×1): no axis counted twice."""
+    A, x = np.full((1, 1, 1), 2.0), np.full((1, 1), 3.0)
+    np.testing.assert_array_equal(contract.einsum("abc,ac->ab", A, x, optimize=True), [[6.0]])
+    np.testing.assert_array_equal(contract.einsum("abc,ac->ab", np.ones((1, 4, 1)), x, optimize=True), [[3.0] * 4])
