@@ -33,3 +33,4 @@ def _prim_calls():
 prim = _prim_calls()  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)
 
 from runtime.shifts import window as shift_window, scatter as shift_scatter  # noqa: E402,F401  (x[i+k])
+from runtime.contract import einsum  # noqa: E402,F401  (pairs as one GEMM in the operands' memory order)
