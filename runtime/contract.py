@@ -47,6 +47,9 @@ def _as(x, labels, groups, transposed=False):
     except ValueError:
         m = _np.reshape(v, sizes)
         copied = True
+    except TypeError:                    # NumPy < 2.1 has no copy=: a reshape that copied owns new memory
+        m = _np.reshape(v, sizes)
+        copied = not _np.may_share_memory(m, v)
     return (_np.swapaxes(m, -1, -2) if transposed else m), copied
 
 
