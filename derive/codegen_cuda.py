@@ -16,7 +16,6 @@ import sympy as sp
 from . import cuda_shifts, ir, reductions
 from .calculus import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
 from .emit_cuda import Body, Piece, Planner, outer_accesses
-from .lower import user_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 FORMAT = 1
