@@ -13,10 +13,9 @@ from pathlib import Path
 import jinja2
 import sympy as sp
 
-from . import ir, reductions
+from . import cuda_shifts, ir, reductions
 from .calculus import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
 from .emit_cuda import Body, Piece, Planner, outer_accesses
-from .lower import user_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 FORMAT = 1
@@ -307,7 +306,7 @@ class OpCuda:
             if isinstance(ls, OpaqueLin):
                 planner.opaque(ls)
                 continue
-            terms = [ir.IndexSum(t.coeff * t.atom, t.sums) for t in ls.terms]
+            terms = [ir.IndexSum(t.coeff * t.atom, t.sums) for t in cuda_shifts.gathers(ls.terms, self.p)]
             if terms:
                 planner.assign(ls.target, ls.indices, terms)
         pieces = planner.pieces
@@ -658,15 +657,6 @@ def stem_of(source_label: str) -> str:
 def generate_op(result, prefix, kernels: KernelSet):
     """The manifest entry of one derived rule (its kernels go into `kernels`)."""
     reductions.refuse_cuda(result.program)
-    if getattr(result.program, "shifts", None):
-        # shifted subscripts (x[i+k]) have no kernel spelling yet: the op is listed as unsupported and
-        # runtime.cuda says so when it is called; NumPy, torch and JAX run it
-        sh = result.program.shifts
-        reaches = [r for rs in sh.derived.values() for r in rs] + list(sh.checks)
-        r = next((r for r in reaches if r.const or len(r.terms) > 1), reaches[0])
-        raise NotImplementedError(f"{r.where}: shifted subscripts such as '{user_name(r.tensor)}[..{r.text}..]' (a "
-                                  f"convolution or stencil) have no CUDA kernel yet; run this op on NumPy, torch "
-                                  f"or JAX")
     op = OpCuda(result, prefix, kernels)
     progs = op.programs()
     p = op.p
@@ -683,6 +673,10 @@ def generate_op(result, prefix, kernels: KernelSet):
     for v in p.inputs:
         for a, c in enumerate(v.classes):
             entry["extents"].setdefault(c, [v.name, a])
+    derived, checks = cuda_shifts.extents_meta(p)
+    if derived or checks:
+        # extents of indices read only at shifted positions, from the input shapes (runtime.cuda)
+        entry["derived_extents"], entry["extent_checks"] = derived, checks
     return entry
 
 

@@ -13,7 +13,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.c import C99CodePrinter, get_math_macros
 
-from . import ir
+from . import cuda_shifts, ir
 from .calculus import OpaqueLin, canon_bound
 from .ir import IndexSum
 from .ir import Extent, Idx
@@ -620,6 +620,7 @@ class Body:
 
     def values(self, exprs, hint="v"):
         """C expressions for exprs, after emitting the lines that compute their shared parts."""
+        exprs = cuda_shifts.bind(self, exprs)       # reads at shifted positions: offsets, never values
         placeholders: dict = {}
 
         def abstract(e):

@@ -284,7 +284,30 @@ def _bind_inputs(entry, args, dtype, dev, op_name):
     sizes = {}
     for cls, (name, axis) in entry["extents"].items():
         sizes[cls] = int(env[name].shape[axis])
+    if "derived_extents" in entry:
+        _shifted_extents(entry, sizes, op_name)
     return env, sizes, shape
+
+
+def _shifted_extents(entry, sizes, op_name):
+    """The extent of each index read only at shifted positions (x[i+k]): the largest for which every read
+    stays inside its tensor, as the NumPy code computes it (derive.shifts); reads past an end are refused."""
+    def need(terms, const, skip=None):
+        return sum(c * (sizes[k] - 1) for c, k in terms if k != skip) + const + 1
+
+    for cls, reaches in entry["derived_extents"].items():
+        vals = []
+        for axis, terms, const in reaches:
+            coef = next(c for c, k in terms if k == cls)
+            vals.append((sizes[axis] - need(terms, const, cls)) // coef + 1)
+        sizes[cls] = min(vals)
+        if sizes[cls] < 1:
+            raise ValueError(f"{op_name}: index {cls!r} has no valid position (shifted subscripts read inside "
+                             f"their tensors only; pad the input, e.g. with np.pad)")
+    for axis, terms, const, what in entry.get("extent_checks", []):
+        if need(terms, const) > sizes[axis]:
+            raise ValueError(f"{op_name}: {what} needs extent {need(terms, const)} along that axis, which has "
+                             f"{sizes[axis]} (pad the input, e.g. with np.pad)")
 
 
 def _shaped(a, shape):

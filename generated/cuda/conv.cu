@@ -1,5 +1,5 @@
 // @generated from rules/conv.rules by `derive-rules` -- do not edit by hand.
-// Kernels for no ops: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// Kernels for conv1d, conv1d_stride2, conv2d, conv2d_batch, depthwise_conv2d, laplacian: each has a float32 (_f32) and a float64 (_f64) extern "C"
 // entry point. The launch plan (buffers, steps, parameters) is the .json file beside this one; runtime/cuda.py
 // runs it. Arrays are C-contiguous with axes in the order of the tensor's indices.
 
@@ -340,4 +340,1756 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f32(TR_GEMM_PARAM
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f64(TR_GEMM_PARAMS(double)) {
     tr_gemm_body<double>(TR_GEMM_ARGS);
+}
+
+// tr_conv_conv1d_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_w, const T* __restrict__ x_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_w = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_w[z] = x_w[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + q0)]*((stage & 1) ? s_x_w[t] : x_w[q0]);
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_w, const float* __restrict__ x_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_fwd0_rows_body<float>(x_y, mode_x_y, x_w, x_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_w, const double* __restrict__ x_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_fwd0_rows_body<double>(x_y, mode_x_y, x_w, x_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + q0)]*x_w[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_fwd0_warp_body<float>(x_y, mode_x_y, x_x, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_fwd0_warp_body<double>(x_y, mode_x_y, x_x, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_w, const T* __restrict__ x_w, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_w = sh;
+    T* const s_x_w = s_d_w + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_w[z] = tr_ld(d_w, z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_w[z] = x_w[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + q0)]*((stage & 1) ? s_d_w[t] : tr_ld(d_w, q0));
+            acc1 += tr_ld(d_x, (i0 + q0))*((stage & 2) ? s_x_w[t] : x_w[q0]);
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_w, const float* __restrict__ x_w, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_jvp1_rows_body<float>(d_y, mode_d_y, d_w, x_w, x_x, d_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_w, const double* __restrict__ x_w, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_jvp1_rows_body<double>(d_y, mode_d_y, d_w, x_w, x_x, d_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const T* __restrict__ d_w, const T* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + q0)]*tr_ld(d_w, q0);
+            acc1 += tr_ld(d_x, (i0 + q0))*x_w[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    acc1 = tr_warp_sum(acc1);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const float* __restrict__ d_w, const float* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_jvp1_warp_body<float>(d_y, mode_d_y, x_x, d_x, d_w, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const double* __restrict__ d_w, const double* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_jvp1_warp_body<double>(d_y, mode_d_y, x_x, d_x, d_w, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_w, const T* __restrict__ b_y, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_w = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_w[z] = x_w[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += (0 <= (-q0 + i0) && (-q0 + i0) < n_i ? tr_ld(b_y, (-q0 + i0)) : T(0))*((stage & 1) ? s_x_w[t] : x_w[q0]);
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_w, const float* __restrict__ b_y, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_pb0_rows_body<float>(b_x, mode_b_x, x_w, b_y, n_k, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_w, const double* __restrict__ b_y, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_pb0_rows_body<double>(b_x, mode_b_x, x_w, b_y, n_k, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_w, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += (0 <= (-q0 + i0) && (-q0 + i0) < n_i ? tr_ld(b_y, (-q0 + i0)) : T(0))*x_w[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_w, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_pb0_warp_body<float>(b_x, mode_b_x, b_y, x_w, n_i, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_w, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_pb0_warp_body<double>(b_x, mode_b_x, b_y, x_w, n_i, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_pb1_rows_body(T* __restrict__ b_w, const int mode_b_w, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_b_y[z] = tr_ld(b_y, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + q0)]*((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0));
+        }
+    }
+    if (active) {
+        tr_store(b_w, row, acc0, mode_b_w);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb1_rows_f32(float* __restrict__ b_w, const int mode_b_w, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_pb1_rows_body<float>(b_w, mode_b_w, b_y, x_x, n_i, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb1_rows_f64(double* __restrict__ b_w, const int mode_b_w, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_pb1_rows_body<double>(b_w, mode_b_w, b_y, x_x, n_i, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_pb1_warp_body(T* __restrict__ b_w, const int mode_b_w, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_t, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + q0)]*tr_ld(b_y, q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_w, row, acc0, mode_b_w);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb1_warp_f32(float* __restrict__ b_w, const int mode_b_w, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_t, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_pb1_warp_body<float>(b_w, mode_b_w, x_x, b_y, n_t, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_pb1_warp_f64(double* __restrict__ b_w, const int mode_b_w, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_t, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_pb1_warp_body<double>(b_w, mode_b_w, x_x, b_y, n_t, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_stride2_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_w, const T* __restrict__ x_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_w = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_w[z] = x_w[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += x_x[(2 * i0 + q0)]*((stage & 1) ? s_x_w[t] : x_w[q0]);
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_w, const float* __restrict__ x_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_fwd0_rows_body<float>(x_y, mode_x_y, x_w, x_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_w, const double* __restrict__ x_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_fwd0_rows_body<double>(x_y, mode_x_y, x_w, x_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_stride2_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[(2 * i0 + q0)]*x_w[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_fwd0_warp_body<float>(x_y, mode_x_y, x_x, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_fwd0_warp_body<double>(x_y, mode_x_y, x_x, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_stride2_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_w, const T* __restrict__ x_w, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_w = sh;
+    T* const s_x_w = s_d_w + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_w[z] = tr_ld(d_w, z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_w[z] = x_w[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += x_x[(2 * i0 + q0)]*((stage & 1) ? s_d_w[t] : tr_ld(d_w, q0));
+            acc1 += tr_ld(d_x, (2 * i0 + q0))*((stage & 2) ? s_x_w[t] : x_w[q0]);
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_w, const float* __restrict__ x_w, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_jvp1_rows_body<float>(d_y, mode_d_y, d_w, x_w, x_x, d_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_w, const double* __restrict__ x_w, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_k, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_jvp1_rows_body<double>(d_y, mode_d_y, d_w, x_w, x_x, d_x, n_k, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_stride2_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const T* __restrict__ d_w, const T* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[(2 * i0 + q0)]*tr_ld(d_w, q0);
+            acc1 += tr_ld(d_x, (2 * i0 + q0))*x_w[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    acc1 = tr_warp_sum(acc1);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const float* __restrict__ d_w, const float* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_jvp1_warp_body<float>(d_y, mode_d_y, x_x, d_x, d_w, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const double* __restrict__ d_w, const double* __restrict__ x_w, const long long n_t, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_jvp1_warp_body<double>(d_y, mode_d_y, x_x, d_x, d_w, x_w, n_t, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_stride2_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_w, const T* __restrict__ b_y, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_w = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_w[z] = x_w[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((-q0 + i0) % 2 == 0 && 0 <= (-q0 + i0) && (-q0 + i0) < 2 * n_i ? tr_ld(b_y, ((-q0 + i0) / 2)) : T(0))*((stage & 1) ? s_x_w[t] : x_w[q0]);
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_w, const float* __restrict__ b_y, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_pb0_rows_body<float>(b_x, mode_b_x, x_w, b_y, n_k, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_w, const double* __restrict__ b_y, const long long n_k, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_pb0_rows_body<double>(b_x, mode_b_x, x_w, b_y, n_k, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_stride2_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_w, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += ((-q0 + i0) % 2 == 0 && 0 <= (-q0 + i0) && (-q0 + i0) < 2 * n_i ? tr_ld(b_y, ((-q0 + i0) / 2)) : T(0))*x_w[q0];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_w, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_pb0_warp_body<float>(b_x, mode_b_x, b_y, x_w, n_i, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_w, const long long n_i, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_pb0_warp_body<double>(b_x, mode_b_x, b_y, x_w, n_i, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv1d_stride2_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_pb1_rows_body(T* __restrict__ b_w, const int mode_b_w, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_b_y[z] = tr_ld(b_y, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + 2 * q0)]*((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0));
+        }
+    }
+    if (active) {
+        tr_store(b_w, row, acc0, mode_b_w);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb1_rows_f32(float* __restrict__ b_w, const int mode_b_w, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_pb1_rows_body<float>(b_w, mode_b_w, b_y, x_x, n_i, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb1_rows_f64(double* __restrict__ b_w, const int mode_b_w, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv1d_stride2_pb1_rows_body<double>(b_w, mode_b_w, b_y, x_x, n_i, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv1d_stride2_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv1d_stride2_pb1_warp_body(T* __restrict__ b_w, const int mode_b_w, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_t, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += x_x[(i0 + 2 * q0)]*tr_ld(b_y, q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_w, row, acc0, mode_b_w);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb1_warp_f32(float* __restrict__ b_w, const int mode_b_w, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_t, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_pb1_warp_body<float>(b_w, mode_b_w, x_x, b_y, n_t, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv1d_stride2_pb1_warp_f64(double* __restrict__ b_w, const int mode_b_w, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_t, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv1d_stride2_pb1_warp_body<double>(b_w, mode_b_w, x_x, b_y, n_t, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_K, const T* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_o, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_q; rem3 /= n_q;
+                const long long z1 = rem3 % n_p; rem3 /= n_p;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[((w0 * n_c + z0) * n_p + z1) * n_q + z2];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += x_x[(q0 * n_s + (i1 + q1)) * n_t + (q2 + i2)]*((stage & 1) ? s_x_K[t * n_o + i0] : x_K[((i0 * n_c + q0) * n_p + q1) * n_q + q2]);
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_K, const float* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_o, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_fwd0_rows_body<float>(x_y, mode_x_y, x_K, x_x, n_w, n_h, n_q, n_p, n_o, n_c, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_K, const double* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_o, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_fwd0_rows_body<double>(x_y, mode_x_y, x_K, x_x, n_w, n_h, n_q, n_p, n_o, n_c, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_c, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += x_x[(q0 * n_s + (i1 + q1)) * n_t + (q2 + i2)]*x_K[((i0 * n_c + q0) * n_p + q1) * n_q + q2];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_c, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_fwd0_warp_body<float>(x_y, mode_x_y, x_x, x_K, n_w, n_h, n_q, n_p, n_c, n_s, n_t, n_o, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_c, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_fwd0_warp_body<double>(x_y, mode_x_y, x_x, x_K, n_w, n_h, n_q, n_p, n_c, n_s, n_t, n_o, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_K, const T* __restrict__ d_K, const T* __restrict__ d_x, const T* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_o, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    T* const s_d_K = s_x_K + ((stage & 1) ? (long long)tile * (n_o) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_q; rem3 /= n_q;
+                const long long z1 = rem3 % n_p; rem3 /= n_p;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[((w0 * n_c + z0) * n_p + z1) * n_q + z2];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem4 = kk;
+                const long long z2 = rem4 % n_q; rem4 /= n_q;
+                const long long z1 = rem4 % n_p; rem4 /= n_p;
+                const long long z0 = rem4;
+                const long long w0 = p;
+                s_d_K[z] = tr_ld(d_K, ((w0 * n_c + z0) * n_p + z1) * n_q + z2);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += tr_ld(d_x, (q0 * n_s + (i1 + q1)) * n_t + (q2 + i2))*((stage & 1) ? s_x_K[t * n_o + i0] : x_K[((i0 * n_c + q0) * n_p + q1) * n_q + q2]);
+            acc1 += x_x[(q0 * n_s + (i1 + q1)) * n_t + (q2 + i2)]*((stage & 2) ? s_d_K[t * n_o + i0] : tr_ld(d_K, ((i0 * n_c + q0) * n_p + q1) * n_q + q2));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_K, const float* __restrict__ d_K, const float* __restrict__ d_x, const float* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_o, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_jvp1_rows_body<float>(d_y, mode_d_y, x_K, d_K, d_x, x_x, n_w, n_h, n_q, n_p, n_o, n_c, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_K, const double* __restrict__ d_K, const double* __restrict__ d_x, const double* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_o, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_jvp1_rows_body<double>(d_y, mode_d_y, x_K, d_K, d_x, x_x, n_w, n_h, n_q, n_p, n_o, n_c, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_K, const T* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_c, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += tr_ld(d_x, (q0 * n_s + (i1 + q1)) * n_t + (q2 + i2))*x_K[((i0 * n_c + q0) * n_p + q1) * n_q + q2];
+            acc1 += x_x[(q0 * n_s + (i1 + q1)) * n_t + (q2 + i2)]*tr_ld(d_K, ((i0 * n_c + q0) * n_p + q1) * n_q + q2);
+    }
+    acc0 = tr_warp_sum(acc0);
+    acc1 = tr_warp_sum(acc1);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_K, const float* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_c, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_jvp1_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_K, d_K, n_w, n_h, n_q, n_p, n_c, n_s, n_t, n_o, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_K, const double* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_q, const long long n_p, const long long n_c, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_jvp1_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_K, d_K, n_w, n_h, n_q, n_p, n_c, n_s, n_t, n_o, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_K, const T* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_q, const long long n_p, const long long n_c, const long long n_o, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_t; rem1 /= n_t;
+    const long long i1 = rem1 % n_s; rem1 /= n_s;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_q; rem3 /= n_q;
+                const long long z1 = rem3 % n_p; rem3 /= n_p;
+                const long long z0 = rem3;
+                const long long w1 = p;
+                s_x_K[z] = x_K[((z0 * n_c + w1) * n_p + z1) * n_q + z2];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += (0 <= (-q1 + i1) && (-q1 + i1) < n_h && 0 <= (-q2 + i2) && (-q2 + i2) < n_w ? tr_ld(b_y, (q0 * n_h + (-q1 + i1)) * n_w + (-q2 + i2)) : T(0))*((stage & 1) ? s_x_K[t * n_c + i0] : x_K[((q0 * n_c + i0) * n_p + q1) * n_q + q2]);
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_K, const float* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_q, const long long n_p, const long long n_c, const long long n_o, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_pb0_rows_body<float>(b_x, mode_b_x, x_K, b_y, n_t, n_s, n_q, n_p, n_c, n_o, n_h, n_w, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_K, const double* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_q, const long long n_p, const long long n_c, const long long n_o, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_pb0_rows_body<double>(b_x, mode_b_x, x_K, b_y, n_t, n_s, n_q, n_p, n_c, n_o, n_h, n_w, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_q, const long long n_p, const long long n_o, const long long n_h, const long long n_w, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_t; rem1 /= n_t;
+    const long long i1 = rem1 % n_s; rem1 /= n_s;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += (0 <= (-q1 + i1) && (-q1 + i1) < n_h && 0 <= (-q2 + i2) && (-q2 + i2) < n_w ? tr_ld(b_y, (q0 * n_h + (-q1 + i1)) * n_w + (-q2 + i2)) : T(0))*x_K[((q0 * n_c + i0) * n_p + q1) * n_q + q2];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_q, const long long n_p, const long long n_o, const long long n_h, const long long n_w, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_pb0_warp_body<float>(b_x, mode_b_x, b_y, x_K, n_t, n_s, n_q, n_p, n_o, n_h, n_w, n_c, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_q, const long long n_p, const long long n_o, const long long n_h, const long long n_w, const long long n_c, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_pb0_warp_body<double>(b_x, mode_b_x, b_y, x_K, n_t, n_s, n_q, n_p, n_o, n_h, n_w, n_c, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_pb1_rows_body(T* __restrict__ b_K, const int mode_b_K, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_o, const long long n_h, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i3 = rem1 % n_q; rem1 /= n_q;
+    const long long i2 = rem1 % n_p; rem1 /= n_p;
+    const long long i1 = rem1 % n_c; rem1 /= n_c;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z1 = rem3 % n_w; rem3 /= n_w;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_b_y[z] = tr_ld(b_y, (w0 * n_h + z0) * n_w + z1);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_w; rem2 /= n_w;
+            const long long q0 = rem2;
+            acc0 += x_x[(i1 * n_s + (q0 + i2)) * n_t + (q1 + i3)]*((stage & 1) ? s_b_y[t * n_o + i0] : tr_ld(b_y, (i0 * n_h + q0) * n_w + q1));
+        }
+    }
+    if (active) {
+        tr_store(b_K, row, acc0, mode_b_K);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb1_rows_f32(float* __restrict__ b_K, const int mode_b_K, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_o, const long long n_h, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_pb1_rows_body<float>(b_K, mode_b_K, b_y, x_x, n_q, n_p, n_c, n_w, n_o, n_h, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb1_rows_f64(double* __restrict__ b_K, const int mode_b_K, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_o, const long long n_h, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_pb1_rows_body<double>(b_K, mode_b_K, b_y, x_x, n_q, n_p, n_c, n_w, n_o, n_h, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_pb1_warp_body(T* __restrict__ b_K, const int mode_b_K, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_s, const long long n_t, const long long n_o, const long long n_h, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i3 = rem1 % n_q; rem1 /= n_q;
+    const long long i2 = rem1 % n_p; rem1 /= n_p;
+    const long long i1 = rem1 % n_c; rem1 /= n_c;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_w; rem2 /= n_w;
+            const long long q0 = rem2;
+            acc0 += x_x[(i1 * n_s + (q0 + i2)) * n_t + (q1 + i3)]*tr_ld(b_y, (i0 * n_h + q0) * n_w + q1);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_K, row, acc0, mode_b_K);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb1_warp_f32(float* __restrict__ b_K, const int mode_b_K, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_s, const long long n_t, const long long n_o, const long long n_h, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_pb1_warp_body<float>(b_K, mode_b_K, x_x, b_y, n_q, n_p, n_c, n_w, n_s, n_t, n_o, n_h, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_pb1_warp_f64(double* __restrict__ b_K, const int mode_b_K, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_s, const long long n_t, const long long n_o, const long long n_h, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_pb1_warp_body<double>(b_K, mode_b_K, x_x, b_y, n_q, n_p, n_c, n_w, n_s, n_t, n_o, n_h, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_batch_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_K, const T* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_c, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i3 = rem1 % n_w; rem1 /= n_w;
+    const long long i2 = rem1 % n_h; rem1 /= n_h;
+    const long long i1 = rem1 % n_o; rem1 /= n_o;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_q; rem3 /= n_q;
+                const long long z1 = rem3 % n_p; rem3 /= n_p;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[((w0 * n_c + z0) * n_p + z1) * n_q + z2];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += x_x[((i0 * n_c + q0) * n_s + (i2 + q1)) * n_t + (q2 + i3)]*((stage & 1) ? s_x_K[t * n_o + i1] : x_K[((i1 * n_c + q0) * n_p + q1) * n_q + q2]);
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_K, const float* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_c, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_fwd0_rows_body<float>(x_y, mode_x_y, x_K, x_x, n_w, n_h, n_o, n_q, n_p, n_c, n_n, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_K, const double* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_c, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_fwd0_rows_body<double>(x_y, mode_x_y, x_K, x_x, n_w, n_h, n_o, n_q, n_p, n_c, n_n, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_batch_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_n, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i3 = rem1 % n_w; rem1 /= n_w;
+    const long long i2 = rem1 % n_h; rem1 /= n_h;
+    const long long i1 = rem1 % n_o; rem1 /= n_o;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += x_x[((i0 * n_c + q0) * n_s + (i2 + q1)) * n_t + (q2 + i3)]*x_K[((i1 * n_c + q0) * n_p + q1) * n_q + q2];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_n, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_fwd0_warp_body<float>(x_y, mode_x_y, x_x, x_K, n_w, n_h, n_o, n_q, n_p, n_n, n_c, n_s, n_t, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_n, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_fwd0_warp_body<double>(x_y, mode_x_y, x_x, x_K, n_w, n_h, n_o, n_q, n_p, n_n, n_c, n_s, n_t, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_batch_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_K, const T* __restrict__ d_K, const T* __restrict__ d_x, const T* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_c, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    T* const s_d_K = s_x_K + ((stage & 1) ? (long long)tile * (n_o) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i3 = rem1 % n_w; rem1 /= n_w;
+    const long long i2 = rem1 % n_h; rem1 /= n_h;
+    const long long i1 = rem1 % n_o; rem1 /= n_o;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_q; rem3 /= n_q;
+                const long long z1 = rem3 % n_p; rem3 /= n_p;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[((w0 * n_c + z0) * n_p + z1) * n_q + z2];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem4 = kk;
+                const long long z2 = rem4 % n_q; rem4 /= n_q;
+                const long long z1 = rem4 % n_p; rem4 /= n_p;
+                const long long z0 = rem4;
+                const long long w0 = p;
+                s_d_K[z] = tr_ld(d_K, ((w0 * n_c + z0) * n_p + z1) * n_q + z2);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += tr_ld(d_x, ((i0 * n_c + q0) * n_s + (i2 + q1)) * n_t + (q2 + i3))*((stage & 1) ? s_x_K[t * n_o + i1] : x_K[((i1 * n_c + q0) * n_p + q1) * n_q + q2]);
+            acc1 += x_x[((i0 * n_c + q0) * n_s + (i2 + q1)) * n_t + (q2 + i3)]*((stage & 2) ? s_d_K[t * n_o + i1] : tr_ld(d_K, ((i1 * n_c + q0) * n_p + q1) * n_q + q2));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_K, const float* __restrict__ d_K, const float* __restrict__ d_x, const float* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_c, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_jvp1_rows_body<float>(d_y, mode_d_y, x_K, d_K, d_x, x_x, n_w, n_h, n_o, n_q, n_p, n_c, n_n, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_K, const double* __restrict__ d_K, const double* __restrict__ d_x, const double* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_c, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_jvp1_rows_body<double>(d_y, mode_d_y, x_K, d_K, d_x, x_x, n_w, n_h, n_o, n_q, n_p, n_c, n_n, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_batch_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_K, const T* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_n, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i3 = rem1 % n_w; rem1 /= n_w;
+    const long long i2 = rem1 % n_h; rem1 /= n_h;
+    const long long i1 = rem1 % n_o; rem1 /= n_o;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += tr_ld(d_x, ((i0 * n_c + q0) * n_s + (i2 + q1)) * n_t + (q2 + i3))*x_K[((i1 * n_c + q0) * n_p + q1) * n_q + q2];
+            acc1 += x_x[((i0 * n_c + q0) * n_s + (i2 + q1)) * n_t + (q2 + i3)]*tr_ld(d_K, ((i1 * n_c + q0) * n_p + q1) * n_q + q2);
+    }
+    acc0 = tr_warp_sum(acc0);
+    acc1 = tr_warp_sum(acc1);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_K, const float* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_n, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_jvp1_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_K, d_K, n_w, n_h, n_o, n_q, n_p, n_n, n_c, n_s, n_t, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_K, const double* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_o, const long long n_q, const long long n_p, const long long n_n, const long long n_c, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_jvp1_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_K, d_K, n_w, n_h, n_o, n_q, n_p, n_n, n_c, n_s, n_t, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_batch_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_K, const T* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_c, const long long n_q, const long long n_p, const long long n_o, const long long n_n, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i3 = rem1 % n_t; rem1 /= n_t;
+    const long long i2 = rem1 % n_s; rem1 /= n_s;
+    const long long i1 = rem1 % n_c; rem1 /= n_c;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_q; rem3 /= n_q;
+                const long long z1 = rem3 % n_p; rem3 /= n_p;
+                const long long z0 = rem3;
+                const long long w1 = p;
+                s_x_K[z] = x_K[((z0 * n_c + w1) * n_p + z1) * n_q + z2];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += (0 <= (-q1 + i2) && (-q1 + i2) < n_h && 0 <= (i3 - q2) && (i3 - q2) < n_w ? tr_ld(b_y, ((i0 * n_o + q0) * n_h + (-q1 + i2)) * n_w + (i3 - q2)) : T(0))*((stage & 1) ? s_x_K[t * n_c + i1] : x_K[((q0 * n_c + i1) * n_p + q1) * n_q + q2]);
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_K, const float* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_c, const long long n_q, const long long n_p, const long long n_o, const long long n_n, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_pb0_rows_body<float>(b_x, mode_b_x, x_K, b_y, n_t, n_s, n_c, n_q, n_p, n_o, n_n, n_h, n_w, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_K, const double* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_c, const long long n_q, const long long n_p, const long long n_o, const long long n_n, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_pb0_rows_body<double>(b_x, mode_b_x, x_K, b_y, n_t, n_s, n_c, n_q, n_p, n_o, n_n, n_h, n_w, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_batch_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_c, const long long n_q, const long long n_p, const long long n_n, const long long n_o, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i3 = rem1 % n_t; rem1 /= n_t;
+    const long long i2 = rem1 % n_s; rem1 /= n_s;
+    const long long i1 = rem1 % n_c; rem1 /= n_c;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_q; rem2 /= n_q;
+            const long long q1 = rem2 % n_p; rem2 /= n_p;
+            const long long q0 = rem2;
+            acc0 += (0 <= (-q1 + i2) && (-q1 + i2) < n_h && 0 <= (i3 - q2) && (i3 - q2) < n_w ? tr_ld(b_y, ((i0 * n_o + q0) * n_h + (-q1 + i2)) * n_w + (i3 - q2)) : T(0))*x_K[((q0 * n_c + i1) * n_p + q1) * n_q + q2];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_c, const long long n_q, const long long n_p, const long long n_n, const long long n_o, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_pb0_warp_body<float>(b_x, mode_b_x, b_y, x_K, n_t, n_s, n_c, n_q, n_p, n_n, n_o, n_h, n_w, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_c, const long long n_q, const long long n_p, const long long n_n, const long long n_o, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_pb0_warp_body<double>(b_x, mode_b_x, b_y, x_K, n_t, n_s, n_c, n_q, n_p, n_n, n_o, n_h, n_w, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_conv2d_batch_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_pb1_rows_body(T* __restrict__ b_K, const int mode_b_K, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_h, const long long n_o, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i3 = rem1 % n_q; rem1 /= n_q;
+    const long long i2 = rem1 % n_p; rem1 /= n_p;
+    const long long i1 = rem1 % n_c; rem1 /= n_c;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_o;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z2 = rem3 % n_w; rem3 /= n_w;
+                const long long z1 = rem3 % n_h; rem3 /= n_h;
+                const long long z0 = rem3;
+                const long long w1 = p;
+                s_b_y[z] = tr_ld(b_y, ((z0 * n_o + w1) * n_h + z1) * n_w + z2);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_w; rem2 /= n_w;
+            const long long q1 = rem2 % n_h; rem2 /= n_h;
+            const long long q0 = rem2;
+            acc0 += x_x[((q0 * n_c + i1) * n_s + (q1 + i2)) * n_t + (q2 + i3)]*((stage & 1) ? s_b_y[t * n_o + i0] : tr_ld(b_y, ((q0 * n_o + i0) * n_h + q1) * n_w + q2));
+        }
+    }
+    if (active) {
+        tr_store(b_K, row, acc0, mode_b_K);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb1_rows_f32(float* __restrict__ b_K, const int mode_b_K, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_h, const long long n_o, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_pb1_rows_body<float>(b_K, mode_b_K, b_y, x_x, n_q, n_p, n_c, n_w, n_h, n_o, n_n, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb1_rows_f64(double* __restrict__ b_K, const int mode_b_K, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_h, const long long n_o, const long long n_n, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_conv2d_batch_pb1_rows_body<double>(b_K, mode_b_K, b_y, x_x, n_q, n_p, n_c, n_w, n_h, n_o, n_n, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_conv2d_batch_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_conv2d_batch_pb1_warp_body(T* __restrict__ b_K, const int mode_b_K, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_h, const long long n_n, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i3 = rem1 % n_q; rem1 /= n_q;
+    const long long i2 = rem1 % n_p; rem1 /= n_p;
+    const long long i1 = rem1 % n_c; rem1 /= n_c;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q2 = rem2 % n_w; rem2 /= n_w;
+            const long long q1 = rem2 % n_h; rem2 /= n_h;
+            const long long q0 = rem2;
+            acc0 += x_x[((q0 * n_c + i1) * n_s + (q1 + i2)) * n_t + (q2 + i3)]*tr_ld(b_y, ((q0 * n_o + i0) * n_h + q1) * n_w + q2);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_K, row, acc0, mode_b_K);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb1_warp_f32(float* __restrict__ b_K, const int mode_b_K, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_h, const long long n_n, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_pb1_warp_body<float>(b_K, mode_b_K, x_x, b_y, n_q, n_p, n_c, n_w, n_h, n_n, n_s, n_t, n_o, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_conv2d_batch_pb1_warp_f64(double* __restrict__ b_K, const int mode_b_K, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_c, const long long n_w, const long long n_h, const long long n_n, const long long n_s, const long long n_t, const long long n_o, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_conv2d_batch_pb1_warp_body<double>(b_K, mode_b_K, x_x, b_y, n_q, n_p, n_c, n_w, n_h, n_n, n_s, n_t, n_o, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_depthwise_conv2d_fwd0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_fwd0_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_K, const T* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_p, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z1 = rem3 % n_q; rem3 /= n_q;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[(w0 * n_p + z0) * n_q + z1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_q; rem2 /= n_q;
+            const long long q0 = rem2;
+            acc0 += x_x[(i0 * n_s + (i1 + q0)) * n_t + (q1 + i2)]*((stage & 1) ? s_x_K[t * n_c + i0] : x_K[(i0 * n_p + q0) * n_q + q1]);
+        }
+    }
+    if (active) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_fwd0_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_K, const float* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_p, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_fwd0_rows_body<float>(x_y, mode_x_y, x_K, x_x, n_w, n_h, n_q, n_c, n_p, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_fwd0_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_K, const double* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_p, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_fwd0_rows_body<double>(x_y, mode_x_y, x_K, x_x, n_w, n_h, n_q, n_c, n_p, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_depthwise_conv2d_fwd0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_fwd0_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_s, const long long n_t, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_q; rem2 /= n_q;
+            const long long q0 = rem2;
+            acc0 += x_x[(i0 * n_s + (i1 + q0)) * n_t + (q1 + i2)]*x_K[(i0 * n_p + q0) * n_q + q1];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_fwd0_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_s, const long long n_t, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_fwd0_warp_body<float>(x_y, mode_x_y, x_x, x_K, n_w, n_h, n_q, n_c, n_s, n_t, n_p, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_fwd0_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_K, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_s, const long long n_t, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_fwd0_warp_body<double>(x_y, mode_x_y, x_x, x_K, n_w, n_h, n_q, n_c, n_s, n_t, n_p, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_depthwise_conv2d_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_jvp1_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_K, const T* __restrict__ d_K, const T* __restrict__ d_x, const T* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_p, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    T* const s_d_K = s_x_K + ((stage & 1) ? (long long)tile * (n_c) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z1 = rem3 % n_q; rem3 /= n_q;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[(w0 * n_p + z0) * n_q + z1];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem4 = kk;
+                const long long z1 = rem4 % n_q; rem4 /= n_q;
+                const long long z0 = rem4;
+                const long long w0 = p;
+                s_d_K[z] = tr_ld(d_K, (w0 * n_p + z0) * n_q + z1);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_q; rem2 /= n_q;
+            const long long q0 = rem2;
+            acc0 += tr_ld(d_x, (i0 * n_s + (i1 + q0)) * n_t + (q1 + i2))*((stage & 1) ? s_x_K[t * n_c + i0] : x_K[(i0 * n_p + q0) * n_q + q1]);
+            acc1 += x_x[(i0 * n_s + (i1 + q0)) * n_t + (q1 + i2)]*((stage & 2) ? s_d_K[t * n_c + i0] : tr_ld(d_K, (i0 * n_p + q0) * n_q + q1));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_jvp1_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_K, const float* __restrict__ d_K, const float* __restrict__ d_x, const float* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_p, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_jvp1_rows_body<float>(d_y, mode_d_y, x_K, d_K, d_x, x_x, n_w, n_h, n_q, n_c, n_p, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_jvp1_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_K, const double* __restrict__ d_K, const double* __restrict__ d_x, const double* __restrict__ x_x, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_p, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_jvp1_rows_body<double>(d_y, mode_d_y, x_K, d_K, d_x, x_x, n_w, n_h, n_q, n_c, n_p, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_depthwise_conv2d_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_jvp1_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_K, const T* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_s, const long long n_t, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_w; rem1 /= n_w;
+    const long long i1 = rem1 % n_h; rem1 /= n_h;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_q; rem2 /= n_q;
+            const long long q0 = rem2;
+            acc0 += tr_ld(d_x, (i0 * n_s + (i1 + q0)) * n_t + (q1 + i2))*x_K[(i0 * n_p + q0) * n_q + q1];
+            acc1 += x_x[(i0 * n_s + (i1 + q0)) * n_t + (q1 + i2)]*tr_ld(d_K, (i0 * n_p + q0) * n_q + q1);
+    }
+    acc0 = tr_warp_sum(acc0);
+    acc1 = tr_warp_sum(acc1);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_jvp1_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_K, const float* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_s, const long long n_t, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_jvp1_warp_body<float>(d_y, mode_d_y, d_x, x_x, x_K, d_K, n_w, n_h, n_q, n_c, n_s, n_t, n_p, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_jvp1_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_K, const double* __restrict__ d_K, const long long n_w, const long long n_h, const long long n_q, const long long n_c, const long long n_s, const long long n_t, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_jvp1_warp_body<double>(d_y, mode_d_y, d_x, x_x, x_K, d_K, n_w, n_h, n_q, n_c, n_s, n_t, n_p, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_depthwise_conv2d_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_K, const T* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_q, const long long n_c, const long long n_p, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_K = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_t; rem1 /= n_t;
+    const long long i1 = rem1 % n_s; rem1 /= n_s;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z1 = rem3 % n_q; rem3 /= n_q;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_x_K[z] = x_K[(w0 * n_p + z0) * n_q + z1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_q; rem2 /= n_q;
+            const long long q0 = rem2;
+            acc0 += (0 <= (-q0 + i1) && (-q0 + i1) < n_h && 0 <= (-q1 + i2) && (-q1 + i2) < n_w ? tr_ld(b_y, (i0 * n_h + (-q0 + i1)) * n_w + (-q1 + i2)) : T(0))*((stage & 1) ? s_x_K[t * n_c + i0] : x_K[(i0 * n_p + q0) * n_q + q1]);
+        }
+    }
+    if (active) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_K, const float* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_q, const long long n_c, const long long n_p, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_pb0_rows_body<float>(b_x, mode_b_x, x_K, b_y, n_t, n_s, n_q, n_c, n_p, n_h, n_w, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_K, const double* __restrict__ b_y, const long long n_t, const long long n_s, const long long n_q, const long long n_c, const long long n_p, const long long n_h, const long long n_w, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_pb0_rows_body<double>(b_x, mode_b_x, x_K, b_y, n_t, n_s, n_q, n_c, n_p, n_h, n_w, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_depthwise_conv2d_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_q, const long long n_c, const long long n_h, const long long n_w, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_t; rem1 /= n_t;
+    const long long i1 = rem1 % n_s; rem1 /= n_s;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_q; rem2 /= n_q;
+            const long long q0 = rem2;
+            acc0 += (0 <= (-q0 + i1) && (-q0 + i1) < n_h && 0 <= (-q1 + i2) && (-q1 + i2) < n_w ? tr_ld(b_y, (i0 * n_h + (-q0 + i1)) * n_w + (-q1 + i2)) : T(0))*x_K[(i0 * n_p + q0) * n_q + q1];
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_x, row, acc0, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_q, const long long n_c, const long long n_h, const long long n_w, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_pb0_warp_body<float>(b_x, mode_b_x, b_y, x_K, n_t, n_s, n_q, n_c, n_h, n_w, n_p, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_K, const long long n_t, const long long n_s, const long long n_q, const long long n_c, const long long n_h, const long long n_w, const long long n_p, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_pb0_warp_body<double>(b_x, mode_b_x, b_y, x_K, n_t, n_s, n_q, n_c, n_h, n_w, n_p, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_depthwise_conv2d_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_pb1_rows_body(T* __restrict__ b_K, const int mode_b_K, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_w, const long long n_c, const long long n_h, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_b_y = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    long long rem1 = row;
+    const long long i2 = rem1 % n_q; rem1 /= n_q;
+    const long long i1 = rem1 % n_p; rem1 /= n_p;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_c;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem3 = kk;
+                const long long z1 = rem3 % n_w; rem3 /= n_w;
+                const long long z0 = rem3;
+                const long long w0 = p;
+                s_b_y[z] = tr_ld(b_y, (w0 * n_h + z0) * n_w + z1);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_w; rem2 /= n_w;
+            const long long q0 = rem2;
+            acc0 += x_x[(i0 * n_s + (q0 + i1)) * n_t + (q1 + i2)]*((stage & 1) ? s_b_y[t * n_c + i0] : tr_ld(b_y, (i0 * n_h + q0) * n_w + q1));
+        }
+    }
+    if (active) {
+        tr_store(b_K, row, acc0, mode_b_K);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb1_rows_f32(float* __restrict__ b_K, const int mode_b_K, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_w, const long long n_c, const long long n_h, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_pb1_rows_body<float>(b_K, mode_b_K, b_y, x_x, n_q, n_p, n_w, n_c, n_h, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb1_rows_f64(double* __restrict__ b_K, const int mode_b_K, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_q, const long long n_p, const long long n_w, const long long n_c, const long long n_h, const long long n_s, const long long n_t, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_conv_depthwise_conv2d_pb1_rows_body<double>(b_K, mode_b_K, b_y, x_x, n_q, n_p, n_w, n_c, n_h, n_s, n_t, nrows, nk, chunk, tile, stage);
+}
+
+// tr_conv_depthwise_conv2d_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_conv_depthwise_conv2d_pb1_warp_body(T* __restrict__ b_K, const int mode_b_K, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_w, const long long n_c, const long long n_s, const long long n_t, const long long n_h, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    long long rem1 = row;
+    const long long i2 = rem1 % n_q; rem1 /= n_q;
+    const long long i1 = rem1 % n_p; rem1 /= n_p;
+    const long long i0 = rem1;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem2 = kk;
+            const long long q1 = rem2 % n_w; rem2 /= n_w;
+            const long long q0 = rem2;
+            acc0 += x_x[(i0 * n_s + (q0 + i1)) * n_t + (q1 + i2)]*tr_ld(b_y, (i0 * n_h + q0) * n_w + q1);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_K, row, acc0, mode_b_K);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb1_warp_f32(float* __restrict__ b_K, const int mode_b_K, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_w, const long long n_c, const long long n_s, const long long n_t, const long long n_h, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_pb1_warp_body<float>(b_K, mode_b_K, x_x, b_y, n_q, n_p, n_w, n_c, n_s, n_t, n_h, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_depthwise_conv2d_pb1_warp_f64(double* __restrict__ b_K, const int mode_b_K, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_q, const long long n_p, const long long n_w, const long long n_c, const long long n_s, const long long n_t, const long long n_h, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_conv_depthwise_conv2d_pb1_warp_body<double>(b_K, mode_b_K, x_x, b_y, n_q, n_p, n_w, n_c, n_s, n_t, n_h, nrows, nk, chunk, wpr);
+}
+
+// tr_conv_laplacian_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_conv_laplacian_fwd0_body(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_u, const long long n_j, const long long n_s, const long long n_t, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = -T(4)*x_u[((e0 + 1)) * n_t + (e1 + 1)] + x_u[((e0 + 1)) * n_t + (e1 + 2)] + x_u[((e0 + 1)) * n_t + e1] + x_u[((e0 + 2)) * n_t + (e1 + 1)] + x_u[e0 * n_t + (e1 + 1)];
+        tr_store(x_L, e, r2, mode_x_L);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_laplacian_fwd0_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_u, const long long n_j, const long long n_s, const long long n_t, const long long n_i) {
+    tr_conv_laplacian_fwd0_body<float>(x_L, mode_x_L, x_u, n_j, n_s, n_t, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_laplacian_fwd0_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_u, const long long n_j, const long long n_s, const long long n_t, const long long n_i) {
+    tr_conv_laplacian_fwd0_body<double>(x_L, mode_x_L, x_u, n_j, n_s, n_t, n_i);
+}
+
+// tr_conv_laplacian_jvp0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_conv_laplacian_jvp0_body(T* __restrict__ x_L, const int mode_x_L, T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_u, const T* __restrict__ d_u, const long long n_j, const long long n_s, const long long n_t, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = -T(4)*x_u[((e0 + 1)) * n_t + (e1 + 1)] + x_u[((e0 + 1)) * n_t + (e1 + 2)] + x_u[((e0 + 1)) * n_t + e1] + x_u[((e0 + 2)) * n_t + (e1 + 1)] + x_u[e0 * n_t + (e1 + 1)];
+        tr_store(x_L, e, r2, mode_x_L);
+        const T r3 = -T(4)*tr_ld(d_u, ((e0 + 1)) * n_t + (e1 + 1)) + tr_ld(d_u, ((e0 + 1)) * n_t + (e1 + 2)) + tr_ld(d_u, ((e0 + 1)) * n_t + e1) + tr_ld(d_u, ((e0 + 2)) * n_t + (e1 + 1)) + tr_ld(d_u, e0 * n_t + (e1 + 1));
+        tr_store(d_L, e, r3, mode_d_L);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_laplacian_jvp0_f32(float* __restrict__ x_L, const int mode_x_L, float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_u, const float* __restrict__ d_u, const long long n_j, const long long n_s, const long long n_t, const long long n_i) {
+    tr_conv_laplacian_jvp0_body<float>(x_L, mode_x_L, d_L, mode_d_L, x_u, d_u, n_j, n_s, n_t, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_laplacian_jvp0_f64(double* __restrict__ x_L, const int mode_x_L, double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_u, const double* __restrict__ d_u, const long long n_j, const long long n_s, const long long n_t, const long long n_i) {
+    tr_conv_laplacian_jvp0_body<double>(x_L, mode_x_L, d_L, mode_d_L, x_u, d_u, n_j, n_s, n_t, n_i);
+}
+
+// tr_conv_laplacian_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_conv_laplacian_pb0_body(T* __restrict__ b_u, const int mode_b_u, const T* __restrict__ b_L, const long long n_t, const long long n_i, const long long n_j, const long long n_s) {
+    const long long total = n_s * n_t;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_t; rem1 /= n_t;
+        const long long e0 = rem1;
+        const T r2 = -T(4)*(0 <= (e0 - 1) && (e0 - 1) < n_i && 0 <= (e1 - 1) && (e1 - 1) < n_j ? tr_ld(b_L, (e0 - 1) * n_j + (e1 - 1)) : T(0)) + (0 <= (e0 - 1) && (e0 - 1) < n_i && 0 <= (e1 - 2) && (e1 - 2) < n_j ? tr_ld(b_L, (e0 - 1) * n_j + (e1 - 2)) : T(0)) + (0 <= e1 && e1 < n_j && 0 <= (e0 - 1) && (e0 - 1) < n_i ? tr_ld(b_L, (e0 - 1) * n_j + e1) : T(0)) + (0 <= (e0 - 2) && (e0 - 2) < n_i && 0 <= (e1 - 1) && (e1 - 1) < n_j ? tr_ld(b_L, (e0 - 2) * n_j + (e1 - 1)) : T(0)) + (0 <= e0 && e0 < n_i && 0 <= (e1 - 1) && (e1 - 1) < n_j ? tr_ld(b_L, e0 * n_j + (e1 - 1)) : T(0));
+        tr_store(b_u, e, r2, mode_b_u);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_laplacian_pb0_f32(float* __restrict__ b_u, const int mode_b_u, const float* __restrict__ b_L, const long long n_t, const long long n_i, const long long n_j, const long long n_s) {
+    tr_conv_laplacian_pb0_body<float>(b_u, mode_b_u, b_L, n_t, n_i, n_j, n_s);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_conv_laplacian_pb0_f64(double* __restrict__ b_u, const int mode_b_u, const double* __restrict__ b_L, const long long n_t, const long long n_i, const long long n_j, const long long n_s) {
+    tr_conv_laplacian_pb0_body<double>(b_u, mode_b_u, b_L, n_t, n_i, n_j, n_s);
 }

@@ -135,13 +135,16 @@ def test_reference_reads_shifted_subscripts():
 # -- CUDA -----------------------------------------------------------------------------------------------------
 
 
-def test_cuda_lists_shifted_ops_as_unsupported_with_the_reason():
+def test_cuda_plan_has_shifted_ops_with_their_derived_extents():
+    """conv1d gets kernels (tests/codegen/test_cuda_shifts.py runs them); the plan says how the launcher
+    computes extent(i) = extent(t) - extent(k) + 1 from the input shapes."""
     from derive.codegen_cuda import generate_cuda
 
     results = derive("conv1d(x[t], w[k]) -> y[i] = sum(k, x[i+k] * w[k])\nsq(x[i]) -> y[i] = x[i] * x[i]\n")
     plan = json.loads(generate_cuda(results, "shift.rules")["shift.json"])
-    assert "sq" in plan["ops"] and "conv1d" not in plan["ops"]
-    assert "x[..i+k..]" in plan["unsupported"]["conv1d"] and "no CUDA kernel" in plan["unsupported"]["conv1d"]
+    assert "sq" in plan["ops"] and "conv1d" in plan["ops"] and plan["unsupported"] == {}
+    assert plan["ops"]["conv1d"]["derived_extents"] == {"i": [["t", [[1, "i"], [1, "k"]], 0]]}
+    assert "derived_extents" not in plan["ops"]["sq"]
 
 
 # -- plain and shifted reads together -------------------------------------------------------------------------
