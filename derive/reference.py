@@ -410,7 +410,7 @@ class _Eval:
                    if isinstance(ix, A.Affine) and letter in ix.letters}
         if not shifted:
             return None
-        lo, hi = -math.inf, math.inf
+        lo, hi = 0, math.inf        # positions start at 0: only a negative offset (x[i-1]) moves the start up
         for node, ix in reads:
             axis = (node.name, list(node.indices).index(ix))
             terms = list(ix.terms) if isinstance(ix, A.Affine) else [(1, ix)]
@@ -424,10 +424,28 @@ class _Eval:
             others = [(a, t.name) for a, t in terms if t.name != letter]
             if any(o in letters for _, o in others):
                 raise ReferenceError_("two left-side indices in one shifted subscript")
-            reach = sum(a * (self.extent(o, [expr], scope or {}) - 1) for a, o in others)
+            reach = sum(a * (self._count(o, expr, set(letters) | {letter}, scope) - 1) for a, o in others)
             lo = max(lo, -(-(-const) // c))
             hi = min(hi, (n - 1 - const - reach) // c)
         return int(lo), int(hi)
+
+    def _count(self, o, expr, exclude, scope):
+        """How many values a summed index o takes: where a subscript that reads no index of `exclude` (the
+        left side's, whose ranges o's reads are bounding) reads o shifted (w[k+1]), the values inside that
+        tensor; otherwise its extent."""
+        reads = [(node, ix) for node, ix, bound in _subscripts(expr)
+                 if isinstance(ix, A.Affine) and o in ix.letters and not (set(ix.letters) & exclude)]
+        if not reads:
+            return self.extent(o, [expr], scope or {})
+        hi = math.inf
+        for node, ix in reads:
+            axis = list(node.indices).index(ix)
+            n = np.shape(self.values[node.name])[axis]
+            c = sum(a for a, t in ix.terms if t.name == o)
+            reach = sum(a * (self._count(t.name, expr, exclude | {o}, scope) - 1) for a, t in ix.terms
+                        if t.name != o)
+            hi = min(hi, (n - 1 - ix.const - reach) // c)
+        return max(0, int(hi) + 1)
 
     def summed_range(self, letter, nodes, scope):
         """(first value, count) of a summed index: its valid range where it is read shifted, else 0 and its extent."""

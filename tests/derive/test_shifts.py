@@ -188,3 +188,18 @@ def test_generated_code_does_not_depend_on_hash_seeds(tmp_path):
         outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                    check=True, cwd=root).stdout)
     assert outs[0] == outs[1] == outs[2] and "np.shift_scatter" in outs[0]
+
+
+@pytest.mark.parametrize("text, inputs, want", [
+    # a positive offset does not move the start: y[i] = x[i+1]² for i = 0..t-2 (the reference read i = -1 too)
+    ("sq(x[t]) -> y[i] = x[i+1] * x[i+1]", {"x": np.arange(5.0)}, [1.0, 4.0, 9.0, 16.0]),
+    # a summed index read shifted (w[k+1]) runs over k = 0..K-2, and bounds i's reach by that count
+    ("s(x[t], w[k]) -> y[i] = sum(k, x[i+k] * w[k+1])",
+     {"x": np.arange(1.0, 7.0), "w": np.array([1.0, 10.0, 100.0, 1000.0])}, [3210.0, 4320.0, 5430.0, 6540.0]),
+])
+def test_the_reference_reads_valid_ranges_as_the_docs_say(text, inputs, want):
+    """Hand values; the rule verifies, so the generated code and derive.reference agree with them."""
+    from derive import reference
+    (r,) = api.derive_text(text, "<t>")
+    assert r.ok and r.check.reference_points > 0, (r.check.problems, r.check.warnings)
+    np.testing.assert_allclose(np.array(reference.evaluate(r.rule, inputs, precision="f64")["y"], float), want)
