@@ -1,0 +1,28 @@
+"""Issue #12's constructs used the way a demanding user would (round adversarial-12): reductions over shifted
+reads, and the errors they give. Expected values from NumPy or by hand, never from the code's own output."""
+import numpy as np
+import pytest
+
+from derive import api, reference
+from derive.errors import RuleError
+
+
+def _err(text):
+    with pytest.raises(RuleError) as e:
+        api.derive_text(text, "adv.rules")
+    return str(e.value)
+
+
+def test_max_over_an_index_used_only_in_a_shifted_subscript_is_a_reduction():
+    # max(k, x[i+k]) uses k only inside the shifted subscript: it was read as max(a, b) of two values and failed
+    # with "unknown name 'k' ... reduces over index 'k' only where expr uses it", which it does
+    (res,) = api.derive_text("movmax(x[t], n[i]) -> y[i] = n[i] * max(k, x[i+k])", "adv.rules")
+    assert res.check.ok
+    # the reference evaluator read it as two values too, so the forward value went unchecked: it is compared now
+    assert res.check.reference_points > 0
+    x = np.array([1., 5., 2., 7., 3., 0.])
+    n = np.array([1., 2., 3.])
+    out = reference.evaluate_text("movmax(x[t], n[i]) -> y[i] = n[i] * max(k, x[i+k])", {"x": x, "n": n})["y"]
+    # extent(k) = t - extent(i) + 1 = 4: y[i] = n[i] * max(x[i:i+4])
+    np.testing.assert_array_equal(np.asarray(out, dtype=float), [7., 14., 21.])
+
