@@ -26,3 +26,8 @@ def test_max_over_an_index_used_only_in_a_shifted_subscript_is_a_reduction():
     # extent(k) = t - extent(i) + 1 = 4: y[i] = n[i] * max(x[i:i+4])
     np.testing.assert_array_equal(np.asarray(out, dtype=float), [7., 14., 21.])
 
+
+def test_a_window_reduction_without_a_window_extent_says_how_to_give_one():
+    msg = _err("maxpool(x[t]) -> y[i] = max(k, x[2*i+k])")
+    assert "adv.rules:1:34:" in msg and "unknown name" not in msg
+    assert "('i' and 'k')" in msg and "w[k:3]" in msg
