@@ -31,3 +31,16 @@ def test_a_window_reduction_without_a_window_extent_says_how_to_give_one():
     msg = _err("maxpool(x[t]) -> y[i] = max(k, x[2*i+k])")
     assert "adv.rules:1:34:" in msg and "unknown name" not in msg
     assert "('i' and 'k')" in msg and "w[k:3]" in msg
+
+
+@pytest.mark.parametrize("matrix", [True, False])
+def test_an_equality_condition_is_shown_as_written_not_as_sympy_eq(matrix):
+    # a max's tie weights and where(x == z, ...) printed SymPy's Eq(a, b) in the text display (and op.rule)
+    from derive import display
+
+    (res,) = api.derive_text("mx(x[t], w[k]) -> y[i] = max(k, x[i+k] * w[k]) + where(x[i] == w[i], x[i], 0)",
+                             "adv.rules")
+    for which in ("pushforward", "pullback"):
+        text = display.program_text(res.derivation, which, "unicode", matrix=matrix)
+        assert "Eq(" not in text and " == " in text, text
+        assert "Eq" not in display.program_text(res.derivation, which, "latex", matrix=matrix)
