@@ -637,9 +637,13 @@ def custom_rrule(rrule=None, *, frule=None, traceable=False):
 
 
 # --------------------------------------------------------------------------- generic rrule / frule
-def _resolve(f):
+def _resolve(f, label="rrule"):
     if isinstance(f, str):
         return lookup(f)
+    if not callable(f):   # frule(f, args, tangents) hashed a tuple of arrays in _CUSTOM: "unhashable type"
+        raise TypeError(f"{label}: expected an op, an op's name or a function to differentiate, but got a "
+                        f"{type(f).__name__}; write " + ("frule(tangents, f, *args), tangents (d_self first) "
+                                                          "before f" if label == "frule" else "rrule(f, *args)"))
     op = getattr(f, "op", None)
     if isinstance(op, Op):
         return op
@@ -651,7 +655,7 @@ def _resolve(f):
 def rrule(f, *args):
     """(y, pullback) with pullback(dy) -> (d_self, d_args...); for generated ops, functions with a registered
     rule, runtime.tnp primitives, and (by tracing) any other differentiable Python function."""
-    f = _resolve(f)
+    f = _resolve(f, "rrule")
     if isinstance(f, Op):
         return f.rrule(*args)
     if isinstance(f, CustomOp) and f.user_rrule is not None:
@@ -679,7 +683,7 @@ def rrule(f, *args):
 
 def frule(tangents, f, *args):
     """(y, dy) with tangents = (d_self, d_args...); same coverage as `rrule`."""
-    f = _resolve(f)
+    f = _resolve(f, "frule")
     if isinstance(f, Op):
         return f.frule(tangents, *args)
     if len(tangents) != len(args) + 1:

@@ -73,3 +73,16 @@ def test_python_int_scalar_parameter_with_leading_axes(define):
 def test_integer_power_parameter_stays_an_integer(define):
     op = define("powi_int(x[i], n: int) -> y[i] = x[i] ** n")
     np.testing.assert_allclose(op(np.array([1, 2, 3]), 3), [1., 8., 27.])
+
+
+def test_frule_with_the_tangents_last_says_the_order(define):
+    # frule(f, args, tangents) hashed the tuple of arrays and failed with "unhashable type: 'numpy.ndarray'"
+    op = define("rowprod_adv(A[i,j]) -> y[i] = prod(j, A[i,j])")
+    A = np.array([[2., 0., 3.]])
+    with pytest.raises(TypeError, match=r"frule\(tangents, f, \*args\)"):
+        runtime.frule(op, (A,), (np.ones_like(A),))
+    with pytest.raises(TypeError, match=r"rrule: expected an op"):
+        runtime.rrule((A,), op)
+    # the right order: d/dt Π(A + tT) = Σ_k T_k Π_{j≠k} A_j = 0·1 + 6·1 + 0·1
+    _, dy = runtime.frule((None, np.ones_like(A)), op, A)
+    np.testing.assert_allclose(runtime.unthunk(dy), [6.])
