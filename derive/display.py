@@ -263,6 +263,9 @@ class _IndexStr(_BoundNames, StrPrinter):
     def _print_Unequality(self, e):
         return f"{self._print(e.lhs)} ≠ {self._print(e.rhs)}"
 
+    def _print_Equality(self, e):     # as the rule is written (SymPy's own text is Eq(a, b))
+        return f"{self._print(e.lhs)} == {self._print(e.rhs)}"
+
     def _print_Mul(self, e):
         return super()._print_Mul(e).replace("*", "·")
 

@@ -114,6 +114,10 @@ class _ElemMixin:
         ne = "≠" if self.st is STYLES["unicode"] else r"\neq"
         return f"{self._print(e.lhs)} {ne} {self._print(e.rhs)}"
 
+    def _print_Equality(self, e):     # as the rule is written (SymPy's own text is Eq(a, b))
+        eq = "==" if self.st is STYLES["unicode"] else "="
+        return f"{self._print(e.lhs)} {eq} {self._print(e.rhs)}"
+
     def _print_IndexSum(self, e):
         raise _NoForm()
 

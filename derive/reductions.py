@@ -32,7 +32,9 @@ def _letters_in(node) -> set:
     while stack:
         n = stack.pop()
         if isinstance(n, (A.Access, A.Subscript)):
-            out |= {ix.name for ix in n.indices}
+            # a shifted subscript x[2*i+k] subscripts each of its letters (i and k)
+            out |= {name for ix in n.indices
+                    for name in (ix.letters if isinstance(ix, A.Affine) else (ix.name,))}
         for v in vars(n).values():
             if isinstance(v, A.Node):
                 stack.append(v)

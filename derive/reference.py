@@ -571,7 +571,7 @@ class _Eval:
         while stack and not seen:
             x = stack.pop()
             if isinstance(x, (A.Access, A.Subscript)):
-                seen = any(ix.name == a.name for ix in x.indices)
+                seen = a.name in _letters(x.indices)     # x[2*i+k] subscripts k too
             stack += [v for v in vars(x).values() if isinstance(v, A.Node)]
             stack += [c for v in vars(x).values() if isinstance(v, (list, tuple)) for c in v if isinstance(c, A.Node)]
         return seen

@@ -169,8 +169,10 @@ def resolve(constraints, cls_of, known, rule_pos, rule_name) -> Shifts:
     A class that is the only unknown of a constraint is derived from it (from all such constraints: the
     least extent); derived classes count as known for the next round. Constraints left with every class
     known are run-time checks; one with two unknowns cannot be solved."""
-    reaches, positions = [], []
+    reaches, positions, letter = [], [], {}
     for t, ax, terms, const, text, pos in constraints:
+        for _, sym in terms:
+            letter.setdefault(cls_of(sym.ext), sym.name)
         r = Reach(t, cls_of(ax), tuple((c, cls_of(s.ext)) for c, s in terms), const, text,
                   f"{pos.file}:{pos.line}:{pos.col}" if pos is not None else "")
         if r.terms == ((1, r.axis),) and r.const == 0:
@@ -205,9 +207,15 @@ def resolve(constraints, cls_of, known, rule_pos, rule_name) -> Shifts:
             continue
         if r.axis not in known or any(c not in known for _, c in r.terms):
             pos = positions[k]
+            free = [letter.get(c, "?") for _, c in r.terms if c not in known]
+            names = " and ".join(f"'{n}'" for n in dict.fromkeys(free))
+            hint = free[-1]
             raise RuleError(f"the extents in subscript '{r.text}' cannot be inferred: more than one of its indices "
-                            f"has an extent no input gives (a shifted subscript fixes one index's extent from "
-                            f"the others')", pos, rule=rule_name, width=max(1, len(r.text)))
+                            f"({names}) has an extent no input gives (a shifted subscript fixes one index's extent "
+                            f"from the others'); give '{hint}' one by reading a tensor over it in the same expression, "
+                            f"e.g. an input w[{hint}:3] as in sum({hint}, x[i+{hint}] * w[{hint}]) (an index a sum, "
+                            f"max, min or prod reduces is a new variable there: the header's extent does not reach "
+                            f"it)", pos, rule=rule_name, width=max(1, len(r.text)))
         out.checks.append(r)
     return out
 

@@ -335,30 +335,30 @@ RULES = {'row_max': {'name': 'row_max',
              'extents': {},
              'equal_extents': [],
              'pushforward': [{'target': 'dy',
-                              'text': 'dy[n] = Σ_k dS[n,k]·where(Eq(S[n,k], y[n]), 1/Σ_m′(where(Eq(S[n,m′], '
-                                      'y[n]), 1, 0)), 0)',
+                              'text': 'dy[n] = Σ_k dS[n,k]·where(S[n,k] == y[n], 1/Σ_m′(where(S[n,m′] == '
+                                      'y[n], 1, 0)), 0)',
                               'latex': '\\mathrm{d}y_{n} = \\sum_{k} \\mathrm{d}S_{nk} '
                                        "\\operatorname{where}{\\left(S_{nk} = y_{n},\\frac{1}{\\sum_{m'} "
                                        "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
                                        '\\right)}',
                               'matrix': None,
-                              'index': 'dy[n] = Σ_k dS[n,k]·where(Eq(S[n,k], y[n]), 1/Σ_m′(where(Eq(S[n,m′], '
-                                       'y[n]), 1, 0)), 0)',
+                              'index': 'dy[n] = Σ_k dS[n,k]·where(S[n,k] == y[n], 1/Σ_m′(where(S[n,m′] == '
+                                       'y[n], 1, 0)), 0)',
                               'index_latex': '\\mathrm{d}y_{n} = \\sum_{k} \\mathrm{d}S_{nk} '
                                              '\\operatorname{where}{\\left(S_{nk} = '
                                              "y_{n},\\frac{1}{\\sum_{m'} "
                                              "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
                                              '\\right)}'}],
              'pullback': [{'target': 'dS',
-                           'text': 'dS[n,m] = dy[n]·where(Eq(S[n,m], y[n]), 1/Σ_m′(where(Eq(S[n,m′], y[n]), '
-                                   '1, 0)), 0)',
+                           'text': 'dS[n,m] = dy[n]·where(S[n,m] == y[n], 1/Σ_m′(where(S[n,m′] == y[n], 1, '
+                                   '0)), 0)',
                            'latex': '\\mathrm{d}S_{nm} = \\mathrm{d}y_{n} '
                                     "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
                                     "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
                                     '\\right)}',
                            'matrix': None,
-                           'index': 'dS[n,m] = dy[n]·where(Eq(S[n,m], y[n]), 1/Σ_m′(where(Eq(S[n,m′], y[n]), '
-                                    '1, 0)), 0)',
+                           'index': 'dS[n,m] = dy[n]·where(S[n,m] == y[n], 1/Σ_m′(where(S[n,m′] == y[n], 1, '
+                                    '0)), 0)',
                            'index_latex': '\\mathrm{d}S_{nm} = \\mathrm{d}y_{n} '
                                           "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
                                           "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
@@ -386,28 +386,28 @@ RULES = {'row_max': {'name': 'row_max',
                 'extents': {},
                 'equal_extents': [],
                 'pushforward': [{'target': 'dy',
-                                 'text': 'dy = Σ_kl dA[k,l]·where(Eq(A[k,l], y), 1/Σ_i′j′(where(Eq(A[i′,j′], '
-                                         'y), 1, 0)), 0)',
+                                 'text': 'dy = Σ_kl dA[k,l]·where(A[k,l] == y, 1/Σ_i′j′(where(A[i′,j′] == y, '
+                                         '1, 0)), 0)',
                                  'latex': '\\mathrm{d}y = \\sum_{kl} \\mathrm{d}A_{kl} '
                                           "\\operatorname{where}{\\left(A_{kl} = y,\\frac{1}{\\sum_{i',j'} "
                                           "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
                                           '\\right)}',
                                  'matrix': None,
-                                 'index': 'dy = Σ_kl dA[k,l]·where(Eq(A[k,l], y), '
-                                          '1/Σ_i′j′(where(Eq(A[i′,j′], y), 1, 0)), 0)',
+                                 'index': 'dy = Σ_kl dA[k,l]·where(A[k,l] == y, 1/Σ_i′j′(where(A[i′,j′] == '
+                                          'y, 1, 0)), 0)',
                                  'index_latex': '\\mathrm{d}y = \\sum_{kl} \\mathrm{d}A_{kl} '
                                                 '\\operatorname{where}{\\left(A_{kl} = '
                                                 "y,\\frac{1}{\\sum_{i',j'} "
                                                 "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
                                                 '\\right)}'}],
                 'pullback': [{'target': 'dA',
-                              'text': 'dA[i,j] = dy·where(Eq(A[i,j], y), 1/Σ_i′j′(where(Eq(A[i′,j′], y), 1, '
-                                      '0)), 0)',
+                              'text': 'dA[i,j] = dy·where(A[i,j] == y, 1/Σ_i′j′(where(A[i′,j′] == y, 1, 0)), '
+                                      '0)',
                               'latex': '\\mathrm{d}A_{ij} = \\mathrm{d}y \\operatorname{where}{\\left(A_{ij} '
                                        "= y,\\frac{1}{\\sum_{i',j'} \\operatorname{where}{\\left(A_{i',j'} = "
                                        'y,1,0 \\right)}},0 \\right)}',
                               'matrix': None,
-                              'index': 'dA[i,j] = dy·where(Eq(A[i,j], y), 1/Σ_i′j′(where(Eq(A[i′,j′], y), 1, '
+                              'index': 'dA[i,j] = dy·where(A[i,j] == y, 1/Σ_i′j′(where(A[i′,j′] == y, 1, '
                                        '0)), 0)',
                               'index_latex': '\\mathrm{d}A_{ij} = \\mathrm{d}y '
                                              '\\operatorname{where}{\\left(A_{ij} = '
@@ -475,16 +475,16 @@ RULES = {'row_max': {'name': 'row_max',
                    'extents': {},
                    'equal_extents': [],
                    'pushforward': [{'target': 'dm',
-                                    'text': 'dm[b] = Σ_k dz[b,k]·where(Eq(z[b,k], m[b]), '
-                                            '1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                    'text': 'dm[b] = Σ_k dz[b,k]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] '
+                                            '== m[b], 1, 0)), 0)',
                                     'latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
                                              '\\operatorname{where}{\\left(z_{bk} = '
                                              "m_{b},\\frac{1}{\\sum_{k'} "
                                              "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 \\right)}},0 "
                                              '\\right)}',
                                     'matrix': None,
-                                    'index': 'dm[b] = Σ_k dz[b,k]·where(Eq(z[b,k], m[b]), '
-                                             '1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                    'index': 'dm[b] = Σ_k dz[b,k]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] '
+                                             '== m[b], 1, 0)), 0)',
                                     'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
                                                    '\\operatorname{where}{\\left(z_{bk} = '
                                                    "m_{b},\\frac{1}{\\sum_{k'} "
@@ -511,15 +511,15 @@ RULES = {'row_max': {'name': 'row_max',
                                  'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\mathrm{d}y_{b} e^{- y_{b} '
                                                 '+ z_{bk}} + \\mathrm{d}y_{b}'},
                                 {'target': 'dz',
-                                 'text': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k]) + dm[b]·where(Eq(z[b,k], '
-                                         'm[b]), 1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                 'text': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k]) + dm[b]·where(z[b,k] == m[b], '
+                                         '1/Σ_k′(where(z[b,k′] == m[b], 1, 0)), 0)',
                                  'latex': '\\mathrm{d}z_{bk} = \\mathrm{d}y_{b} e^{- y_{b} + z_{bk}} + '
                                           '\\mathrm{d}m_{b} \\operatorname{where}{\\left(z_{bk} = '
                                           "m_{b},\\frac{1}{\\sum_{k'} \\operatorname{where}{\\left(z_{b,k'} "
                                           '= m_{b},1,0 \\right)}},0 \\right)}',
                                  'matrix': None,
-                                 'index': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k]) + dm[b]·where(Eq(z[b,k], '
-                                          'm[b]), 1/Σ_k′(where(Eq(z[b,k′], m[b]), 1, 0)), 0)',
+                                 'index': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k]) + dm[b]·where(z[b,k] == m[b], '
+                                          '1/Σ_k′(where(z[b,k′] == m[b], 1, 0)), 0)',
                                  'index_latex': '\\mathrm{d}z_{bk} = \\mathrm{d}y_{b} e^{- y_{b} + z_{bk}} + '
                                                 '\\mathrm{d}m_{b} \\operatorname{where}{\\left(z_{bk} = '
                                                 "m_{b},\\frac{1}{\\sum_{k'} "

@@ -238,6 +238,28 @@ def _kind_of(args):
     return kind
 
 
+def _floats(args, pos):
+    """args with each integer or bool value at a differentiable position (`pos`: not an `n: int` parameter) as
+    float64, as np.exp(an integer array) is: generated code computes in floating point, and NumPy refuses some
+    of its operations on integers (x ** -2; a maximum that starts at -inf). Float arrays pass as they are."""
+    out = None
+    for k in pos:
+        a = args[k]
+        t = type(a)
+        if t is np.ndarray or isinstance(a, np.generic):
+            if a.dtype.kind not in "biu":
+                continue
+            a = np.asarray(a, dtype=np.float64)
+        elif t is int or t is bool:
+            a = float(a)
+        else:
+            continue
+        if out is None:
+            out = list(args)
+        out[k] = a
+    return args if out is None else tuple(out)
+
+
 # --------------------------------------------------------------------------- generated ops
 class _ModuleImpls:
     """The functions of one generated module, for the plain namespace (eager) and the traced one (lazy)."""
@@ -276,6 +298,7 @@ class Op(Primitive):
         self._np_frule = impls.plain[name + "_frule"]
         self._np_rrule = impls.plain[name + "_rrule"]
         self.check = _make_checker(name, meta)
+        self._float_pos = tuple(k for k, p in enumerate(self.inputs) if p.get("kind") != "int")
         self.forward = self._make_forward()
         self.__doc__ = self.forward.__doc__   # a define()d op's help() shows its signature, domains and comment
         self.frule = self._make_frule()
@@ -294,6 +317,7 @@ class Op(Primitive):
     def _make_forward(self):
         n, check, impl, name, sig, meta, mod = self.n_in, self.check, self.fun, self.name, self.signature, self.meta, \
             self.module_name
+        fpos = self._float_pos
         op = self
 
         def forward(*args, **kw):
@@ -303,6 +327,7 @@ class Op(Primitive):
                 raise _arity_error(name, meta, sig, len(args))
             if check is not _no_check:
                 check(args)
+            args = _floats(args, fpos)
             top = None
             for a in args:  # inline of _kind_of + top_trace: this loop runs once per op call
                 if type(a) in _PLAIN:
@@ -361,6 +386,7 @@ class Op(Primitive):
                 raise _arity_error(label, meta, sig, len(args))
             check(args, label)
             op._check_tangents(label, tangents, args)
+            args = _floats(args, op._float_pos)
             tangents = tuple(unthunk(t) for t in tangents)
             kind = _kind_of(args + tangents)
             if kind == 0:
@@ -386,6 +412,7 @@ class Op(Primitive):
             if len(args) != n:
                 raise _arity_error(label, meta, sig, len(args))
             check(args, label)
+            args = _floats(args, op._float_pos)
             kind = _kind_of(args)
             if kind == 0:
                 y, pb = op._np_rrule(*args)
@@ -409,6 +436,7 @@ class Op(Primitive):
 
     # --- the tracer's interface (args already checked by the public function) ----------------------
     def rrule_impl(self, vals, kwargs, argnums):
+        vals = _floats(tuple(vals), self._float_pos)
         nested = False  # a value traced at an outer level: the pullback must be traced too
         for v in vals:
             if type(v) not in _PLAIN and contains_traced(v):
@@ -431,6 +459,7 @@ class Op(Primitive):
         return ans, pullback_for_trace
 
     def frule_impl(self, vals, tans, kwargs):
+        vals = _floats(tuple(vals), self._float_pos)
         tangents = (_NO,) + tuple(_NO if p.get("kind") == "int" else t for p, t in zip(self.inputs, tans))
         if contains_traced(vals) or contains_traced(tangents):
             return self.traced_impl("_frule")(tangents, *vals)
@@ -608,9 +637,13 @@ def custom_rrule(rrule=None, *, frule=None, traceable=False):
 
 
 # --------------------------------------------------------------------------- generic rrule / frule
-def _resolve(f):
+def _resolve(f, label="rrule"):
     if isinstance(f, str):
         return lookup(f)
+    if not callable(f):   # frule(f, args, tangents) hashed a tuple of arrays in _CUSTOM: "unhashable type"
+        raise TypeError(f"{label}: expected an op, an op's name or a function to differentiate, but got a "
+                        f"{type(f).__name__}; write " + ("frule(tangents, f, *args), tangents (d_self first) "
+                                                          "before f" if label == "frule" else "rrule(f, *args)"))
     op = getattr(f, "op", None)
     if isinstance(op, Op):
         return op
@@ -622,7 +655,7 @@ def _resolve(f):
 def rrule(f, *args):
     """(y, pullback) with pullback(dy) -> (d_self, d_args...); for generated ops, functions with a registered
     rule, runtime.tnp primitives, and (by tracing) any other differentiable Python function."""
-    f = _resolve(f)
+    f = _resolve(f, "rrule")
     if isinstance(f, Op):
         return f.rrule(*args)
     if isinstance(f, CustomOp) and f.user_rrule is not None:
@@ -650,7 +683,7 @@ def rrule(f, *args):
 
 def frule(tangents, f, *args):
     """(y, dy) with tangents = (d_self, d_args...); same coverage as `rrule`."""
-    f = _resolve(f)
+    f = _resolve(f, "frule")
     if isinstance(f, Op):
         return f.frule(tangents, *args)
     if len(tangents) != len(args) + 1:
