@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 import sympy as sp
 
-from . import cuda_shifts, ir, reductions
+from . import cuda_reductions, cuda_shifts, ir, reductions
 from .calculus import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
 from .emit_cuda import Body, Piece, Planner, outer_accesses
 
@@ -300,13 +300,17 @@ class OpCuda:
         for st in stmts:
             if st.prim:
                 planner.prim(st)
+            elif reductions.is_stmt(st):
+                cuda_reductions.plan_stmt(planner, st)
             else:
-                planner.assign(st.target, st.indices, list(sp.Add.make_args(st.expr)))
+                expr = cuda_reductions.rewrite(planner, st.expr)
+                planner.assign(st.target, st.indices, list(sp.Add.make_args(expr)))
         for ls in lins:
             if isinstance(ls, OpaqueLin):
                 planner.opaque(ls)
                 continue
-            terms = [ir.IndexSum(t.coeff * t.atom, t.sums) for t in cuda_shifts.gathers(ls.terms, self.p)]
+            terms = [cuda_reductions.rewrite(planner, ir.IndexSum(t.coeff * t.atom, t.sums))
+                     for t in cuda_shifts.gathers(ls.terms, self.p)]
             if terms:
                 planner.assign(ls.target, ls.indices, terms)
         pieces = planner.pieces
@@ -393,6 +397,8 @@ class OpCuda:
         pc = grp[0]
         if kind == "reduce":
             return self.reduce_step(self.kname(tag, n), pc)
+        if kind == "prod_except":
+            return cuda_reductions.prod_except_step(self, self.kname(tag, n), pc)
         if kind == "gemm":
             # small or skinny shapes waste a 128x128 tile: the runtime then runs the plain reduction instead
             step = self.gemm_step(pc)
@@ -441,8 +447,9 @@ class OpCuda:
         outputs = [{"buf": pc.target, "atoms": self.atoms(pc, {})}]
         step = {"class": "reduce", "outputs": outputs, "rows": list(rows_cls), "red": list(red_cls), "variants": {}}
         is_max = pc.op == "max"
-        if is_max:
-            step["op"] = "max"
+        if pc.op != "sum":
+            step["op"] = pc.op
+        other = cuda_reductions.reduce_fields(pc.op)    # max, min, product: their own combine and identity
         # votes for the variant whose consecutive threads touch consecutive addresses
         K, I = set(pc.sums), set(pc.indices)
         votes = 0
@@ -480,6 +487,8 @@ class OpCuda:
             inner = Body(ctx, inner_names, "            ")
             codes = inner.values([i for _, i in pc.terms])
             update = "{a} = fmax({a}, {c});" if is_max else "{a} += {c};"
+            if other:
+                update = other["update"]
             lines["inner"] = inner.lines + ["            " + update.format(a=a, c=c) for a, c in zip(accs, codes)]
             ctx.staged = {}
             epi = Body(ctx, names, "        ")
@@ -493,6 +502,8 @@ class OpCuda:
                         "init": "-T(INFINITY)" if is_max else "T(0)",
                         "warp": "tr_warp_max" if is_max else "tr_warp_sum",
                         "store": "tr_store_max" if is_max else "tr_store"}
+            if other:
+                k.fields.update({f: other[f] for f in ("what", "init", "warp", "store")})
             if variant == "rows":
                 k.extra = ["const long long nrows", "const long long nk", "const long long chunk",
                            "const int tile", "const int stage"]
@@ -656,7 +667,6 @@ def stem_of(source_label: str) -> str:
 
 def generate_op(result, prefix, kernels: KernelSet):
     """The manifest entry of one derived rule (its kernels go into `kernels`)."""
-    reductions.refuse_cuda(result.program)
     op = OpCuda(result, prefix, kernels)
     progs = op.programs()
     p = op.p

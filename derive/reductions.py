@@ -193,16 +193,3 @@ def emit_numpy(pr, e):
     out = tuple(a for a in axes if a not in e.indices)
     axis = ax[0] if len(ax) == 1 else tuple(ax)
     return pr.bind(e, f"{_NP[e.op]}({code}, axis={axis})", out, "r")
-
-
-# ---------------------------------------------------------------------------------------------------------
-# CUDA: not yet. The plan lists the op under "unsupported" with this reason, and runtime.cuda raises it.
-
-
-def refuse_cuda(prog):
-    for st in prog.stmts:
-        if is_stmt(st):
-            where = prog.source.rsplit(":", 1)[0] if prog.source else "<rule>"
-            raise NotImplementedError(
-                f"{where}:{st.line}: {st.expr.op}() over an index has no CUDA kernels yet; rule "
-                f"'{prog.name}' runs with NumPy (its generated module), on the CPU")

@@ -83,6 +83,43 @@ template <typename T> __device__ __forceinline__ T tr_warp_max(T v) {
     return v;
 }
 
+// ---- max, min and product reductions (derive/cuda_reductions.py) ----------------------------------------------
+// OP 0: maximum, 1: minimum (a NaN wins, as in np.max and np.min), 2: product. The output buffer holds plain
+// values, filled with the identity (-inf, +inf, 1) before the reduction combines into it.
+template <int OP, typename T> __device__ __forceinline__ T tr_combine(T a, T b) {
+    if (OP == 0) return (b > a || b != b) ? b : a;
+    if (OP == 1) return (b < a || b != b) ? b : a;
+    return a * b;
+}
+
+// the modes of tr_store: store, combine, combine atomically (compare-and-swap of the bits: CUDA has no atomic
+// maximum, minimum or product of floating-point values)
+template <int OP, typename T> __device__ __forceinline__ void tr_store_op(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    if (mode == 0) p[i] = v;
+    else if (mode == 1) p[i] = tr_combine<OP>(p[i], v);
+    else {
+        typedef typename tr_key_of<T>::type U;
+        U* const q = reinterpret_cast<U*>(p) + i;
+        U old = *q, seen;
+        do {
+            seen = old;
+            T cur;
+            memcpy(&cur, &seen, sizeof cur);
+            const T nv = tr_combine<OP>(cur, v);
+            U bits;
+            memcpy(&bits, &nv, sizeof bits);
+            if (bits == seen) break;
+            old = atomicCAS(q, seen, bits);
+        } while (old != seen);
+    }
+}
+
+template <int OP, typename T> __device__ __forceinline__ T tr_warp_op(T v) {
+    for (int off = 16; off > 0; off >>= 1) v = tr_combine<OP>(v, __shfl_down_sync(0xffffffffu, v, off));
+    return v;
+}
+
 // ---- batched small-matrix primitives: one block per matrix, the work matrix W (n x ld) in shared memory ----
 // (or in a global workspace when it does not fit); all threads of the block take part in every step
 

@@ -1,5 +1,5 @@
 // @generated from rules/reductions.rules by `derive-rules` -- do not edit by hand.
-// Kernels for no ops: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// Kernels for row_max, matrix_min, product, row_logsumexp: each has a float32 (_f32) and a float64 (_f64) extern "C"
 // entry point. The launch plan (buffers, steps, parameters) is the .json file beside this one; runtime/cuda.py
 // runs it. Arrays are C-contiguous with axes in the order of the tensor's indices.
 
@@ -80,6 +80,43 @@ template <typename T> __device__ __forceinline__ void tr_store_max(T* p, long lo
 
 template <typename T> __device__ __forceinline__ T tr_warp_max(T v) {
     for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, off));
+    return v;
+}
+
+// ---- max, min and product reductions (derive/cuda_reductions.py) ----------------------------------------------
+// OP 0: maximum, 1: minimum (a NaN wins, as in np.max and np.min), 2: product. The output buffer holds plain
+// values, filled with the identity (-inf, +inf, 1) before the reduction combines into it.
+template <int OP, typename T> __device__ __forceinline__ T tr_combine(T a, T b) {
+    if (OP == 0) return (b > a || b != b) ? b : a;
+    if (OP == 1) return (b < a || b != b) ? b : a;
+    return a * b;
+}
+
+// the modes of tr_store: store, combine, combine atomically (compare-and-swap of the bits: CUDA has no atomic
+// maximum, minimum or product of floating-point values)
+template <int OP, typename T> __device__ __forceinline__ void tr_store_op(T* p, long long i, T v, int mode) {
+    if (!p) return;
+    if (mode == 0) p[i] = v;
+    else if (mode == 1) p[i] = tr_combine<OP>(p[i], v);
+    else {
+        typedef typename tr_key_of<T>::type U;
+        U* const q = reinterpret_cast<U*>(p) + i;
+        U old = *q, seen;
+        do {
+            seen = old;
+            T cur;
+            memcpy(&cur, &seen, sizeof cur);
+            const T nv = tr_combine<OP>(cur, v);
+            U bits;
+            memcpy(&bits, &nv, sizeof bits);
+            if (bits == seen) break;
+            old = atomicCAS(q, seen, bits);
+        } while (old != seen);
+    }
+}
+
+template <int OP, typename T> __device__ __forceinline__ T tr_warp_op(T v) {
+    for (int off = 16; off > 0; off >>= 1) v = tr_combine<OP>(v, __shfl_down_sync(0xffffffffu, v, off));
     return v;
 }
 
@@ -340,4 +377,1547 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f32(TR_GEMM_PARAM
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_gemm_f64(TR_GEMM_PARAMS(double)) {
     tr_gemm_body<double>(TR_GEMM_ARGS);
+}
+
+// tr_reductions_row_max_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const long long n_n) {
+    const long long total = n_n;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = (-T(INFINITY));
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const long long n_n) {
+    tr_reductions_row_max_fwd0_body<float>(x_y, mode_x_y, n_n);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const long long n_n) {
+    tr_reductions_row_max_fwd0_body<double>(x_y, mode_x_y, n_n);
+}
+
+// tr_reductions_row_max_fwd1_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_fwd1_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_S, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_S = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = (-T(INFINITY));
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_n;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_S[z] = x_S[w0 * n_m + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = tr_combine<0>(acc0, ((stage & 1) ? s_x_S[t * n_n + i0] : x_S[i0 * n_m + q0]));
+        }
+    }
+    if (active) {
+        tr_store_op<0>(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_fwd1_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_S, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_fwd1_rows_body<float>(x_y, mode_x_y, x_S, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_fwd1_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_S, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_fwd1_rows_body<double>(x_y, mode_x_y, x_S, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_max_fwd1_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_fwd1_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_S, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = (-T(INFINITY));
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = tr_combine<0>(acc0, x_S[i0 * n_m + q0]);
+    }
+    acc0 = tr_warp_op<0>(acc0);
+    if (lane == 0) {
+        tr_store_op<0>(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_fwd1_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_S, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_fwd1_warp_body<float>(x_y, mode_x_y, x_S, n_n, n_m, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_fwd1_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_S, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_fwd1_warp_body<double>(x_y, mode_x_y, x_S, n_n, n_m, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_max_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_jvp2_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_S, const T* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_S = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_n;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_S[z] = x_S[w0 * n_m + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((((stage & 1) ? s_x_S[t * n_n + i0] : x_S[i0 * n_m + q0]) == x_y[i0]) ? (T(1)) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp2_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_S, const float* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_jvp2_rows_body<float>(u_c1, mode_u_c1, x_S, x_y, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp2_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_S, const double* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_jvp2_rows_body<double>(u_c1, mode_u_c1, x_S, x_y, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_max_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_jvp2_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_S, const T* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += ((x_S[i0 * n_m + q0] == x_y[i0]) ? (T(1)) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp2_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_S, const float* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_jvp2_warp_body<float>(u_c1, mode_u_c1, x_S, x_y, n_n, n_m, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp2_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_S, const double* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_jvp2_warp_body<double>(u_c1, mode_u_c1, x_S, x_y, n_n, n_m, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_max_jvp3: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_jvp3_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ u_c1, const long long n_n) {
+    const long long total = n_n;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = (T(1) / (u_c1[e]));
+        tr_store(u_c0, e, r1, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp3_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ u_c1, const long long n_n) {
+    tr_reductions_row_max_jvp3_body<float>(u_c0, mode_u_c0, u_c1, n_n);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp3_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ u_c1, const long long n_n) {
+    tr_reductions_row_max_jvp3_body<double>(u_c0, mode_u_c0, u_c1, n_n);
+}
+
+// tr_reductions_row_max_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_jvp4_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_S, const T* __restrict__ d_S, const T* __restrict__ x_y, const T* __restrict__ u_c0, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_S = sh;
+    T* const s_d_S = s_x_S + ((stage & 1) ? (long long)tile * (n_n) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_n;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_S[z] = x_S[w0 * n_m + z0];
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_n;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_S[z] = tr_ld(d_S, w0 * n_m + z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 2) ? s_d_S[t * n_n + i0] : tr_ld(d_S, i0 * n_m + q0))*((((stage & 1) ? s_x_S[t * n_n + i0] : x_S[i0 * n_m + q0]) == x_y[i0]) ? (u_c0[i0]) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp4_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_S, const float* __restrict__ d_S, const float* __restrict__ x_y, const float* __restrict__ u_c0, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_jvp4_rows_body<float>(d_y, mode_d_y, x_S, d_S, x_y, u_c0, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp4_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_S, const double* __restrict__ d_S, const double* __restrict__ x_y, const double* __restrict__ u_c0, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_jvp4_rows_body<double>(d_y, mode_d_y, x_S, d_S, x_y, u_c0, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_max_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_jvp4_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_S, const T* __restrict__ x_S, const T* __restrict__ x_y, const T* __restrict__ u_c0, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_S, i0 * n_m + q0)*((x_S[i0 * n_m + q0] == x_y[i0]) ? (u_c0[i0]) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp4_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_S, const float* __restrict__ x_S, const float* __restrict__ x_y, const float* __restrict__ u_c0, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_jvp4_warp_body<float>(d_y, mode_d_y, d_S, x_S, x_y, u_c0, n_n, n_m, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_jvp4_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_S, const double* __restrict__ x_S, const double* __restrict__ x_y, const double* __restrict__ u_c0, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_jvp4_warp_body<double>(d_y, mode_d_y, d_S, x_S, x_y, u_c0, n_n, n_m, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_max_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_S, const T* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_S = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_n;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_S[z] = x_S[w0 * n_m + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((((stage & 1) ? s_x_S[t * n_n + i0] : x_S[i0 * n_m + q0]) == x_y[i0]) ? (T(1)) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_S, const float* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_pb0_rows_body<float>(u_c0, mode_u_c0, x_S, x_y, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_S, const double* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_max_pb0_rows_body<double>(u_c0, mode_u_c0, x_S, x_y, n_n, n_m, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_max_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_S, const T* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += ((x_S[i0 * n_m + q0] == x_y[i0]) ? (T(1)) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_S, const float* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_pb0_warp_body<float>(u_c0, mode_u_c0, x_S, x_y, n_n, n_m, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_S, const double* __restrict__ x_y, const long long n_n, const long long n_m, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_max_pb0_warp_body<double>(u_c0, mode_u_c0, x_S, x_y, n_n, n_m, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_max_pb1: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_max_pb1_body(T* __restrict__ b_S, const int mode_b_S, const T* __restrict__ b_y, const T* __restrict__ x_S, const T* __restrict__ x_y, const T* __restrict__ u_c0, const long long n_m, const long long n_n) {
+    const long long total = n_n * n_m;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_m; rem1 /= n_m;
+        const long long e0 = rem1;
+        const T r2 = tr_ld(b_y, e0)*((x_S[e] == x_y[e0]) ? ((T(1) / (u_c0[e0]))) : (T(0)));
+        tr_store(b_S, e, r2, mode_b_S);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_pb1_f32(float* __restrict__ b_S, const int mode_b_S, const float* __restrict__ b_y, const float* __restrict__ x_S, const float* __restrict__ x_y, const float* __restrict__ u_c0, const long long n_m, const long long n_n) {
+    tr_reductions_row_max_pb1_body<float>(b_S, mode_b_S, b_y, x_S, x_y, u_c0, n_m, n_n);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_max_pb1_f64(double* __restrict__ b_S, const int mode_b_S, const double* __restrict__ b_y, const double* __restrict__ x_S, const double* __restrict__ x_y, const double* __restrict__ u_c0, const long long n_m, const long long n_n) {
+    tr_reductions_row_max_pb1_body<double>(b_S, mode_b_S, b_y, x_S, x_y, u_c0, n_m, n_n);
+}
+
+// tr_reductions_matrix_min_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_fwd0_body(T* __restrict__ x_y, const int mode_x_y) {
+    const long long total = 1LL;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const T r1 = T(INFINITY);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_fwd0_f32(float* __restrict__ x_y, const int mode_x_y) {
+    tr_reductions_matrix_min_fwd0_body<float>(x_y, mode_x_y);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_fwd0_f64(double* __restrict__ x_y, const int mode_x_y) {
+    tr_reductions_matrix_min_fwd0_body<double>(x_y, mode_x_y);
+}
+
+// tr_reductions_matrix_min_fwd1_rows: minimum, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_fwd1_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_A = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(INFINITY);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem2 = kk;
+                const long long z1 = rem2 % n_j; rem2 /= n_j;
+                const long long z0 = rem2;
+                s_x_A[z] = x_A[z0 * n_j + z1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem1 = kk;
+            const long long q1 = rem1 % n_j; rem1 /= n_j;
+            const long long q0 = rem1;
+            acc0 = tr_combine<1>(acc0, ((stage & 1) ? s_x_A[t] : x_A[q0 * n_j + q1]));
+        }
+    }
+    if (active) {
+        tr_store_op<1>(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_fwd1_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_matrix_min_fwd1_rows_body<float>(x_y, mode_x_y, x_A, n_j, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_fwd1_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_matrix_min_fwd1_rows_body<double>(x_y, mode_x_y, x_A, n_j, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_matrix_min_fwd1_warp: minimum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_fwd1_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(INFINITY);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem1 = kk;
+            const long long q1 = rem1 % n_j; rem1 /= n_j;
+            const long long q0 = rem1;
+            acc0 = tr_combine<1>(acc0, x_A[q0 * n_j + q1]);
+    }
+    acc0 = tr_warp_op<1>(acc0);
+    if (lane == 0) {
+        tr_store_op<1>(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_fwd1_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_matrix_min_fwd1_warp_body<float>(x_y, mode_x_y, x_A, n_j, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_fwd1_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_matrix_min_fwd1_warp_body<double>(x_y, mode_x_y, x_A, n_j, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_matrix_min_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_jvp2_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_A, const T* __restrict__ x_A, const T* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_A = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem2 = kk;
+                const long long z1 = rem2 % n_j; rem2 /= n_j;
+                const long long z0 = rem2;
+                s_d_A[z] = tr_ld(d_A, z0 * n_j + z1);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem1 = kk;
+            const long long q1 = rem1 % n_j; rem1 /= n_j;
+            const long long q0 = rem1;
+            T s3 = T(0);
+            for (long long k4 = 0; k4 < n_i; ++k4) {
+                for (long long k5 = 0; k5 < n_j; ++k5) {
+                    s3 += ((x_A[k4 * n_j + k5] == x_y[0]) ? (T(1)) : (T(0)));
+                }
+            }
+            acc0 += ((stage & 1) ? s_d_A[t] : tr_ld(d_A, q0 * n_j + q1))*((x_A[q0 * n_j + q1] == x_y[0]) ? ((T(1) / (s3))) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_jvp2_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_A, const float* __restrict__ x_A, const float* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_matrix_min_jvp2_rows_body<float>(d_y, mode_d_y, d_A, x_A, x_y, n_j, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_jvp2_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_A, const double* __restrict__ x_A, const double* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_matrix_min_jvp2_rows_body<double>(d_y, mode_d_y, d_A, x_A, x_y, n_j, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_matrix_min_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_jvp2_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_A, const T* __restrict__ x_y, const T* __restrict__ d_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem1 = kk;
+            const long long q1 = rem1 % n_j; rem1 /= n_j;
+            const long long q0 = rem1;
+            T s2 = T(0);
+            for (long long k3 = 0; k3 < n_i; ++k3) {
+                for (long long k4 = 0; k4 < n_j; ++k4) {
+                    s2 += ((x_A[k3 * n_j + k4] == x_y[0]) ? (T(1)) : (T(0)));
+                }
+            }
+            acc0 += tr_ld(d_A, q0 * n_j + q1)*((x_A[q0 * n_j + q1] == x_y[0]) ? ((T(1) / (s2))) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_jvp2_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_A, const float* __restrict__ x_y, const float* __restrict__ d_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_matrix_min_jvp2_warp_body<float>(d_y, mode_d_y, x_A, x_y, d_A, n_j, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_jvp2_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_A, const double* __restrict__ x_y, const double* __restrict__ d_A, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_matrix_min_jvp2_warp_body<double>(d_y, mode_d_y, x_A, x_y, d_A, n_j, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_matrix_min_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_pb0_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const T* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_A = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                long long rem2 = kk;
+                const long long z1 = rem2 % n_j; rem2 /= n_j;
+                const long long z0 = rem2;
+                s_x_A[z] = x_A[z0 * n_j + z1];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            long long rem1 = kk;
+            const long long q1 = rem1 % n_j; rem1 /= n_j;
+            const long long q0 = rem1;
+            acc0 += ((((stage & 1) ? s_x_A[t] : x_A[q0 * n_j + q1]) == x_y[0]) ? (T(1)) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_pb0_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const float* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_matrix_min_pb0_rows_body<float>(u_c0, mode_u_c0, x_A, x_y, n_j, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_pb0_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const double* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_matrix_min_pb0_rows_body<double>(u_c0, mode_u_c0, x_A, x_y, n_j, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_matrix_min_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_pb0_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const T* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            long long rem1 = kk;
+            const long long q1 = rem1 % n_j; rem1 /= n_j;
+            const long long q0 = rem1;
+            acc0 += ((x_A[q0 * n_j + q1] == x_y[0]) ? (T(1)) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_pb0_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const float* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_matrix_min_pb0_warp_body<float>(u_c0, mode_u_c0, x_A, x_y, n_j, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_pb0_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const double* __restrict__ x_y, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_matrix_min_pb0_warp_body<double>(u_c0, mode_u_c0, x_A, x_y, n_j, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_matrix_min_pb1: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_matrix_min_pb1_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ b_y, const T* __restrict__ x_A, const T* __restrict__ x_y, const T* __restrict__ u_c0, const long long n_j, const long long n_i) {
+    const long long total = n_i * n_j;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_j; rem1 /= n_j;
+        const long long e0 = rem1;
+        const T r2 = tr_ld(b_y, 0)*((x_A[e] == x_y[0]) ? ((T(1) / (u_c0[0]))) : (T(0)));
+        tr_store(b_A, e, r2, mode_b_A);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_pb1_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ b_y, const float* __restrict__ x_A, const float* __restrict__ x_y, const float* __restrict__ u_c0, const long long n_j, const long long n_i) {
+    tr_reductions_matrix_min_pb1_body<float>(b_A, mode_b_A, b_y, x_A, x_y, u_c0, n_j, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_matrix_min_pb1_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ b_y, const double* __restrict__ x_A, const double* __restrict__ x_y, const double* __restrict__ u_c0, const long long n_j, const long long n_i) {
+    tr_reductions_matrix_min_pb1_body<double>(b_A, mode_b_A, b_y, x_A, x_y, u_c0, n_j, n_i);
+}
+
+// tr_reductions_product_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_fwd0_body(T* __restrict__ x_y, const int mode_x_y) {
+    const long long total = 1LL;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const T r1 = T(1);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_fwd0_f32(float* __restrict__ x_y, const int mode_x_y) {
+    tr_reductions_product_fwd0_body<float>(x_y, mode_x_y);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_fwd0_f64(double* __restrict__ x_y, const int mode_x_y) {
+    tr_reductions_product_fwd0_body<double>(x_y, mode_x_y);
+}
+
+// tr_reductions_product_fwd1_rows: product, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_fwd1_rows_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_x = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(1);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_x_x[z] = x_x[z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = tr_combine<2>(acc0, ((stage & 1) ? s_x_x[t] : x_x[q0]));
+        }
+    }
+    if (active) {
+        tr_store_op<2>(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_fwd1_rows_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_product_fwd1_rows_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_fwd1_rows_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_product_fwd1_rows_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_product_fwd1_warp: product, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_fwd1_warp_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(1);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = tr_combine<2>(acc0, x_x[q0]);
+    }
+    acc0 = tr_warp_op<2>(acc0);
+    if (lane == 0) {
+        tr_store_op<2>(x_y, row, acc0, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_fwd1_warp_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_product_fwd1_warp_body<float>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_fwd1_warp_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_product_fwd1_warp_body<double>(x_y, mode_x_y, x_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_product_jvp2: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_jvp2_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i) {
+    const long long total = 1LL;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        // the product of the other factors along the reduced axis: suffix products, then times the prefix ones
+        T suf = T(1);
+        for (long long q = n_i - 1; q >= 0; --q) {
+            const long long o = q;
+            u_c0[o] = suf;
+            suf *= x_x[o];
+        }
+        T pre = T(1);
+        for (long long q = 0; q < n_i; ++q) {
+            const long long o = q;
+            const T v = x_x[o];
+            u_c0[o] *= pre;
+            pre *= v;
+        }
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_jvp2_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i) {
+    tr_reductions_product_jvp2_body<float>(u_c0, mode_u_c0, x_x, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_jvp2_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i) {
+    tr_reductions_product_jvp2_body<double>(u_c0, mode_u_c0, x_x, n_i);
+}
+
+// tr_reductions_product_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_jvp3_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ u_c0, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_u_c0 = sh;
+    T* const s_d_x = s_u_c0 + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_u_c0[z] = u_c0[z0];
+            }
+        }
+        if (stage & 2) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_x[z] = tr_ld(d_x, z0);
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_u_c0[t] : u_c0[q0])*((stage & 2) ? s_d_x[t] : tr_ld(d_x, q0));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_jvp3_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ u_c0, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_product_jvp3_rows_body<float>(d_y, mode_d_y, u_c0, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_jvp3_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ u_c0, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_product_jvp3_rows_body<double>(d_y, mode_d_y, u_c0, d_x, n_i, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_product_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_jvp3_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ u_c0, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += u_c0[q0]*tr_ld(d_x, q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_y, row, acc0, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_jvp3_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ u_c0, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_product_jvp3_warp_body<float>(d_y, mode_d_y, u_c0, d_x, n_i, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_jvp3_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ u_c0, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_product_jvp3_warp_body<double>(d_y, mode_d_y, u_c0, d_x, n_i, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_product_pb1: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_product_pb1_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_c0, const T* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = u_c0[e]*tr_ld(b_y, 0);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_pb1_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_c0, const float* __restrict__ b_y, const long long n_i) {
+    tr_reductions_product_pb1_body<float>(b_x, mode_b_x, u_c0, b_y, n_i);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_product_pb1_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_c0, const double* __restrict__ b_y, const long long n_i) {
+    tr_reductions_product_pb1_body<double>(b_x, mode_b_x, u_c0, b_y, n_i);
+}
+
+// tr_reductions_row_logsumexp_fwd0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd0_body(T* __restrict__ x_m, const int mode_x_m, const long long n_b) {
+    const long long total = n_b;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = (-T(INFINITY));
+        tr_store(x_m, e, r1, mode_x_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd0_f32(float* __restrict__ x_m, const int mode_x_m, const long long n_b) {
+    tr_reductions_row_logsumexp_fwd0_body<float>(x_m, mode_x_m, n_b);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd0_f64(double* __restrict__ x_m, const int mode_x_m, const long long n_b) {
+    tr_reductions_row_logsumexp_fwd0_body<double>(x_m, mode_x_m, n_b);
+}
+
+// tr_reductions_row_logsumexp_fwd1_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd1_rows_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = (-T(INFINITY));
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = tr_combine<0>(acc0, ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+        }
+    }
+    if (active) {
+        tr_store_op<0>(x_m, row, acc0, mode_x_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd1_rows_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_fwd1_rows_body<float>(x_m, mode_x_m, x_z, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd1_rows_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_fwd1_rows_body<double>(x_m, mode_x_m, x_z, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_fwd1_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd1_warp_body(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = (-T(INFINITY));
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = tr_combine<0>(acc0, x_z[i0 * n_k + q0]);
+    }
+    acc0 = tr_warp_op<0>(acc0);
+    if (lane == 0) {
+        tr_store_op<0>(x_m, row, acc0, mode_x_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd1_warp_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_fwd1_warp_body<float>(x_m, mode_x_m, x_z, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd1_warp_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_fwd1_warp_body<double>(x_m, mode_x_m, x_z, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_fwd2_rows: maximum, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd2_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 = fmax(acc0, -x_m[i0] + ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+        }
+    }
+    if (active) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd2_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_fwd2_rows_body<float>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd2_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_fwd2_rows_body<double>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_fwd2_warp: maximum, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_m, const T* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = -T(INFINITY);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 = fmax(acc0, -x_m[i0] + x_z[i0 * n_k + q0]);
+    }
+    acc0 = tr_warp_max(acc0);
+    if (lane == 0) {
+        tr_store_max(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_m, const float* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_fwd2_warp_body<float>(u_c0, mode_u_c0, x_m, x_z, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_m, const double* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_fwd2_warp_body<double>(u_c0, mode_u_c0, x_m, x_z, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd3_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += exp(-x_m[i0] + ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
+        }
+    }
+    if (active) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd3_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_fwd3_rows_body<float>(u_c1, mode_u_c1, x_z, x_m, u_c0, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd3_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_fwd3_rows_body<double>(u_c1, mode_u_c1, x_z, x_m, u_c0, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_fwd3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd3_warp_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c1, row, acc0, mode_u_c1);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd3_warp_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_fwd3_warp_body<float>(u_c1, mode_u_c1, x_m, x_z, u_c0, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd3_warp_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_fwd3_warp_body<double>(u_c1, mode_u_c1, x_m, x_z, u_c0, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_fwd4: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_fwd4_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ x_m, const T* __restrict__ u_c0, const long long n_b) {
+    const long long total = n_b;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = log(u_c1[e]) + (x_m[e] + tr_shift(u_c0[e]));
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd4_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ x_m, const float* __restrict__ u_c0, const long long n_b) {
+    tr_reductions_row_logsumexp_fwd4_body<float>(x_y, mode_x_y, u_c1, x_m, u_c0, n_b);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_fwd4_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ x_m, const double* __restrict__ u_c0, const long long n_b) {
+    tr_reductions_row_logsumexp_fwd4_body<double>(x_y, mode_x_y, u_c1, x_m, u_c0, n_b);
+}
+
+// tr_reductions_row_logsumexp_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __restrict__ u_c3, const int mode_u_c3, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) == x_m[i0]) ? (T(1)) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(u_c3, row, acc0, mode_u_c3);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f32(float* __restrict__ u_c3, const int mode_u_c3, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp5_rows_body<float>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f64(double* __restrict__ u_c3, const int mode_u_c3, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp5_rows_body<double>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_jvp5_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __restrict__ u_c3, const int mode_u_c3, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += ((x_z[i0 * n_k + q0] == x_m[i0]) ? (T(1)) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c3, row, acc0, mode_u_c3);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f32(float* __restrict__ u_c3, const int mode_u_c3, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp5_warp_body<float>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f64(double* __restrict__ u_c3, const int mode_u_c3, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp5_warp_body<double>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_jvp6: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp6_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ u_c3, const long long n_b) {
+    const long long total = n_b;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = (T(1) / (u_c3[e]));
+        tr_store(u_c2, e, r1, mode_u_c2);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp6_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ u_c3, const long long n_b) {
+    tr_reductions_row_logsumexp_jvp6_body<float>(u_c2, mode_u_c2, u_c3, n_b);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp6_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ u_c3, const long long n_b) {
+    tr_reductions_row_logsumexp_jvp6_body<double>(u_c2, mode_u_c2, u_c3, n_b);
+}
+
+// tr_reductions_row_logsumexp_jvp7_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp7_rows_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_z = sh;
+    T* const s_x_z = s_d_z + ((stage & 1) ? (long long)tile * (n_b) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_z[z] = tr_ld(d_z, w0 * n_k + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0))*((((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) == x_m[i0]) ? (u_c2[i0]) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(d_m, row, acc0, mode_d_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_rows_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp7_rows_body<float>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_rows_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp7_rows_body<double>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_jvp7_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp7_warp_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += tr_ld(d_z, i0 * n_k + q0)*((x_z[i0 * n_k + q0] == x_m[i0]) ? (u_c2[i0]) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(d_m, row, acc0, mode_d_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_warp_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp7_warp_body<float>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_warp_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp7_warp_body<double>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_jvp8: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp8_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_m, const long long n_b) {
+    const long long total = n_b;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(d_m, e);
+        tr_store(d_y, e, r1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp8_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_m, const long long n_b) {
+    tr_reductions_row_logsumexp_jvp8_body<float>(d_y, mode_d_y, d_m, n_b);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp8_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_m, const long long n_b) {
+    tr_reductions_row_logsumexp_jvp8_body<double>(d_y, mode_d_y, d_m, n_b);
+}
+
+// tr_reductions_row_logsumexp_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_y, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_d_z = sh;
+    T* const s_x_z = s_d_z + ((stage & 1) ? (long long)tile * (n_b) : 0LL);
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_d_z[z] = tr_ld(d_z, w0 * n_k + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            const T v1 = exp(-x_y[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+            acc0 += v1;
+            acc1 += v1*((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0));
+        }
+    }
+    if (active) {
+        tr_store(d_y, row, -tr_ld(d_m, i0) * acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_y, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp9_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_y, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_y, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp9_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_y, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_jvp9_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ x_z, const T* __restrict__ d_z, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    T acc1 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            const T v1 = exp(-x_y[i0] + x_z[i0 * n_k + q0]);
+            acc0 += v1;
+            acc1 += v1*tr_ld(d_z, i0 * n_k + q0);
+    }
+    acc0 = tr_warp_sum(acc0);
+    acc1 = tr_warp_sum(acc1);
+    if (lane == 0) {
+        tr_store(d_y, row, -tr_ld(d_m, i0) * acc0 + acc1, mode_d_y);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ x_z, const float* __restrict__ d_z, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp9_warp_body<float>(d_y, mode_d_y, x_y, x_z, d_z, d_m, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ x_z, const double* __restrict__ d_z, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp9_warp_body<double>(d_y, mode_d_y, x_y, x_z, d_z, d_m, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_pb0: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb0_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ b_y, const long long n_b) {
+    const long long total = n_b;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long e0 = e;
+        const T r1 = tr_ld(b_y, e);
+        tr_store(b_m, e, r1, mode_b_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb0_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ b_y, const long long n_b) {
+    tr_reductions_row_logsumexp_pb0_body<float>(b_m, mode_b_m, b_y, n_b);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb0_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ b_y, const long long n_b) {
+    tr_reductions_row_logsumexp_pb0_body<double>(b_m, mode_b_m, b_y, n_b);
+}
+
+// tr_reductions_row_logsumexp_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb1_rows_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_z, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += exp(-x_y[i0] + ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+        }
+    }
+    if (active) {
+        tr_store(b_m, row, -tr_ld(b_y, i0) * acc0, mode_b_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_rows_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_z, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb1_rows_body<float>(b_m, mode_b_m, x_z, x_y, b_y, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_rows_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_z, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb1_rows_body<double>(b_m, mode_b_m, x_z, x_y, b_y, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb1_warp_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_y, const T* __restrict__ x_z, const T* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += exp(-x_y[i0] + x_z[i0 * n_k + q0]);
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(b_m, row, -tr_ld(b_y, i0) * acc0, mode_b_m);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_warp_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_y, const float* __restrict__ x_z, const float* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb1_warp_body<float>(b_m, mode_b_m, x_y, x_z, b_y, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_warp_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_y, const double* __restrict__ x_z, const double* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb1_warp_body<double>(b_m, mode_b_m, x_y, x_z, b_y, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    extern __shared__ __align__(16) unsigned char tr_smem[];
+    T* const sh = reinterpret_cast<T*>(tr_smem);
+    T* const s_x_z = sh;
+    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const bool active = row_ < nrows;
+    const long long row = active ? row_ : 0;
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
+        const int tn = (int)tr_min((long long)tile, kend - k0);
+        if (stage) __syncthreads();
+        if (stage & 1) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
+                s_x_z[z] = x_z[w0 * n_k + z0];
+            }
+        }
+        if (stage) __syncthreads();
+        if (!active) continue;
+        for (int t = 0; t < tn; ++t) {
+            const long long kk = k0 + t;
+            const long long q0 = kk;
+            acc0 += ((((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) == x_m[i0]) ? (T(1)) : (T(0)));
+        }
+    }
+    if (active) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb2_rows_body<float>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb2_rows_body<double>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+}
+
+// tr_reductions_row_logsumexp_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// reduced indices
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
+    if (row >= nrows) return;  // whole warps leave together
+    const long long i0 = row;
+    const long long kbeg = blockIdx.y * chunk;
+    const long long kend = tr_min(nk, kbeg + chunk);
+    T acc0 = T(0);
+    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
+            const long long q0 = kk;
+            acc0 += ((x_z[i0 * n_k + q0] == x_m[i0]) ? (T(1)) : (T(0)));
+    }
+    acc0 = tr_warp_sum(acc0);
+    if (lane == 0) {
+        tr_store(u_c0, row, acc0, mode_u_c0);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb2_warp_body<float>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb2_warp_body<double>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+}
+
+// tr_reductions_row_logsumexp_pb3: elementwise, grid-stride over the flat index e
+template <typename T>
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb3_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ x_z, const T* __restrict__ b_y, const T* __restrict__ x_y, const T* __restrict__ b_m, const T* __restrict__ x_m, const T* __restrict__ u_c0, const long long n_k, const long long n_b) {
+    const long long total = n_b * n_k;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long rem1 = e;
+        const long long e1 = rem1 % n_k; rem1 /= n_k;
+        const long long e0 = rem1;
+        const T v2 = x_z[e];
+        const T r3 = tr_ld(b_y, e0)*exp(v2 - x_y[e0]) + tr_ld(b_m, e0)*((v2 == x_m[e0]) ? ((T(1) / (u_c0[e0]))) : (T(0)));
+        tr_store(b_z, e, r3, mode_b_z);
+    }
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ x_z, const float* __restrict__ b_y, const float* __restrict__ x_y, const float* __restrict__ b_m, const float* __restrict__ x_m, const float* __restrict__ u_c0, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb3_body<float>(b_z, mode_b_z, x_z, b_y, x_y, b_m, x_m, u_c0, n_k, n_b);
+}
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ x_z, const double* __restrict__ b_y, const double* __restrict__ x_y, const double* __restrict__ b_m, const double* __restrict__ x_m, const double* __restrict__ u_c0, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb3_body<double>(b_z, mode_b_z, x_z, b_y, x_y, b_m, x_m, u_c0, n_k, n_b);
 }

@@ -72,6 +72,10 @@ template <typename T> T atomicMax(T* p, T v) {
     }
     return cur;
 }
+template <typename T> T atomicCAS(T* p, T compare, T val) {
+    std::atomic_ref<T>(*p).compare_exchange_strong(compare, val);
+    return compare;  // the old value, as CUDA's atomicCAS returns
+}
 template <typename T> T rsqrt(T x) { return T(1) / std::sqrt(x); }
 
 template <typename... A, std::size_t... I>

@@ -238,12 +238,12 @@ def test_three_arguments_need_index_names():
     assert "bad.rules:1:22:" in msg and "max's leading arguments must be index names" in msg
 
 
-# -- CUDA: refused for these rules only, with file and line ---------------------------------------------------------
+# -- CUDA: reductions get kernels (derive/cuda_reductions.py; numbers in tests/codegen/test_cuda_reductions.py) -------
 
 
-def test_cuda_plan_refuses_reductions_with_their_position(results):
+def test_cuda_plan_has_kernels_for_reductions(results):
     files = codegen_cuda.generate_cuda([results["vprod"], results["pairmax"]], "red.rules")
     plan = json.loads(files["red.json"])
-    assert list(plan["ops"]) == ["pairmax"]
-    assert plan["unsupported"] == {"vprod": "red.rules:5: prod() over an index has no CUDA kernels yet; rule "
-                                            "'vprod' runs with NumPy (its generated module), on the CPU"}
+    assert list(plan["ops"]) == ["vprod", "pairmax"] and plan["unsupported"] == {}
+    ops = [s.get("op") for s in plan["ops"]["vprod"]["programs"]["forward"]["steps"]]
+    assert ops == [None, "prod"]              # the output filled with 1, then the product combined into it
