@@ -44,7 +44,7 @@ def twin_rule(mapped: A.RuleDef, prog) -> A.RuleDef:
             return True
         if isinstance(node, A.Name):
             return node.name in scalars or node.name in tensors
-        return any(batched(c) for c in _children(node))
+        return any(batched(c) for c in A.children(node))
 
     def walk(node):
         if isinstance(node, A.Access):
@@ -82,15 +82,6 @@ def _inferred(v, pos) -> A.Param:
     rank = len(v.classes) if v.kind == "tensor" else 0
     idx = (A.Index(INDEX, pos),) + tuple(A.Index(f"_{v.name}_{k}", pos) for k in range(rank))
     return A.Param(v.name, idx, "tensor", pos)
-
-
-def _children(node):
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
-        if isinstance(v, A.Node):
-            yield v
-        elif isinstance(v, tuple):
-            yield from (x for x in v if isinstance(x, A.Node))
 
 
 def _rebuild(node, fn):

@@ -956,39 +956,18 @@ def _text_order(syms, node, by_access=False) -> list:
 def _index_names(node) -> set:
     """Every name the text of node uses as an index: subscripts, and the index arguments of sum, delta, size."""
     out: set = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in A.walk(node):
         if isinstance(n, A.Index):
             out.add(n.name)
         elif isinstance(n, A.Call) and n.func in ("sum", "delta", "size"):
             args = n.args[:-1] if n.func == "sum" else n.args
             out.update(a.name for a in args if isinstance(a, A.Name))
-        if isinstance(n, A.Node):
-            for f in dataclasses.fields(n):
-                v = getattr(n, f.name)
-                if isinstance(v, A.Node):
-                    stack.append(v)
-                elif isinstance(v, tuple):
-                    stack.extend(x for x in v if isinstance(x, A.Node))
     return out
 
 
 def _names_inf(node) -> bool:
     """The text of node writes `inf` (so an infinite constant in it is meant, not a division by zero)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Name) and n.name == "inf":
-            return True
-        if isinstance(n, A.Node):
-            for f in dataclasses.fields(n):
-                v = getattr(n, f.name)
-                if isinstance(v, A.Node):
-                    stack.append(v)
-                elif isinstance(v, tuple):
-                    stack.extend(x for x in v if isinstance(x, A.Node))
-    return False
+    return any(isinstance(n, A.Name) and n.name == "inf" for n in A.walk(node))
 
 
 def _index_node(node, name):

@@ -55,18 +55,23 @@ def plan(spec, gshape):
 def scatter(g, spec, shape):
     """out (zeros of `shape`) with out[Σ coef·idx + const per axis] += g[idx] for every index of g."""
     g = _np.asarray(g)
-    out = _np.zeros(tuple(shape), dtype=g.dtype)
+    return _add_taps(_np.zeros(tuple(shape), dtype=g.dtype), g, spec, lambda piece, order: piece.transpose(order))
+
+
+def _add_taps(out, g, spec, permuted):
+    """out with every element of g added at its position: one strided-slice add per kernel tap (the axes of g
+    `plan` loops over), g's written axes put in out's order by `permuted(piece, order)`."""
     if any(s == 0 for s in g.shape):
         return out
-    check(shape, spec, g.shape)
-    vec, loop = plan(spec, g.shape)
+    check(tuple(out.shape), spec, tuple(g.shape))
+    vec, loop = plan(spec, tuple(g.shape))
     kept = sorted(a for a in vec if a is not None)
     order = [kept.index(a) for a in vec if a is not None]
     for taps in itertools.product(*(range(g.shape[a]) for a in loop)):
         tap = dict(zip(loop, taps))
         piece = g[tuple(tap.get(a, slice(None)) for a in range(g.ndim))]
         if order != sorted(order):
-            piece = piece.transpose(order)
+            piece = permuted(piece, order)
         where = []
         for (row, const), v in zip(spec, vec):
             start = const + sum(c * tap[a] for a, c in row if a in tap)
@@ -95,24 +100,4 @@ def positions(spec, shape, xp=_np):
 def scatter_slices(g, spec, shape, xp):
     """`scatter` for a namespace with in-place slice assignment (torch): out[slices] += g[tap] per kernel tap."""
     out = xp.zeros(tuple(shape), dtype=g.dtype, device=g.device)
-    if any(s == 0 for s in g.shape):
-        return out
-    check(shape, spec, tuple(g.shape))
-    vec, loop = plan(spec, tuple(g.shape))
-    kept = sorted(a for a in vec if a is not None)
-    order = [kept.index(a) for a in vec if a is not None]
-    for taps in itertools.product(*(range(g.shape[a]) for a in loop)):
-        tap = dict(zip(loop, taps))
-        piece = g[tuple(tap.get(a, slice(None)) for a in range(g.ndim))]
-        if order != sorted(order):
-            piece = piece.permute(*order)
-        where = []
-        for (row, const), v in zip(spec, vec):
-            start = const + sum(c * tap[a] for a, c in row if a in tap)
-            if v is None:
-                where.append(start)
-            else:
-                c = dict(row)[v]
-                where.append(slice(start, start + c * (g.shape[v] - 1) + 1, c))
-        out[tuple(where)] += piece
-    return out
+    return _add_taps(out, g, spec, lambda piece, order: piece.permute(*order))

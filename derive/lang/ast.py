@@ -4,7 +4,7 @@ The parser builds these; `derive.lower` turns them into the IR and does every se
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,25 @@ class Pos:
 
 class Node:
     pos: Pos
+
+
+def children(node: Node):
+    """The nodes directly below node: its Node fields, and the Nodes in its tuple fields (in field order)."""
+    for f in fields(node):
+        v = getattr(node, f.name)
+        if isinstance(v, Node):
+            yield v
+        elif isinstance(v, tuple):
+            yield from (x for x in v if isinstance(x, Node))
+
+
+def walk(node: Node):
+    """node and every node below it (depth first)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(children(n))
 
 
 @dataclass(frozen=True)
