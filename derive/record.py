@@ -16,7 +16,11 @@ from . import display
 def rule_text(text: str, rules, k: int) -> str:
     """The source text of rules[k] in `text`: from its header's line to the line before the next rule's
     header, without the blank and comment lines at the end (they belong to the next rule, as its doc)."""
-    lines = text.splitlines()
+    # lines as the parser numbers them: split at "\n" only (str.splitlines also splits at U+2028, \f, \x85...,
+    # which a comment may hold: the record would then show another rule's text)
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     r = rules[k]
     if not getattr(r, "header", True):
         return text.strip("\n")

@@ -70,3 +70,12 @@ def test_the_exported_module_carries_the_records_the_verified_figures():
     assert v["points"] == rs[0].check.points >= 1 and v["extents"] == [{"i": 3}]
     assert v["finite_differences"]["below"] in verify.FIGURE_LADDERS["finite_differences"]
     assert np.isclose(v["adjoint"]["tolerance"], verify.ADJ_TOL)
+
+
+def test_rule_text_counts_lines_as_the_parser_does():
+    """A comment holding a Unicode line separator is one line to the parser; the record shows the rule that was
+    verified, not the text after the separator (found by a hostile probe: op.rule showed 'evil(...)')."""
+    text = "# harmless\u2028evil(x[i]) -> y[i] = 1000*x[i]\nf(x[i]) -> y[i] = 2*x[i]\r\n"
+    rules = api.parse(text, "<t>")
+    assert [r.name for r in rules] == ["f"]
+    assert record.rule_text(text, rules, 0) == "f(x[i]) -> y[i] = 2*x[i]"
