@@ -75,6 +75,8 @@ def process_file(text: str, label: str, module: str, *, use_cache=True, bare_nam
         out["files"][f"{module}.py"] = api.render_module(results, label, doc=doc)
         if with_cuda:
             out["files"].update(_cuda_files(results, label))
+            out["files"].update(_cpu_files(results, label))
+            _check_native(out, label)
     if use_cache and out["ok"]:
         try:
             trusted_cache.write("derive", entry, key, json.dumps(out).encode("utf-8"))
@@ -91,6 +93,29 @@ def _cuda_files(results, label):
     except ImportError:
         return {}
     return {f"cuda/{name}": text for name, text in generate_cuda(results, label).items()}
+
+
+def _cpu_files(results, label):
+    from .codegen_cpu import generate_cpu
+
+    return {f"cpu/{name}": text for name, text in generate_cpu(results, label).items()}
+
+
+def _check_native(out, label):
+    """Run the native plan against the verified NumPy code (derive.verify_native); a disagreement fails the rule."""
+    from . import verify_native
+
+    found = verify_native.check(out["files"][f"{out['module']}.py"], out["files"], label)
+    for rule in out["rules"]:
+        if rule["name"] not in found:
+            continue
+        err, problems = found[rule["name"]]
+        v = rule.setdefault("verification", {})
+        v["native_error"] = err
+        if problems:
+            v.setdefault("problems", []).extend(f"native CPU kernels: {p}" for p in problems)
+            rule["verified"] = False
+            out["ok"] = False
 
 
 def _file_doc(text):

@@ -186,8 +186,8 @@ class KernelSet:
     """The module's kernels, rendered once each; a kernel identical to an earlier one (the rrule's forward pass
     and the forward function, say) is not emitted twice — its step names the earlier kernel."""
 
-    def __init__(self, env):
-        self.macros = env.get_template("cuda_kernels.cu.j2").module
+    def __init__(self, env, template="cuda_kernels.cu.j2"):
+        self.macros = env.get_template(template).module
         self.texts: list = []
         self.classes: list = []        # each text's kernel class (a "prim" kernel needs cuda_linalg.cuh.j2)
         self._by_text: dict = {}
@@ -206,6 +206,8 @@ class KernelSet:
 
 
 class OpCuda:
+    body_cls = Body        # how kernel bodies are printed (derive.codegen_cpu prints them for the CPU)
+
     def __init__(self, result, prefix, kernels: KernelSet):
         self.r = result
         self.kernel_set = kernels
@@ -419,7 +421,7 @@ class OpCuda:
         local_atoms = {}
         for pc in grp:
             names = dict(zip(pc.indices, evars))
-            body = Body(ctx, names, "        ")
+            body = self.body_cls(ctx, names, "        ")
             codes = body.values(pc.terms)
             body_lines += body.lines
             var = ctx.fresh("r")
@@ -667,9 +669,13 @@ def stem_of(source_label: str) -> str:
 
 def generate_op(result, prefix, kernels: KernelSet):
     """The manifest entry of one derived rule (its kernels go into `kernels`)."""
-    op = OpCuda(result, prefix, kernels)
+    return op_entry(OpCuda(result, prefix, kernels))
+
+
+def op_entry(op: OpCuda):
+    """The manifest entry of an op's programs (shared by the CUDA and the native CPU plans)."""
     progs = op.programs()
-    p = op.p
+    p, result = op.p, op.r
     entry = {
         "signature": p.signature,
         "source": p.source,

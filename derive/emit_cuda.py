@@ -663,7 +663,7 @@ class Body:
             names[s] = v
             self.line("    " * len(opened) + f"for (long long {v} = 0; {v} < {self.kernel.extent(s.ext)}; ++{v}) {{")
             opened.append(v)
-        inner = Body(self.kernel, names, self.indent + "    " * len(opened), self)
+        inner = type(self)(self.kernel, names, self.indent + "    " * len(opened), self)
         (code,) = inner.values([e.body])
         self.lines.extend(inner.lines)
         self.line("    " * len(opened) + f"{var} += {code};")

@@ -259,6 +259,12 @@ def call(mod: _Module, op_name, kind, args, dev):
     raise ValueError(f"{op_name}: unknown kind {kind!r} (forward, frule or rrule)")
 
 
+def _runner(mod, dev, dtype, sizes):
+    # a device may run the plan its own way (runtime.native's CPU steps)
+    make = getattr(dev, "runner", None)
+    return make(mod, dtype, sizes) if make else Runner(mod, dev, dtype, sizes)
+
+
 def _dtype(op_name, args, dev):
     dts = {np.dtype(a.dtype) for a in args if dev.is_array(a) or isinstance(a, np.ndarray)}
     dts = {d for d in dts if d.kind == "f"}
@@ -321,7 +327,7 @@ def _forward(mod, op_name, entry, args, dev):
     dtype = _dtype(op_name, args, dev)
     env, sizes, shape = _bind_inputs(entry, args, dtype, dev, op_name)
     prog = entry["programs"]["forward"]
-    bufs = Runner(mod, dev, dtype, sizes).run(prog, env)
+    bufs = _runner(mod, dev, dtype, sizes).run(prog, env)
     ys = [_shaped(bufs[n], shape) for n in prog["results"]]
     return ys[0] if len(ys) == 1 else tuple(ys)
 
@@ -339,7 +345,7 @@ def _frule(mod, op_name, entry, args, dev):
         t = dev.asarray(t, dtype)
         env["d:" + spec["name"]] = t.reshape(-1) if shape is not None and spec["kind"] == "tensor" else t
     prog = entry["programs"]["frule"]
-    bufs = Runner(mod, dev, dtype, sizes).run(prog, env)
+    bufs = _runner(mod, dev, dtype, sizes).run(prog, env)
     outs = [o["name"] for o in entry["outputs"]]
     ys = [_shaped(bufs[n], shape) for n in outs]
     dys = [_shaped(bufs["d:" + n], shape) if bufs.get("d:" + n) is not None else ZeroTangent() for n in outs]
@@ -352,7 +358,7 @@ def _rrule(mod, op_name, entry, args, dev):
     dtype = _dtype(op_name, args, dev)
     env, sizes, shape = _bind_inputs(entry, args, dtype, dev, op_name)
     fwd, pull = entry["programs"]["rrule"], entry["programs"]["pullback"]
-    bufs = Runner(mod, dev, dtype, sizes).run(fwd, env)
+    bufs = _runner(mod, dev, dtype, sizes).run(fwd, env)
     saved = {n: bufs[n] for n in fwd.get("saves", [])}
     outs = [o["name"] for o in entry["outputs"]]
     ys = [_shaped(bufs[n], shape) for n in outs]
@@ -372,7 +378,7 @@ def _rrule(mod, op_name, entry, args, dev):
             if not is_zero(g):
                 g = dev.asarray(g, dtype)
                 penv[arg] = g.reshape(-1) if shape is not None else g
-        res = Runner(mod, dev, dtype, sizes).run(pull, penv)
+        res = _runner(mod, dev, dtype, sizes).run(pull, penv)
         out = [NoTangent()]
         for spec, arr in zip(entry["inputs"], was_array):
             if spec["kind"] == "int":

@@ -268,7 +268,12 @@ class _ModuleImpls:
         self.module_name = module_name
         self.define = define
         self.OPS = OPS
-        self.plain = batching.wrap(define(backend_numpy), OPS, backend_numpy)
+        plain = define(backend_numpy)
+        module = sys.modules.get(module_name)
+        if module is not None:       # ops worth native CPU kernels run through them when they can (runtime.native)
+            from runtime import native
+            plain = native.wrap(module, plain)
+        self.plain = batching.wrap(plain, OPS, backend_numpy)
         self._traced = None
 
     @property

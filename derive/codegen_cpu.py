@@ -1,0 +1,224 @@
+"""Native CPU kernels: the CUDA planner's steps (derive.codegen_cuda) printed as C++ loops with OpenMP.
+
+`generate_cpu(results, "rules/foo.rules")` returns {"foo.cpp": kernels, "foo.json": plan} for the ops NumPy
+handles worst: a map-reduce whose summand is nonlinear (the Gaussian kernel sum and its fused pullback, a
+log-sum-exp) or an elementwise chain through exp/erf. The plan has the CUDA plan's format; runtime/native.py
+compiles the .cpp with the system C++ compiler and runs the plan on NumPy arrays.
+
+One row per parallel iteration (OpenMP threads), the reduced index in the inner loop, vectorized (`omp simd`):
+index sums inside the summand (|x_i - y_j|² = Σ_d ...) are computed a tile of reduced positions at a time, their
+own index in the outer loop, so the loop with the exp in it has no inner loop and vectorizes. Nothing of size
+rows × reduced is ever in memory. Contractions (gemm steps) run through NumPy's BLAS in the runner; an op with a
+matrix primitive (inv, solve, ...) or a product-except reduction has no native kernels.
+"""
+from __future__ import annotations
+
+import json
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from . import ir
+from .codegen_cuda import (FORMAT, Ctx, Kernel, KernelSet, OpCuda, _decompose, _env, _sum_code, cname, op_entry,
+                           stem_of)
+from .calculus import canon_bound
+from .emit_cuda import Body, CudaPrinter, Piece, free_of, outer_accesses
+from .ir import IndexSum
+
+TILE = 256                  # reduced positions per tile (the sub-sum arrays: TILE values each, on the stack)
+# functions with a vectorizable implementation in templates/cpu_math.h (the others are libm calls: correct,
+# but they keep a loop scalar)
+VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf"}
+# an elementwise chain is worth a native kernel when it calls one of these (NumPy's erf is a series, and a
+# chain through exp makes a pass over memory per operation)
+WORTH_MAP = {"erf"}
+# a summand through one of these is nonlinear: NumPy must materialize (a chunk of) rows x reduced to evaluate it
+NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+             "sigmoid", "softplus", "erf", "Abs", "relu"}
+
+
+class CpuPrinter(CudaPrinter):
+    def _print_Function(self, e):
+        name = type(e).__name__
+        if name in VECTOR_FUNCS and not isinstance(e, AppliedUndef):
+            return f"{VECTOR_FUNCS[name]}({self._print(e.args[0])})"
+        return super()._print_Function(e)
+
+
+for _name in VECTOR_FUNCS:
+    setattr(CpuPrinter, f"_print_{_name}", CpuPrinter._print_Function)
+
+
+class CpuBody(Body):
+    def __init__(self, kernel, index_names, indent="    ", parent=None):
+        super().__init__(kernel, index_names, indent, parent)
+        self.printer = CpuPrinter(self)
+
+
+def _functions(e):
+    return {type(a).__name__ for a in sp.preorder_traversal(e)
+            if isinstance(a, sp.Function) and not isinstance(a, (AppliedUndef, ir.Extent))}
+
+
+class OpCpu(OpCuda):
+    body_cls = CpuBody
+
+    def __init__(self, result, prefix, kernels):
+        super().__init__(result, prefix, kernels)
+        self.worth: set = set()         # why this op is worth native kernels (empty: it is not)
+
+    def kernel_step(self, tag, n, grp, local_only):
+        kind = grp[0].kind
+        if kind == "map":
+            for pc in grp:
+                for t in pc.terms:
+                    hit = _functions(t) & WORTH_MAP
+                    if hit:
+                        self.worth.add("elementwise " + "/".join(sorted(hit)))
+            step = self.map_step(self.kname(tag, n), grp, local_only)
+            if step is not None:
+                step["kernel_class"] = "map"
+            return step
+        if kind == "reduce":
+            return self.cpu_reduce_step(self.kname(tag, n), grp[0])
+        if kind == "gemm":
+            return self.gemm_step(grp[0])      # run by NumPy (BLAS) in runtime/native.py
+        raise NotImplementedError(f"no native CPU kernel for a {kind} step")
+
+    def cpu_reduce_step(self, name, pc: Piece):
+        if pc.op not in ("sum", "max"):
+            raise NotImplementedError(f"no native CPU kernel for a {pc.op} reduction")
+        for _, inner in pc.terms:
+            if any(type(a).__name__ == "Iverson" for a in sp.preorder_traversal(inner)):
+                # a masked sum (a cumulative sum, a causal mask): NumPy runs it as a scan, in O(n) not O(n²)
+                raise NotImplementedError("a masked reduction (NumPy's scans are faster)")
+            if _functions(inner) & NONLINEAR:
+                self.worth.add("nonlinear summand")
+        rows_cls = tuple(s.ext for s in pc.indices)
+        red_cls = tuple(s.ext for s in pc.sums)
+        k = Kernel(name, "cpu_reduce")
+        ctx = Ctx(self, k)
+        rvars = [f"i{j}" for j in range(len(pc.indices))]
+        kvars = [f"q{j}" for j in range(len(pc.sums))]
+        names = dict(zip(pc.indices, rvars))
+        inner_names = dict(names)
+        inner_names.update(zip(pc.sums, kvars))
+        K = set(pc.sums)
+        is_sum = pc.op == "sum"
+
+        # index sums inside the summand: once per row when free of the reduced indices, else a tile at a time
+        placeholders: dict = {}
+
+        def abstract(e):
+            if isinstance(e, IndexSum):
+                key = canon_bound(e)
+                if key not in placeholders:
+                    placeholders[key] = (sp.Symbol(ctx.fresh("s"), real=True), e)
+                return placeholders[key][0]
+            if not e.args or ir.is_access(e):
+                return e
+            return e.func(*[abstract(a) for a in e.args])
+
+        exprs = [abstract(i) for _, i in pc.terms]
+        row_lines, tile_decls, tile_lines = [], [], []
+        subs = {}
+        for sym, e in sorted(placeholders.values(), key=lambda p: int(p[0].name[1:])):
+            if not (free_of(e) & K):
+                body = CpuBody(ctx, names, "    ")
+                body.emit_sum(sym.name, e)
+                row_lines += body.lines
+                continue
+            arr = sym.name + "_t"
+            tile_decls.append(f"    T {arr}[TR_TILE];")
+            lines = [f"        for (long long t = 0; t < tn; ++t) {arr}[t] = T(0);"]
+            loop_names = dict(inner_names)
+            depth = 0
+            for s in e.indices:
+                v = ctx.fresh("k")
+                loop_names[s] = v
+                lines.append("        " + "    " * depth
+                             + f"for (long long {v} = 0; {v} < {ctx.extent(s.ext)}; ++{v}) {{")
+                depth += 1
+            ind = "        " + "    " * depth
+            lines.append(ind + "#pragma omp simd")
+            lines.append(ind + "for (long long t = 0; t < tn; ++t) {")
+            lines.append(ind + "    const long long kk = k0 + t;")
+            lines += _decompose("kk", kvars, red_cls, ctx, ind + "    ")
+            body = CpuBody(ctx, loop_names, ind + "    ")
+            (code,) = body.values([e.body])
+            lines += body.lines
+            lines.append(ind + f"    {arr}[t] += {code};")
+            lines.append(ind + "}")
+            for d in reversed(range(depth)):
+                lines.append("        " + "    " * d + "}")
+            tile_lines += lines
+            subs[sym] = sp.Symbol(f"{arr}[t]", real=True)
+        exprs = [e.xreplace(subs) for e in exprs]
+        accs = [f"acc{j}" for j in range(len(exprs))]
+        inner = CpuBody(ctx, inner_names, "            ")
+        codes = inner.values(exprs)
+        update = "{a} += {c};" if is_sum else "{a} = fmax({a}, {c});"
+        epi = CpuBody(ctx, names, "    ")
+        ocodes = epi.values([o for o, _ in pc.terms])
+        parts = [a if o == "T(1)" else f"{o} * {a}" for o, a in zip(ocodes, accs)]
+        k.outputs.append(pc.target)
+        k.lines = {"decompose_row": _decompose("row", rvars, rows_cls, ctx, "    "),
+                   "decompose_k": _decompose("kk", kvars, red_cls, ctx, "            "),
+                   "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines,
+                   "inner": inner.lines + ["            " + update.format(a=a, c=c) for a, c in zip(accs, codes)],
+                   "epilogue": epi.lines}
+        k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"), "out": cname(pc.target),
+                    "init": "T(0)" if is_sum else "-T(INFINITY)",
+                    "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})" if is_sum else "",
+                    "store": "tr_store" if is_sum else "tr_store_max",
+                    "what": "reduction" if is_sum else "maximum"}
+        k.extra = ["const long long nrows", "const long long nk"]
+        step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
+                "rows": list(rows_cls), "red": list(red_cls)}
+        if pc.op != "sum":
+            step["op"] = pc.op
+        step["kernel"] = self.add(k)
+        step["params"] = k.manifest_params()
+        step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
+        return step
+
+
+def generate_op(result, prefix, kernels):
+    """The manifest entry of one rule, or None when native kernels would not beat its NumPy code."""
+    op = OpCpu(result, prefix, kernels)
+    entry = op_entry(op)
+    if not op.worth:
+        return None
+    entry["worth"] = sorted(op.worth)
+    return entry
+
+
+def generate_cpu(results, source_label, command="derive-rules") -> dict:
+    """{"<stem>.cpp": kernel source, "<stem>.json": plan}, or {} when no rule of the file is worth native
+    kernels. Deterministic, like generate_cuda."""
+    stem = stem_of(source_label)
+    env = _env()
+    kernels = KernelSet(env, "cpu_kernels.cpp.j2")
+    ops, skipped = {}, {}
+    for r in results:
+        mark = len(kernels.texts), dict(kernels._by_text)
+        try:
+            entry = generate_op(r, stem, kernels)
+        except NotImplementedError as exc:
+            entry, why = None, str(exc)
+        else:
+            why = "NumPy's code is as fast (no nonlinear reduction or exp/erf chain)"
+        if entry is None:
+            del kernels.texts[mark[0]:]
+            del kernels.classes[mark[0]:]
+            kernels._by_text = mark[1]
+            skipped[r.name] = why
+            continue
+        ops[r.name] = entry
+    if not ops:
+        return {}
+    src = env.get_template("cpu_module.cpp.j2").render(source=source_label, command=command,
+                                                       kernels=kernels.texts, ops=list(ops), tile=TILE)
+    manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cpp": f"{stem}.cpp",
+                "ops": ops, "numpy_only": skipped}
+    return {f"{stem}.cpp": src, f"{stem}.json": json.dumps(manifest, indent=1) + "\n"}

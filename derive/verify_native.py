@@ -1,0 +1,141 @@
+"""Verification of the native CPU kernels (derive.codegen_cpu) against the verified NumPy code of the same rules.
+
+The NumPy code is checked against finite differences, the adjoint identity and the reference evaluator
+(derive.verify); the native plan computes the same quantities another way (loops in C++, reductions a tile at a
+time), so each of its ops is run forward, as an frule and as an rrule with its pullback, at random points from the
+inputs' domains, in float64 and float32, at the verifier's extents and at extents that cross the kernels' tiles
+and chunks, and compared with the NumPy functions. NaN where NumPy has a number is a failure.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from . import verify
+from .codegen_cpu import TILE
+
+TOL = {np.float64: 1e-9, np.float32: 2e-3}
+SEEDS = (0, 1)
+
+
+def _sizes(meta):
+    """The verifier's extent sets, then each free extent in turn past one tile of reduced positions."""
+    base = verify.extent_assignments(meta)
+    out = [dict(e) for e in base]
+    fixed = meta.get("extents", {})
+    for c in base[0]:
+        if c not in fixed:
+            out.append({**base[0], c: TILE + 5})
+    return out
+
+
+def _rel(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return float("inf")
+    if a.size == 0:
+        return 0.0
+    fin = np.isfinite(b)
+    if np.any(np.isfinite(a) != fin):
+        return float("inf")
+    if not np.any(fin):
+        return 0.0
+    scale = max(1.0, float(np.max(np.abs(b[fin]))))
+    return float(np.max(np.abs(a[fin] - b[fin]))) / scale
+
+
+def _val(t):
+    from runtime.tangents import is_zero, unthunk
+
+    t = unthunk(t)
+    return None if is_zero(t) or t is None or type(t).__name__ == "NoTangent" else t
+
+
+def check(module_source: str, files: dict, label: str) -> dict:
+    """{op name: (worst relative difference, [problems])} for every op of the native plan in `files`
+    ({"cpu/<stem>.cpp": ..., "cpu/<stem>.json": ...}); {} when there is none or no compiler here."""
+    cpp = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".cpp")), None)
+    js = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".json")), None)
+    if cpp is None or js is None:
+        return {}
+    from runtime import backend_numpy, native
+    from runtime import cuda as plan
+
+    ok, _ = native.available()
+    if not ok:
+        return {}
+    manifest = json.loads(js)
+    ns: dict = {"__name__": "_tensor_rules_native_check"}
+    exec(compile(module_source, f"<generated from {label}>", "exec"), ns)   # noqa: S102 - our own generated code
+    fns = ns["_define"](backend_numpy)
+    metas = ns["OPS"]
+    mod = plan._Module(label, cpp, manifest)
+    out = {}
+    for name in manifest["ops"]:
+        worst, problems = 0.0, []
+        meta = metas[name]
+        for sizes in _sizes(meta):
+            for seed in SEEDS:
+                rng = np.random.default_rng(seed)
+                x = verify.sample_inputs(meta, rng, sizes)
+                for dtype in (np.float64, np.float32):
+                    err, why = _compare(mod, name, fns, meta, x, rng, dtype)
+                    worst = max(worst, err)
+                    if why:
+                        problems.append(f"{why} ({np.dtype(dtype).name}, extents {sizes}, seed {seed})")
+        out[name] = (worst, problems[:3])
+    return out
+
+
+def _cast(v, dtype):
+    return v.astype(dtype) if isinstance(v, np.ndarray) else v
+
+
+def _compare(mod, name, fns, meta, x, rng, dtype):
+    from runtime import native
+
+    xs = [_cast(v, dtype) for v in x]
+    tan = [None if inp["kind"] == "int" else np.asarray(rng.standard_normal(np.shape(v))) if isinstance(v, np.ndarray)
+           else float(rng.standard_normal()) for v, inp in zip(x, meta["inputs"])]
+    tans = [None] + [_cast(t, dtype) if t is not None else None for t in tan]
+    from runtime.tangents import ZeroTangent
+
+    tans = [ZeroTangent() if t is None else t for t in tans]
+    with np.errstate(all="ignore"):
+        want_y = fns[name](*x)
+        want_fy, want_dy = fns[name + "_frule"](tuple([ZeroTangent()] + tan), *x)
+        want_y2, pb = fns[name + "_rrule"](*x)
+        multi = isinstance(want_y, tuple)
+        ybar = (tuple(rng.standard_normal(np.shape(v)) for v in want_y) if multi
+                else rng.standard_normal(np.shape(want_y)))
+        want_g = pb(ybar)
+        try:
+            got_y = native.call(mod, name, "forward", xs)
+            got_fy, got_dy = native.call(mod, name, "frule", [tuple(tans)] + xs)
+            got_y2, gpb = native.call(mod, name, "rrule", xs)
+            cast_bar = tuple(_cast(np.asarray(v), dtype) for v in ybar) if multi else _cast(np.asarray(ybar), dtype)
+            got_g = gpb(cast_bar)
+        except Exception as exc:  # noqa: BLE001 - reported as the problem
+            return float("inf"), f"the native kernels raised {type(exc).__name__}: {exc}"
+    pairs = [("forward", got_y, want_y), ("frule value", got_fy, want_fy), ("frule tangent", got_dy, want_dy),
+             ("rrule value", got_y2, want_y2)]
+    for k, (a, b) in enumerate(zip(got_g[1:], want_g[1:])):
+        pairs.append((f"cotangent of {meta['inputs'][k]['name']}", a, b))
+    worst, why = 0.0, None
+    for what, a, b in pairs:
+        if isinstance(b, tuple):
+            items = list(zip(a, b))
+        else:
+            items = [(a, b)]
+        for p, q in items:
+            p, q = _val(p), _val(q)
+            if q is None:
+                continue
+            if p is None:
+                p = np.zeros_like(np.asarray(q, dtype=np.float64))
+            e = _rel(p, q)
+            worst = max(worst, e)
+            if not e <= TOL[dtype] and why is None:
+                why = f"{what} differs from the NumPy code's by {e:.2g} (relative to its largest entry)"
+    return worst, why

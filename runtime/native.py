@@ -1,0 +1,397 @@
+"""Native CPU kernels: generated/cpu/<module>.cpp compiled by the system C++ compiler with OpenMP, its plan run on
+NumPy arrays (the CUDA launch-plan runner, runtime.cuda.Runner, with CPU steps).
+
+Used automatically for the ops derive.codegen_cpu marks worth it (a nonlinear map-reduce such as the Gaussian kernel
+sum, an elementwise chain through exp/erf) when a compiler is found and the arrays are large enough; the generated
+NumPy code stays the fallback. `available()` says whether it can run here and why not.
+
+Environment: TENSOR_RULES_NATIVE=0 turns it off, =1 uses it for every call the plan covers (whatever the size);
+CXX names the compiler (default: g++, then c++). Compiled libraries are cached in derive.trusted_cache (owner-only,
+every entry signed and checked before use), keyed by sha256(source, compiler, flags, CPU); the first call's compile
+time is in `stats()`.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from runtime import cuda as _plan
+
+CACHE_VERSION = "1"
+FLAGS = ("-std=c++17", "-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-fPIC", "-shared")
+MIN_ELEMENTS = 4096          # below this many input elements an op runs through NumPy (call overhead dominates)
+
+_LOCK = threading.Lock()
+_MODULES: dict = {}          # module name -> _Module or None (no native plan)
+_LIBS: dict = {}             # sha key -> _Kernels
+_STATS = {"compiles": [], "cache_hits": 0}
+_PROBE: list = []            # [(ok, why)] once probed
+
+
+def _compiler():
+    cxx = os.environ.get("CXX")
+    if cxx:
+        return shutil.which(cxx)
+    return shutil.which("g++") or shutil.which("c++")
+
+
+def mode():
+    """"off", "auto" (large enough calls) or "always" (every call the plan covers), from TENSOR_RULES_NATIVE."""
+    v = os.environ.get("TENSOR_RULES_NATIVE", "").strip().lower()
+    if v in ("0", "off", "no", "false"):
+        return "off"
+    if v in ("1", "always", "on", "yes", "true"):
+        return "always"
+    return "auto"
+
+
+def available():
+    """(True, "") when native kernels can be compiled and run here, else (False, the reason)."""
+    if mode() == "off":
+        return False, "TENSOR_RULES_NATIVE=0 turns the native CPU kernels off"
+    if not _PROBE:
+        _PROBE.append(_probe())
+    return _PROBE[0]
+
+
+def _probe():
+    if sys.platform == "win32":
+        return False, "native CPU kernels are built with a Unix C++ compiler; not on Windows"
+    cxx = _compiler()
+    if cxx is None:
+        return False, "no C++ compiler (g++ or c++, or $CXX) on PATH"
+    try:
+        _load("#include <omp.h>\nextern \"C\" int tr_probe() { return omp_get_max_threads(); }\n")
+    except Exception as exc:  # noqa: BLE001 - any failure means "not here", with the reason
+        return False, f"{cxx} cannot build an OpenMP shared library: {str(exc).strip().splitlines()[-1][:300]}"
+    return True, ""
+
+
+def stats():
+    """Compiles this process did (seconds each) and cache hits."""
+    return {"compiles": list(_STATS["compiles"]), "cache_hits": _STATS["cache_hits"]}
+
+
+# ------------------------------------------------------------------------------------------------ compile cache
+def _cpu_id():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return hashlib.sha256(line.encode()).hexdigest()[:16]
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def cache_key(source: str) -> str:
+    cxx = _compiler() or ""
+    try:
+        version = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        version = ""
+    h = hashlib.sha256()
+    for part in (CACHE_VERSION, cxx, version, " ".join(FLAGS), platform.machine(), _cpu_id(), source):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _build(source: str) -> bytes:
+    cxx = _compiler()
+    with tempfile.TemporaryDirectory(prefix="tensor-rules-native-") as d:
+        src, lib = Path(d) / "k.cpp", Path(d) / "k.so"
+        src.write_text(source)
+        t0 = time.perf_counter()
+        res = subprocess.run([cxx, *FLAGS, str(src), "-o", str(lib)], capture_output=True, text=True)
+        _STATS["compiles"].append(round(time.perf_counter() - t0, 3))
+        if res.returncode != 0:
+            raise RuntimeError(f"{cxx} failed on the native kernels:\n{res.stderr[-3000:]}")
+        return lib.read_bytes()
+
+
+def _load(source: str):
+    """ctypes library for `source`: the cached build when its entry verifies, else compiled now and cached. The
+    verified bytes are copied to a private file of ours and loaded from it (never a path another user could swap)."""
+    from derive import trusted_cache
+
+    key = cache_key(source)
+    with _LOCK:
+        if key in _LIBS:
+            return _LIBS[key]
+        name = f"{key}.so"
+        usable = True
+        try:
+            blob = trusted_cache.read("native", name, key)
+        except (OSError, trusted_cache.UntrustedCache) as exc:
+            if isinstance(exc, trusted_cache.UntrustedCache):
+                trusted_cache.warn_once(exc, "tensor-rules native")
+            blob, usable = None, False
+        if blob is None:
+            blob = _build(source)
+            if usable:
+                try:
+                    trusted_cache.write("native", name, key, blob)
+                except (OSError, trusted_cache.UntrustedCache):
+                    pass
+        else:
+            _STATS["cache_hits"] += 1
+        fd, path = tempfile.mkstemp(prefix="tensor-rules-", suffix=".so")   # O_EXCL, 0600
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(blob)
+            lib = ctypes.CDLL(path)
+        finally:
+            os.unlink(path)
+        _LIBS[key] = _Kernels(lib)
+        return _LIBS[key]
+
+
+class _Kernels:
+    _C = {"p": ctypes.c_void_p, "i32": ctypes.c_int, "i64": ctypes.c_longlong, "f32": ctypes.c_float,
+          "f64": ctypes.c_double}
+
+    def __init__(self, lib):
+        self.lib = lib
+        self._fns: dict = {}
+
+    def call(self, name, args):
+        fn = self._fns.get(name)
+        if fn is None:
+            fn = self._fns[name] = getattr(self.lib, name)
+            fn.restype = None
+            fn.argtypes = [self._C[k] for k, _ in args]
+        fn(*[v for _, v in args])
+
+
+# ------------------------------------------------------------------------------------------------ the device
+class CpuDevice:
+    """runtime.cuda's device interface over NumPy arrays and the compiled library."""
+
+    sm_count = 1
+    arch = "cpu"
+
+    def is_array(self, x):
+        return isinstance(x, np.ndarray)
+
+    def empty(self, shape, dtype):
+        return np.empty(tuple(shape), dtype)
+
+    def zeros(self, shape, dtype):
+        return np.zeros(tuple(shape), dtype)
+
+    def fill_zero(self, a):
+        a.fill(0)
+
+    def asarray(self, x, dtype):
+        return np.ascontiguousarray(x, dtype=dtype)
+
+    def to_host_scalar(self, a):
+        return float(a)
+
+    def pointer(self, a):
+        if a is None or a.size == 0:
+            return None
+        return a.ctypes.data
+
+    def load(self, source):
+        return _load(source)
+
+    def runner(self, mod, dtype, sizes):
+        return CpuRunner(mod, self, dtype, sizes)
+
+
+class CpuRunner(_plan.Runner):
+    """The plan's steps on the CPU: map and reduce steps call their compiled kernel (which runs its own OpenMP
+    loop), a contraction goes to NumPy's BLAS."""
+
+    def step_map(self, step):
+        live = self.outputs(step)
+        if not live:
+            return
+        if self.size(step["space"]):
+            self.kernels.call(step["kernel"] + self.sfx, self.param_buffers(step["params"], live))
+        self.init |= set(live)
+
+    def step_reduce(self, step, live=None):
+        live = self.outputs(step) if live is None else live
+        if not live:
+            return
+        (buf,) = live
+        nrows, nk = self.size(step["rows"]), self.size(step["red"])
+        if nrows:
+            args = self.param_buffers(step["params"], live) + [("i64", nrows), ("i64", nk)]
+            self.kernels.call(step["kernel"] + self.sfx, args)
+        self.init.add(buf)
+
+    def step_gemm(self, step):
+        live = self.outputs(step)
+        if not live:
+            return
+        (buf,) = live
+        letters = iter("abcdefghijklmnopqrstuvwxyz")
+        subs = {"a": [None] * len(step["a_classes"]), "b": [None] * len(step["b_classes"]),
+                "c": [None] * len(step["c_classes"])}
+        for g in "mnkz":
+            for dim in step["groups"][g]:
+                ch = next(letters)
+                for role, pos in zip("abc", dim[1:]):
+                    if pos is not None:
+                        subs[role][pos] = ch
+        spec = f"{''.join(subs['a'])},{''.join(subs['b'])}->{''.join(subs['c'])}"
+        a, b = self.bufs[step["a"]], self.bufs[step["b"]]
+        a = a.reshape(self.shape_of(step["a"], step["a_classes"]))
+        b = b.reshape(self.shape_of(step["b"], step["b_classes"]))
+        res = np.einsum(spec, a, b, optimize=True)
+        alpha = step["alpha"]
+        if step["alpha_buf"]:
+            alpha = alpha * float(self.bufs[step["alpha_buf"]])
+        if alpha != 1:
+            res = res * alpha
+        out = self.bufs[buf].reshape(res.shape)
+        if live[buf]:
+            out += res
+        else:
+            out[...] = res
+        self.init.add(buf)
+
+    def shape_of(self, name, classes):
+        return tuple(self.sizes[c] for c in classes)
+
+    def step_prim(self, step):
+        raise AssertionError("native plans have no matrix-primitive steps (derive.codegen_cpu leaves such ops out)")
+
+
+_DEVICE = CpuDevice()
+
+
+# ------------------------------------------------------------------------------------------------ modules and calls
+def _files_for(module):
+    """(source, manifest) of a generated module's native kernels: cpu/<stem>.cpp beside the module's own file."""
+    mfile = getattr(module, "__file__", None)
+    if not mfile:
+        return None
+    stem = module.__name__.rsplit(".", 1)[-1]
+    d = Path(mfile).resolve().parent / "cpu"
+    cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
+    if not cpp.is_file() or not js.is_file():
+        return None
+    return cpp.read_text(), json.loads(js.read_text())
+
+
+def plan_for(module):
+    """The native plan of a generated module (None when it has none), loaded once."""
+    name = module.__name__
+    if name not in _MODULES:
+        files = _files_for(module)
+        _MODULES[name] = _plan._Module(name, files[0], files[1]) if files else None
+    return _MODULES[name]
+
+
+def covers(entry, args):
+    """Whether the plan can run these arguments as the NumPy code would: declared ranks (no extra leading axes),
+    no broadcasting between an elementwise op's tensors, float32/float64 arrays or Python numbers."""
+    shape = None
+    for spec, a in zip(entry["inputs"], args):
+        if isinstance(a, np.ndarray):
+            if a.dtype.kind not in "f" or a.dtype.itemsize not in (4, 8):
+                return False
+            if spec["kind"] != "tensor":
+                if a.ndim != 0:
+                    return False
+                continue
+            if entry.get("elementwise"):
+                if shape is not None and a.shape != shape:
+                    return False
+                shape = a.shape
+            elif a.ndim != len(spec["classes"]):
+                return False
+        elif isinstance(a, (float, int)) and not isinstance(a, bool):
+            if spec["kind"] == "tensor":       # a number where a tensor goes: NumPy broadcasts it, the plan not
+                return False
+        else:
+            return False
+    return True
+
+
+def worth(args):
+    """Large enough to gain from native kernels (or TENSOR_RULES_NATIVE=1), and they can run here."""
+    m = mode()
+    if m == "off":
+        return False
+    if m != "always" and sum(a.size for a in args if isinstance(a, np.ndarray)) < MIN_ELEMENTS:
+        return False
+    return available()[0]
+
+
+def call(mod, op_name, kind, args):
+    """Run op `op_name` ("forward", "frule" or "rrule") through the native plan of `mod`."""
+    return _plan.call(mod, op_name, kind, args, _DEVICE)
+
+
+def wrap(module, plain: dict) -> dict:
+    """`plain` (name -> NumPy function, as runtime.registry builds it) with the ops of the module's native plan
+    running natively when available and worth it, and through NumPy otherwise."""
+    if mode() == "off":
+        return plain
+    mod = plan_for(module)
+    if mod is None:
+        return plain
+    out = dict(plain)
+    for name, entry in mod.manifest["ops"].items():
+        if name not in plain:
+            continue
+        out[name] = _forward(mod, name, entry, plain[name])
+        out[name + "_frule"] = _frule(mod, name, entry, plain[name + "_frule"])
+        out[name + "_rrule"] = _rrule(mod, name, entry, plain[name + "_rrule"])
+    return out
+
+
+def _dtype_ok(vals):
+    dts = {a.dtype for a in vals if isinstance(a, np.ndarray)}
+    return len(dts) <= 1
+
+
+def _forward(mod, name, entry, fallback):
+    def forward(*args):
+        if covers(entry, args) and _dtype_ok(args) and worth(args):
+            return call(mod, name, "forward", args)
+        return fallback(*args)
+    forward.__name__ = name
+    return forward
+
+
+def _frule(mod, name, entry, fallback):
+    from runtime.tangents import is_zero
+
+    def frule(tangents, *args):
+        ts = [t for t in tangents[1:] if not is_zero(t)]
+        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args)
+                and all(isinstance(t, np.ndarray) and t.shape == np.shape(a) or isinstance(t, float) and np.ndim(a) == 0
+                        for t, a in zip(tangents[1:], args) if not is_zero(t))):
+            return call(mod, name, "frule", (tangents,) + args)
+        return fallback(tangents, *args)
+    frule.__name__ = name + "_frule"
+    return frule
+
+
+def _rrule(mod, name, entry, fallback):
+    def rrule(*args):
+        if covers(entry, args) and _dtype_ok(args) and worth(args):
+            return call(mod, name, "rrule", args)
+        return fallback(*args)
+    rrule.__name__ = name + "_rrule"
+    return rrule

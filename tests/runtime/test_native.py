@@ -1,0 +1,199 @@
+"""The native CPU kernels (derive.codegen_cpu, runtime.native) against the verified NumPy code, through the public ops.
+
+Expected values are the NumPy code's (verified against finite differences, the adjoint identity and the mpmath
+reference evaluator) and, for the kernel sum, a direct NumPy evaluation of its formula; never the native path's own.
+"""
+import importlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from runtime import native
+from runtime.tangents import ZeroTangent, is_zero, unthunk
+
+ROOT = Path(__file__).resolve().parents[2]
+CPU = ROOT / "generated" / "cpu"
+
+ok, why = native.available()
+pytestmark = pytest.mark.skipif(not ok, reason=f"native CPU kernels unavailable here: {why}")
+
+
+def _plans():
+    out = []
+    for js in sorted(CPU.glob("*.json")):
+        for name in json.loads(js.read_text())["ops"]:
+            out.append((js.stem, name))
+    return out
+
+
+PLANS = _plans()
+
+
+def test_the_shipped_plans_cover_the_ops_numpy_handles_worst():
+    names = {n for _, n in PLANS}
+    assert {"gaussian_kernel_sum", "logsumexp", "softmax", "gelu", "erf"} <= names
+    # contractions and scans stay NumPy's: BLAS and np.cumsum are faster than any loop we would write
+    assert not {"dense", "cumsum", "sum", "matmul"} & names
+
+
+def _rel(a, b):
+    a, b = np.asarray(unthunk(a), dtype=np.float64), np.asarray(unthunk(b), dtype=np.float64)
+    assert a.shape == b.shape
+    assert np.array_equal(np.isfinite(a), np.isfinite(b)), "NaN/inf where the NumPy code has a number (or back)"
+    fin = np.isfinite(b)
+    if not fin.any():
+        return 0.0
+    return float(np.max(np.abs(a[fin] - b[fin])) / max(1.0, np.max(np.abs(b[fin]))))
+
+
+def _both(monkeypatch, fn):
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    got = fn()
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "0")
+    want = fn()
+    return got, want
+
+
+def _inputs(op, rng, extents, dtype):
+    from derive import verify
+
+    args = verify.sample_inputs(op.meta | {"inputs": [dict(p, indices=p.get("indices", [])) for p in op.meta["inputs"]]},
+                                rng, extents)
+    return [a.astype(dtype) if isinstance(a, np.ndarray) else a for a in args]
+
+
+@pytest.mark.parametrize("module,name", PLANS, ids=[f"{m}.{n}" for m, n in PLANS])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("big", [False, True], ids=["small", "past-a-tile"])
+def test_native_matches_numpy_in_every_mode(monkeypatch, module, name, dtype, big):
+    """forward, frule and rrule + pullback through the public op, native against NumPy, at random points."""
+    mod = importlib.import_module(f"generated.{module}")
+    op = getattr(mod, name).op
+    from derive import verify
+
+    base = verify.extent_assignments(op.meta)[0]
+    # past one tile (256 reduced positions) and one chunk of rows, each index in turn
+    for extents in ([{**base, c: 261} for c in base] if big else [None]):
+        _compare_modes(monkeypatch, op, np.random.default_rng(7), _inputs(op, np.random.default_rng(7), extents, dtype),
+                       dtype)
+
+
+def _compare_modes(monkeypatch, op, rng, x, dtype):
+    # the NumPy code on float32 inputs: compare in the same precision
+    tol = 1e-10 if dtype == np.float64 else 2e-4
+    tangents = tuple([ZeroTangent()] + [rng.standard_normal(np.shape(v)).astype(dtype) if isinstance(v, np.ndarray)
+                                        else 0.3 for v in x])
+    (y1, fy1, dy1), (y0, fy0, dy0) = _both(monkeypatch, lambda: (op(*x), *op.frule(tangents, *x)))
+    assert _rel(y1, y0) <= tol and _rel(fy1, fy0) <= tol
+    if not is_zero(dy0):
+        assert _rel(dy1, dy0) <= tol
+    ybar = rng.standard_normal(np.shape(y0)).astype(dtype)
+
+    def pulled():
+        y, pb = op.rrule(*x)
+        return y, pb(ybar)
+
+    (yr1, g1), (yr0, g0) = _both(monkeypatch, pulled)
+    assert _rel(yr1, yr0) <= tol
+    for a, b in zip(g1[1:], g0[1:]):
+        if is_zero(unthunk(b)):
+            assert is_zero(unthunk(a)) or not np.any(np.asarray(unthunk(a)))
+            continue
+        assert _rel(a, b) <= tol
+
+
+def test_native_kernel_sum_at_realistic_scale_against_the_formula(monkeypatch):
+    """2 000 x 3 000 points far from the origin (|x| ~ 1e3): the direct formula in NumPy, row by row."""
+    import generated.nn as nn
+
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    rng = np.random.default_rng(3)
+    x = 1e3 + rng.standard_normal((2000, 3))
+    y = 1e3 + rng.standard_normal((3000, 3))
+    b = rng.standard_normal(3000)
+    s = 0.8
+    got = nn.gaussian_kernel_sum(x, y, b, s)
+    want = np.array([np.exp(-np.sum((xi - y) ** 2, axis=1) / s) @ b for xi in x])
+    assert _rel(got, want) <= 1e-12
+    _, pb = nn.gaussian_kernel_sum.op.rrule(x, y, b, s)
+    e = rng.standard_normal(2000)
+    gx = unthunk(pb(e)[1])
+    # d/dx_i = Σ_j e_i b_j K_ij · (-2/s)(x_i - y_j)
+    want_gx = np.array([e[i] * ((np.exp(-np.sum((x[i] - y) ** 2, axis=1) / s) * b) @ (-2 / s * (x[i] - y)))
+                        for i in range(2000)])
+    assert _rel(gx, want_gx) <= 1e-10
+
+
+def test_nan_in_an_input_row_stays_in_that_row(monkeypatch):
+    """A NaN in x_17 makes out_17 NaN and nothing else (the other rows do not depend on it). The NumPy code
+    centres x and y by their mean first, so there the NaN reaches every row: the native path is compared with the
+    formula instead."""
+    import generated.nn as nn
+
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((300, 3))
+    x[17, 1] = np.nan
+    y = rng.standard_normal((400, 3))
+    b = rng.standard_normal(400)
+    got = nn.gaussian_kernel_sum(x, y, b, 0.5)
+    assert np.isnan(got[17])
+    want = np.array([np.exp(-np.sum((xi - y) ** 2, axis=1) / 0.5) @ b for xi in np.delete(x, 17, axis=0)])
+    assert _rel(np.delete(got, 17), want) <= 1e-12
+
+
+def test_small_calls_and_uncovered_shapes_take_the_numpy_path(monkeypatch):
+    """Auto mode: a call below MIN_ELEMENTS, extra leading axes and broadcasting all run the NumPy code."""
+    import generated.nn as nn
+
+    monkeypatch.delenv("TENSOR_RULES_NATIVE", raising=False)
+    calls = []
+    real = native.call
+    monkeypatch.setattr(native, "call", lambda *a: calls.append(a[1]) or real(*a))
+    z = np.random.default_rng(0).standard_normal((4, 5))
+    nn.logsumexp(z[0])                      # 5 elements
+    nn.logsumexp(z)                         # a leading batch axis (the batched twin, NumPy)
+    assert calls == []
+    nn.logsumexp(np.random.default_rng(1).standard_normal(native.MIN_ELEMENTS))
+    assert calls == ["logsumexp"]
+
+
+def test_turned_off_or_without_a_compiler_it_says_why(monkeypatch):
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "0")
+    assert native.available() == (False, "TENSOR_RULES_NATIVE=0 turns the native CPU kernels off")
+    monkeypatch.delenv("TENSOR_RULES_NATIVE")
+    monkeypatch.setenv("CXX", "/nonexistent/c++")
+    monkeypatch.setattr(native, "_PROBE", [])
+    okay, reason = native.available()
+    assert not okay and "compiler" in reason
+
+
+def test_compiled_library_is_cached_signed_and_rebuilt_when_tampered(monkeypatch, tmp_path):
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    monkeypatch.setattr(native, "_LIBS", {})
+    src = 'extern "C" int tr_seven() { return 7; }\n// cache test ' + str(os.getpid()) + "\n"
+    before = len(native.stats()["compiles"])
+    lib = native._load(src)
+    assert lib.lib.tr_seven() == 7
+    assert len(native.stats()["compiles"]) == before + 1
+    entries = list((tmp_path / "native").glob("*.so"))
+    assert len(entries) == 1
+    # a second process would find it: the same key, read back and verified
+    native._LIBS.clear()
+    hits = native.stats()["cache_hits"]
+    assert native._load(src).lib.tr_seven() == 7
+    assert native.stats()["cache_hits"] == hits + 1
+    # a planted library (right name, no valid signature) is discarded and rebuilt, never loaded
+    entries[0].write_bytes(b"hmac-sha256 " + b"0" * 64 + b"\n" + b"\x7fELF planted")
+    native._LIBS.clear()
+    assert native._load(src).lib.tr_seven() == 7
+    assert len(native.stats()["compiles"]) == before + 2
+
+
+def test_generated_cpu_plans_name_their_source_and_command():
+    for cpp in CPU.glob("*.cpp"):
+        head = cpp.read_text().splitlines()[0]
+        assert head.startswith("// @generated from rules/") and "derive-rules" in head
