@@ -68,6 +68,13 @@ class OpCpu(OpCuda):
         self.worth: set = set()         # why this op is worth native kernels (empty: it is not)
 
     def kernel_step(self, tag, n, grp, local_only):
+        step = self._kernel_step(tag, n, grp, local_only)
+        if step is not None and step["class"] != "gemm":
+            # a zero (co)tangent read here is passed as zeros of this shape (templates/cpu_helpers.h.j2: tr_ld)
+            step["read_classes"] = {b: list(self.classes(b)) for b in step["reads"] if self.linear(b)}
+        return step
+
+    def _kernel_step(self, tag, n, grp, local_only):
         kind = grp[0].kind
         if kind == "map":
             for pc in grp:
@@ -142,8 +149,7 @@ class OpCpu(OpCuda):
             ind = "        " + "    " * depth
             lines.append(ind + "#pragma omp simd")
             lines.append(ind + "for (long long t = 0; t < tn; ++t) {")
-            lines.append(ind + "    const long long kk = k0 + t;")
-            lines += _decompose("kk", kvars, red_cls, ctx, ind + "    ")
+            lines.append(ind + f"    const long long {kvars[-1]} = k0 + t;")
             body = CpuBody(ctx, loop_names, ind + "    ")
             (code,) = body.values([e.body])
             lines += body.lines
@@ -163,7 +169,9 @@ class OpCpu(OpCuda):
         parts = [a if o == "T(1)" else f"{o} * {a}" for o, a in zip(ocodes, accs)]
         k.outputs.append(pc.target)
         k.lines = {"decompose_row": _decompose("row", rvars, rows_cls, ctx, "    "),
-                   "decompose_k": _decompose("kk", kvars, red_cls, ctx, "            "),
+                   # the reduced indices but the last from the outer counter ko; the last is k0 + t
+                   "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
+                   "decompose_k": [f"            const long long {kvars[-1]} = k0 + t;"],
                    "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines,
                    "inner": inner.lines + ["            " + update.format(a=a, c=c) for a, c in zip(accs, codes)],
                    "epilogue": epi.lines}
@@ -172,7 +180,8 @@ class OpCpu(OpCuda):
                     "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})" if is_sum else "",
                     "store": "tr_store" if is_sum else "tr_store_max",
                     "what": "reduction" if is_sum else "maximum"}
-        k.extra = ["const long long nrows", "const long long nk"]
+        k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
+        k.fields["combine"] = "+" if is_sum else "max"
         step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
                 "rows": list(rows_cls), "red": list(red_cls)}
         if pc.op != "sum":

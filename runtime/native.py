@@ -31,7 +31,9 @@ import numpy as np
 from runtime import cuda as _plan
 
 CACHE_VERSION = "1"
-FLAGS = ("-std=c++17", "-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-fPIC", "-shared")
+# -ffp-contract=off: the same rounding in the vector body and its scalar remainder (templates/cpu_math.h uses
+# explicit fma where it wants one); never -ffast-math (the exp rounding trick and NaN/inf handling need IEEE)
+FLAGS = ("-std=c++17", "-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-ffp-contract=off", "-fPIC", "-shared")
 MIN_ELEMENTS = 4096          # below this many input elements an op runs through NumPy (call overhead dominates)
 
 _LOCK = threading.Lock()
@@ -218,7 +220,24 @@ class CpuRunner(_plan.Runner):
     """The plan's steps on the CPU: map and reduce steps call their compiled kernel (which runs its own OpenMP
     loop), a contraction goes to NumPy's BLAS."""
 
+    def param_buffers(self, params, live):
+        """As on the GPU, but a linear buffer read and absent (a zero tangent) is passed as zeros, not null."""
+        out = super().param_buffers(params, live)
+        zeros = self.prog_step.get("read_classes", {})
+        written = {name for kind, name in params if kind == "mode"}
+        for k, (kind, name) in enumerate(params):
+            if kind == "buf" and name not in written and self.bufs.get(name) is None and name in zeros:
+                z = np.zeros(max(1, self.size(zeros[name])), self.dtype)
+                self._keep.append(z)
+                out[k] = ("p", z.ctypes.data)
+        return out
+
+    def run(self, prog, env):
+        self._keep = []
+        return super().run(prog, env)
+
     def step_map(self, step):
+        self.prog_step = step
         live = self.outputs(step)
         if not live:
             return
@@ -227,13 +246,17 @@ class CpuRunner(_plan.Runner):
         self.init |= set(live)
 
     def step_reduce(self, step, live=None):
+        self.prog_step = step
         live = self.outputs(step) if live is None else live
         if not live:
             return
         (buf,) = live
         nrows, nk = self.size(step["rows"]), self.size(step["red"])
         if nrows:
-            args = self.param_buffers(step["params"], live) + [("i64", nrows), ("i64", nk)]
+            # the last reduced index runs in the inner (simd) loop, the others in the outer one
+            nki = self.sizes[step["red"][-1]] if step["red"] else 1
+            nko = nk // nki if nki else 0
+            args = self.param_buffers(step["params"], live) + [("i64", nrows), ("i64", nko), ("i64", nki)]
             self.kernels.call(step["kernel"] + self.sfx, args)
         self.init.add(buf)
 
