@@ -37,6 +37,12 @@ class _Item:
         self.exprs = [expr]
         self.idx = tuple(idx)
 
+    @classmethod
+    def of(cls, exprs, idx):
+        it = cls(exprs[0], idx)
+        it.exprs = list(exprs)
+        return it
+
 
 def _indexed(e):
     return any(a.args for a in ir.accesses(e))
@@ -75,6 +81,9 @@ class _ElemMixin:
             if not exp:
                 return s
             return f"{{{s}}}^{{{exp}}}" if "_" in s or "^" in s or s.endswith("}") else f"{s}^{{{exp}}}"
+        if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0): Iverson's bracket [x > 0]
+            c = self._print(e.args[0])
+            return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
         return super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
 
     def _print_KroneckerDelta(self, e, exp=None):
@@ -269,10 +278,28 @@ def _item_value(item, orient, pt):
     return out
 
 
+def _is_indicator(e):
+    return isinstance(e, ir.where) and e.args[1] == 1 and e.args[2] == 0
+
+
+def _is_reciprocal(e):
+    return e.is_Pow and e.exp.is_negative and e.exp.is_Rational
+
+
 def _print_item(item, orient, st):
     if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
         inner = _print_item(item, item.idx, st)
         return inner + st["T"]
+    num = [e for e in item.exprs if not _is_reciprocal(e)]
+    den = [e for e in item.exprs if _is_reciprocal(e)]
+    if num and den and st is STYLES["unicode"]:       # dy/x, not 1/x ⊙ dy ('/' is elementwise, as in 1/x)
+        top = _print_item(_Item.of(num, item.idx), orient, st)
+        bottom = _print_item(_Item.of([1 / e for e in den], item.idx), orient, st)
+        if _top_level_op(bottom) and not (bottom.startswith("(") and _balanced_outer(bottom)):
+            bottom = "(" + bottom + ")"
+        if _top_level_sum(top) and not (top.startswith("(") and _balanced_outer(top)):
+            top = "(" + top + ")"
+        return top + "/" + bottom
     parts = []
     for e in item.exprs:
         if ir.is_access(e) or isinstance(e, sp.KroneckerDelta):
@@ -458,6 +485,9 @@ def stmt_matrix(ls, style="unicode", pt=None):
     for k, (num, text, *_) in enumerate(parts):
         neg = num.could_extract_minus_sign()
         mag = -num if neg else num
+        top, bottom = sp.fraction(mag)
+        if bottom != 1 and not top.has(Extent) and (top.is_number or not isinstance(top, sp.Add)):
+            text, mag = _over(text, bottom, style), top        # 2·dL·(p - t)/n, as books write it
         coef = "" if mag == 1 else (_num(mag, style) + st["dot"])
         if coef and not mag.is_Rational and (isinstance(mag, sp.Add) or "/" in coef):
             coef = "(" + coef[:-len(st["dot"])] + ")" + st["dot"]
@@ -467,6 +497,39 @@ def stmt_matrix(ls, style="unicode", pt=None):
             rhs += (" - " if neg else " + ") + coef + text
     text = f"{pretty_name(ls.target, style)} = {rhs}"
     return text if pt is None else (text, value)
+
+
+def _top_level_op(text):
+    """Whether text has an operator outside its parentheses (a product, quotient, sum): `2·n`, not `sqrt(n)`."""
+    depth = 0
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and ch in "·/+- ⊙*":
+            return True
+    return False
+
+
+def _top_level_sum(text):
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
+            return True
+    return text.startswith("-")
+
+
+def _over(text, den, style):
+    """text divided by the scalar den: `a·b/n`, `(a + b)/(2·n)`; in LaTeX a fraction."""
+    if style == "latex":
+        return "\\frac{" + text + "}{" + _num(den, style) + "}"
+    d = _num(den, style)
+    if _top_level_op(d) and not (d.startswith("(") and _balanced_outer(d)):
+        d = "(" + d + ")"
+    if _top_level_sum(text):
+        text = "(" + text + ")"
+    return text + "/" + d
 
 
 def _num(x, style):

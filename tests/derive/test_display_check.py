@@ -65,7 +65,7 @@ def test_a_vector_beside_a_matrix_is_broadcast_explicitly():
     # dt[b,c] = dL·(lse[b] - z[b,c])/size(b): `lse - z` adds a column to a matrix
     r = api.derive_text("ce(z[b,c], t[b,c]) -> L[]:\n    lse[b] = log(sum(k, exp(z[b,k])))\n"
                         "    L[] = -sum(b, c, t[b,c] * (z[b,c] - lse[b])) / size(b)\n")[0]
-    assert "dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)" in r.pullback_text().splitlines()
+    assert "dt = dL·(lse·𝟙ᵀ - z)/size(b)" in r.pullback_text().splitlines()
 
 
 def test_a_matrix_square_is_shown_as_a_product_only_where_it_is_one():
@@ -112,7 +112,7 @@ def test_internal_temporaries_never_share_a_name_with_the_rules_or_each_other():
     # d sqrt(x) = dx/(2·sqrt(x)); was `1/2·1/sqrt(x)`
     ("f(x[i]: positive) -> y[i] = sqrt(x[i])", ["dy = 1/(2·sqrt(x)) ⊙ dx", "dy[i] = dx[i]/(2·sqrt(x[i]))"]),
     # d log|u| = du/u; was `1/Abs(t0)·sign(t0)`
-    ("f(x[i]) -> y[i] = log(abs(x[i]))", ["dy = 1/x ⊙ dx", "dy[i] = dx[i]/x[i]"]),
+    ("f(x[i]) -> y[i] = log(abs(x[i]))", ["dy = dx/x", "dy[i] = dx[i]/x[i]"]),
 ])
 def test_powers_and_abs_print_as_a_textbook_writes_them(src, want):
     r = api.derive_text(src)[0]
@@ -156,3 +156,16 @@ def test_latex_labels_pushforward_and_pullback():
     rows = out.getvalue().splitlines()[2:-2]
     assert rows == [r"  &\text{pushforward} \\", r"  \mathrm{d}B &= -B \mathrm{d}A B \\",
                     r"  &\text{pullback} \\", r"  \mathrm{d}A &= -B^{\top} \mathrm{d}B B^{\top}"]
+
+
+def test_a_scalar_divisor_trails_and_a_step_is_a_bracket():
+    # by hand: S = Q·Kᵀ/√d gives dQ = dS·K/√d, dK = dSᵀ·Q/√d; relu' is the indicator [x > 0]; (log x)' = 1/x
+    dc.rejections.clear()
+    r = api.derive_text("f(Q[n,d], K[m,d]) -> S[n,m] = Q[n,d]*K[m,d] / sqrt(size(d))")[0]
+    assert sorted(r.pullback_text().splitlines()) == ["dK = dSᵀ·Q/sqrt(size(d))", "dQ = dS·K/sqrt(size(d))"]
+    r = api.derive_text("f(x[i]) -> y[i] = where(x[i] > 0, x[i], 0)")[0]
+    assert r.pullback_text() == "dx = [x > 0] ⊙ dy"
+    assert r.pullback_text("latex") == r"\mathrm{d}x = \left[x > 0\right] \odot \mathrm{d}y"
+    r = api.derive_text("f(x[i]: positive) -> y[i] = log(x[i])")[0]
+    assert r.pullback_text() == "dx = dy/x"
+    assert dc.rejections == []
