@@ -370,6 +370,11 @@ def term_matrix(t, free, st, pt=None):
                 it.exprs[k] = sp.Mul(abs(num), it.exprs[k])
                 num = sp.sign(num)
                 break
+    row = _row_wise(items, free, st, pt)
+    if row is not None:
+        items, broadcast = row
+    else:
+        broadcast = None
     where: dict = {}
     for k, it in enumerate(items):
         for s in it.idx:
@@ -415,7 +420,9 @@ def term_matrix(t, free, st, pt=None):
         return text, (dc.transpose(p[1]) if V else None)
 
     out = []
-    if len(free) == 2:
+    if broadcast is not None:
+        out.append(broadcast)
+    elif len(free) == 2:
         p, q = free
         chain, end = walk(p)
         if end == q:
@@ -461,6 +468,52 @@ def term_matrix(t, free, st, pt=None):
     return num, text
 
 
+class _Fake:
+    def __init__(self, coeff):
+        self.coeff, self.atom = coeff, sp.S.One
+
+
+def _row_wise(items, free, st, pt):
+    """A term over (p, q) whose factors over both indices (F) multiply what the others give along p alone (a
+    vector r, e.g. a row's Σₖ dy⊙y): `F ⊙ (r·𝟙ᵀ)`, or `diag(r)` where F is the identity δ[p,q]. Returns
+    (items left for scalars, (text, value)) or None."""
+    if len(free) != 2:
+        return None
+    full = [it for it in items if set(it.idx) == set(free)]
+    rest = [it for it in items if set(it.idx) != set(free)]
+    used = set().union(*[set(it.idx) for it in rest]) & set(free) if rest else set()
+    if len(full) != 1 or len(used) != 1:
+        return None
+    p, = used
+    n, text, val = term_matrix(_Fake(sp.Mul(*[e for it in rest for e in it.exprs])), (p,), st, pt) \
+        if pt is not None else (*term_matrix(_Fake(sp.Mul(*[e for it in rest for e in it.exprs])), (p,), st),
+                                None)
+    if n != 1:
+        return None
+    wrap = st["open"] + text + st["close"] if (_top_level_sum(text) or _top_level_had(text, st)) else text
+    F = full[0]
+    if F.exprs == [sp.KroneckerDelta(*F.idx)] or (len(F.exprs) == 1 and isinstance(F.exprs[0], sp.KroneckerDelta)):
+        name = "diag" if st is STYLES["unicode"] else "\\operatorname{diag}"
+        v = np.diagflat(val) if pt is not None else None
+        return [], (f"{name}{st['open']}{text}{st['close']}", v)
+    q = free[1] if p == free[0] else free[0]
+    ones = (np.ones((1, pt.size(q))) if pt is not None else None)
+    if p == free[0]:
+        b_text = st["open"] + wrap + st["dot"] + st["ones"] + st["T"] + st["close"]
+        b_val = dc.mul(val, ones) if pt is not None else None
+    else:
+        if _top_level_op(text) and not (text.startswith("(") and _balanced_outer(text)):
+            wrap = st["open"] + text + st["close"]      # (a·b)ᵀ: the transpose of the whole product
+        b_text = st["open"] + st["ones"] + st["dot"] + wrap + st["T"] + st["close"]
+        b_val = dc.mul(dc.transpose(ones), dc.transpose(val)) if pt is not None else None
+    f_text = _print_item(F, free, st)
+    f_val = _item_value(F, free, pt) if pt is not None else None
+    if _top_level_op(f_text) and not (f_text.startswith("(") and _balanced_outer(f_text)):
+        f_text = "(" + f_text + ")"
+    return [], (st["open"] + f_text + st["had"] + b_text + st["close"],
+                dc.hadamard(f_val, b_val) if pt is not None else None)
+
+
 def stmt_matrix(ls, style="unicode", pt=None):
     """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
     st = STYLES[style]
@@ -481,6 +534,8 @@ def stmt_matrix(ls, style="unicode", pt=None):
     value = np.float64(0.0)
     for p in parts if pt is not None else ():
         value = dc.add(value, p[2])
+    lead = next((k for k, p in enumerate(parts) if not p[0].could_extract_minus_sign()), 0)
+    parts = [parts[lead]] + parts[:lead] + parts[lead + 1:]     # dy - a, not -a + dy
     rhs = ""
     for k, (num, text, *_) in enumerate(parts):
         neg = num.could_extract_minus_sign()
@@ -506,6 +561,17 @@ def _top_level_op(text):
         depth += ch in "([{"
         depth -= ch in ")]}"
         if depth == 0 and ch in "·/+- ⊙*":
+            return True
+    return False
+
+
+def _top_level_had(text, st):
+    """Whether a ⊙ stands outside text's parentheses: `a ⊙ b` inside a matrix product needs them."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and text.startswith(st["had"], k):
             return True
     return False
 

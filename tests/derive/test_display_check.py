@@ -97,7 +97,7 @@ def test_a_primitive_of_a_primitive_value_shows_its_name_and_is_not_a_users_tens
 def test_internal_temporaries_never_share_a_name_with_the_rules_or_each_other():
     # solve's tangent temporary was always `dz`: beside a user's z, and for two solves in one rule
     r = api.derive_text("f(A[i,j], b[i], z[i]) -> x[i] = solve(A, b)[i] + z[i]")[0]
-    assert r.pushforward_text().splitlines() == ["dz′ = -dA·t0 + db", "dt0 = A⁻¹·dz′", "dx = dt0 + dz"]
+    assert r.pushforward_text().splitlines() == ["dz′ = db - dA·t0", "dt0 = A⁻¹·dz′", "dx = dt0 + dz"]
     r = api.derive_text("f(A[i,j], B[i,j], t0[i]) -> x[i] = solve(A, t0)[i] + solve(B, t0)[i]")[0]
     lines = r.pullback_text().splitlines()
     assert "dA = -dz₁·t0′ᵀ" in lines and "dB = -dz₂·t1ᵀ" in lines and "dt0 = dz₂ + dz₁" in lines
@@ -168,4 +168,17 @@ def test_a_scalar_divisor_trails_and_a_step_is_a_bracket():
     assert r.pullback_text("latex") == r"\mathrm{d}x = \left[x > 0\right] \odot \mathrm{d}y"
     r = api.derive_text("f(x[i]: positive) -> y[i] = log(x[i])")[0]
     assert r.pullback_text() == "dx = dy/x"
+    assert dc.rejections == []
+
+
+def test_row_wise_terms_broadcast_with_ones_and_a_diagonal_is_diag():
+    # by hand: log-softmax over the rows of x: dx = dy - softmax(x) ⊙ (row sums of dy), softmax(x) = exp(y);
+    # y[i] = X[i,i]: dX = diag(dy); softmax over the columns: dx = y ⊙ dy - y ⊙ (𝟙·(column sums of dy ⊙ y)ᵀ)
+    dc.rejections.clear()
+    r = api.derive_text("f(x[b,c]) -> y[b,c] = x[b,c] - log(sum(k, exp(x[b,k])))")[0]
+    assert r.pullback_text() == "dx = dy - exp(y) ⊙ (dy·𝟙·𝟙ᵀ)"
+    r = api.derive_text("f(X[i,j]) -> y[i] = X[i,i]")[0]
+    assert r.pullback_text() == "dX = diag(dy)"
+    r = api.derive_text("f(x[b,c]) -> y[b,c] = exp(x[b,c]) / sum(k, exp(x[k,c]))")[0]
+    assert r.pullback_text() == "dx = y ⊙ dy - y ⊙ (𝟙·((dy ⊙ y)ᵀ·𝟙)ᵀ)"
     assert dc.rejections == []
