@@ -37,6 +37,12 @@ class _Item:
         self.exprs = [expr]
         self.idx = tuple(idx)
 
+    @classmethod
+    def of(cls, exprs, idx):
+        it = cls(exprs[0], idx)
+        it.exprs = list(exprs)
+        return it
+
 
 def _indexed(e):
     return any(a.args for a in ir.accesses(e))
@@ -75,6 +81,9 @@ class _ElemMixin:
             if not exp:
                 return s
             return f"{{{s}}}^{{{exp}}}" if "_" in s or "^" in s or s.endswith("}") else f"{s}^{{{exp}}}"
+        if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0): Iverson's bracket [x > 0]
+            c = self._print(e.args[0])
+            return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
         return super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
 
     def _print_KroneckerDelta(self, e, exp=None):
@@ -269,10 +278,28 @@ def _item_value(item, orient, pt):
     return out
 
 
+def _is_indicator(e):
+    return isinstance(e, ir.where) and e.args[1] == 1 and e.args[2] == 0
+
+
+def _is_reciprocal(e):
+    return e.is_Pow and e.exp.is_negative and e.exp.is_Rational
+
+
 def _print_item(item, orient, st):
     if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
         inner = _print_item(item, item.idx, st)
         return inner + st["T"]
+    num = [e for e in item.exprs if not _is_reciprocal(e)]
+    den = [e for e in item.exprs if _is_reciprocal(e)]
+    if num and den and st is STYLES["unicode"]:       # dy/x, not 1/x ⊙ dy ('/' is elementwise, as in 1/x)
+        top = _print_item(_Item.of(num, item.idx), orient, st)
+        bottom = _print_item(_Item.of([1 / e for e in den], item.idx), orient, st)
+        if _top_level_op(bottom) and not (bottom.startswith("(") and _balanced_outer(bottom)):
+            bottom = "(" + bottom + ")"
+        if _top_level_sum(top) and not (top.startswith("(") and _balanced_outer(top)):
+            top = "(" + top + ")"
+        return top + "/" + bottom
     parts = []
     for e in item.exprs:
         if ir.is_access(e) or isinstance(e, sp.KroneckerDelta):
@@ -343,6 +370,11 @@ def term_matrix(t, free, st, pt=None):
                 it.exprs[k] = sp.Mul(abs(num), it.exprs[k])
                 num = sp.sign(num)
                 break
+    row = _row_wise(items, free, st, pt)
+    if row is not None:
+        items, broadcast = row
+    else:
+        broadcast = None
     where: dict = {}
     for k, it in enumerate(items):
         for s in it.idx:
@@ -388,7 +420,9 @@ def term_matrix(t, free, st, pt=None):
         return text, (dc.transpose(p[1]) if V else None)
 
     out = []
-    if len(free) == 2:
+    if broadcast is not None:
+        out.append(broadcast)
+    elif len(free) == 2:
         p, q = free
         chain, end = walk(p)
         if end == q:
@@ -434,6 +468,52 @@ def term_matrix(t, free, st, pt=None):
     return num, text
 
 
+class _Fake:
+    def __init__(self, coeff):
+        self.coeff, self.atom = coeff, sp.S.One
+
+
+def _row_wise(items, free, st, pt):
+    """A term over (p, q) whose factors over both indices (F) multiply what the others give along p alone (a
+    vector r, e.g. a row's Σₖ dy⊙y): `F ⊙ (r·𝟙ᵀ)`, or `diag(r)` where F is the identity δ[p,q]. Returns
+    (items left for scalars, (text, value)) or None."""
+    if len(free) != 2:
+        return None
+    full = [it for it in items if set(it.idx) == set(free)]
+    rest = [it for it in items if set(it.idx) != set(free)]
+    used = set().union(*[set(it.idx) for it in rest]) & set(free) if rest else set()
+    if len(full) != 1 or len(used) != 1:
+        return None
+    p, = used
+    n, text, val = term_matrix(_Fake(sp.Mul(*[e for it in rest for e in it.exprs])), (p,), st, pt) \
+        if pt is not None else (*term_matrix(_Fake(sp.Mul(*[e for it in rest for e in it.exprs])), (p,), st),
+                                None)
+    if n != 1:
+        return None
+    wrap = st["open"] + text + st["close"] if (_top_level_sum(text) or _top_level_had(text, st)) else text
+    F = full[0]
+    if F.exprs == [sp.KroneckerDelta(*F.idx)] or (len(F.exprs) == 1 and isinstance(F.exprs[0], sp.KroneckerDelta)):
+        name = "diag" if st is STYLES["unicode"] else "\\operatorname{diag}"
+        v = np.diagflat(val) if pt is not None else None
+        return [], (f"{name}{st['open']}{text}{st['close']}", v)
+    q = free[1] if p == free[0] else free[0]
+    ones = (np.ones((1, pt.size(q))) if pt is not None else None)
+    if p == free[0]:
+        b_text = st["open"] + wrap + st["dot"] + st["ones"] + st["T"] + st["close"]
+        b_val = dc.mul(val, ones) if pt is not None else None
+    else:
+        if _top_level_op(text) and not (text.startswith("(") and _balanced_outer(text)):
+            wrap = st["open"] + text + st["close"]      # (a·b)ᵀ: the transpose of the whole product
+        b_text = st["open"] + st["ones"] + st["dot"] + wrap + st["T"] + st["close"]
+        b_val = dc.mul(dc.transpose(ones), dc.transpose(val)) if pt is not None else None
+    f_text = _print_item(F, free, st)
+    f_val = _item_value(F, free, pt) if pt is not None else None
+    if _top_level_op(f_text) and not (f_text.startswith("(") and _balanced_outer(f_text)):
+        f_text = "(" + f_text + ")"
+    return [], (st["open"] + f_text + st["had"] + b_text + st["close"],
+                dc.hadamard(f_val, b_val) if pt is not None else None)
+
+
 def stmt_matrix(ls, style="unicode", pt=None):
     """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
     st = STYLES[style]
@@ -454,10 +534,15 @@ def stmt_matrix(ls, style="unicode", pt=None):
     value = np.float64(0.0)
     for p in parts if pt is not None else ():
         value = dc.add(value, p[2])
+    lead = next((k for k, p in enumerate(parts) if not p[0].could_extract_minus_sign()), 0)
+    parts = [parts[lead]] + parts[:lead] + parts[lead + 1:]     # dy - a, not -a + dy
     rhs = ""
     for k, (num, text, *_) in enumerate(parts):
         neg = num.could_extract_minus_sign()
         mag = -num if neg else num
+        top, bottom = sp.fraction(mag)
+        if bottom != 1 and not top.has(Extent) and (top.is_number or not isinstance(top, sp.Add)):
+            text, mag = _over(text, bottom, style), top        # 2·dL·(p - t)/n, as books write it
         coef = "" if mag == 1 else (_num(mag, style) + st["dot"])
         if coef and not mag.is_Rational and (isinstance(mag, sp.Add) or "/" in coef):
             coef = "(" + coef[:-len(st["dot"])] + ")" + st["dot"]
@@ -467,6 +552,50 @@ def stmt_matrix(ls, style="unicode", pt=None):
             rhs += (" - " if neg else " + ") + coef + text
     text = f"{pretty_name(ls.target, style)} = {rhs}"
     return text if pt is None else (text, value)
+
+
+def _top_level_op(text):
+    """Whether text has an operator outside its parentheses (a product, quotient, sum): `2·n`, not `sqrt(n)`."""
+    depth = 0
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and ch in "·/+- ⊙*":
+            return True
+    return False
+
+
+def _top_level_had(text, st):
+    """Whether a ⊙ stands outside text's parentheses: `a ⊙ b` inside a matrix product needs them."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and text.startswith(st["had"], k):
+            return True
+    return False
+
+
+def _top_level_sum(text):
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
+            return True
+    return text.startswith("-")
+
+
+def _over(text, den, style):
+    """text divided by the scalar den: `a·b/n`, `(a + b)/(2·n)`; in LaTeX a fraction."""
+    if style == "latex":
+        return "\\frac{" + text + "}{" + _num(den, style) + "}"
+    d = _num(den, style)
+    if _top_level_op(d) and not (d.startswith("(") and _balanced_outer(d)):
+        d = "(" + d + ")"
+    if _top_level_sum(text):
+        text = "(" + text + ")"
+    return text + "/" + d
 
 
 def _num(x, style):

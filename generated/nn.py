@@ -1126,17 +1126,17 @@ RULES = {'sum': {'name': 'sum',
           'extents': {},
           'equal_extents': [],
           'pushforward': [{'target': 'dm',
-                           'text': 'dm = (1/size(i))·dxᵀ·𝟙',
-                           'latex': '\\mathrm{d}m = \\frac{1}{\\lvert i \\rvert} \\mathrm{d}x^{\\top} '
-                                    '\\mathbf{1}',
-                           'matrix': 'dm = (1/size(i))·dxᵀ·𝟙',
+                           'text': 'dm = dxᵀ·𝟙/size(i)',
+                           'latex': '\\mathrm{d}m = \\frac{\\mathrm{d}x^{\\top} \\mathbf{1}}{\\lvert i '
+                                    '\\rvert}',
+                           'matrix': 'dm = dxᵀ·𝟙/size(i)',
                            'index': 'dm = Σ_k dx[k]/size(i)',
                            'index_latex': '\\mathrm{d}m = \\sum_{k} \\frac{\\mathrm{d}x_{k}}{\\lvert i '
                                           '\\rvert}'}],
           'pullback': [{'target': 'dx',
-                        'text': 'dx = (1/size(i))·dm·𝟙',
-                        'latex': '\\mathrm{d}x = \\frac{1}{\\lvert i \\rvert} \\mathrm{d}m \\mathbf{1}',
-                        'matrix': 'dx = (1/size(i))·dm·𝟙',
+                        'text': 'dx = dm·𝟙/size(i)',
+                        'latex': '\\mathrm{d}x = \\frac{\\mathrm{d}m \\mathbf{1}}{\\lvert i \\rvert}',
+                        'matrix': 'dx = dm·𝟙/size(i)',
                         'index': 'dx[i] = dm/size(i)',
                         'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}m}{\\lvert i \\rvert}'}],
           'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
@@ -1232,18 +1232,18 @@ RULES = {'sum': {'name': 'sum',
                  'extents': {},
                  'equal_extents': [],
                  'pushforward': [{'target': 'dy',
-                                  'text': 'dy = -𝟙·(exp(y) ⊙ dx)ᵀ·𝟙 + dx',
-                                  'latex': '\\mathrm{d}y = -\\mathbf{1} (e^{y} \\odot \\mathrm{d}x)^{\\top} '
-                                           '\\mathbf{1} + \\mathrm{d}x',
-                                  'matrix': 'dy = -𝟙·(exp(y) ⊙ dx)ᵀ·𝟙 + dx',
+                                  'text': 'dy = dx - 𝟙·(exp(y) ⊙ dx)ᵀ·𝟙',
+                                  'latex': '\\mathrm{d}y = \\mathrm{d}x - \\mathbf{1} (e^{y} \\odot '
+                                           '\\mathrm{d}x)^{\\top} \\mathbf{1}',
+                                  'matrix': 'dy = dx - 𝟙·(exp(y) ⊙ dx)ᵀ·𝟙',
                                   'index': 'dy[i] = Σ_k -dx[k]·exp(y[k]) + dx[i]',
                                   'index_latex': '\\mathrm{d}y_{i} = \\sum_{k} - \\mathrm{d}x_{k} e^{y_{k}} '
                                                  '+ \\mathrm{d}x_{i}'}],
                  'pullback': [{'target': 'dx',
-                               'text': 'dx = -exp(y)·dyᵀ·𝟙 + dy',
-                               'latex': '\\mathrm{d}x = -e^{y} \\mathrm{d}y^{\\top} \\mathbf{1} + '
-                                        '\\mathrm{d}y',
-                               'matrix': 'dx = -exp(y)·dyᵀ·𝟙 + dy',
+                               'text': 'dx = dy - exp(y)·dyᵀ·𝟙',
+                               'latex': '\\mathrm{d}x = \\mathrm{d}y - e^{y} \\mathrm{d}y^{\\top} '
+                                        '\\mathbf{1}',
+                               'matrix': 'dx = dy - exp(y)·dyᵀ·𝟙',
                                'index': 'dx[i] = Σ_k -dy[k]·exp(y[i]) + dy[i]',
                                'index_latex': '\\mathrm{d}x_{i} = \\sum_{k} - \\mathrm{d}y_{k} e^{y_{i}} + '
                                               '\\mathrm{d}y_{i}'}],
@@ -1397,14 +1397,14 @@ RULES = {'sum': {'name': 'sum',
          'extents': {},
          'equal_extents': [],
          'pushforward': [{'target': 'dL',
-                          'text': 'dL = (2/(size(b)·size(o)))·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙 + '
-                                  '(2/(size(b)·size(o)))·𝟙ᵀ·((p - t) ⊙ dp)·𝟙',
-                          'latex': '\\mathrm{d}L = \\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} '
-                                   '\\mathbf{1}^{\\top} ((- p + t) \\odot \\mathrm{d}t) \\mathbf{1} + '
-                                   '\\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} \\mathbf{1}^{\\top} ((p - '
-                                   't) \\odot \\mathrm{d}p) \\mathbf{1}',
-                          'matrix': 'dL = (2/(size(b)·size(o)))·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙 + '
-                                    '(2/(size(b)·size(o)))·𝟙ᵀ·((p - t) ⊙ dp)·𝟙',
+                          'text': 'dL = 2·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
+                                  'dp)·𝟙/(size(b)·size(o))',
+                          'latex': '\\mathrm{d}L = 2 \\frac{\\mathbf{1}^{\\top} ((- p + t) \\odot '
+                                   '\\mathrm{d}t) \\mathbf{1}}{\\lvert b \\rvert \\lvert o \\rvert} + 2 '
+                                   '\\frac{\\mathbf{1}^{\\top} ((p - t) \\odot \\mathrm{d}p) '
+                                   '\\mathbf{1}}{\\lvert b \\rvert \\lvert o \\rvert}',
+                          'matrix': 'dL = 2·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
+                                    'dp)·𝟙/(size(b)·size(o))',
                           'index': 'dL = Σ_kl 2·(-p[k,l] + t[k,l])·dt[k,l]/(size(b)·size(o)) + Σ_kl '
                                    '2·(p[k,l] - t[k,l])·dp[k,l]/(size(b)·size(o))',
                           'index_latex': '\\mathrm{d}L = \\sum_{kl} \\frac{2 \\left(- p_{kl} + '
@@ -1412,18 +1412,18 @@ RULES = {'sum': {'name': 'sum',
                                          '\\rvert} + \\sum_{kl} \\frac{2 \\left(p_{kl} - t_{kl}\\right) '
                                          '\\mathrm{d}p_{kl}}{\\lvert b \\rvert \\lvert o \\rvert}'}],
          'pullback': [{'target': 'dp',
-                       'text': 'dp = (2/(size(b)·size(o)))·dL·(p - t)',
-                       'latex': '\\mathrm{d}p = \\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} \\mathrm{d}L '
-                                '(p - t)',
-                       'matrix': 'dp = (2/(size(b)·size(o)))·dL·(p - t)',
+                       'text': 'dp = 2·dL·(p - t)/(size(b)·size(o))',
+                       'latex': '\\mathrm{d}p = 2 \\frac{\\mathrm{d}L (p - t)}{\\lvert b \\rvert \\lvert o '
+                                '\\rvert}',
+                       'matrix': 'dp = 2·dL·(p - t)/(size(b)·size(o))',
                        'index': 'dp[b,o] = 2·(p[b,o] - t[b,o])·dL/(size(b)·size(o))',
                        'index_latex': '\\mathrm{d}p_{bo} = \\frac{2 \\left(p_{bo} - t_{bo}\\right) '
                                       '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'},
                       {'target': 'dt',
-                       'text': 'dt = (2/(size(b)·size(o)))·dL·(-p + t)',
-                       'latex': '\\mathrm{d}t = \\frac{2}{\\lvert b \\rvert \\lvert o \\rvert} \\mathrm{d}L '
-                                '(- p + t)',
-                       'matrix': 'dt = (2/(size(b)·size(o)))·dL·(-p + t)',
+                       'text': 'dt = 2·dL·(-p + t)/(size(b)·size(o))',
+                       'latex': '\\mathrm{d}t = 2 \\frac{\\mathrm{d}L (- p + t)}{\\lvert b \\rvert \\lvert o '
+                                '\\rvert}',
+                       'matrix': 'dt = 2·dL·(-p + t)/(size(b)·size(o))',
                        'index': 'dt[b,o] = 2·(-p[b,o] + t[b,o])·dL/(size(b)·size(o))',
                        'index_latex': '\\mathrm{d}t_{bo} = \\frac{2 \\left(- p_{bo} + t_{bo}\\right) '
                                       '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'}],
@@ -1466,16 +1466,16 @@ RULES = {'sum': {'name': 'sum',
                                     'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
                                                    '\\mathrm{d}z_{bk} e^{- {\\mathit{lse}}_{b} + z_{bk}}'},
                                    {'target': 'dL',
-                                    'text': 'dL = (1/size(b))·dlseᵀ·t·𝟙 - (1/size(b))·tr(t·dzᵀ) + '
-                                            '(1/size(b))·𝟙ᵀ·((lse·𝟙ᵀ - z) ⊙ dt)·𝟙',
-                                    'latex': '\\mathrm{d}L = \\frac{1}{\\lvert b \\rvert} '
-                                             '\\mathrm{d}\\mathit{lse}^{\\top} t \\mathbf{1} - '
-                                             '\\frac{1}{\\lvert b \\rvert} \\operatorname{tr}\\left(t '
-                                             '\\mathrm{d}z^{\\top}\\right) + \\frac{1}{\\lvert b \\rvert} '
-                                             '\\mathbf{1}^{\\top} ((\\mathit{lse} \\mathbf{1}^{\\top} - z) '
-                                             '\\odot \\mathrm{d}t) \\mathbf{1}',
-                                    'matrix': 'dL = (1/size(b))·dlseᵀ·t·𝟙 - (1/size(b))·tr(t·dzᵀ) + '
-                                              '(1/size(b))·𝟙ᵀ·((lse·𝟙ᵀ - z) ⊙ dt)·𝟙',
+                                    'text': 'dL = dlseᵀ·t·𝟙/size(b) - tr(t·dzᵀ)/size(b) + 𝟙ᵀ·((lse·𝟙ᵀ - z) ⊙ '
+                                            'dt)·𝟙/size(b)',
+                                    'latex': '\\mathrm{d}L = \\frac{\\mathrm{d}\\mathit{lse}^{\\top} t '
+                                             '\\mathbf{1}}{\\lvert b \\rvert} - '
+                                             '\\frac{\\operatorname{tr}\\left(t '
+                                             '\\mathrm{d}z^{\\top}\\right)}{\\lvert b \\rvert} + '
+                                             '\\frac{\\mathbf{1}^{\\top} ((\\mathit{lse} \\mathbf{1}^{\\top} '
+                                             '- z) \\odot \\mathrm{d}t) \\mathbf{1}}{\\lvert b \\rvert}',
+                                    'matrix': 'dL = dlseᵀ·t·𝟙/size(b) - tr(t·dzᵀ)/size(b) + 𝟙ᵀ·((lse·𝟙ᵀ - z) '
+                                              '⊙ dt)·𝟙/size(b)',
                                     'index': 'dL = Σ_kl dlse[k]·t[k,l]/size(b) + Σ_kl '
                                              '-dz[k,l]·t[k,l]/size(b) + Σ_kl (lse[k] - '
                                              'z[k,l])·dt[k,l]/size(b)',
@@ -1486,28 +1486,29 @@ RULES = {'sum': {'name': 'sum',
                                                    '\\frac{\\left({\\mathit{lse}}_{k} - z_{kl}\\right) '
                                                    '\\mathrm{d}t_{kl}}{\\lvert b \\rvert}'}],
                    'pullback': [{'target': 'dlse',
-                                 'text': 'dlse = (1/size(b))·dL·t·𝟙',
-                                 'latex': '\\mathrm{d}\\mathit{lse} = \\frac{1}{\\lvert b \\rvert} '
-                                          '\\mathrm{d}L t \\mathbf{1}',
-                                 'matrix': 'dlse = (1/size(b))·dL·t·𝟙',
+                                 'text': 'dlse = dL·t·𝟙/size(b)',
+                                 'latex': '\\mathrm{d}\\mathit{lse} = \\frac{\\mathrm{d}L t '
+                                          '\\mathbf{1}}{\\lvert b \\rvert}',
+                                 'matrix': 'dlse = dL·t·𝟙/size(b)',
                                  'index': 'dlse[b] = Σ_k dL·t[b,k]/size(b)',
                                  'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
                                                 '\\frac{\\mathrm{d}L t_{bk}}{\\lvert b \\rvert}'},
                                 {'target': 'dz',
-                                 'text': 'dz[b,c] = -dL·t[b,c]/size(b) + dlse[b]·exp(-lse[b] + z[b,c])',
-                                 'latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
-                                          '\\rvert} + {\\mathrm{d}\\mathit{lse}}_{b} e^{- '
-                                          '{\\mathit{lse}}_{b} + z_{bc}}',
-                                 'matrix': None,
+                                 'text': 'dz = exp(-lse·𝟙ᵀ + z) ⊙ (dlse·𝟙ᵀ) - dL·t/size(b)',
+                                 'latex': '\\mathrm{d}z = \\left(e^{- \\mathit{lse} \\mathbf{1}^{\\top} + z} '
+                                          '\\odot \\left(\\mathrm{d}\\mathit{lse} '
+                                          '\\mathbf{1}^{\\top}\\right)\\right) - \\frac{\\mathrm{d}L '
+                                          't}{\\lvert b \\rvert}',
+                                 'matrix': 'dz = exp(-lse·𝟙ᵀ + z) ⊙ (dlse·𝟙ᵀ) - dL·t/size(b)',
                                  'index': 'dz[b,c] = -dL·t[b,c]/size(b) + dlse[b]·exp(-lse[b] + z[b,c])',
                                  'index_latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
                                                 '\\rvert} + {\\mathrm{d}\\mathit{lse}}_{b} e^{- '
                                                 '{\\mathit{lse}}_{b} + z_{bc}}'},
                                 {'target': 'dt',
-                                 'text': 'dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)',
-                                 'latex': '\\mathrm{d}t = \\frac{1}{\\lvert b \\rvert} \\mathrm{d}L '
-                                          '(\\mathit{lse} \\mathbf{1}^{\\top} - z)',
-                                 'matrix': 'dt = (1/size(b))·dL·(lse·𝟙ᵀ - z)',
+                                 'text': 'dt = dL·(lse·𝟙ᵀ - z)/size(b)',
+                                 'latex': '\\mathrm{d}t = \\frac{\\mathrm{d}L (\\mathit{lse} '
+                                          '\\mathbf{1}^{\\top} - z)}{\\lvert b \\rvert}',
+                                 'matrix': 'dt = dL·(lse·𝟙ᵀ - z)/size(b)',
                                  'index': 'dt[b,c] = (lse[b] - z[b,c])·dL/size(b)',
                                  'index_latex': '\\mathrm{d}t_{bc} = \\frac{\\left({\\mathit{lse}}_{b} - '
                                                 'z_{bc}\\right) \\mathrm{d}L}{\\lvert b \\rvert}'}],
