@@ -160,6 +160,24 @@ class OpCpu(OpCuda):
             tile_lines += lines
             subs[sym] = sp.Symbol(f"{arr}[t]", real=True)
         exprs = [e.xreplace(subs) for e in exprs]
+        lane = pc.indices[-1] if is_sum and len(pc.indices) >= 2 else None
+        if lane is not None and not any(lane in free_of(e) for _, e in placeholders.values()) and tile_lines:
+            # the last row index is not in the sums the tiles hold: every row that differs only in it shares
+            # them, and the summand's parts free of it (the exp of the kernel sum); a row group does its lanes
+            lines = self._lanes(ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane)
+            k.lines = {"decompose_row": _decompose("grp", rvars[:-1], rows_cls[:-1], ctx, "    "),
+                       "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
+                       "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines, **lines}
+            k.cls = "cpu_reduce_lanes"
+            k.outputs.append(pc.target)
+            k.extra = ["const long long nrows", "const long long nko", "const long long nki", "const long long nlane"]
+            k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1]})
+            step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
+                    "rows": list(rows_cls), "red": list(red_cls), "lane": lane.ext}
+            step["kernel"] = self.add(k)
+            step["params"] = k.manifest_params()
+            step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
+            return step
         accs = [f"acc{j}" for j in range(len(exprs))]
         inner = CpuBody(ctx, inner_names, "            ")
         codes = inner.values(exprs)
@@ -190,6 +208,48 @@ class OpCpu(OpCuda):
         step["params"] = k.manifest_params()
         step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
         return step
+
+
+    def _lanes(self, ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane):
+        """Lines of a lane kernel: the summand's common subexpressions free of the lane index are computed once per
+        tile position (arrays h*_t), then each lane's simd loop reads them."""
+        gen = (sp.Symbol(ctx.fresh("c"), real=True) for _ in iter(int, 1))
+        reps, reduced = sp.cse(exprs, symbols=gen, order="none")
+        hoisted, kept, lane_dep = {}, [], set()
+        for sym, e in reps:
+            e = e.xreplace(hoisted)
+            if lane in free_of(e) or e.free_symbols & lane_dep:
+                lane_dep.add(sym)
+                kept.append((sym, e))
+            else:
+                hoisted[sym] = sp.Symbol(f"{sym.name}_t[t]", real=True)
+                kept.append((sym, e, "hoist"))
+        free_names = {i: v for i, v in inner_names.items() if i != lane}
+        decls, hoist_lines, lane_lines = [], [], []
+        hb = CpuBody(ctx, free_names, "            ")
+        to_hoist = [(x[0], x[1]) for x in kept if len(x) == 3]
+        if to_hoist:
+            hcodes = hb.values([e for _, e in to_hoist])
+            hoist_lines += hb.lines
+            for (sym, _), code in zip(to_hoist, hcodes):
+                decls.append(f"    T {sym.name}_t[TR_TILE];")
+                hoist_lines.append(f"            {sym.name}_t[t] = {code};")
+        # what each lane computes: its own subexpressions, then the summands
+        lane_reps = [(x[0], x[1]) for x in kept if len(x) == 2]
+        final = [e.xreplace(hoisted) for e in reduced]
+        lb = CpuBody(ctx, inner_names, "                ")
+        codes = lb.values([e for _, e in lane_reps] + final)
+        lane_lines += lb.lines
+        for (sym, _), code in zip(lane_reps, codes):
+            lane_lines.append(f"                const T {sym.name} = {code};")
+        accs = [f"a{j}" for j in range(len(final))]
+        lane_lines += [f"                {a} += {c};" for a, c in zip(accs, codes[len(lane_reps):])]
+        epi = CpuBody(ctx, names, "        ")
+        ocodes = epi.values([o for o, _ in pc.terms])
+        parts = [f"acc{j}[ln - l0]" if o == "T(1)" else f"{o} * acc{j}[ln - l0]" for j, o in enumerate(ocodes)]
+        k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"),
+                    "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})", "what": "reduction"}
+        return {"tile_decls_h": decls, "hoist": hoist_lines, "lane": lane_lines, "epilogue": epi.lines}
 
 
 def generate_op(result, prefix, kernels):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
+from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero, unthunk
 
 CACHE_VERSION = "1"
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "cuda"
@@ -354,7 +354,17 @@ def _frule(mod, op_name, entry, args, dev):
     return tuple(ys), tuple(dys)
 
 
-def _rrule(mod, op_name, entry, args, dev):
+def _subprogram(prog, result):
+    """The steps of `prog` that `result` needs (its writers and, transitively, theirs)."""
+    need, keep = {result}, []
+    for step in reversed(prog["steps"]):
+        if any(o["buf"] in need for o in step["outputs"]):
+            keep.append(step)
+            need |= set(step["reads"])
+    return dict(prog, steps=keep[::-1], results=[result])
+
+
+def _rrule(mod, op_name, entry, args, dev, lazy=False):
     dtype = _dtype(op_name, args, dev)
     env, sizes, shape = _bind_inputs(entry, args, dtype, dev, op_name)
     fwd, pull = entry["programs"]["rrule"], entry["programs"]["pullback"]
@@ -378,19 +388,32 @@ def _rrule(mod, op_name, entry, args, dev):
             if not is_zero(g):
                 g = dev.asarray(g, dtype)
                 penv[arg] = g.reshape(-1) if shape is not None else g
+        def result(g, spec, arr):
+            if g is None:
+                return ZeroTangent()
+            if spec["kind"] == "scalar" and not arr:
+                return dev.to_host_scalar(g)
+            return _shaped(g, shape) if spec["kind"] == "tensor" else g
+
+        if lazy:
+            # each cotangent a Thunk running only the steps it needs (the NumPy code's pullbacks are lazy too)
+            def thunk(spec, arr):
+                name = "b:" + spec["name"]
+
+                def run():
+                    return result(_runner(mod, dev, dtype, sizes).run(_subprogram(pull, name), dict(penv)).get(name),
+                                  spec, arr)
+                return Thunk(run)
+
+            writes = {o["buf"] for st in pull["steps"] for o in st["outputs"]}
+            return (NoTangent(),) + tuple(
+                NoTangent() if spec["kind"] == "int" else
+                thunk(spec, arr) if "b:" + spec["name"] in writes else ZeroTangent()
+                for spec, arr in zip(entry["inputs"], was_array))
         res = _runner(mod, dev, dtype, sizes).run(pull, penv)
         out = [NoTangent()]
         for spec, arr in zip(entry["inputs"], was_array):
-            if spec["kind"] == "int":
-                out.append(NoTangent())
-                continue
-            g = res.get("b:" + spec["name"])
-            if g is None:
-                out.append(ZeroTangent())
-            elif spec["kind"] == "scalar" and not arr:
-                out.append(dev.to_host_scalar(g))
-            else:
-                out.append(_shaped(g, shape) if spec["kind"] == "tensor" else g)
+            out.append(NoTangent() if spec["kind"] == "int" else result(res.get("b:" + spec["name"]), spec, arr))
         return tuple(out)
 
     return (ys[0] if len(ys) == 1 else tuple(ys)), pullback

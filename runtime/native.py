@@ -131,6 +131,9 @@ def _load(source: str):
     from derive import trusted_cache
 
     key = cache_key(source)
+    # idle OpenMP threads sleep instead of spinning on the cores the next NumPy call needs (read by libgomp when
+    # it first loads; a user's own setting wins)
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     with _LOCK:
         if key in _LIBS:
             return _LIBS[key]
@@ -257,6 +260,8 @@ class CpuRunner(_plan.Runner):
             nki = self.sizes[step["red"][-1]] if step["red"] else 1
             nko = nk // nki if nki else 0
             args = self.param_buffers(step["params"], live) + [("i64", nrows), ("i64", nko), ("i64", nki)]
+            if "lane" in step:        # rows grouped by all but the last row index (codegen_cpu's lane kernels)
+                args.append(("i64", self.sizes[step["lane"]]))
             self.kernels.call(step["kernel"] + self.sfx, args)
         self.init.add(buf)
 
@@ -361,7 +366,10 @@ def worth(args):
 
 
 def call(mod, op_name, kind, args):
-    """Run op `op_name` ("forward", "frule" or "rrule") through the native plan of `mod`."""
+    """Run op `op_name` ("forward", "frule" or "rrule") through the native plan of `mod`; an rrule's pullback
+    gives each cotangent as a Thunk that runs only the steps it needs."""
+    if kind == "rrule":
+        return _plan._rrule(mod, op_name, mod.op(op_name), args, _DEVICE, lazy=True)
     return _plan.call(mod, op_name, kind, args, _DEVICE)
 
 

@@ -5,6 +5,7 @@
 
 #define TR_TILE 256
 #define TR_CHUNK 4096
+#define TR_LANES 8
 // ---- helpers shared by every native CPU kernel (templates/cpu_helpers.h.j2) ---------------------------------
 #include <cmath>
 #include <cstdint>

@@ -5,6 +5,7 @@
 
 #define TR_TILE 256
 #define TR_CHUNK 4096
+#define TR_LANES 8
 // ---- helpers shared by every native CPU kernel (templates/cpu_helpers.h.j2) ---------------------------------
 #include <cmath>
 #include <cstdint>
@@ -1725,19 +1726,18 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, c
     }
 }
 
-// tr_nn_gaussian_kernel_sum_pb0: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_pb0: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
+// the tiles' sums and the summand's lane-free parts; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_pb0_part(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    long long rem5 = row;
-    const long long i1 = rem5 % n_d; rem5 /= n_d;
-    const long long i0 = rem5;
+static void tr_nn_gaussian_kernel_sum_pb0_part(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long grp, const long long l0, const long long l1, T* __restrict__ res) {
+    const long long i0 = grp;
     T s1_t[TR_TILE];
-    T acc0 = T(0);
-    T acc1 = T(0);
-    for (long long ko = ob; ko < oe; ++ko) {
-    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
-        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+    T c3_t[TR_TILE];
+    T acc0[TR_LANES] = {};
+    T acc1[TR_LANES] = {};
+    for (long long ko = 0; ko < nko; ++ko) {
+    for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, nki - k0);
         for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
         for (long long k2 = 0; k2 < n_d; ++k2) {
             #pragma omp simd
@@ -1746,82 +1746,67 @@ static T tr_nn_gaussian_kernel_sum_pb0_part(T* __restrict__ b_x, const int mode_
                 s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q0 * n_d + k2]);
             }
         }
-#pragma omp simd reduction(+:acc0, acc1)
+#pragma omp simd
         for (long long t = 0; t < tn; ++t) {
             const long long q0 = k0 + t;
-            const T v3 = x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
-            acc0 += v3*x_y[q0 * n_d + i1];
-            acc1 += v3;
+            c3_t[t] = x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
+        }
+        for (long long ln = l0; ln < l1; ++ln) {
+            const long long i1 = ln;
+            T a0 = T(0);
+            T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += c3_t[t]*x_y[q0 * n_d + i1];
+                a1 += c3_t[t];
+            }
+            acc0[ln - l0] += a0;
+            acc1[ln - l0] += a1;
         }
     }
     }
-    const T v4 = T(2)*tr_ld(b_out, i0)/x_s[0];
-    return v4 * acc0 - v4*x_x[i0 * n_d + i1] * acc1;
-}
-extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_x, row, tr_nn_gaussian_kernel_sum_pb0_part<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_x);
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<float> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb0_part<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb0_part<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
-        }
-        float v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(b_x, row, v, mode_b_x);
+    for (long long ln = l0; ln < l1; ++ln) {
+        const long long i1 = ln;
+        const T v4 = T(2)*tr_ld(b_out, i0)/x_s[0];
+        res[ln - l0] = v4 * acc0[ln - l0] - v4*x_x[i0 * n_d + i1] * acc1[ln - l0];
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_x, row, tr_nn_gaussian_kernel_sum_pb0_part<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_x);
-        return;
+extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+    if (nlane <= 0) return;
+    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
+#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngrp * nblk; ++w) {
+        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        float res[TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb0_part<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
+        for (long long ln = l0; ln < l1; ++ln) tr_store(b_x, grp * nlane + ln, res[ln - l0], mode_b_x);
     }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<double> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb0_part<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb0_part<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
-        }
-        double v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(b_x, row, v, mode_b_x);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+    if (nlane <= 0) return;
+    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
+#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngrp * nblk; ++w) {
+        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        double res[TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb0_part<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
+        for (long long ln = l0; ln < l1; ++ln) tr_store(b_x, grp * nlane + ln, res[ln - l0], mode_b_x);
     }
 }
 
-// tr_nn_gaussian_kernel_sum_pb1: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_pb1: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
+// the tiles' sums and the summand's lane-free parts; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_pb1_part(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    long long rem5 = row;
-    const long long i1 = rem5 % n_d; rem5 /= n_d;
-    const long long i0 = rem5;
+static void tr_nn_gaussian_kernel_sum_pb1_part(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long grp, const long long l0, const long long l1, T* __restrict__ res) {
+    const long long i0 = grp;
     T s1_t[TR_TILE];
-    T acc0 = T(0);
-    T acc1 = T(0);
-    for (long long ko = ob; ko < oe; ++ko) {
-    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
-        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+    T c3_t[TR_TILE];
+    T acc0[TR_LANES] = {};
+    T acc1[TR_LANES] = {};
+    for (long long ko = 0; ko < nko; ++ko) {
+    for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, nki - k0);
         for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
         for (long long k2 = 0; k2 < n_d; ++k2) {
             #pragma omp simd
@@ -1830,66 +1815,52 @@ static T tr_nn_gaussian_kernel_sum_pb1_part(T* __restrict__ b_y, const int mode_
                 s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[i0 * n_d + k2]);
             }
         }
-#pragma omp simd reduction(+:acc0, acc1)
+#pragma omp simd
         for (long long t = 0; t < tn; ++t) {
             const long long q0 = k0 + t;
-            const T v3 = tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
-            acc0 += v3*x_x[q0 * n_d + i1];
-            acc1 += v3;
+            c3_t[t] = tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
+        }
+        for (long long ln = l0; ln < l1; ++ln) {
+            const long long i1 = ln;
+            T a0 = T(0);
+            T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += c3_t[t]*x_x[q0 * n_d + i1];
+                a1 += c3_t[t];
+            }
+            acc0[ln - l0] += a0;
+            acc1[ln - l0] += a1;
         }
     }
     }
-    const T v4 = T(2)*x_b[i0]/x_s[0];
-    return v4 * acc0 - v4*x_y[i0 * n_d + i1] * acc1;
-}
-extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_y, row, tr_nn_gaussian_kernel_sum_pb1_part<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_y);
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<float> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb1_part<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb1_part<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
-        }
-        float v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(b_y, row, v, mode_b_y);
+    for (long long ln = l0; ln < l1; ++ln) {
+        const long long i1 = ln;
+        const T v4 = T(2)*x_b[i0]/x_s[0];
+        res[ln - l0] = v4 * acc0[ln - l0] - v4*x_y[i0 * n_d + i1] * acc1[ln - l0];
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_y, row, tr_nn_gaussian_kernel_sum_pb1_part<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_y);
-        return;
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+    if (nlane <= 0) return;
+    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
+#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngrp * nblk; ++w) {
+        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        float res[TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb1_part<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
+        for (long long ln = l0; ln < l1; ++ln) tr_store(b_y, grp * nlane + ln, res[ln - l0], mode_b_y);
     }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<double> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb1_part<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb1_part<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
-        }
-        double v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(b_y, row, v, mode_b_y);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+    if (nlane <= 0) return;
+    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
+#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngrp * nblk; ++w) {
+        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        double res[TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb1_part<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
+        for (long long ln = l0; ln < l1; ++ln) tr_store(b_y, grp * nlane + ln, res[ln - l0], mode_b_y);
     }
 }
 
