@@ -245,7 +245,7 @@ def planned_files(outcomes, with_init=True) -> dict:
     return files
 
 
-MANAGED_SUFFIXES = (".py", ".cu", ".json", ".html")
+MANAGED_SUFFIXES = (".py", ".cu", ".cpp", ".json", ".html")
 JOURNAL = ".derive-rules-swap"  # present from the first rename of a swap to the last: the set is half-switched
 _SWAPPED: list = []             # output directories this process has switched to a new set
 

@@ -415,7 +415,7 @@ class OpCuda:
         space = tuple(s.ext for s in grp[0].indices)
         evars = tuple(f"e{j}" for j in range(len(space)))
         ctx.identity = evars
-        decomp = _decompose("e", list(evars), space, ctx, "        ")
+        decomp = self.map_decompose(evars, space, ctx)
         body_lines = []
         outputs = []
         local_atoms = {}
@@ -437,9 +437,14 @@ class OpCuda:
             return None
         total = _product(space, ctx)
         k.lines = {"decompose": decomp, "body": body_lines}
-        k.fields = {"total": total}
+        k.fields = {"total": total, "last": ctx.extent(space[-1]) if space else "1LL",
+                    "lastvar": evars[-1] if evars else ""}
         return {"class": "map", "kernel": self.add(k), "outputs": outputs, "params": k.manifest_params(),
                 "space": list(space), "reads": list(k.reads)}
+
+    def map_decompose(self, evars, space, ctx):
+        """Lines splitting the flat element index e into the index variables (a grid-stride loop over e)."""
+        return _decompose("e", list(evars), space, ctx, "        ")
 
     def reduce_step(self, name, pc, only_preferred=False):
         """Both variants: `rows` (a thread per output element, reduced-index tiles staged in shared memory)

@@ -34,9 +34,10 @@ PLANS = _plans()
 
 def test_the_shipped_plans_cover_the_ops_numpy_handles_worst():
     names = {n for _, n in PLANS}
-    assert {"gaussian_kernel_sum", "logsumexp", "softmax", "gelu", "erf"} <= names
-    # contractions and scans stay NumPy's: BLAS and np.cumsum are faster than any loop we would write
-    assert not {"dense", "cumsum", "sum", "matmul"} & names
+    assert {"gaussian_kernel_sum", "gelu", "erf"} <= names
+    # contractions and scans stay NumPy's (BLAS and np.cumsum are faster than any loop we would write), and so do
+    # reductions whose summand spans no more than an input (softmax, cross-entropy: one pass each in NumPy)
+    assert not {"dense", "cumsum", "sum", "matmul", "softmax", "cross_entropy"} & names
 
 
 def _rel(a, b):
@@ -146,19 +147,25 @@ def test_nan_in_an_input_row_stays_in_that_row(monkeypatch):
 
 
 def test_small_calls_and_uncovered_shapes_take_the_numpy_path(monkeypatch):
-    """Auto mode: a call below MIN_ELEMENTS, extra leading axes and broadcasting all run the NumPy code."""
+    """Auto mode: a call below MIN_ELEMENTS and one with extra leading axes run the NumPy code."""
     import generated.nn as nn
 
     monkeypatch.delenv("TENSOR_RULES_NATIVE", raising=False)
     calls = []
     real = native.call
     monkeypatch.setattr(native, "call", lambda *a: calls.append(a[1]) or real(*a))
-    z = np.random.default_rng(0).standard_normal((4, 5))
-    nn.logsumexp(z[0])                      # 5 elements
-    nn.logsumexp(z)                         # a leading batch axis (the batched twin, NumPy)
+    x, y, b = rng_kernel_inputs(40, 50)
+    nn.gaussian_kernel_sum(x, y, b, 0.5)                   # 40·3 + 50·3 + 50 elements
+    nn.gaussian_kernel_sum(np.stack([x, x]), y, b, 0.5)     # a leading batch axis (the batched twin, NumPy)
     assert calls == []
-    nn.logsumexp(np.random.default_rng(1).standard_normal(native.MIN_ELEMENTS))
-    assert calls == ["logsumexp"]
+    x, y, b = rng_kernel_inputs(native.MIN_ELEMENTS // 3, 50)
+    nn.gaussian_kernel_sum(x, y, b, 0.5)
+    assert calls == ["gaussian_kernel_sum"]
+
+
+def rng_kernel_inputs(n, m):
+    rng = np.random.default_rng(0)
+    return rng.standard_normal((n, 3)), rng.standard_normal((m, 3)), rng.standard_normal(m)
 
 
 def test_turned_off_or_without_a_compiler_it_says_why(monkeypatch):
