@@ -60,12 +60,47 @@ def _functions(e):
             if isinstance(a, sp.Function) and not isinstance(a, (AppliedUndef, ir.Extent))}
 
 
+class CpuCtx(Ctx):
+    """A kernel's spelling of tensor elements, with some read tensors passed with one axis moved last (the axis the
+    simd loop runs along): contiguous loads instead of strided gathers. runtime/native.py makes those copies."""
+
+    def __init__(self, gen, kernel, moved=None):
+        super().__init__(gen, kernel)
+        self.moved = dict(moved or {})
+
+    def offset(self, buf, codes):
+        p = self.moved.get(buf)
+        if p is None:
+            return super().offset(buf, codes)
+        classes = list(self.gen.classes(buf))
+        codes = list(codes)
+        classes.append(classes.pop(p))
+        codes.append(codes.pop(p))
+        from .codegen_cuda import _horner
+
+        return _horner(codes, [self.extent(c) for c in classes])
+
+
 class OpCpu(OpCuda):
     body_cls = CpuBody
 
     def __init__(self, result, prefix, kernels):
         super().__init__(result, prefix, kernels)
         self.worth: set = set()         # why this op is worth native kernels (empty: it is not)
+
+    def _moved(self, pc):
+        """Read tensors that hold the last reduced index at one fixed axis that is not their last (y[j,d] read
+        along j): passed with that axis moved last."""
+        last = pc.sums[-1]
+        pos: dict = {}
+        for _, inner in pc.terms:
+            for a in outer_accesses(inner):
+                buf = ir.acc_name(a)
+                p = [i for i, x in enumerate(a.args) if x == last]
+                pos.setdefault(buf, set()).add(p[0] if len(p) == 1 else -2)
+        return {b: next(iter(ps)) for b, ps in sorted(pos.items())
+                if b != pc.target and len(ps) == 1 and next(iter(ps)) >= 0
+                and next(iter(ps)) != len(self.classes(b)) - 1}
 
     def _covered(self, pc):
         """Whether an input spans the summand's whole index space (rows and reduced): then NumPy evaluates it in
@@ -118,7 +153,8 @@ class OpCpu(OpCuda):
         rows_cls = tuple(s.ext for s in pc.indices)
         red_cls = tuple(s.ext for s in pc.sums)
         k = Kernel(name, "cpu_reduce")
-        ctx = Ctx(self, k)
+        moved = self._moved(pc)
+        ctx = CpuCtx(self, k, moved)
         rvars = [f"i{j}" for j in range(len(pc.indices))]
         kvars = [f"q{j}" for j in range(len(pc.sums))]
         names = dict(zip(pc.indices, rvars))
@@ -187,7 +223,7 @@ class OpCpu(OpCuda):
             k.extra = ["const long long nrows", "const long long nko", "const long long nki", "const long long nlane"]
             k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1]})
             step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
-                    "rows": list(rows_cls), "red": list(red_cls), "lane": lane.ext}
+                    "rows": list(rows_cls), "red": list(red_cls), "lane": lane.ext, "moved": moved}
             step["kernel"] = self.add(k)
             step["params"] = k.manifest_params()
             step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
@@ -215,7 +251,7 @@ class OpCpu(OpCuda):
         k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
         k.fields["combine"] = "+" if is_sum else "max"
         step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
-                "rows": list(rows_cls), "red": list(red_cls)}
+                "rows": list(rows_cls), "red": list(red_cls), "moved": moved}
         if pc.op != "sum":
             step["op"] = pc.op
         step["kernel"] = self.add(k)

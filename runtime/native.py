@@ -227,16 +227,31 @@ class CpuRunner(_plan.Runner):
         """As on the GPU, but a linear buffer read and absent (a zero tangent) is passed as zeros, not null."""
         out = super().param_buffers(params, live)
         zeros = self.prog_step.get("read_classes", {})
+        moved = self.prog_step.get("moved", {})
         written = {name for kind, name in params if kind == "mode"}
         for k, (kind, name) in enumerate(params):
-            if kind == "buf" and name not in written and self.bufs.get(name) is None and name in zeros:
+            if kind != "buf" or name in written:
+                continue
+            if self.bufs.get(name) is None and name in zeros:
                 z = np.zeros(max(1, self.size(zeros[name])), self.dtype)
                 self._keep.append(z)
                 out[k] = ("p", z.ctypes.data)
+            elif name in moved and self.bufs.get(name) is not None:
+                # read along an axis that is not its last: a copy with that axis last (derive.codegen_cpu.CpuCtx)
+                a = self.bufs[name].reshape(self.shape_of_buf(name))
+                t = np.ascontiguousarray(np.moveaxis(a, moved[name], -1))
+                self._keep.append(t)
+                out[k] = ("p", t.ctypes.data)
         return out
+
+    def shape_of_buf(self, name):
+        if name in self.prog["buffers"]:
+            return self.shape(name)
+        return self._arg_shapes[name]
 
     def run(self, prog, env):
         self._keep = []
+        self._arg_shapes = {k: v.shape for k, v in env.items() if v is not None}
         return super().run(prog, env)
 
     def step_map(self, step):

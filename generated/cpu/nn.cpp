@@ -287,7 +287,7 @@ static T tr_nn_gaussian_kernel_sum_fwd0_part(T* __restrict__ x_out, const int mo
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q0 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
             }
         }
 #pragma omp simd reduction(+:acc0)
@@ -366,7 +366,7 @@ static T tr_nn_gaussian_kernel_sum_jvp1_part(T* __restrict__ d_out, const int mo
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q0 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
             }
         }
 #pragma omp simd reduction(+:acc0, acc1)
@@ -448,15 +448,15 @@ static T tr_nn_gaussian_kernel_sum_jvp2_part(T* __restrict__ d_out, const int mo
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q1 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q1]);
             }
         }
 #pragma omp simd reduction(+:acc0, acc1)
         for (long long t = 0; t < tn; ++t) {
             const long long q1 = k0 + t;
-            const T v3 = x_b[q1]*tr_ld(d_y, q1 * n_d + q0)*tr_exp(-s1_t[t]/x_s[0]);
+            const T v3 = x_b[q1]*tr_ld(d_y, q0 * n_j + q1)*tr_exp(-s1_t[t]/x_s[0]);
             acc0 += v3*x_x[i0 * n_d + q0];
-            acc1 += v3*x_y[q1 * n_d + q0];
+            acc1 += v3*x_y[q0 * n_j + q1];
         }
     }
     }
@@ -531,14 +531,14 @@ static T tr_nn_gaussian_kernel_sum_jvp3_part(T* __restrict__ d_out, const int mo
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q1 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q1]);
             }
         }
 #pragma omp simd reduction(+:acc0, acc1)
         for (long long t = 0; t < tn; ++t) {
             const long long q1 = k0 + t;
             const T v3 = x_b[q1]*tr_ld(d_x, i0 * n_d + q0)*tr_exp(-s1_t[t]/x_s[0]);
-            acc0 += v3*x_y[q1 * n_d + q0];
+            acc0 += v3*x_y[q0 * n_j + q1];
             acc1 += v3*x_x[i0 * n_d + q0];
         }
     }
@@ -614,7 +614,7 @@ static void tr_nn_gaussian_kernel_sum_pb0_part(T* __restrict__ b_x, const int mo
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q0 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
             }
         }
 #pragma omp simd
@@ -629,7 +629,7 @@ static void tr_nn_gaussian_kernel_sum_pb0_part(T* __restrict__ b_x, const int mo
 #pragma omp simd reduction(+:a0, a1)
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                a0 += c3_t[t]*x_y[q0 * n_d + i1];
+                a0 += c3_t[t]*x_y[i1 * n_j + q0];
                 a1 += c3_t[t];
             }
             acc0[ln - l0] += a0;
@@ -683,7 +683,7 @@ static void tr_nn_gaussian_kernel_sum_pb1_part(T* __restrict__ b_y, const int mo
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[i0 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
             }
         }
 #pragma omp simd
@@ -698,7 +698,7 @@ static void tr_nn_gaussian_kernel_sum_pb1_part(T* __restrict__ b_y, const int mo
 #pragma omp simd reduction(+:a0, a1)
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                a0 += c3_t[t]*x_x[q0 * n_d + i1];
+                a0 += c3_t[t]*x_x[i1 * n_i + q0];
                 a1 += c3_t[t];
             }
             acc0[ln - l0] += a0;
@@ -750,7 +750,7 @@ static T tr_nn_gaussian_kernel_sum_pb2_part(T* __restrict__ b_b, const int mode_
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[i0 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
             }
         }
 #pragma omp simd reduction(+:acc0)
@@ -828,7 +828,7 @@ static T tr_nn_gaussian_kernel_sum_pb3_part(T* __restrict__ b_s, const int mode_
             #pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[q1 * n_d + k2]);
+                s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[k2 * n_j + q1]);
             }
         }
 #pragma omp simd reduction(+:acc0)
