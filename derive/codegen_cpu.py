@@ -29,9 +29,9 @@ TILE = 256                  # reduced positions per tile (the sub-sum arrays: TI
 # functions with a vectorizable implementation in templates/cpu_math.h (the others are libm calls: correct,
 # but they keep a loop scalar)
 VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf"}
-# an elementwise chain is worth a native kernel when it calls one of these (NumPy's erf is a series, and a
-# chain through exp makes a pass over memory per operation)
-WORTH_MAP = {"erf"}
+# functions the kernels compute with selects and arithmetic only (templates/cpu_math.h, cpu_helpers.h.j2): a loop
+# through them vectorizes. Any other function is a scalar libm call, slower than NumPy's SIMD loops.
+VECTORIZED = {"exp", "erf", "sigmoid", "relu", "step", "sign", "Abs", "where", "Iverson"}
 # a summand through one of these is nonlinear: NumPy must materialize (a chunk of) rows x reduced to evaluate it
 NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
              "sigmoid", "softplus", "erf", "Abs", "relu"}
@@ -87,6 +87,8 @@ class OpCpu(OpCuda):
     def __init__(self, result, prefix, kernels):
         super().__init__(result, prefix, kernels)
         self.worth: set = set()         # why this op is worth native kernels (empty: it is not)
+        self.map_worth: set = set()     # ... for its elementwise chains, unless it calls a libm function
+        self.slow: set = set()          # functions a map step leaves to (scalar) libm
 
     def _moved(self, pc):
         """Read tensors that hold the last reduced index at one fixed axis that is not their last (y[j,d] read
@@ -126,11 +128,13 @@ class OpCpu(OpCuda):
     def _kernel_step(self, tag, n, grp, local_only):
         kind = grp[0].kind
         if kind == "map":
-            for pc in grp:
-                for t in pc.terms:
-                    hit = _functions(t) & WORTH_MAP
-                    if hit:
-                        self.worth.add("elementwise " + "/".join(sorted(hit)))
+            # an elementwise chain is worth a native kernel when it calls erf or sigmoid (NumPy evaluates them in
+            # many passes) or exp twice, and calls no function the kernels would leave to libm
+            calls = [type(a).__name__ for pc in grp for t in pc.terms for a in sp.preorder_traversal(t)
+                     if isinstance(a, sp.Function) and not isinstance(a, (AppliedUndef, ir.Extent))]
+            self.slow |= {c for c in calls if c not in VECTORIZED}
+            if {"erf", "sigmoid"} & set(calls) or calls.count("exp") >= 2:
+                self.map_worth.add("elementwise chain through " + "/".join(sorted(set(calls) & VECTORIZED)))
             step = self.map_step(self.kname(tag, n), grp, local_only)
             if step is not None:
                 step["kernel_class"] = "map"
@@ -306,6 +310,8 @@ def generate_op(result, prefix, kernels):
     """The manifest entry of one rule, or None when native kernels would not beat its NumPy code."""
     op = OpCpu(result, prefix, kernels)
     entry = op_entry(op)
+    if not op.slow:
+        op.worth |= op.map_worth
     if not op.worth:
         return None
     entry["worth"] = sorted(op.worth)
@@ -326,7 +332,8 @@ def generate_cpu(results, source_label, command="derive-rules") -> dict:
         except NotImplementedError as exc:
             entry, why = None, str(exc)
         else:
-            why = "NumPy's code is as fast (no nonlinear reduction over more than an input's indices, no erf)"
+            why = ("NumPy's code is as fast (no nonlinear reduction over more than an input's indices, no elementwise "
+                   "chain through erf, sigmoid or exp twice without a libm function)")
         if entry is None:
             del kernels.texts[mark[0]:]
             del kernels.classes[mark[0]:]

@@ -1,5 +1,5 @@
 // @generated from rules/elementwise.rules by `derive-rules` -- do not edit by hand.
-// Native CPU kernels for erf, gelu: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// Native CPU kernels for sigmoid, erf, gelu: each has a float32 (_f32) and a float64 (_f64) extern "C"
 // entry point. The plan (buffers, steps, parameters) is the .json file beside this one; runtime/native.py
 // compiles this file with the system C++ compiler (OpenMP) and runs the plan on NumPy arrays.
 
@@ -270,6 +270,107 @@ template <typename T> static inline void tr_store_max(T* p, long long i, T v, in
     U* const q = reinterpret_cast<U*>(p) + i;
     const U k = tr_key(v);
     if (mode == 0 || k > *q) *q = k;
+}
+
+// tr_elementwise_sigmoid_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sigmoid_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_sigmoid(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_sigmoid_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
+    for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+    }
+}
+extern "C" void tr_elementwise_sigmoid_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
+    for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+    }
+}
+
+// tr_elementwise_sigmoid_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sigmoid_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_sigmoid(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*tr_sigmoid(-x_x[e])*r1;
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_sigmoid_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
+    for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+    }
+}
+extern "C" void tr_elementwise_sigmoid_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
+    for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+    }
+}
+
+// tr_elementwise_sigmoid_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sigmoid_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*tr_sigmoid(-x_x[e])*x_y[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_sigmoid_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
+    for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_pb0_body<float>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+    }
+}
+extern "C" void tr_elementwise_sigmoid_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
+    for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_pb0_body<double>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+    }
 }
 
 // tr_elementwise_erf_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
