@@ -181,13 +181,14 @@ class OpCpu(OpCuda):
             return e.func(*[abstract(a) for a in e.args])
 
         exprs = [abstract(i) for _, i in pc.terms]
-        row_lines, tile_decls, tile_lines = [], [], []
+        row_lines, tile_decls, tile_lines, row_syms = [], [], [], []
         subs = {}
         for sym, e in sorted(placeholders.values(), key=lambda p: int(p[0].name[1:])):
             if not (free_of(e) & K):
-                body = CpuBody(ctx, names, "    ")
+                body = CpuBody(ctx, names, "        ")
                 body.emit_sum(sym.name, e)
                 row_lines += body.lines
+                row_syms.append(sym.name)
                 continue
             arr = sym.name + "_t"
             tile_decls.append(f"    T {arr}[TR_TILE];")
@@ -225,33 +226,33 @@ class OpCpu(OpCuda):
             k.cls = "cpu_reduce_lanes"
             k.outputs.append(pc.target)
             k.extra = ["const long long nrows", "const long long nko", "const long long nki", "const long long nlane"]
-            k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1]})
+            k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1], "row_syms": row_syms})
             step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
                     "rows": list(rows_cls), "red": list(red_cls), "lane": lane.ext, "moved": moved}
             step["kernel"] = self.add(k)
             step["params"] = k.manifest_params()
             step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
             return step
-        accs = [f"acc{j}" for j in range(len(exprs))]
-        inner = CpuBody(ctx, inner_names, "            ")
+        accs = [f"a{j}" for j in range(len(exprs))]
+        inner = CpuBody(ctx, inner_names, "                ")
         codes = inner.values(exprs)
         update = "{a} += {c};" if is_sum else "{a} = fmax({a}, {c});"
-        epi = CpuBody(ctx, names, "    ")
+        epi = CpuBody(ctx, names, "        ")
         ocodes = epi.values([o for o, _ in pc.terms])
-        parts = [a if o == "T(1)" else f"{o} * {a}" for o, a in zip(ocodes, accs)]
+        parts = [f"acc{j}[row - r0]" if o == "T(1)" else f"{o} * acc{j}[row - r0]" for j, o in enumerate(ocodes)]
         k.outputs.append(pc.target)
         k.lines = {"decompose_row": _decompose("row", rvars, rows_cls, ctx, "    "),
                    # the reduced indices but the last from the outer counter ko; the last is k0 + t
                    "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
-                   "decompose_k": [f"            const long long {kvars[-1]} = k0 + t;"],
+                   "decompose_k": [f"                const long long {kvars[-1]} = k0 + t;"],
                    "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines,
-                   "inner": inner.lines + ["            " + update.format(a=a, c=c) for a, c in zip(accs, codes)],
+                   "inner": inner.lines + ["                " + update.format(a=a, c=c) for a, c in zip(accs, codes)],
                    "epilogue": epi.lines}
         k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"), "out": cname(pc.target),
                     "init": "T(0)" if is_sum else "-T(INFINITY)",
                     "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})" if is_sum else "",
                     "store": "tr_store" if is_sum else "tr_store_max",
-                    "what": "reduction" if is_sum else "maximum"}
+                    "what": "reduction" if is_sum else "maximum", "row_syms": row_syms}
         k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
         k.fields["combine"] = "+" if is_sum else "max"
         step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
@@ -300,7 +301,8 @@ class OpCpu(OpCuda):
         lane_lines += [f"                {a} += {c};" for a, c in zip(accs, codes[len(lane_reps):])]
         epi = CpuBody(ctx, names, "        ")
         ocodes = epi.values([o for o, _ in pc.terms])
-        parts = [f"acc{j}[ln - l0]" if o == "T(1)" else f"{o} * acc{j}[ln - l0]" for j, o in enumerate(ocodes)]
+        parts = [f"acc{j}[g - g0][ln - l0]" if o == "T(1)" else f"{o} * acc{j}[g - g0][ln - l0]"
+                 for j, o in enumerate(ocodes)]
         k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"),
                     "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})", "what": "reduction"}
         return {"tile_decls_h": decls, "hoist": hoist_lines, "lane": lane_lines, "epilogue": epi.lines}

@@ -6,6 +6,7 @@
 #define TR_TILE 256
 #define TR_CHUNK 4096
 #define TR_LANES 8
+#define TR_RB 16
 // ---- helpers shared by every native CPU kernel (templates/cpu_helpers.h.j2) ---------------------------------
 #include <cmath>
 #include <cstdint>

@@ -6,6 +6,7 @@
 #define TR_TILE 256
 #define TR_CHUNK 4096
 #define TR_LANES 8
+#define TR_RB 16
 // ---- helpers shared by every native CPU kernel (templates/cpu_helpers.h.j2) ---------------------------------
 #include <cmath>
 #include <cstdint>
@@ -272,38 +273,52 @@ template <typename T> static inline void tr_store_max(T* p, long long i, T v, in
     if (mode == 0 || k > *q) *q = k;
 }
 
-// tr_nn_gaussian_kernel_sum_fwd0: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_fwd0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_fwd0_part(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    const long long i0 = row;
+static void tr_nn_gaussian_kernel_sum_fwd0_block(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
-    T acc0 = T(0);
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
+                }
+            }
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
+                a0 += x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
             }
-        }
-#pragma omp simd reduction(+:acc0)
-        for (long long t = 0; t < tn; ++t) {
-            const long long q0 = k0 + t;
-            acc0 += x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
+            acc0[row - r0] = acc0[row - r0] + a0;
         }
     }
     }
-    return acc0;
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(x_out, row, tr_nn_gaussian_kernel_sum_fwd0_part<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_x_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_fwd0_block<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -316,8 +331,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f32(float* __restrict__ x_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_fwd0_part<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_fwd0_part<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_fwd0_block<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_fwd0_block<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -326,9 +341,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f32(float* __restrict__ x_out, co
 }
 extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(x_out, row, tr_nn_gaussian_kernel_sum_fwd0_part<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_x_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_fwd0_block<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -341,8 +361,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64(double* __restrict__ x_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_fwd0_part<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_fwd0_part<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_fwd0_block<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_fwd0_block<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -350,41 +370,58 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64(double* __restrict__ x_out, c
     }
 }
 
-// tr_nn_gaussian_kernel_sum_jvp1: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_jvp1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_jvp1_part(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    const long long i0 = row;
+static void tr_nn_gaussian_kernel_sum_jvp1_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
-    T acc0 = T(0);
-    T acc1 = T(0);
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    T acc1[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
+                }
+            }
+            T a0 = T(0);
+            T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
+                const T v3 = tr_exp(-s1_t[t]/x_s[0]);
+                a0 += v3*tr_ld(d_b, q0);
+                a1 += s1_t[t]*v3*x_b[q0];
             }
-        }
-#pragma omp simd reduction(+:acc0, acc1)
-        for (long long t = 0; t < tn; ++t) {
-            const long long q0 = k0 + t;
-            const T v3 = tr_exp(-s1_t[t]/x_s[0]);
-            acc0 += v3*tr_ld(d_b, q0);
-            acc1 += s1_t[t]*v3*x_b[q0];
+            acc0[row - r0] = acc0[row - r0] + a0;
+            acc1[row - r0] = acc1[row - r0] + a1;
         }
     }
     }
-    return acc0 + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1;
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0] + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1[row - r0];
+    }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(d_out, row, tr_nn_gaussian_kernel_sum_jvp1_part<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_d_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -397,8 +434,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ d_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_jvp1_part<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_jvp1_part<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -407,9 +444,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ d_out, co
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(d_out, row, tr_nn_gaussian_kernel_sum_jvp1_part<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_d_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -422,8 +464,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ d_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_jvp1_part<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_jvp1_part<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -431,43 +473,60 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ d_out, c
     }
 }
 
-// tr_nn_gaussian_kernel_sum_jvp2: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_jvp2: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_jvp2_part(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    const long long i0 = row;
+static void tr_nn_gaussian_kernel_sum_jvp2_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
-    T acc0 = T(0);
-    T acc1 = T(0);
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    T acc1[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
         const long long q0 = ko;
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q1 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q1]);
+                }
+            }
+            T a0 = T(0);
+            T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q1]);
+                const T v3 = x_b[q1]*tr_ld(d_y, q0 * n_j + q1)*tr_exp(-s1_t[t]/x_s[0]);
+                a0 += v3*x_x[i0 * n_d + q0];
+                a1 += v3*x_y[q0 * n_j + q1];
             }
-        }
-#pragma omp simd reduction(+:acc0, acc1)
-        for (long long t = 0; t < tn; ++t) {
-            const long long q1 = k0 + t;
-            const T v3 = x_b[q1]*tr_ld(d_y, q0 * n_j + q1)*tr_exp(-s1_t[t]/x_s[0]);
-            acc0 += v3*x_x[i0 * n_d + q0];
-            acc1 += v3*x_y[q0 * n_j + q1];
+            acc0[row - r0] = acc0[row - r0] + a0;
+            acc1[row - r0] = acc1[row - r0] + a1;
         }
     }
     }
-    const T v4 = T(2)/x_s[0];
-    return v4 * acc0 - v4 * acc1;
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        const T v4 = T(2)/x_s[0];
+        res[row - r0] = v4 * acc0[row - r0] - v4 * acc1[row - r0];
+    }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(d_out, row, tr_nn_gaussian_kernel_sum_jvp2_part<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_d_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -480,8 +539,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ d_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_jvp2_part<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_jvp2_part<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -490,9 +549,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ d_out, co
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(d_out, row, tr_nn_gaussian_kernel_sum_jvp2_part<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_d_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -505,8 +569,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ d_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_jvp2_part<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_jvp2_part<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -514,43 +578,60 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ d_out, c
     }
 }
 
-// tr_nn_gaussian_kernel_sum_jvp3: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_jvp3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_jvp3_part(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    const long long i0 = row;
+static void tr_nn_gaussian_kernel_sum_jvp3_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
-    T acc0 = T(0);
-    T acc1 = T(0);
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    T acc1[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
         const long long q0 = ko;
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q1 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q1]);
+                }
+            }
+            T a0 = T(0);
+            T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q1]);
+                const T v3 = x_b[q1]*tr_ld(d_x, i0 * n_d + q0)*tr_exp(-s1_t[t]/x_s[0]);
+                a0 += v3*x_y[q0 * n_j + q1];
+                a1 += v3*x_x[i0 * n_d + q0];
             }
-        }
-#pragma omp simd reduction(+:acc0, acc1)
-        for (long long t = 0; t < tn; ++t) {
-            const long long q1 = k0 + t;
-            const T v3 = x_b[q1]*tr_ld(d_x, i0 * n_d + q0)*tr_exp(-s1_t[t]/x_s[0]);
-            acc0 += v3*x_y[q0 * n_j + q1];
-            acc1 += v3*x_x[i0 * n_d + q0];
+            acc0[row - r0] = acc0[row - r0] + a0;
+            acc1[row - r0] = acc1[row - r0] + a1;
         }
     }
     }
-    const T v4 = T(2)/x_s[0];
-    return v4 * acc0 - v4 * acc1;
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        const T v4 = T(2)/x_s[0];
+        res[row - r0] = v4 * acc0[row - r0] - v4 * acc1[row - r0];
+    }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(d_out, row, tr_nn_gaussian_kernel_sum_jvp3_part<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_d_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -563,8 +644,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ d_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_jvp3_part<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_jvp3_part<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -573,9 +654,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ d_out, co
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(d_out, row, tr_nn_gaussian_kernel_sum_jvp3_part<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_d_out);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -588,8 +674,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_jvp3_part<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_jvp3_part<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -598,175 +684,215 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, c
 }
 
 // tr_nn_gaussian_kernel_sum_pb0: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
-// the tiles' sums and the summand's lane-free parts; lanes [l0, l1) at a time, at most TR_LANES
+// the tiles' sums and the summand's lane-free parts; groups [g0, g1) (at most TR_RB) share each tile of the reduced
+// tensors; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb0_part(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long grp, const long long l0, const long long l1, T* __restrict__ res) {
-    const long long i0 = grp;
+static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T c3_t[TR_TILE];
-    T acc0[TR_LANES] = {};
-    T acc1[TR_LANES] = {};
+    T acc0[TR_RB][TR_LANES] = {};
+    T acc1[TR_RB][TR_LANES] = {};
     for (long long ko = 0; ko < nko; ++ko) {
     for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, nki - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long grp = g0; grp < g1; ++grp) {
+            const long long i0 = grp;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
+                }
+            }
+#pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
+                c3_t[t] = x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
+            }
+            for (long long ln = l0; ln < l1; ++ln) {
+                const long long i1 = ln;
+                T a0 = T(0);
+                T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    a0 += c3_t[t]*x_y[i1 * n_j + q0];
+                    a1 += c3_t[t];
+                }
+                acc0[grp - g0][ln - l0] += a0;
+                acc1[grp - g0][ln - l0] += a1;
             }
         }
-#pragma omp simd
-        for (long long t = 0; t < tn; ++t) {
-            const long long q0 = k0 + t;
-            c3_t[t] = x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
-        }
+    }
+    }
+    for (long long g = g0; g < g1; ++g) {
+        const long long grp = g;
+        const long long i0 = grp;
         for (long long ln = l0; ln < l1; ++ln) {
             const long long i1 = ln;
-            T a0 = T(0);
-            T a1 = T(0);
-#pragma omp simd reduction(+:a0, a1)
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                a0 += c3_t[t]*x_y[i1 * n_j + q0];
-                a1 += c3_t[t];
-            }
-            acc0[ln - l0] += a0;
-            acc1[ln - l0] += a1;
+            const T v4 = T(2)*tr_ld(b_out, i0)/x_s[0];
+            res[(g - g0) * TR_LANES + (ln - l0)] = v4 * acc0[g - g0][ln - l0] - v4*x_x[i0 * n_d + i1] * acc1[g - g0][ln - l0];
         }
-    }
-    }
-    for (long long ln = l0; ln < l1; ++ln) {
-        const long long i1 = ln;
-        const T v4 = T(2)*tr_ld(b_out, i0)/x_s[0];
-        res[ln - l0] = v4 * acc0[ln - l0] - v4*x_x[i0 * n_d + i1] * acc1[ln - l0];
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
-#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngrp * nblk; ++w) {
-        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        float res[TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb0_part<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
-        for (long long ln = l0; ln < l1; ++ln) tr_store(b_x, grp * nlane + ln, res[ln - l0], mode_b_x);
+    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        float res[TR_RB * TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
-#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngrp * nblk; ++w) {
-        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        double res[TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb0_part<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
-        for (long long ln = l0; ln < l1; ++ln) tr_store(b_x, grp * nlane + ln, res[ln - l0], mode_b_x);
+    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        double res[TR_RB * TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
     }
 }
 
 // tr_nn_gaussian_kernel_sum_pb1: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
-// the tiles' sums and the summand's lane-free parts; lanes [l0, l1) at a time, at most TR_LANES
+// the tiles' sums and the summand's lane-free parts; groups [g0, g1) (at most TR_RB) share each tile of the reduced
+// tensors; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb1_part(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long grp, const long long l0, const long long l1, T* __restrict__ res) {
-    const long long i0 = grp;
+static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T c3_t[TR_TILE];
-    T acc0[TR_LANES] = {};
-    T acc1[TR_LANES] = {};
+    T acc0[TR_RB][TR_LANES] = {};
+    T acc1[TR_RB][TR_LANES] = {};
     for (long long ko = 0; ko < nko; ++ko) {
     for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, nki - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long grp = g0; grp < g1; ++grp) {
+            const long long i0 = grp;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
+                }
+            }
+#pragma omp simd
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
+                c3_t[t] = tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
+            }
+            for (long long ln = l0; ln < l1; ++ln) {
+                const long long i1 = ln;
+                T a0 = T(0);
+                T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    a0 += c3_t[t]*x_x[i1 * n_i + q0];
+                    a1 += c3_t[t];
+                }
+                acc0[grp - g0][ln - l0] += a0;
+                acc1[grp - g0][ln - l0] += a1;
             }
         }
-#pragma omp simd
-        for (long long t = 0; t < tn; ++t) {
-            const long long q0 = k0 + t;
-            c3_t[t] = tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
-        }
+    }
+    }
+    for (long long g = g0; g < g1; ++g) {
+        const long long grp = g;
+        const long long i0 = grp;
         for (long long ln = l0; ln < l1; ++ln) {
             const long long i1 = ln;
-            T a0 = T(0);
-            T a1 = T(0);
-#pragma omp simd reduction(+:a0, a1)
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                a0 += c3_t[t]*x_x[i1 * n_i + q0];
-                a1 += c3_t[t];
-            }
-            acc0[ln - l0] += a0;
-            acc1[ln - l0] += a1;
+            const T v4 = T(2)*x_b[i0]/x_s[0];
+            res[(g - g0) * TR_LANES + (ln - l0)] = v4 * acc0[g - g0][ln - l0] - v4*x_y[i0 * n_d + i1] * acc1[g - g0][ln - l0];
         }
-    }
-    }
-    for (long long ln = l0; ln < l1; ++ln) {
-        const long long i1 = ln;
-        const T v4 = T(2)*x_b[i0]/x_s[0];
-        res[ln - l0] = v4 * acc0[ln - l0] - v4*x_y[i0 * n_d + i1] * acc1[ln - l0];
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
-#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngrp * nblk; ++w) {
-        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        float res[TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb1_part<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
-        for (long long ln = l0; ln < l1; ++ln) tr_store(b_y, grp * nlane + ln, res[ln - l0], mode_b_y);
+    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        float res[TR_RB * TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nblk = tr_ceil(nlane, TR_LANES);
-#pragma omp parallel for schedule(dynamic, 4) if (ngrp * nblk > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngrp * nblk; ++w) {
-        const long long grp = w / nblk, l0 = (w % nblk) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        double res[TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb1_part<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, grp, l0, l1, res);
-        for (long long ln = l0; ln < l1; ++ln) tr_store(b_y, grp * nlane + ln, res[ln - l0], mode_b_y);
+    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
+    for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        double res[TR_RB * TR_LANES];
+        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
     }
 }
 
-// tr_nn_gaussian_kernel_sum_pb2: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_pb2: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_pb2_part(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
-    const long long i0 = row;
+static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
-    T acc0 = T(0);
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q0 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
+                }
+            }
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
-                s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
+                a0 += tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
             }
-        }
-#pragma omp simd reduction(+:acc0)
-        for (long long t = 0; t < tn; ++t) {
-            const long long q0 = k0 + t;
-            acc0 += tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
+            acc0[row - r0] = acc0[row - r0] + a0;
         }
     }
     }
-    return acc0;
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_b, row, tr_nn_gaussian_kernel_sum_pb2_part<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_b);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_b, r, res[r - r0], mode_b_b);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -779,8 +905,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_b, const
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb2_part<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb2_part<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb2_block<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -789,9 +915,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_b, const
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_b, row, tr_nn_gaussian_kernel_sum_pb2_part<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_b);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_b, r, res[r - r0], mode_b_b);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -804,8 +935,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_b, cons
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb2_part<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb2_part<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb2_block<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -813,38 +944,51 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_b, cons
     }
 }
 
-// tr_nn_gaussian_kernel_sum_pb3: reduction, one row per iteration; the last reduced index in the inner (simd) loop, a tile at a
-// time, the others in the outer range [ob, oe)
+// tr_nn_gaussian_kernel_sum_pb3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
 template <typename T>
-static T tr_nn_gaussian_kernel_sum_pb3_part(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long row, const long long ob, const long long oe, const long long ib, const long long ie) {
+static void tr_nn_gaussian_kernel_sum_pb3_block(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
-    T acc0 = T(0);
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
         const long long q0 = ko;
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-        for (long long k2 = 0; k2 < n_d; ++k2) {
-            #pragma omp simd
+        for (long long row = r0; row < r1; ++row) {
+            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
+            for (long long k2 = 0; k2 < n_d; ++k2) {
+                #pragma omp simd
+                for (long long t = 0; t < tn; ++t) {
+                    const long long q1 = k0 + t;
+                    s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[k2 * n_j + q1]);
+                }
+            }
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[k2 * n_j + q1]);
+                a0 += s1_t[t]*x_b[q1]*tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
             }
-        }
-#pragma omp simd reduction(+:acc0)
-        for (long long t = 0; t < tn; ++t) {
-            const long long q1 = k0 + t;
-            acc0 += s1_t[t]*x_b[q1]*tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
+            acc0[row - r0] = acc0[row - r0] + a0;
         }
     }
     }
-    return (T(1) / tr_sq(x_s[0])) * acc0;
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = (T(1) / tr_sq(x_s[0])) * acc0[row - r0];
+    }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb3_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_s, row, tr_nn_gaussian_kernel_sum_pb3_part<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_s);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_pb3_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -857,8 +1001,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb3_f32(float* __restrict__ b_s, const
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb3_part<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb3_part<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_pb3_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb3_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -867,9 +1011,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb3_f32(float* __restrict__ b_s, const
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb3_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-#pragma omp parallel for schedule(dynamic, 8) if (nrows > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long row = 0; row < nrows; ++row)
-            tr_store(b_s, row, tr_nn_gaussian_kernel_sum_pb3_part<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, 0, nki), mode_b_s);
+        const long long nb = tr_ceil(nrows, TR_RB);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
+        for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_pb3_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+        }
         return;
     }
     // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
@@ -882,8 +1031,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb3_f64(double* __restrict__ b_s, cons
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            part[c] = outer ? tr_nn_gaussian_kernel_sum_pb3_part<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, lo, hi, 0, nki)
-                            : tr_nn_gaussian_kernel_sum_pb3_part<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, 0, nko, lo, hi);
+            if (outer) tr_nn_gaussian_kernel_sum_pb3_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb3_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
