@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from runtime import cuda as _plan
+from runtime.tangents import unthunk
 
 CACHE_VERSION = "1"
 # -ffp-contract=off: the same rounding in the vector body and its scalar remainder (templates/cpu_math.h uses
@@ -199,10 +200,11 @@ class CpuDevice:
         a.fill(0)
 
     def asarray(self, x, dtype):
-        return np.ascontiguousarray(x, dtype=dtype)
+        # not np.ascontiguousarray: that makes a 0-d array 1-d (an elementwise op's result would come back (1,))
+        return np.asarray(x, dtype=dtype, order="C")
 
     def to_host_scalar(self, a):
-        return float(a)
+        return a.reshape(-1)[0]          # a NumPy scalar of the computation's dtype, as the NumPy code's np.sum gives
 
     def pointer(self, a):
         if a is None or a.size == 0:
@@ -384,14 +386,47 @@ def wrap(module, plain: dict) -> dict:
 
 
 def _dtype_ok(vals):
-    dts = {a.dtype for a in vals if isinstance(a, np.ndarray)}
+    """One floating dtype among the arrays and NumPy scalars (NumPy would promote float32 with a float64 one)."""
+    dts = {a.dtype for a in vals if isinstance(a, (np.ndarray, np.generic))}
     return len(dts) <= 1
+
+
+def _np_like(v):
+    """A result as the NumPy code returns it: a NumPy scalar where it has a 0-d array (its reductions and ufuncs on
+    0-d inputs give scalars), tuples item by item."""
+    if isinstance(v, tuple):
+        return tuple(_np_like(x) for x in v)
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        return v[()]
+    return v
+
+
+def _cotangents_ok(dys, dtype):
+    """Whether the plan may pull `dy` back in `dtype`: each cotangent zero, a Python number, or an array or NumPy
+    scalar of that dtype. Anything else (a float64 cotangent on float32 primals, which NumPy promotes; a list)
+    goes to the NumPy pullback, so the result (or the error) is the NumPy code's."""
+    from runtime.tangents import is_zero
+
+    for g in dys:
+        g = unthunk(g)
+        if is_zero(g) or (isinstance(g, (float, int)) and not isinstance(g, (bool, np.generic))):
+            continue
+        if not isinstance(g, (np.ndarray, np.generic)) or g.dtype != dtype:
+            return False
+    return True
+
+
+def _computation_dtype(args):
+    for a in args:
+        if isinstance(a, (np.ndarray, np.generic)):
+            return a.dtype
+    return np.dtype(np.float64)
 
 
 def _forward(mod, name, entry, fallback):
     def forward(*args):
         if covers(entry, args) and _dtype_ok(args) and worth(args):
-            return call(mod, name, "forward", args)
+            return _np_like(call(mod, name, "forward", args))
         return fallback(*args)
     forward.__name__ = name
     return forward
@@ -405,16 +440,50 @@ def _frule(mod, name, entry, fallback):
         if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args)
                 and all(isinstance(t, np.ndarray) and t.shape == np.shape(a) or isinstance(t, float) and np.ndim(a) == 0
                         for t, a in zip(tangents[1:], args) if not is_zero(t))):
-            return call(mod, name, "frule", (tangents,) + args)
+            return _np_like(call(mod, name, "frule", (tangents,) + args))
         return fallback(tangents, *args)
     frule.__name__ = name + "_frule"
     return frule
 
 
 def _rrule(mod, name, entry, fallback):
+    from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero
+
+    specs = entry["inputs"]
+    # as derive.codegen's pullbacks: with more than one differentiable input each gradient is a Thunk (computed when
+    # first read: here the one native pass for all of them), one the rule has no terms for a ZeroTangent
+    lazy = sum(p["kind"] != "int" for p in specs) > 1
+    computed = set(entry["programs"]["pullback"].get("results", []))
+    multi = len(entry["outputs"]) > 1
+
     def rrule(*args):
-        if covers(entry, args) and _dtype_ok(args) and worth(args):
-            return call(mod, name, "rrule", args)
-        return fallback(*args)
+        if not (covers(entry, args) and _dtype_ok(args) and worth(args)):
+            return fallback(*args)
+        y, pull = call(mod, name, "rrule", args)
+        dtype = _computation_dtype(args)
+
+        def grads(dy):
+            out = list(pull(dy))
+            for k, p in enumerate(specs, 1):
+                if isinstance(out[k], np.ndarray) and (p["kind"] == "scalar" or out[k].ndim == 0):
+                    out[k] = out[k].reshape(-1)[0]
+            return tuple(out)
+
+        def pullback(dy):
+            dys = tuple(dy) if multi and isinstance(dy, (tuple, list)) else (dy,)
+            if not _cotangents_ok(dys, dtype):
+                return fallback(*args)[1](dy)
+            if not lazy or all(is_zero(unthunk(g)) for g in dys):
+                return grads(dy)
+            memo = []
+
+            def part(k):
+                if not memo:
+                    memo.append(grads(dy))
+                return memo[0][k]
+            return (NoTangent(),) + tuple(
+                NoTangent() if p["kind"] == "int" else Thunk(lambda k=k: part(k)) if "b:" + p["name"] in computed
+                else ZeroTangent() for k, p in enumerate(specs, 1))
+        return _np_like(y), pullback
     rrule.__name__ = name + "_rrule"
     return rrule

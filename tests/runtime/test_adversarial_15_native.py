@@ -1,0 +1,184 @@
+"""Adversarial checks of the native CPU backend (issue #15): programs a new or hostile user would write, each found
+to differ from the NumPy path (TENSOR_RULES_NATIVE=0) or to misbehave before its fix.
+
+A user must see no difference between the two paths except speed: the same values, shapes, dtypes and types
+(NumPy scalar or 0-d array, Thunk or array). Expected values come from the NumPy path or direct NumPy formulas,
+never from the native path itself.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from runtime import native
+from runtime.tangents import Thunk, ZeroTangent, unthunk
+
+ROOT = Path(__file__).resolve().parents[2]
+ok, why = native.available()
+pytestmark = pytest.mark.skipif(not ok, reason=f"native CPU kernels unavailable here: {why}")
+
+
+def _both(monkeypatch, fn):
+    """fn() on the native path (every covered call) and on the NumPy path."""
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    got = fn()
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "0")
+    want = fn()
+    return got, want
+
+
+def _kind(v):
+    """What a user can tell apart without looking at values: the type, dtype and shape."""
+    if isinstance(v, tuple):
+        return tuple(_kind(x) for x in v)
+    if isinstance(v, (np.ndarray, np.generic)):
+        return type(v).__name__, str(v.dtype), np.shape(v)
+    return (type(v).__name__,)
+
+
+def _close(a, b, tol):
+    a, b = np.asarray(unthunk(a), dtype=np.float64), np.asarray(unthunk(b), dtype=np.float64)
+    return a.shape == b.shape and np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True)
+
+
+def _kernel_sum(x, y, b, s):
+    return np.array([np.exp(-np.sum((xi - y) ** 2, axis=1) / s) @ b for xi in x])
+
+
+# --------------------------------------------------------------------------------- results look like NumPy's
+def test_zero_d_input_to_an_elementwise_op_gives_a_scalar_not_a_length_one_array(monkeypatch):
+    """np.ascontiguousarray made the 0-d argument 1-d, so erf(np.array(1.5)) came back as shape (1,)."""
+    import generated.elementwise as el
+    from math import erf
+
+    x = np.array(1.5)
+    (y1, (fy1, dy1), (ry1, g1)), (y0, (fy0, dy0), (ry0, g0)) = _both(monkeypatch, lambda: (
+        el.erf(x), el.erf.op.frule((ZeroTangent(), np.array(1.0)), x),
+        (lambda r: (r[0], r[1](1.0)[1]))(el.erf.op.rrule(x))))
+    assert _kind((y1, fy1, dy1, ry1, g1)) == _kind((y0, fy0, dy0, ry0, g0)) == (("float64", "float64", ()),) * 5
+    assert abs(y1 - erf(1.5)) < 1e-15
+    assert abs(g1 - 2 / np.sqrt(np.pi) * np.exp(-2.25)) < 1e-15
+
+
+def test_a_scalar_output_is_a_numpy_scalar_as_on_the_numpy_path(monkeypatch):
+    """logsumexp and cross_entropy returned 0-d arrays natively, NumPy scalars through NumPy (forward, frule, rrule)."""
+    import generated.nn as nn
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(50)
+    z, t = rng.standard_normal((6, 5)), rng.random((6, 5))
+    for dtype in (np.float64, np.float32):
+        xs, zs, ts = x.astype(dtype), z.astype(dtype), t.astype(dtype)
+        got, want = _both(monkeypatch, lambda: (
+            nn.logsumexp(xs), nn.logsumexp.op.frule((ZeroTangent(), np.ones_like(xs)), xs), nn.logsumexp.op.rrule(xs)[0],
+            nn.cross_entropy(zs, ts), nn.cross_entropy.op.rrule(zs, ts)[0]))
+        assert _kind(got) == _kind(want)
+        assert type(got[0]) is np.dtype(dtype).type
+        lse = np.log(np.sum(np.exp(x)))
+        assert abs(got[0] - lse) <= (1e-12 if dtype == np.float64 else 1e-5) * abs(lse)
+
+
+def test_the_gradient_of_a_scalar_parameter_is_a_numpy_scalar_of_the_arrays_dtype(monkeypatch):
+    """d s of the kernel sum came back a Python float (float32 arrays: still a double) or a 0-d array natively;
+    NumPy's np.sum gives np.float64 / np.float32."""
+    import generated.nn as nn
+
+    rng = np.random.default_rng(1)
+    x, y, b, e = rng.standard_normal((30, 3)), rng.standard_normal((40, 3)), rng.standard_normal(40), \
+        rng.standard_normal(30)
+    for dtype in (np.float64, np.float32):
+        for s in (0.7, np.array(0.7, dtype=dtype)):
+            args = (x.astype(dtype), y.astype(dtype), b.astype(dtype), s)
+            got, want = _both(monkeypatch, lambda: tuple(
+                unthunk(g) for g in nn.gaussian_kernel_sum.op.rrule(*args)[1](e.astype(dtype))))
+            assert _kind(got) == _kind(want)
+            assert type(got[4]) is np.dtype(dtype).type
+            # ds = Σ_ij e_i b_j K_ij d_ij / s²
+            d2 = np.sum((x[:, None, :] - y[None]) ** 2, axis=2)
+            ds = np.sum(e[:, None] * b[None] * np.exp(-d2 / 0.7) * d2) / 0.7 ** 2
+            assert abs(got[4] - ds) <= (1e-10 if dtype == np.float64 else 1e-3) * max(1, abs(ds))
+
+
+def test_pullbacks_of_ops_with_several_inputs_give_thunks_on_both_paths(monkeypatch):
+    """The NumPy pullback of an op with several differentiable inputs returns one Thunk per input (a Thunk refuses
+    NumPy's ufuncs: code written against native arrays broke on small calls); the native one now does too, and its
+    single pass runs once, when the first gradient is read."""
+    import generated.masks as mk
+    import generated.nn as nn
+
+    rng = np.random.default_rng(2)
+    cases = [(nn.gaussian_kernel_sum.op, (rng.standard_normal((8, 3)), rng.standard_normal((9, 3)),
+                                          rng.standard_normal(9), 0.5), np.ones(8)),
+             (mk.causal_attention.op, tuple(rng.standard_normal(s) for s in ((6, 3), (6, 3), (6, 2))), np.ones((6, 2))),
+             (nn.logsumexp.op, (rng.standard_normal(9),), 1.0)]
+    for op, args, ybar in cases:
+        got, want = _both(monkeypatch, lambda: op.rrule(*args)[1](ybar))
+        assert [type(g) for g in got] == [type(g) for g in want]
+        assert all(_close(a, b, 1e-10) for a, b in zip(got[1:], want[1:]))
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    calls = []
+    real = native._plan.Runner.run
+    monkeypatch.setattr(native._plan.Runner, "run", lambda self, *a: calls.append(1) or real(self, *a))
+    _, pb = nn.gaussian_kernel_sum.op.rrule(*cases[0][1])
+    n = len(calls)
+    g = pb(np.ones(8))
+    assert isinstance(g[1], Thunk) and len(calls) == n          # nothing computed until read
+    unthunk(g[1]), unthunk(g[2]), unthunk(g[4])
+    assert len(calls) == n + 1                                  # one pass for every gradient
+
+
+# ------------------------------------------------------------------------------------------ dtype promotion
+def test_float32_arrays_with_a_float64_numpy_scalar_promote_as_numpy_does(monkeypatch):
+    """np.float64 is a subclass of float, so covers() took it for a Python number and ran float32 kernels:
+    the NumPy code promotes float32 arrays times a np.float64 (NEP 50) and returns float64."""
+    import generated.nn as nn
+
+    rng = np.random.default_rng(3)
+    x, y, b = (rng.standard_normal(s).astype(np.float32) for s in ((40, 3), (50, 3), (50,)))
+    s = np.float64(0.6)
+    got, want = _both(monkeypatch, lambda: (
+        nn.gaussian_kernel_sum(x, y, b, s),
+        nn.gaussian_kernel_sum.op.frule((ZeroTangent(), x, y, b, 0.0), x, y, b, s)))
+    assert _kind(got) == _kind(want)
+    assert got[0].dtype == np.float64
+    exact = _kernel_sum(x.astype(np.float64), y.astype(np.float64), b.astype(np.float64), 0.6)
+    assert np.max(np.abs(got[0] - exact)) < 1e-6 * np.max(np.abs(exact))
+
+
+def test_a_float64_cotangent_on_float32_primals_gives_a_float64_gradient(monkeypatch):
+    """The native pullback cast the cotangent to float32 (softmax's gradient came back exactly 0 where NumPy has
+    the float64 value); NumPy promotes it."""
+    import generated.elementwise as el
+    import generated.nn as nn
+
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(60).astype(np.float32)
+    ybar = rng.standard_normal(60)                  # float64
+    for op in (nn.softmax.op, el.gelu.op, nn.log_softmax.op):
+        got, want = _both(monkeypatch, lambda: unthunk(op.rrule(x)[1](ybar)[1]))
+        assert got.dtype == want.dtype == np.float64
+        assert _close(got, want, 1e-12)
+    # softmax by hand: dx = y ⊙ (ȳ - <ȳ, y>) with y the float32 softmax
+    e = np.exp(x - x.max())
+    y = (e / e.sum()).astype(np.float64)
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    assert _close(unthunk(nn.softmax.op.rrule(x)[1](ybar)[1]), y * (ybar - ybar @ y), 1e-6)
+
+
+def test_a_list_cotangent_is_refused_as_on_the_numpy_path(monkeypatch):
+    """A single output's cotangent given as a Python list: the native pullback took it for one cotangent per
+    output and answered; the NumPy code raises. Both now raise the same error."""
+    import generated.elementwise as el
+
+    x = np.linspace(-1, 1, 30)
+    errors = []
+    for mode in ("1", "0"):
+        monkeypatch.setenv("TENSOR_RULES_NATIVE", mode)
+        with pytest.raises(TypeError) as info:
+            el.erf.op.rrule(x)[1](list(np.ones(30)))
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
