@@ -70,6 +70,28 @@ def available():
     return _PROBE[0]
 
 
+_PROBE_SOURCE = """#include <omp.h>
+extern "C" int tr_probe() { return omp_get_max_threads(); }
+extern "C" void tr_omp_threads(int n) { omp_set_num_threads(n); }
+"""
+_OMP: list = []              # the probe library once built: OpenMP's controls from Python
+
+
+def _after_fork_in_child():
+    """A process forked after OpenMP ran (multiprocessing's default on Linux) must not start an OpenMP team from the
+    forking thread: its worker threads did not survive the fork and libgomp waits for them forever. The child's
+    kernels run on one thread (from that thread; threads the child starts get fresh teams), and a lock another
+    thread held at the fork is not inherited held."""
+    global _LOCK
+    _LOCK = threading.Lock()
+    if _OMP:
+        _OMP[0].lib.tr_omp_threads(1)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _probe():
     if sys.platform == "win32":
         return False, "native CPU kernels are built with a Unix C++ compiler; not on Windows"
@@ -77,7 +99,7 @@ def _probe():
     if cxx is None:
         return False, "no C++ compiler (g++ or c++, or $CXX) on PATH"
     try:
-        _load("#include <omp.h>\nextern \"C\" int tr_probe() { return omp_get_max_threads(); }\n")
+        _OMP.append(_load(_PROBE_SOURCE))
     except Exception as exc:  # noqa: BLE001 - any failure means "not here", with the reason
         return False, f"{cxx} cannot build an OpenMP shared library: {str(exc).strip().splitlines()[-1][:300]}"
     return True, ""
@@ -123,6 +145,8 @@ def _build(source: str) -> bytes:
         _STATS["compiles"].append(round(time.perf_counter() - t0, 3))
         if res.returncode != 0:
             raise RuntimeError(f"{cxx} failed on the native kernels:\n{res.stderr[-3000:]}")
+        if not lib.is_file():
+            raise RuntimeError(f"{cxx} exited 0 but wrote no shared library (is CXX a C++ compiler?)")
         return lib.read_bytes()
 
 
@@ -174,9 +198,12 @@ class _Kernels:
     def call(self, name, args):
         fn = self._fns.get(name)
         if fn is None:
-            fn = self._fns[name] = getattr(self.lib, name)
+            # a fresh function object (lib[name], not the attribute ctypes caches), published only once typed: another
+            # thread must never call it with default argument conversion (a pointer truncated to a C int)
+            fn = self.lib[name]
             fn.restype = None
             fn.argtypes = [self._C[k] for k, _ in args]
+            self._fns[name] = fn
         fn(*[v for _, v in args])
 
 
@@ -352,6 +379,28 @@ def covers(entry, args):
     return True
 
 
+_BROKEN: dict = {}           # module name -> why its kernels cannot be built or loaded here
+
+
+def _ready(mod):
+    """Whether the module's kernels are built and loaded (once). When they cannot be (the compiler fails on them),
+    its ops run through the NumPy code from then on, after one warning with the compiler's words; with
+    TENSOR_RULES_NATIVE=1 (native asked for) every call raises that error instead."""
+    why = _BROKEN.get(mod.name)
+    if why is None:
+        try:
+            mod.kernels(_DEVICE)
+            return True
+        except Exception as exc:  # noqa: BLE001 - any failure: the NumPy code still answers
+            why = _BROKEN[mod.name] = f"native CPU kernels of {mod.name} could not be built: {exc}"
+            import warnings
+            warnings.warn(why + "\n(the NumPy code runs instead; TENSOR_RULES_NATIVE=0 silences this)",
+                          RuntimeWarning, stacklevel=4)
+    if mode() == "always":
+        raise RuntimeError(why)
+    return False
+
+
 def worth(args):
     """Large enough to gain from native kernels (or TENSOR_RULES_NATIVE=1), and they can run here."""
     m = mode()
@@ -425,7 +474,7 @@ def _computation_dtype(args):
 
 def _forward(mod, name, entry, fallback):
     def forward(*args):
-        if covers(entry, args) and _dtype_ok(args) and worth(args):
+        if covers(entry, args) and _dtype_ok(args) and worth(args) and _ready(mod):
             return _np_like(call(mod, name, "forward", args))
         return fallback(*args)
     forward.__name__ = name
@@ -437,7 +486,7 @@ def _frule(mod, name, entry, fallback):
 
     def frule(tangents, *args):
         ts = [t for t in tangents[1:] if not is_zero(t)]
-        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args)
+        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args) and _ready(mod)
                 and all(isinstance(t, np.ndarray) and t.shape == np.shape(a) or isinstance(t, float) and np.ndim(a) == 0
                         for t, a in zip(tangents[1:], args) if not is_zero(t))):
             return _np_like(call(mod, name, "frule", (tangents,) + args))
@@ -457,7 +506,7 @@ def _rrule(mod, name, entry, fallback):
     multi = len(entry["outputs"]) > 1
 
     def rrule(*args):
-        if not (covers(entry, args) and _dtype_ok(args) and worth(args)):
+        if not (covers(entry, args) and _dtype_ok(args) and worth(args) and _ready(mod)):
             return fallback(*args)
         y, pull = call(mod, name, "rrule", args)
         dtype = _computation_dtype(args)

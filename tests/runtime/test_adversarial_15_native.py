@@ -182,3 +182,106 @@ def test_a_list_cotangent_is_refused_as_on_the_numpy_path(monkeypatch):
             el.erf.op.rrule(x)[1](list(np.ones(30)))
         errors.append(str(info.value))
     assert errors[0] == errors[1]
+
+
+# ------------------------------------------------------------------------------------ processes and compilers
+def _script(tmp_path, body, env, timeout=240):
+    f = tmp_path / "prog.py"
+    f.write_text(textwrap.dedent(body))
+    return subprocess.run([sys.executable, str(f)], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+
+
+def test_a_process_forked_after_the_kernels_ran_does_not_hang(tmp_path):
+    """multiprocessing's fork after a native call: the child's first OpenMP team waited forever for the parent's
+    worker threads (libgomp is not fork-safe). Now the child runs its kernels on one thread."""
+    res = _script(tmp_path, """
+        import multiprocessing as mp, numpy as np
+        import generated.nn as nn
+        rng = np.random.default_rng(0)
+        x, y, b = rng.standard_normal((3000, 3)), rng.standard_normal((3000, 3)), rng.standard_normal(3000)
+        def f(i):
+            return float(nn.gaussian_kernel_sum(x + i, y, b, 0.5).sum())
+        if __name__ == "__main__":
+            f(0)
+            with mp.get_context("fork").Pool(2) as p:
+                got = p.map(f, [0, 1])
+            want = [float(sum(np.exp(-np.sum((xi + i - y) ** 2, axis=1) / 0.5) @ b for xi in x)) for i in (0, 1)]
+            assert all(abs(g - w) <= 1e-9 * abs(w) for g, w in zip(got, want)), (got, want)
+            print("ok")
+        """, {"TENSOR_RULES_NATIVE": "1", "OMP_NUM_THREADS": "2"}, timeout=120)
+    assert res.returncode == 0 and "ok" in res.stdout, res.stderr[-2000:]
+
+
+def test_a_compiler_that_fails_on_the_kernels_falls_back_to_numpy_once(tmp_path):
+    """A compiler that builds the probe but not a module's kernels: every op call raised the compiler error (and
+    compiled again). Now: one warning, then the NumPy code; with TENSOR_RULES_NATIVE=1 (native asked for) the error."""
+    cxx = tmp_path / "cxx"
+    cxx.write_text('#!/bin/sh\nfor a in "$@"; do case "$a" in *.cpp) if grep -q tr_nn "$a"; then '
+                   'echo "internal compiler error: planted" >&2; exit 1; fi;; esac; done\nexec g++ "$@"\n')
+    cxx.chmod(0o755)
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    body = """
+        import warnings, numpy as np
+        import generated.nn as nn
+        from runtime import native
+        rng = np.random.default_rng(0)
+        x, y, b = rng.standard_normal((40, 3)), rng.standard_normal((2000, 3)), rng.standard_normal(2000)
+        want = np.array([np.exp(-np.sum((xi - y) ** 2, axis=1) / 0.5) @ b for xi in x])
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                got = [nn.gaussian_kernel_sum(x, y, b, 0.5) for _ in range(3)]
+            except RuntimeError as exc:
+                print("raised:", exc)
+            else:
+                assert all(np.max(np.abs(g - want)) < 1e-12 for g in got)
+                print("warnings:", len([m for m in w if "planted" in str(m.message)]))
+        print("compiles:", len(native.stats()["compiles"]))
+        """
+    auto = _script(tmp_path, body, {"CXX": str(cxx), "TENSOR_RULES_CACHE": str(cache), "TENSOR_RULES_NATIVE": "auto"})
+    assert auto.returncode == 0, auto.stderr[-2000:]
+    assert "warnings: 1" in auto.stdout and "compiles: 2" in auto.stdout, auto.stdout   # the probe, nn once
+    forced = _script(tmp_path, body, {"CXX": str(cxx), "TENSOR_RULES_CACHE": str(cache), "TENSOR_RULES_NATIVE": "1"})
+    assert "raised:" in forced.stdout and "planted" in forced.stdout, forced.stdout + forced.stderr[-2000:]
+
+
+def test_a_cxx_that_is_not_a_compiler_is_named_as_such(monkeypatch, tmp_path):
+    """CXX=/bin/true exits 0 and writes nothing: the reason said "No such file or directory: .../k.so"."""
+    monkeypatch.setenv("CXX", "/bin/true")
+    monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
+    monkeypatch.setattr(native, "_LIBS", {})
+    monkeypatch.setattr(native, "_PROBE", [])
+    okay, reason = native.available()
+    assert not okay and "wrote no shared library" in reason and "/bin/true" in reason
+
+
+def test_a_kernel_function_is_typed_before_another_thread_can_call_it():
+    """_Kernels.call published the ctypes function before setting its argtypes: a thread calling it in between
+    passed 64-bit pointers through ctypes' default int conversion. Seen from the library: argtypes are set on
+    the object before it becomes visible in the cache."""
+    seen = []
+
+    class Fn:
+        def __init__(self):
+            self.argtypes = None
+
+        def __setattr__(self, key, value):
+            if key in ("restype", "argtypes") and value is not None:
+                seen.append(("typed", "f" in kernels._fns))
+            object.__setattr__(self, key, value)
+
+        def __call__(self, *a):
+            seen.append(("called", self.argtypes is not None))
+
+    class Lib:
+        def __getitem__(self, name):
+            return Fn()
+
+        def __getattr__(self, name):
+            return self[name]
+
+    kernels = native._Kernels(Lib())
+    kernels.call("f", [("p", 0), ("i64", 1)])
+    assert ("typed", True) not in seen and ("called", True) in seen
