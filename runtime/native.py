@@ -38,7 +38,7 @@ FLAGS = ("-std=c++17", "-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-
 MIN_ELEMENTS = 4096          # below this many input elements an op runs through NumPy (call overhead dominates)
 
 _LOCK = threading.Lock()
-_MODULES: dict = {}          # module name -> _Module or None (no native plan)
+_MODULES: dict = {}          # (module name, source, manifest) -> _Module
 _LIBS: dict = {}             # sha key -> _Kernels
 _STATS = {"compiles": [], "cache_hits": 0}
 _PROBE: list = []            # [(ok, why)] once probed
@@ -336,7 +336,9 @@ def _files_for(module):
     mfile = getattr(module, "__file__", None)
     if not mfile:
         return None
-    stem = module.__name__.rsplit(".", 1)[-1]
+    # the file's own stem: a module imported under another name (importlib.util.spec_from_file_location) still
+    # finds the kernels derive-rules wrote beside it
+    stem = Path(mfile).stem
     d = Path(mfile).resolve().parent / "cpu"
     cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
     if not cpp.is_file() or not js.is_file():
@@ -347,10 +349,14 @@ def _files_for(module):
 def plan_for(module):
     """The native plan of a generated module (None when it has none), loaded once."""
     name = module.__name__
-    if name not in _MODULES:
-        files = _files_for(module)
-        _MODULES[name] = _plan._Module(name, files[0], files[1]) if files else None
-    return _MODULES[name]
+    files = _files_for(module)
+    if files is None:
+        return None
+    # keyed by the files' text too: a module regenerated and reloaded (importlib.reload) never runs the old kernels
+    key = (name, files[0], json.dumps(files[1], sort_keys=True))
+    if key not in _MODULES:
+        _MODULES[key] = _plan._Module(name, files[0], files[1])
+    return _MODULES[key]
 
 
 def covers(entry, args):
@@ -379,20 +385,20 @@ def covers(entry, args):
     return True
 
 
-_BROKEN: dict = {}           # module name -> why its kernels cannot be built or loaded here
+_BROKEN: dict = {}           # _Module -> why its kernels cannot be built or loaded here
 
 
 def _ready(mod):
     """Whether the module's kernels are built and loaded (once). When they cannot be (the compiler fails on them),
     its ops run through the NumPy code from then on, after one warning with the compiler's words; with
     TENSOR_RULES_NATIVE=1 (native asked for) every call raises that error instead."""
-    why = _BROKEN.get(mod.name)
+    why = _BROKEN.get(mod)
     if why is None:
         try:
             mod.kernels(_DEVICE)
             return True
         except Exception as exc:  # noqa: BLE001 - any failure: the NumPy code still answers
-            why = _BROKEN[mod.name] = f"native CPU kernels of {mod.name} could not be built: {exc}"
+            why = _BROKEN[mod] = f"native CPU kernels of {mod.name} could not be built: {exc}"
             import warnings
             warnings.warn(why + "\n(the NumPy code runs instead; TENSOR_RULES_NATIVE=0 silences this)",
                           RuntimeWarning, stacklevel=4)

@@ -285,3 +285,50 @@ def test_a_kernel_function_is_typed_before_another_thread_can_call_it():
     kernels = native._Kernels(Lib())
     kernels.call("f", [("p", 0), ("i64", 1)])
     assert ("typed", True) not in seen and ("called", True) in seen
+
+
+# --------------------------------------------------------------------------------------------- rules of one's own
+def _derive(rules_file, out):
+    res = subprocess.run([sys.executable, "-m", "derive.cli", str(rules_file), "--out", str(out), "-q"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+
+
+def test_own_rules_named_like_shipped_ones_get_their_own_kernels_even_imported_under_another_name_or_reloaded(
+        monkeypatch, tmp_path):
+    """derive-rules FILE --out DIR writes DIR/cpu/<stem>.cpp. Before: a module loaded under another name
+    (spec_from_file_location) looked for cpu/<its name>.cpp and silently ran NumPy only; a module regenerated and
+    reloaded ran the kernels of its first version (the plan was cached by module name): a wrong answer."""
+    import importlib.util
+
+    rules = tmp_path / "nn.rules"
+    rules.write_text("logsumexp(x[i]) -> y[] = 2 * log(sum(i, exp(x[i])))\n"
+                     "pair_energy(x[i,d], w[j]) -> e[] = log(sum(i, j, exp(-sum(d, x[i,d]**2) * w[j])))\n")
+    out = tmp_path / "out"
+    _derive(rules, out)
+    assert (out / "cpu" / "nn.cpp").is_file()
+
+    name = f"adv_own_nn_{os.getpid()}"
+    spec = importlib.util.spec_from_file_location(name, out / "nn.py")
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    spec.loader.exec_module(mod)
+    calls = []
+    real = native.call
+    monkeypatch.setattr(native, "call", lambda *a: calls.append(a[1]) or real(*a))
+    rng = np.random.default_rng(5)
+    x, xd, w = rng.standard_normal(300), rng.standard_normal((20, 3)), rng.random(15)
+    import generated.nn as shipped
+    assert abs(mod.logsumexp(x) - 2 * np.log(np.sum(np.exp(x)))) < 1e-12
+    assert abs(shipped.logsumexp(x) - np.log(np.sum(np.exp(x)))) < 1e-12     # the shipped op is untouched
+    want = np.log(np.sum(np.exp(-np.sum(xd ** 2, axis=1)[:, None] * w[None])))
+    assert abs(mod.pair_energy(xd, w) - want) < 1e-12
+    assert calls.count("logsumexp") == 2 and "pair_energy" in calls       # own module natively, shipped too
+
+    rules.write_text("logsumexp(x[i]) -> y[] = 3 * log(sum(i, exp(x[i])))\n")
+    _derive(rules, out)
+    spec.loader.exec_module(mod)                                              # what importlib.reload does
+    calls.clear()
+    assert abs(mod.logsumexp(x) - 3 * np.log(np.sum(np.exp(x)))) < 1e-12
+    assert calls == ["logsumexp"]
