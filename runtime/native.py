@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from runtime import cuda as _plan
+from runtime.tangents import unthunk
 
 CACHE_VERSION = "1"
 # -ffp-contract=off: the same rounding in the vector body and its scalar remainder (templates/cpu_math.h uses
@@ -37,7 +38,7 @@ FLAGS = ("-std=c++17", "-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-
 MIN_ELEMENTS = 4096          # below this many input elements an op runs through NumPy (call overhead dominates)
 
 _LOCK = threading.Lock()
-_MODULES: dict = {}          # module name -> _Module or None (no native plan)
+_MODULES: dict = {}          # (module name, source, manifest) -> _Module
 _LIBS: dict = {}             # sha key -> _Kernels
 _STATS = {"compiles": [], "cache_hits": 0}
 _PROBE: list = []            # [(ok, why)] once probed
@@ -69,6 +70,28 @@ def available():
     return _PROBE[0]
 
 
+_PROBE_SOURCE = """#include <omp.h>
+extern "C" int tr_probe() { return omp_get_max_threads(); }
+extern "C" void tr_omp_threads(int n) { omp_set_num_threads(n); }
+"""
+_OMP: list = []              # the probe library once built: OpenMP's controls from Python
+
+
+def _after_fork_in_child():
+    """A process forked after OpenMP ran (multiprocessing's default on Linux) must not start an OpenMP team from the
+    forking thread: its worker threads did not survive the fork and libgomp waits for them forever. The child's
+    kernels run on one thread (from that thread; threads the child starts get fresh teams), and a lock another
+    thread held at the fork is not inherited held."""
+    global _LOCK
+    _LOCK = threading.Lock()
+    if _OMP:
+        _OMP[0].lib.tr_omp_threads(1)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _probe():
     if sys.platform == "win32":
         return False, "native CPU kernels are built with a Unix C++ compiler; not on Windows"
@@ -76,7 +99,7 @@ def _probe():
     if cxx is None:
         return False, "no C++ compiler (g++ or c++, or $CXX) on PATH"
     try:
-        _load("#include <omp.h>\nextern \"C\" int tr_probe() { return omp_get_max_threads(); }\n")
+        _OMP.append(_load(_PROBE_SOURCE))
     except Exception as exc:  # noqa: BLE001 - any failure means "not here", with the reason
         return False, f"{cxx} cannot build an OpenMP shared library: {str(exc).strip().splitlines()[-1][:300]}"
     return True, ""
@@ -122,6 +145,8 @@ def _build(source: str) -> bytes:
         _STATS["compiles"].append(round(time.perf_counter() - t0, 3))
         if res.returncode != 0:
             raise RuntimeError(f"{cxx} failed on the native kernels:\n{res.stderr[-3000:]}")
+        if not lib.is_file():
+            raise RuntimeError(f"{cxx} exited 0 but wrote no shared library (is CXX a C++ compiler?)")
         return lib.read_bytes()
 
 
@@ -176,9 +201,12 @@ class _Kernels:
     def call(self, name, args):
         fn = self._fns.get(name)
         if fn is None:
-            fn = self._fns[name] = getattr(self.lib, name)
+            # a fresh function object (lib[name], not the attribute ctypes caches), published only once typed: another
+            # thread must never call it with default argument conversion (a pointer truncated to a C int)
+            fn = self.lib[name]
             fn.restype = None
             fn.argtypes = [self._C[k] for k, _ in args]
+            self._fns[name] = fn
         fn(*[v for _, v in args])
 
 
@@ -202,10 +230,11 @@ class CpuDevice:
         a.fill(0)
 
     def asarray(self, x, dtype):
-        return np.ascontiguousarray(x, dtype=dtype)
+        # not np.ascontiguousarray: that makes a 0-d array 1-d (an elementwise op's result would come back (1,))
+        return np.asarray(x, dtype=dtype, order="C")
 
     def to_host_scalar(self, a):
-        return float(a)
+        return a.reshape(-1)[0]          # a NumPy scalar of the computation's dtype, as the NumPy code's np.sum gives
 
     def pointer(self, a):
         if a is None or a.size == 0:
@@ -327,7 +356,9 @@ def _files_for(module):
     mfile = getattr(module, "__file__", None)
     if not mfile:
         return None
-    stem = module.__name__.rsplit(".", 1)[-1]
+    # the file's own stem: a module imported under another name (importlib.util.spec_from_file_location) still
+    # finds the kernels derive-rules wrote beside it
+    stem = Path(mfile).stem
     d = Path(mfile).resolve().parent / "cpu"
     cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
     if not cpp.is_file() or not js.is_file():
@@ -338,10 +369,14 @@ def _files_for(module):
 def plan_for(module):
     """The native plan of a generated module (None when it has none), loaded once."""
     name = module.__name__
-    if name not in _MODULES:
-        files = _files_for(module)
-        _MODULES[name] = _plan._Module(name, files[0], files[1]) if files else None
-    return _MODULES[name]
+    files = _files_for(module)
+    if files is None:
+        return None
+    # keyed by the files' text too: a module regenerated and reloaded (importlib.reload) never runs the old kernels
+    key = (name, files[0], json.dumps(files[1], sort_keys=True))
+    if key not in _MODULES:
+        _MODULES[key] = _plan._Module(name, files[0], files[1])
+    return _MODULES[key]
 
 
 def covers(entry, args):
@@ -368,6 +403,28 @@ def covers(entry, args):
         else:
             return False
     return True
+
+
+_BROKEN: dict = {}           # _Module -> why its kernels cannot be built or loaded here
+
+
+def _ready(mod):
+    """Whether the module's kernels are built and loaded (once). When they cannot be (the compiler fails on them),
+    its ops run through the NumPy code from then on, after one warning with the compiler's words; with
+    TENSOR_RULES_NATIVE=1 (native asked for) every call raises that error instead."""
+    why = _BROKEN.get(mod)
+    if why is None:
+        try:
+            mod.kernels(_DEVICE)
+            return True
+        except Exception as exc:  # noqa: BLE001 - any failure: the NumPy code still answers
+            why = _BROKEN[mod] = f"native CPU kernels of {mod.name} could not be built: {exc}"
+            import warnings
+            warnings.warn(why + "\n(the NumPy code runs instead; TENSOR_RULES_NATIVE=0 silences this)",
+                          RuntimeWarning, stacklevel=4)
+    if mode() == "always":
+        raise RuntimeError(why)
+    return False
 
 
 def worth(args):
@@ -407,14 +464,47 @@ def wrap(module, plain: dict) -> dict:
 
 
 def _dtype_ok(vals):
-    dts = {a.dtype for a in vals if isinstance(a, np.ndarray)}
+    """One floating dtype among the arrays and NumPy scalars (NumPy would promote float32 with a float64 one)."""
+    dts = {a.dtype for a in vals if isinstance(a, (np.ndarray, np.generic))}
     return len(dts) <= 1
+
+
+def _np_like(v):
+    """A result as the NumPy code returns it: a NumPy scalar where it has a 0-d array (its reductions and ufuncs on
+    0-d inputs give scalars), tuples item by item."""
+    if isinstance(v, tuple):
+        return tuple(_np_like(x) for x in v)
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        return v[()]
+    return v
+
+
+def _cotangents_ok(dys, dtype):
+    """Whether the plan may pull `dy` back in `dtype`: each cotangent zero, a Python number, or an array or NumPy
+    scalar of that dtype. Anything else (a float64 cotangent on float32 primals, which NumPy promotes; a list)
+    goes to the NumPy pullback, so the result (or the error) is the NumPy code's."""
+    from runtime.tangents import is_zero
+
+    for g in dys:
+        g = unthunk(g)
+        if is_zero(g) or (isinstance(g, (float, int)) and not isinstance(g, (bool, np.generic))):
+            continue
+        if not isinstance(g, (np.ndarray, np.generic)) or g.dtype != dtype:
+            return False
+    return True
+
+
+def _computation_dtype(args):
+    for a in args:
+        if isinstance(a, (np.ndarray, np.generic)):
+            return a.dtype
+    return np.dtype(np.float64)
 
 
 def _forward(mod, name, entry, fallback):
     def forward(*args):
-        if covers(entry, args) and _dtype_ok(args) and worth(args):
-            return call(mod, name, "forward", args)
+        if covers(entry, args) and _dtype_ok(args) and worth(args) and _ready(mod):
+            return _np_like(call(mod, name, "forward", args))
         return fallback(*args)
     forward.__name__ = name
     return forward
@@ -425,19 +515,53 @@ def _frule(mod, name, entry, fallback):
 
     def frule(tangents, *args):
         ts = [t for t in tangents[1:] if not is_zero(t)]
-        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args)
+        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args) and _ready(mod)
                 and all(isinstance(t, np.ndarray) and t.shape == np.shape(a) or isinstance(t, float) and np.ndim(a) == 0
                         for t, a in zip(tangents[1:], args) if not is_zero(t))):
-            return call(mod, name, "frule", (tangents,) + args)
+            return _np_like(call(mod, name, "frule", (tangents,) + args))
         return fallback(tangents, *args)
     frule.__name__ = name + "_frule"
     return frule
 
 
 def _rrule(mod, name, entry, fallback):
+    from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero
+
+    specs = entry["inputs"]
+    # as derive.codegen's pullbacks: with more than one differentiable input each gradient is a Thunk (computed when
+    # first read: here the one native pass for all of them), one the rule has no terms for a ZeroTangent
+    lazy = sum(p["kind"] != "int" for p in specs) > 1
+    computed = set(entry["programs"]["pullback"].get("results", []))
+    multi = len(entry["outputs"]) > 1
+
     def rrule(*args):
-        if covers(entry, args) and _dtype_ok(args) and worth(args):
-            return call(mod, name, "rrule", args)
-        return fallback(*args)
+        if not (covers(entry, args) and _dtype_ok(args) and worth(args) and _ready(mod)):
+            return fallback(*args)
+        y, pull = call(mod, name, "rrule", args)
+        dtype = _computation_dtype(args)
+
+        def grads(dy):
+            out = list(pull(dy))
+            for k, p in enumerate(specs, 1):
+                if isinstance(out[k], np.ndarray) and (p["kind"] == "scalar" or out[k].ndim == 0):
+                    out[k] = out[k].reshape(-1)[0]
+            return tuple(out)
+
+        def pullback(dy):
+            dys = tuple(dy) if multi and isinstance(dy, (tuple, list)) else (dy,)
+            if not _cotangents_ok(dys, dtype):
+                return fallback(*args)[1](dy)
+            if not lazy or all(is_zero(unthunk(g)) for g in dys):
+                return grads(dy)
+            memo = []
+
+            def part(k):
+                if not memo:
+                    memo.append(grads(dy))
+                return memo[0][k]
+            return (NoTangent(),) + tuple(
+                NoTangent() if p["kind"] == "int" else Thunk(lambda k=k: part(k)) if "b:" + p["name"] in computed
+                else ZeroTangent() for k, p in enumerate(specs, 1))
+        return _np_like(y), pullback
     rrule.__name__ = name + "_rrule"
     return rrule
