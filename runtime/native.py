@@ -531,7 +531,6 @@ def _rrule(mod, name, entry, fallback):
     # as derive.codegen's pullbacks: with more than one differentiable input each gradient is a Thunk (computed when
     # first read: here the one native pass for all of them), one the rule has no terms for a ZeroTangent
     lazy = sum(p["kind"] != "int" for p in specs) > 1
-    computed = set(entry["programs"]["pullback"].get("results", []))
     multi = len(entry["outputs"]) > 1
 
     def rrule(*args):
@@ -540,28 +539,21 @@ def _rrule(mod, name, entry, fallback):
         y, pull = call(mod, name, "rrule", args)
         dtype = _computation_dtype(args)
 
-        def grads(dy):
-            out = list(pull(dy))
-            for k, p in enumerate(specs, 1):
-                if isinstance(out[k], np.ndarray) and (p["kind"] == "scalar" or out[k].ndim == 0):
-                    out[k] = out[k].reshape(-1)[0]
-            return tuple(out)
+        def fix(k, v):
+            v = unthunk(v)
+            if isinstance(v, np.ndarray) and (specs[k - 1]["kind"] == "scalar" or v.ndim == 0):
+                return v.reshape(-1)[0]
+            return v
 
         def pullback(dy):
             dys = tuple(dy) if multi and isinstance(dy, (tuple, list)) else (dy,)
             if not _cotangents_ok(dys, dtype):
                 return fallback(*args)[1](dy)
+            out = pull(dy)        # a Thunk per cotangent, each running only the steps it needs (runtime.cuda)
             if not lazy or all(is_zero(unthunk(g)) for g in dys):
-                return grads(dy)
-            memo = []
-
-            def part(k):
-                if not memo:
-                    memo.append(grads(dy))
-                return memo[0][k]
-            return (NoTangent(),) + tuple(
-                NoTangent() if p["kind"] == "int" else Thunk(lambda k=k: part(k)) if "b:" + p["name"] in computed
-                else ZeroTangent() for k, p in enumerate(specs, 1))
+                return (out[0],) + tuple(fix(k, v) for k, v in enumerate(out[1:], 1))
+            return (out[0],) + tuple(Thunk(lambda k=k, v=v: fix(k, v)) if isinstance(v, Thunk) else v
+                                     for k, v in enumerate(out[1:], 1))
         return _np_like(y), pullback
     rrule.__name__ = name + "_rrule"
     return rrule

@@ -53,3 +53,20 @@ def test_emulated_kernels_match_numpy(built, op, dtype):
     files, fns, OPS = built
     mod = rc._Module("masks_extra", files["masks_extra.cu"], json.loads(files["masks_extra.json"]))
     _match_numpy(mod, fns, OPS, op, dtype, cuda_emu.EmuDevice(sm_count=2), SMALL)
+
+
+def test_a_masked_out_infinity_gives_zero_not_nan(built):
+    """[j ≤ i]·u prints as a select: where the bracket is 0, u = ±inf or NaN must give 0 (as NumPy's np.where),
+    not 0·inf = NaN. trmv with A = inf above the diagonal: every y_i is finite."""
+    ok, why = cuda_emu.available()
+    if not ok:
+        pytest.skip(f"no CPU emulation: {why}")
+    files, fns, OPS = built
+    mod = rc._Module("masks_extra", files["masks_extra.cu"], json.loads(files["masks_extra.json"]))
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((5, 5))
+    A[np.triu_indices(5, 1)] = np.inf
+    x = rng.standard_normal(5)
+    got = rc.call(mod, "trmv", "forward", [A, x], cuda_emu.EmuDevice(sm_count=2))
+    want = np.tril(np.where(np.isinf(A), 0, A)) @ x
+    assert np.all(np.isfinite(got)) and np.allclose(got, want, rtol=1e-12, atol=0)

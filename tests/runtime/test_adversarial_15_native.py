@@ -105,8 +105,8 @@ def test_the_gradient_of_a_scalar_parameter_is_a_numpy_scalar_of_the_arrays_dtyp
 
 def test_pullbacks_of_ops_with_several_inputs_give_thunks_on_both_paths(monkeypatch):
     """The NumPy pullback of an op with several differentiable inputs returns one Thunk per input (a Thunk refuses
-    NumPy's ufuncs: code written against native arrays broke on small calls); the native one now does too, and its
-    single pass runs once, when the first gradient is read."""
+    NumPy's ufuncs: code written against native arrays broke on small calls); the native one now does too, and each
+    Thunk runs only the steps its own gradient needs, when it is read."""
     import generated.masks as mk
     import generated.nn as nn
 
@@ -127,8 +127,14 @@ def test_pullbacks_of_ops_with_several_inputs_give_thunks_on_both_paths(monkeypa
     n = len(calls)
     g = pb(np.ones(8))
     assert isinstance(g[1], Thunk) and len(calls) == n          # nothing computed until read
-    unthunk(g[1]), unthunk(g[2]), unthunk(g[4])
-    assert len(calls) == n + 1                                  # one pass for every gradient
+    unthunk(g[1])
+    assert len(calls) == n + 1                                  # the x gradient's steps only
+    steps = []
+    real_reduce = native.CpuRunner.step_reduce
+    monkeypatch.setattr(native.CpuRunner, "step_reduce", lambda self, st, *a: steps.append(st["kernel"])
+                        or real_reduce(self, st, *a))
+    unthunk(pb(np.ones(8))[1])
+    assert len(steps) == 1 and "_pb" in steps[0]               # one reduction: not the y, b and s ones
 
 
 # ------------------------------------------------------------------------------------------ dtype promotion
@@ -302,8 +308,8 @@ def test_own_rules_named_like_shipped_ones_get_their_own_kernels_even_imported_u
     import importlib.util
 
     rules = tmp_path / "nn.rules"
-    rules.write_text("logsumexp(x[i]) -> y[] = 2 * log(sum(i, exp(x[i])))\n"
-                     "pair_energy(x[i,d], w[j]) -> e[] = log(sum(i, j, exp(-sum(d, x[i,d]**2) * w[j])))\n")
+    ks = "gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i] = {} * sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2) / s) * b[j])\n"
+    rules.write_text(ks.format(2) + "pair_energy(x[i,d], w[j]) -> e[] = log(sum(i, j, exp(-sum(d, x[i,d]**2) * w[j])))\n")
     out = tmp_path / "out"
     _derive(rules, out)
     assert (out / "cpu" / "nn.cpp").is_file()
@@ -322,15 +328,19 @@ def test_own_rules_named_like_shipped_ones_get_their_own_kernels_even_imported_u
     rng = np.random.default_rng(5)
     x, xd, w = rng.standard_normal(300), rng.standard_normal((20, 3)), rng.random(15)
     import generated.nn as shipped
-    assert abs(mod.logsumexp(x) - 2 * np.log(np.sum(np.exp(x)))) < 1e-12
-    assert abs(shipped.logsumexp(x) - np.log(np.sum(np.exp(x)))) < 1e-12     # the shipped op is untouched
+    ka, kb, kw = rng.standard_normal((7, 3)), rng.standard_normal((5, 3)), rng.standard_normal(5)
+
+    def kernel(c):
+        return c * np.exp(-np.sum((ka[:, None] - kb[None]) ** 2, axis=2) / 0.7) @ kw
+    assert np.allclose(mod.gaussian_kernel_sum(ka, kb, kw, 0.7), kernel(2), rtol=1e-12, atol=0)
+    assert np.allclose(shipped.gaussian_kernel_sum(ka, kb, kw, 0.7), kernel(1), rtol=1e-12, atol=0)  # untouched
     want = np.log(np.sum(np.exp(-np.sum(xd ** 2, axis=1)[:, None] * w[None])))
     assert abs(mod.pair_energy(xd, w) - want) < 1e-12
-    assert calls.count("logsumexp") == 2 and "pair_energy" in calls       # own module natively, shipped too
+    assert calls.count("gaussian_kernel_sum") == 2 and "pair_energy" in calls   # own module natively, shipped too
 
-    rules.write_text("logsumexp(x[i]) -> y[] = 3 * log(sum(i, exp(x[i])))\n")
+    rules.write_text(ks.format(3))
     _derive(rules, out)
     spec.loader.exec_module(mod)                                              # what importlib.reload does
     calls.clear()
-    assert abs(mod.logsumexp(x) - 3 * np.log(np.sum(np.exp(x)))) < 1e-12
-    assert calls == ["logsumexp"]
+    assert np.allclose(mod.gaussian_kernel_sum(ka, kb, kw, 0.7), kernel(3), rtol=1e-12, atol=0)
+    assert calls == ["gaussian_kernel_sum"]
