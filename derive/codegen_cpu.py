@@ -120,13 +120,50 @@ class OpCpu(OpCuda):
 
     def kernel_step(self, tag, n, grp, local_only):
         step = self._kernel_step(tag, n, grp, local_only)
-        if step is not None and step["class"] != "gemm":
-            # a zero (co)tangent read here is passed as zeros of this shape (templates/cpu_helpers.h.j2: tr_ld)
-            step["read_classes"] = {b: list(self.classes(b)) for b in step["reads"] if self.linear(b)}
+        for st in ([step] if step is None or step["class"] != "multi" else step["steps"]):
+            if st is not None and st["class"] != "gemm":
+                # a zero (co)tangent read here is passed as zeros of this shape (templates/cpu_helpers.h.j2: tr_ld)
+                st["read_classes"] = {b: list(self.classes(b)) for b in st["reads"] if self.linear(b)}
         return step
+
+    def fuse(self, pieces):
+        """The CUDA grouping, then a reduction over rows R + [l] and one over rows R, both over the same reduced
+        indices, next to each other, share a kernel (the kernel sum's y and b cotangents: the exp once)."""
+        groups = super().fuse(pieces)
+        out = []
+        for g in groups:
+            prev = out[-1] if out else None
+            if (prev is not None and len(prev) == 1 and len(g) == 1 and prev[0].kind == g[0].kind == "reduce"):
+                pair = self._companions(prev[0], g[0]) or self._companions(g[0], prev[0])
+                if pair:
+                    out[-1] = list(pair)
+                    continue
+            out.append(g)
+        return out
+
+    @staticmethod
+    def _companions(lane_pc, free_pc):
+        if lane_pc.op != "sum" or free_pc.op != "sum" or len(lane_pc.indices) != len(free_pc.indices) + 1:
+            return None
+        if [s.ext for s in lane_pc.indices[:-1]] != [s.ext for s in free_pc.indices]:
+            return None
+        if [s.ext for s in lane_pc.sums] != [s.ext for s in free_pc.sums] or not lane_pc.sums:
+            return None
+        if lane_pc.target in free_pc.reads() or free_pc.target in lane_pc.reads() or lane_pc.target == free_pc.target:
+            return None
+        return lane_pc, free_pc
 
     def _kernel_step(self, tag, n, grp, local_only):
         kind = grp[0].kind
+        if kind == "reduce" and len(grp) == 2:
+            step = self.cpu_reduce_step(self.kname(tag, n), grp[0], companion=grp[1])
+            if step is not None:
+                return step
+            # not a lane kernel after all: the two reductions one after the other
+            return {"class": "multi", "steps": [self.cpu_reduce_step(self.kname(tag, n, "a"), grp[0]),
+                                                self.cpu_reduce_step(self.kname(tag, n, "b"), grp[1])],
+                    "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})} for pc in grp],
+                    "reads": sorted(grp[0].reads() | grp[1].reads())}
         if kind == "map":
             # an elementwise chain is worth a native kernel when it calls erf or sigmoid (NumPy evaluates them in
             # many passes) or exp twice, and calls no function the kernels would leave to libm
@@ -145,7 +182,9 @@ class OpCpu(OpCuda):
             return self.gemm_step(grp[0])      # run by NumPy (BLAS) in runtime/native.py
         raise NotImplementedError(f"no native CPU kernel for a {kind} step")
 
-    def cpu_reduce_step(self, name, pc: Piece):
+    def cpu_reduce_step(self, name, pc: Piece, companion: Piece | None = None):
+        """A reduction's kernel; with a companion (rows = pc's rows but the last, same reduced indices), one lane
+        kernel computing both, or None when pc is no lane kernel."""
         if pc.op not in ("sum", "max"):
             raise NotImplementedError(f"no native CPU kernel for a {pc.op} reduction")
         for _, inner in pc.terms:
@@ -181,6 +220,12 @@ class OpCpu(OpCuda):
             return e.func(*[abstract(a) for a in e.args])
 
         exprs = [abstract(i) for _, i in pc.terms]
+        free_terms = []
+        if companion is not None:
+            # the companion's indices renamed to pc's: its rows are pc's but the last, its reduced ones the same
+            ren = dict(zip(companion.indices, pc.indices[:-1]))
+            ren.update(zip(companion.sums, pc.sums))
+            free_terms = [(o.xreplace(ren), abstract(i.xreplace(ren))) for o, i in companion.terms]
         row_lines, tile_decls, tile_lines, row_syms = [], [], [], []
         subs = {}
         for sym, e in sorted(placeholders.values(), key=lambda p: int(p[0].name[1:])):
@@ -216,22 +261,35 @@ class OpCpu(OpCuda):
             subs[sym] = sp.Symbol(f"{arr}[t]", real=True)
         exprs = [e.xreplace(subs) for e in exprs]
         lane = pc.indices[-1] if is_sum and len(pc.indices) >= 2 else None
-        if lane is not None and not any(lane in free_of(e) for _, e in placeholders.values()) and tile_lines:
+        free_exprs = [i.xreplace(subs) for _, i in free_terms]
+        lanes_ok = (lane is not None and not any(lane in free_of(e) for _, e in placeholders.values()) and tile_lines
+                    and not any(lane in free_of(e) for e in free_exprs)
+                    and not any(lane in free_of(o) for o, _ in free_terms))
+        if companion is not None and not lanes_ok:
+            return None
+        if lanes_ok:
             # the last row index is not in the sums the tiles hold: every row that differs only in it shares
             # them, and the summand's parts free of it (the exp of the kernel sum); a row group does its lanes
-            lines = self._lanes(ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane)
+            lines = self._lanes(ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane, free_exprs,
+                                [o for o, _ in free_terms])
             k.lines = {"decompose_row": _decompose("grp", rvars[:-1], rows_cls[:-1], ctx, "    "),
                        "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
                        "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines, **lines}
             k.cls = "cpu_reduce_lanes"
             k.outputs.append(pc.target)
+            if companion is not None:
+                k.outputs.append(companion.target)
             k.extra = ["const long long nrows", "const long long nko", "const long long nki", "const long long nlane"]
-            k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1], "row_syms": row_syms})
-            step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
+            k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1], "row_syms": row_syms,
+                             "out2": cname(companion.target) if companion is not None else ""})
+            outs = [{"buf": pc.target, "atoms": self.atoms(pc, {})}]
+            if companion is not None:
+                outs.append({"buf": companion.target, "atoms": self.atoms(companion, {})})
+            step = {"class": "reduce", "outputs": outs,
                     "rows": list(rows_cls), "red": list(red_cls), "lane": lane.ext, "moved": moved}
             step["kernel"] = self.add(k)
             step["params"] = k.manifest_params()
-            step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
+            step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {o["buf"] for o in outs})
             return step
         accs = [f"a{j}" for j in range(len(exprs))]
         inner = CpuBody(ctx, inner_names, "                ")
@@ -265,11 +323,13 @@ class OpCpu(OpCuda):
         return step
 
 
-    def _lanes(self, ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane):
+    def _lanes(self, ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane, free_exprs=(), free_outer=()):
         """Lines of a lane kernel: the summand's common subexpressions free of the lane index are computed once per
-        tile position (arrays h*_t), then each lane's simd loop reads them."""
+        tile position (arrays h*_t), then each lane's simd loop reads them. `free_exprs` are a companion
+        reduction's summands (free of the lane): summed in the tile loop, once per group."""
         gen = (sp.Symbol(ctx.fresh("c"), real=True) for _ in iter(int, 1))
-        reps, reduced = sp.cse(exprs, symbols=gen, order="none")
+        reps, reduced_all = sp.cse(list(exprs) + list(free_exprs), symbols=gen, order="none")
+        reduced, reduced_free = reduced_all[:len(exprs)], reduced_all[len(exprs):]
         hoisted, kept, lane_dep = {}, [], set()
         for sym, e in reps:
             e = e.xreplace(hoisted)
@@ -283,12 +343,15 @@ class OpCpu(OpCuda):
         decls, hoist_lines, lane_lines = [], [], []
         hb = CpuBody(ctx, free_names, "            ")
         to_hoist = [(x[0], x[1]) for x in kept if len(x) == 3]
-        if to_hoist:
-            hcodes = hb.values([e for _, e in to_hoist])
+        fsum = [e.xreplace(hoisted) for e in reduced_free]
+        faccs = [f"f{j}" for j in range(len(fsum))]
+        if to_hoist or fsum:
+            hcodes = hb.values([e for _, e in to_hoist] + fsum)
             hoist_lines += hb.lines
             for (sym, _), code in zip(to_hoist, hcodes):
                 decls.append(f"    T {sym.name}_t[TR_TILE];")
                 hoist_lines.append(f"            {sym.name}_t[t] = {code};")
+            hoist_lines += [f"            {a} += {c};" for a, c in zip(faccs, hcodes[len(to_hoist):])]
         # what each lane computes: its own subexpressions, then the summands
         lane_reps = [(x[0], x[1]) for x in kept if len(x) == 2]
         final = [e.xreplace(hoisted) for e in reduced]
@@ -303,9 +366,16 @@ class OpCpu(OpCuda):
         ocodes = epi.values([o for o, _ in pc.terms])
         parts = [f"acc{j}[g - g0][ln - l0]" if o == "T(1)" else f"{o} * acc{j}[g - g0][ln - l0]"
                  for j, o in enumerate(ocodes)]
+        free_names = {i: v for i, v in names.items() if i != lane}
+        fepi = CpuBody(ctx, free_names, "        ")
+        fcodes = fepi.values(list(free_outer))
+        fparts = [f"facc{j}[g - g0]" if o == "T(1)" else f"{o} * facc{j}[g - g0]" for j, o in enumerate(fcodes)]
         k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"),
-                    "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})", "what": "reduction"}
-        return {"tile_decls_h": decls, "hoist": hoist_lines, "lane": lane_lines, "epilogue": epi.lines}
+                    "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})", "what": "reduction",
+                    "faccs": faccs, "result2": _sum_code(fparts).replace("T(-1) * ", "-") if fsum else "",
+                    "hoist_simd": f"#pragma omp simd reduction(+:{', '.join(faccs)})" if fsum else "#pragma omp simd"}
+        return {"tile_decls_h": decls, "hoist": hoist_lines, "lane": lane_lines, "epilogue": epi.lines,
+                "epilogue2": fepi.lines}
 
 
 def generate_op(result, prefix, kernels):

@@ -397,12 +397,23 @@ def _rrule(mod, op_name, entry, args, dev, lazy=False):
 
         if lazy:
             # each cotangent a Thunk running only the steps it needs (the NumPy code's pullbacks are lazy too)
+            done: dict = {}      # cotangents a thunk's steps computed on the way (a step writing two of them)
+
             def thunk(spec, arr):
                 name = "b:" + spec["name"]
 
                 def run():
-                    return result(_runner(mod, dev, dtype, sizes).run(_subprogram(pull, name), dict(penv)).get(name),
-                                  spec, arr)
+                    if name not in done:
+                        sub = _subprogram(pull, name)
+                        bufs = _runner(mod, dev, dtype, sizes).run(sub, dict(penv))
+                        kept = {id(st) for st in sub["steps"]}
+                        # a cotangent is complete when every step adding to it ran (not only the shared one)
+                        for k, v in bufs.items():
+                            if k.startswith("b:") and k not in penv and all(
+                                    id(st) in kept for st in pull["steps"] if any(o["buf"] == k for o in st["outputs"])):
+                                done[k] = v
+                        done.setdefault(name, bufs.get(name))
+                    return result(done.get(name), spec, arr)
                 return Thunk(run)
 
             writes = {o["buf"] for st in pull["steps"] for o in st["outputs"]}

@@ -292,12 +292,15 @@ class CpuRunner(_plan.Runner):
             self.kernels.call(step["kernel"] + self.sfx, self.param_buffers(step["params"], live))
         self.init |= set(live)
 
+    def step_multi(self, step):
+        for st in step["steps"]:
+            self.step_reduce(st)
+
     def step_reduce(self, step, live=None):
         self.prog_step = step
         live = self.outputs(step) if live is None else live
         if not live:
             return
-        (buf,) = live
         nrows, nk = self.size(step["rows"]), self.size(step["red"])
         if nrows:
             # the last reduced index runs in the inner (simd) loop, the others in the outer one
@@ -307,7 +310,7 @@ class CpuRunner(_plan.Runner):
             if "lane" in step:        # rows grouped by all but the last row index (codegen_cpu's lane kernels)
                 args.append(("i64", self.sizes[step["lane"]]))
             self.kernels.call(step["kernel"] + self.sfx, args)
-        self.init.add(buf)
+        self.init |= set(live)
 
     def step_gemm(self, step):
         live = self.outputs(step)

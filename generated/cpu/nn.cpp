@@ -687,7 +687,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, c
 // the tiles' sums and the summand's lane-free parts; groups [g0, g1) (at most TR_RB) share each tile of the reduced
 // tensors; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res, T* __restrict__ res2) {
     T s1_t[TR_TILE];
     T c3_t[TR_TILE];
     T acc0[TR_RB][TR_LANES] = {};
@@ -743,8 +743,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        float res[TR_RB * TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        float res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
@@ -757,8 +757,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, cons
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        double res[TR_RB * TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        double res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
@@ -769,11 +769,12 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, cons
 // the tiles' sums and the summand's lane-free parts; groups [g0, g1) (at most TR_RB) share each tile of the reduced
 // tensors; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int mode_b_y, T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res, T* __restrict__ res2) {
     T s1_t[TR_TILE];
     T c3_t[TR_TILE];
     T acc0[TR_RB][TR_LANES] = {};
     T acc1[TR_RB][TR_LANES] = {};
+    T facc0[TR_RB] = {};
     for (long long ko = 0; ko < nko; ++ko) {
     for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, nki - k0);
@@ -787,11 +788,14 @@ static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int m
                     s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
                 }
             }
-#pragma omp simd
+            T f0 = T(0);
+#pragma omp simd reduction(+:f0)
             for (long long t = 0; t < tn; ++t) {
                 const long long q0 = k0 + t;
                 c3_t[t] = tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
+                f0 += c3_t[t];
             }
+            facc0[grp - g0] += f0;
             for (long long ln = l0; ln < l1; ++ln) {
                 const long long i1 = ln;
                 T a0 = T(0);
@@ -816,34 +820,41 @@ static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int m
             const T v4 = T(2)*x_b[i0]/x_s[0];
             res[(g - g0) * TR_LANES + (ln - l0)] = v4 * acc0[g - g0][ln - l0] - v4*x_y[i0 * n_d + i1] * acc1[g - g0][ln - l0];
         }
+        if (l0 == 0) {
+            res2[g - g0] = facc0[g - g0];
+        }
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     if (nlane <= 0) return;
     const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        float res[TR_RB * TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        float res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
+        if (l0 == 0)        // the companion reduction (one value per group), from the first block of lanes
+            for (long long g = g0; g < g1; ++g) tr_store(b_b, g, res2[g - g0], mode_b_b);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     if (nlane <= 0) return;
     const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
-        double res[TR_RB * TR_LANES];
-        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res);
+        double res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
+        if (l0 == 0)        // the companion reduction (one value per group), from the first block of lanes
+            for (long long g = g0; g < g1; ++g) tr_store(b_b, g, res2[g - g0], mode_b_b);
     }
 }
 
@@ -851,104 +862,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, cons
 // cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
 // the outer range [ob, oe)
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
-    T s1_t[TR_TILE];
-    T acc0[TR_RB];
-    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
-    for (long long ko = ob; ko < oe; ++ko) {
-    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
-        const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long row = r0; row < r1; ++row) {
-            const long long i0 = row;
-            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-            for (long long k2 = 0; k2 < n_d; ++k2) {
-                #pragma omp simd
-                for (long long t = 0; t < tn; ++t) {
-                    const long long q0 = k0 + t;
-                    s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
-                }
-            }
-            T a0 = T(0);
-#pragma omp simd reduction(+:a0)
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                a0 += tr_ld(b_out, q0)*tr_exp(-s1_t[t]/x_s[0]);
-            }
-            acc0[row - r0] = acc0[row - r0] + a0;
-        }
-    }
-    }
-    for (long long row = r0; row < r1; ++row) {
-        const long long i0 = row;
-        res[row - r0] = acc0[row - r0];
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(b_b, r, res[r - r0], mode_b_b);
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<float> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_pb2_block<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        float v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(b_b, row, v, mode_b_b);
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(b_b, r, res[r - r0], mode_b_b);
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<double> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_pb2_block<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        double v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(b_b, row, v, mode_b_b);
-    }
-}
-
-// tr_nn_gaussian_kernel_sum_pb3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
-// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
-// the outer range [ob, oe)
-template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb3_block(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T acc0[TR_RB];
     for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
@@ -979,14 +893,14 @@ static void tr_nn_gaussian_kernel_sum_pb3_block(T* __restrict__ b_s, const int m
         res[row - r0] = (T(1) / tr_sq(x_s[0])) * acc0[row - r0];
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb3_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
         for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb3_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
         }
         return;
@@ -1001,22 +915,22 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb3_f32(float* __restrict__ b_s, const
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_pb3_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_pb3_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(b_s, row, v, mode_b_s);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb3_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
         for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb3_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
         }
         return;
@@ -1031,8 +945,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb3_f64(double* __restrict__ b_s, cons
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_pb3_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_pb3_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
