@@ -240,11 +240,14 @@ template <typename T> static inline void tr_store(T* p, long long i, T v, int mo
     p[i] = mode ? p[i] + v : v;
 }
 
-// ---- maxima: the shift of a log-sum-exp, stored as order-preserving keys of the values' bits (as on the GPU:
-// readers go through tr_shift, which gives 0 for an infinite or NaN maximum)
+// ---- maxima: the shift of a log-sum-exp ---------------------------------------------------------------------
+// A buffer of maxima holds order-preserving unsigned keys of the values' bits: the zero key lies below every
+// value's, so the zero-filled buffer of a split reduction (mode 2) is the identity of the atomic maximum that
+// merges the partial ones. It is read only through tr_shift: the maximum, or 0 where that is infinite (or
+// NaN), which is what exp(x - shift) needs (all -inf then gives -inf, not NaN).
 template <typename T> struct tr_key_of;
-template <> struct tr_key_of<float> { typedef uint32_t type; };
-template <> struct tr_key_of<double> { typedef uint64_t type; };
+template <> struct tr_key_of<float> { typedef unsigned int type; };
+template <> struct tr_key_of<double> { typedef unsigned long long type; };
 
 template <typename T> static inline typename tr_key_of<T>::type tr_key(T x) {
     typedef typename tr_key_of<T>::type U;
