@@ -92,6 +92,10 @@ def main(argv=None):
     head = (f"N = M = {n}, D = {a.d}, {a.repeats} interleaved rounds, medians; pykeops {pykeops.__version__}, "
             f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), load {load}")
     print(head)
+    from runtime import native
+
+    st = native.stats()
+    print(f"native kernels: compiled in this process {st['compiles']} s (first call), cache hits {st['cache_hits']}")
     if a.markdown:
         print("\n| dtype | implementation | forward + ∇ₓ s | pykeops / this | rel. diff. out, ∇ₓ vs pykeops |")
         print("|---|---|---:|---:|---|")
