@@ -384,6 +384,11 @@ class Emitter:
                 return self.bind(e, f"(1 / {_paren(bc)})", bax)
             if x == 2:
                 return self.bind(e, f"({_paren(bc)} * {_paren(bc)})" if _is_simple(bc) else f"{_paren(bc)} ** 2", bax)
+            if x.is_Integer and (3 <= abs(int(x)) <= 4 or x == -2) and _is_simple(bc) and not _is_number(bc):
+                # NumPy's x ** 3 calls pow() per element (~80 ns, against 0.5 ns for x*x*x on 10^6 elements here);
+                # only its ** 2, ** 0.5 and ** -1 have fast paths. A product of ≤ 4 rounds ≤ 3 times (+1 for 1/…).
+                prod = " * ".join([_paren(bc)] * abs(int(x)))
+                return self.bind(e, f"({prod})" if x > 0 else f"(1 / ({prod}))", bax)
             if x.is_Integer:
                 return self.bind(e, f"{_paren(bc)} ** {int(x)}", bax)
             if x.is_Rational and x.is_Number:

@@ -405,7 +405,7 @@ def _define(np):
             dout = _add(dout, _p59)
         if not is_zero(ds):
             def _chunk80(_m, _s0_x):
-                _e82 = ((s ** -2) * ds)
+                _e82 = ((1 / (s * s)) * ds)
                 _e88 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
                 return (_e82 * ((_e88 * np.exp(((-1 / s) * _e88))) @ b))
             _step93 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
@@ -442,7 +442,7 @@ def _define(np):
                         _r125 = ((-2.0 * (_e109 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e117)))[:, None])))) + (2.0 * (_e109 * ((_s0_b_out[:, None]) * (_e117 @ ((b[:, None]) * y))))))
                         _c126 = _s0_b_out @ _e117
                         _r133 = ((-2.0 * (_e109 * (y * ((b * _c126)[:, None])))) + (2.0 * (_e109 * ((b[:, None]) * (np.transpose(_e117) @ ((_s0_b_out[:, None]) * _s1_x))))))
-                        return (_r125, _r133, _c126, ((s ** -2) * (b @ (np.transpose((_e115 * _e117)) @ _s0_b_out))),)
+                        return (_r125, _r133, _c126, ((1 / (s * s)) * (b @ (np.transpose((_e115 * _e117)) @ _s0_b_out))),)
                     _step141 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
                     if _step141 >= n_i:
                         _memo140.append(_fused108_slice(n_i, dout, x))
@@ -862,7 +862,7 @@ def _define(np):
             dout = _add(dout, _p62)
         if not is_zero(ds):
             def _chunk84(_m, _s0_s, _s1_x, _s2_y, _s3_b, _s4_d_s):
-                _e86 = ((_s0_s ** -2) * _s4_d_s)
+                _e86 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
                 _e92 = (np.sum((_s1_x * _s1_x), axis=2)[:, :, None] + np.sum((_s2_y * _s2_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s1_x, _s2_y, optimize=True)))
                 return np.einsum("abc,ac->ab", (_e92 * np.exp((-(1 / (_s0_s[:, None, None]) * _e92)))), ((_e86[:, None]) * _s3_b), optimize=True)
             _step98 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
@@ -906,7 +906,7 @@ def _define(np):
                         _r132 = (_c127 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e123, (_s4_y * (_c124[:, :, None])), optimize=True))))
                         _c133 = np.einsum("ab,abc->ac", _s2_b_out, _e123, optimize=True)
                         _r140 = ((-2.0 * (_s4_y * ((_c124 * _c133)[:, :, None]))) + (2.0 * ((_c124[:, :, None]) * np.einsum("abc,abd->acd", _e123, ((_s2_b_out[:, :, None]) * _s3_x), optimize=True))))
-                        return (_r132, _r140, _c133, np.einsum("ab,ab->a", (((_s0_s ** -2)[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_e121 * _e123), _s2_b_out, optimize=True), optimize=True),)
+                        return (_r132, _r140, _c133, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_e121 * _e123), _s2_b_out, optimize=True), optimize=True),)
                     _step149 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
                     if _step149 >= n__batch:
                         _memo148.append(_fused114_slice(n__batch, s, b, dout, x, y))
