@@ -1,6 +1,6 @@
 // cpu_math.h: exp, erf and erfc for the native CPU backend's kernels, in double and float, written so that
-// g++ -O3 -march=native -fopenmp-simd (or -fopenmp) vectorizes the loops that call them: no data-dependent
-// branches and no calls into libm, only arithmetic, selects (?: on values, which become blends) and bit moves.
+// g++ -O3 -fopenmp-simd (or -fopenmp) vectorizes the loops that call them, for AVX-512, AVX2 or SSE4: no
+// data-dependent branches and no calls into libm, only arithmetic, selects (mask blends, never ?:) and bit moves.
 // Plain C++17, header-only. Compile WITHOUT -ffast-math (or -fassociative-math, -ffinite-math-only): the
 // rounding trick in exp and the NaN/inf handling need IEEE arithmetic. With FMA hardware (__FMA__) every
 // multiply-add is an explicit fma, so vectorized and scalar code give bit-identical results.
