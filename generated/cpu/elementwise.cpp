@@ -18,8 +18,8 @@
 using namespace std;  // float overloads of the math functions
 
 // cpu_math.h: exp, erf and erfc for the native CPU backend's kernels, in double and float, written so that
-// g++ -O3 -march=native -fopenmp-simd (or -fopenmp) vectorizes the loops that call them: no data-dependent
-// branches and no calls into libm, only arithmetic, selects (?: on values, which become blends) and bit moves.
+// g++ -O3 -fopenmp-simd (or -fopenmp) vectorizes the loops that call them, for AVX-512, AVX2 or SSE4: no
+// data-dependent branches and no calls into libm, only arithmetic, selects (mask blends, never ?:) and bit moves.
 // Plain C++17, header-only. Compile WITHOUT -ffast-math (or -fassociative-math, -ffinite-math-only): the
 // rounding trick in exp and the NaN/inf handling need IEEE arithmetic. With FMA hardware (__FMA__) every
 // multiply-add is an explicit fma, so vectorized and scalar code give bit-identical results.
@@ -83,6 +83,19 @@ inline double from_bits(std::uint64_t u) { double x; std::memcpy(&x, &u, sizeof 
 inline std::uint32_t bits(float x) { std::uint32_t u; std::memcpy(&u, &x, sizeof u); return u; }
 inline float from_bits(std::uint32_t u) { float x; std::memcpy(&x, &u, sizeof x); return x; }
 
+// c ? a : b as a blend of bits under a mask of c. Written with ?: g++ makes a select of a constant a branch and
+// moves the arithmetic that follows into its arms (constant-folded on one side), and without AVX-512's masked
+// instructions it cannot undo that, so the loop stays scalar ("control flow in loop"); a mask it vectorizes as
+// a compare and and/andnot/or on any SSE2 or AVX2 machine.
+inline double select(bool c, double a, double b) {
+    const std::uint64_t m = -static_cast<std::uint64_t>(c);
+    return from_bits((bits(a) & m) | (bits(b) & ~m));
+}
+inline float select(bool c, float a, float b) {
+    const std::uint32_t m = -static_cast<std::uint32_t>(c);
+    return from_bits((bits(a) & m) | (bits(b) & ~m));
+}
+
 // 2^k for an integer-valued k in [-1022, 1023]: k + 1023 + 2^52 holds k + 1023 in its low mantissa bits, and
 // shifting them into the exponent field drops 2^52's own exponent off the top.
 inline double pow2(double k) { return from_bits(bits(k + (1023.0 + 0x1p52)) << 52); }
@@ -90,8 +103,8 @@ inline float pow2(float k) { return from_bits(static_cast<std::uint32_t>(bits(k 
 
 // e^(hi + lo) for |lo| <= ulp(hi): lo joins the reduced argument, so e^(-y²) needs no rounded y².
 TR_INLINE double exp_hilo(double hi, double lo) {
-    double x = hi < -746.0 ? -746.0 : hi;        // e^-746 rounds to 0, e^710 to inf; NaN passes both
-    x = x > 710.0 ? 710.0 : x;
+    double x = select(hi < -746.0, -746.0, hi);        // e^-746 rounds to 0, e^710 to inf; NaN passes both
+    x = select(x > 710.0, 710.0, x);
     const double shifter = 0x1.8p52;             // adding it rounds to an integer (round to nearest)
     double n = fmadd(x, 1.4426950408889634, shifter) - shifter;
     double r = fmadd(-n, 6.93147180369123816490e-01, x);   // ln2's high part has 21 trailing zero bits:
@@ -109,15 +122,16 @@ TR_INLINE double exp_hilo(double hi, double lo) {
     const double b0 = fmadd(a1, r2, a0), b1 = fmadd(a3, r2, a2), b2 = fmadd(a5, r2, a4);
     const double q = fmadd(fmadd(b2, r4, b1), r4, b0);
     const double p = 1.0 + fmadd(r2, q, r);
-    // n in [-1076, 1024]: 2^n = 2^(n - m)·2^m with 2^(n - m) normal, so p·2^(n - m) is exact and the one
-    // rounding is the last multiply (overflow to inf, or a correctly rounded subnormal)
-    double m = n < -1020.0 ? -64.0 : (n > 1020.0 ? 64.0 : 0.0);
-    return p * pow2(n - m) * pow2(m);
+    // n in [-1076, 1024]: 2^n = 2^h·2^(n - h), h = n/2 rounded, both factors normal, so p·2^h is exact and
+    // the one rounding is the last multiply (overflow to inf, or a correctly rounded subnormal). No select:
+    // g++ moves arithmetic under a select into branches, which it cannot if-convert without AVX-512 masks.
+    const double h = fmadd(n, 0.5, shifter) - shifter;
+    return p * pow2(h) * pow2(n - h);
 }
 
 TR_INLINE float exp_f(float x0) {
-    float x = x0 < -104.0f ? -104.0f : x0;       // e^-104 rounds to 0 in float, e^89 to inf
-    x = x > 89.0f ? 89.0f : x;
+    float x = select(x0 < -104.0f, -104.0f, x0);       // e^-104 rounds to 0 in float, e^89 to inf
+    x = select(x > 89.0f, 89.0f, x);
     const float shifter = 0x1.8p23f;
     float n = fmadd(x, 1.44269504f, shifter) - shifter;
     float r = fmadd(-n, 0.693145751953125f, x);  // ln2's high part in 16 bits: n·ln2_hi exact for |n| < 2^8
@@ -131,8 +145,8 @@ TR_INLINE float exp_f(float x0) {
     p = fmadd(p, r, 0.5f);
     p = fmadd(p, r, 1.0f);
     p = fmadd(p, r, 1.0f);
-    float m = n < -120.0f ? -32.0f : (n > 120.0f ? 32.0f : 0.0f);   // n in [-150, 128]
-    return p * pow2(n - m) * pow2(m);
+    const float h = fmadd(n, 0.5f, shifter) - shifter;   // n in [-150, 128]: as in exp_hilo
+    return p * pow2(h) * pow2(n - h);
 }
 
 // erf(x) (complement = false) or erfc(x) (true) by Cody's three rationals, one division.
@@ -168,7 +182,7 @@ TR_INLINE double cody(double x) {
     // |x| > 4: erfc = e^(-x²)/y·(1/√π - z·P(z)/Q(z)), z = 1/w, w = y², P of degree 5 with leading p6 and
     // Q monic of degree 5. Times w⁶/w⁶: = e^(-x²)·(w·Q'(w)/√π - P'(w))/(y·w·Q'(w)) with the reversed
     // polynomials Q'(w) = 1 + q1·w + ... + q5·w⁵ and P'(w) = p6 + p1·w + ... + p5·w⁵ (positive terms only).
-    const double yc = y > 28.0 ? 28.0 : y;       // erfc(28) = 0 = erfc(inf) in double; keeps w finite
+    const double yc = select(y > 28.0, 28.0, y);       // erfc(28) = 0 = erfc(inf) in double; keeps w finite
     const double w = yc * yc;
     double pt = 6.58749161529837803e-4;
     pt = fmadd(pt, w, 1.60837851487422766e-2);
@@ -185,17 +199,17 @@ TR_INLINE double cody(double x) {
     qt *= w;
     pt = fmadd(qt, 5.6418958354775628695e-1, -pt);
     qt *= yc;
-    const double num = small ? ps : (mid ? pm : pt);
-    const double den = small ? qs : (mid ? qm : qt);
+    const double num = select(small, ps, select(mid, pm, pt));
+    const double den = select(small, qs, select(mid, qm, qt));
     const double q = num / den;
     const double e = exp_hilo(-w, -square_error(yc, w)) * q;     // erfc(|x|) where not small
     const double erf_small = x * q;
     if constexpr (complement) {
-        const double big = x < 0.0 ? 2.0 - e : e;
-        return small ? 1.0 - erf_small : big;
+        const double big = select(x < 0.0, 2.0 - e, e);
+        return select(small, 1.0 - erf_small, big);
     }
     const double big = std::copysign((0.5 - e) + 0.5, x);
-    return small ? erf_small : big;
+    return select(small, erf_small, big);
 }
 
 }  // namespace tr_math_detail
@@ -220,24 +234,30 @@ template <typename T> static inline T tr_sq(T x) { return x * x; }
 template <typename T> static inline T rsqrt(T x) { return T(1) / sqrt(x); }
 static inline long long tr_min(long long a, long long b) { return a < b ? a : b; }
 static inline long long tr_ceil(long long a, long long b) { return (a + b - 1) / b; }
+// c ? a : b for the values in a simd loop: a blend under a comparison mask, so that the loop vectorizes without
+// AVX-512 too (templates/cpu_math.h says why ?: does not)
+template <typename T> static inline T tr_select(bool c, T a, T b) { return tr_math_detail::select(c, a, b); }
 // σ(x) accurate in both tails: e = exp(-|x|) <= 1, then 1/(1 + e) or e/(1 + e)
 template <typename T> static inline T tr_sigmoid(T x) {
     const T e = tr_exp(-fabs(x));
-    return (x >= T(0) ? T(1) : e) / (T(1) + e);
+    return tr_select(x >= T(0), T(1), e) / (T(1) + e);
 }
-template <typename T> static inline T tr_softplus(T x) { return (x > T(0) ? x : T(0)) + log1p(tr_exp(-fabs(x))); }
-template <typename T> static inline T tr_relu(T x) { return x > T(0) ? x : T(0); }
-template <typename T> static inline T tr_step(T x) { return x > T(0) ? T(1) : T(0); }
-template <typename T> static inline T tr_sign(T x) { return T((x > T(0)) - (x < T(0))); }
+template <typename T> static inline T tr_relu(T x) { return tr_select(x > T(0), x, T(0)); }
+template <typename T> static inline T tr_softplus(T x) { return tr_relu(x) + log1p(tr_exp(-fabs(x))); }
+template <typename T> static inline T tr_step(T x) { return tr_select(x > T(0), T(1), T(0)); }
+template <typename T> static inline T tr_sign(T x) {
+    return tr_select(x > T(0), T(1), T(0)) - tr_select(x < T(0), T(1), T(0));
+}
 
 // a tangent or cotangent that is zero is passed as a buffer of zeros (runtime/native.py), never a null pointer: a
 // conditional load would keep the loop reading it from vectorizing
 template <typename T> static inline T tr_ld(const T* p, long long i) { return p[i]; }
 
-// mode 0: store, 1: accumulate (each element has one writer: no atomics on the CPU)
+// mode 0: store, 1: accumulate (each element has one writer: no atomics on the CPU). p[i] is read either way
+// (an output is allocated before it is written), so the mode is a select, not a conditional load.
 template <typename T> static inline void tr_store(T* p, long long i, T v, int mode) {
     if (!p) return;
-    p[i] = mode ? p[i] + v : v;
+    p[i] = tr_select(mode != 0, p[i] + v, v);
 }
 
 // ---- maxima: the shift of a log-sum-exp ---------------------------------------------------------------------
