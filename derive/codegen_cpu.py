@@ -38,7 +38,27 @@ NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos"
 
 
 class CpuPrinter(CudaPrinter):
+    """CUDA's printing, with exp/erf from templates/cpu_math.h and selects as tr_select (a blend of both values,
+    which g++ vectorizes without AVX-512's masks; `c ? a : b` with a constant arm becomes a branch)."""
+
+    def _print_Mul(self, e):
+        masks = [a for a in e.args if type(a).__name__ == "Iverson"]
+        if masks:
+            rest = sp.Mul(*[a for a in e.args if a not in masks])
+            cond = " && ".join(self._print(m.cond) for m in masks)
+            return f"tr_select<T>({cond}, {self._print(rest)}, T(0))"
+        return super()._print_Mul(e)
+
+    def _print_Iverson(self, e):
+        return f"tr_select<T>({self._print(e.cond)}, T(1), T(0))"
+
+    def _print_where(self, e):
+        c, a, b = (self._print(x) for x in e.args)
+        return f"tr_select<T>({c}, {a}, {b})"
+
     def _print_Function(self, e):
+        if type(e).__name__ == "where" and not isinstance(e, AppliedUndef):
+            return self._print_where(e)
         name = type(e).__name__
         if name in VECTOR_FUNCS and not isinstance(e, AppliedUndef):
             return f"{VECTOR_FUNCS[name]}({self._print(e.args[0])})"
@@ -124,6 +144,8 @@ class OpCpu(OpCuda):
             if st is not None and st["class"] != "gemm":
                 # a zero (co)tangent read here is passed as zeros of this shape (templates/cpu_helpers.h.j2: tr_ld)
                 st["read_classes"] = {b: list(self.classes(b)) for b in st["reads"] if self.linear(b)}
+                # ... and an output not wanted (a zero tangent's) gets scratch memory: tr_store has no null test
+                st["write_classes"] = {o["buf"]: list(self.classes(o["buf"])) for o in st["outputs"]}
         return step
 
     def fuse(self, pieces):

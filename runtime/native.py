@@ -259,7 +259,13 @@ class CpuRunner(_plan.Runner):
         moved = self.prog_step.get("moved", {})
         written = {name for kind, name in params if kind == "mode"}
         for k, (kind, name) in enumerate(params):
-            if kind != "buf" or name in written:
+            if kind != "buf":
+                continue
+            if name in written:
+                if name not in live and name in self.prog_step.get("write_classes", {}):
+                    z = np.empty(max(1, self.size(self.prog_step["write_classes"][name])), self.dtype)
+                    self._keep.append(z)
+                    out[k] = ("p", z.ctypes.data)
                 continue
             if self.bufs.get(name) is None and name in zeros:
                 z = np.zeros(max(1, self.size(zeros[name])), self.dtype)

@@ -101,8 +101,10 @@ class Lib:
 def builds(tmp_path_factory):
     """{build: Lib or the reason it cannot run here}, {build: g++'s vectorization report}"""
     tmp = tmp_path_factory.mktemp("cpu_math")
-    helpers = (HEADER_DIR / "cpu_helpers.h.j2").read_text()
-    (tmp / "cpu_helpers.h").write_text(helpers.replace('{% include "cpu_math.h" %}', '#include "cpu_math.h"'))
+    from derive.api import template_env
+
+    # the helpers as the generated .cpp files carry them (rendered: they include cpu_math.h and max_keys.j2)
+    (tmp / "cpu_helpers.h").write_text(template_env().get_template("cpu_helpers.h.j2").render())
     (tmp / "k.cpp").write_text(SOURCE)
     libs, reports = {}, {}
     cpu = _cpu_flags()
@@ -147,16 +149,13 @@ def test_every_loop_is_vectorized(builds, build):
         pytest.skip(report)
     report = report.splitlines()
     for name in FUNCTIONS:
-        if name == "store_d":
-            continue                                     # see test_tr_store_null_test_keeps_a_big_loop_scalar
         line = _loop_line(name)
         assert any(f"k.cpp:{line}:" in r and "loop vectorized" in r for r in report), (build, name)
 
 
-@pytest.mark.xfail(strict=True, reason="tr_store's `if (!p) return` (an output nobody reads is passed as null) is "
-                   "a branch in the loop that g++ cannot if-convert around exp without AVX-512 masks: the kernel "
-                   "template or runtime must test the pointer outside the loop (issue #15)")
-def test_tr_store_null_test_keeps_a_big_loop_scalar(builds):
+def test_a_loop_storing_through_tr_store_vectorizes_with_avx2(builds):
+    """tr_store has no null test (runtime/native.py passes scratch memory for an output nobody reads): with one,
+    g++ moved the loop body into the branch and left it scalar without AVX-512's masks."""
     report = builds[1]["haswell"]
     if "vectorized" not in report:
         pytest.skip(report)
@@ -224,8 +223,7 @@ def _simd_loops(path):
     return loops
 
 
-@pytest.mark.parametrize("name", ["nn", pytest.param("elementwise", marks=pytest.mark.xfail(
-    strict=True, reason="the elementwise kernels store through tr_store's null test (see above)"))])
+@pytest.mark.parametrize("name", ["nn", "elementwise"])
 def test_generated_kernels_vectorize_with_avx2_only(name, tmp_path):
     """The issue's reproducer: the shipped kernels' simd loops (the Gaussian kernel sum's among them) compiled for
     an AVX2 + FMA CPU without AVX-512, with runtime/native.py's flags."""
