@@ -432,7 +432,7 @@ def term_matrix(t, free, st, pt=None):
             left = chain + ([ones(end)] if end is not None else [])
             right, end2 = walk(q)
             right = right + ([ones(end2)] if end2 is not None else [])
-            out.append(join(left + [T(join(right), len(right) != 1)]))
+            out.append(join(left + _transposed_chain(right, st, V)))
     elif len(free) == 1:
         chain, end = walk(free[0])
         if end is not None:
@@ -466,6 +466,39 @@ def term_matrix(t, free, st, pt=None):
     if V:
         return num, text, dc.mul(_value(num, (), pt), val)
     return num, text
+
+
+def _transposed_piece(text, st):
+    """The text of a piece's transpose when the piece is one name or one parenthesis (Xᵀ -> X, X⁻¹ -> X⁻ᵀ,
+    b -> bᵀ, (x - mu) -> (x - mu)ᵀ), else None."""
+    T = st["T"]
+    inv, invT = ("⁻¹", "⁻ᵀ") if st is STYLES["unicode"] else ("^{-1}", "^{-\\top}")
+    for a, b in ((invT, inv), (inv, invT)):
+        if text.endswith(a) and _atomic(text[:-len(a)]):
+            return text[:-len(a)] + b
+    if text.endswith(T) and _atomic(text[:-len(T)]):
+        return text[:-len(T)]
+    return text + T if _atomic(text) else None
+
+
+def _atomic(text):
+    import re
+
+    return bool(re.fullmatch(r"[\w′𝟙]+|\\mathit\{[^{}]*\}(_\{[^{}]*\})?|\\mathbf\{1\}", text)) or \
+        (text.startswith(("(", "\\left(")) and _balanced_outer(text))
+
+
+def _transposed_chain(ps, st, V):
+    """[(text, value)] of the transpose of the product of pieces ps: (a·b)ᵀ, or bᵀ·aᵀ where that is shorter."""
+    from .display import _symbols
+
+    text = st["dot"].join(p[0] for p in ps)
+    whole = ((st["open"] + text + st["close"]) if len(ps) != 1 else text) + st["T"], \
+        (dc.transpose(dc.chain([p[1] for p in ps])) if V else None)
+    each = [_transposed_piece(p[0], st) for p in reversed(ps)]
+    if len(ps) > 1 and all(each) and _symbols(st["dot"].join(each)) < _symbols(whole[0]):
+        return [(t, dc.transpose(p[1]) if V else None) for t, p in zip(each, reversed(ps))]
+    return [whole]
 
 
 class _Fake:
