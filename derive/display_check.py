@@ -173,7 +173,11 @@ def stmt_value(ls, pt):
         body = (t.coeff * t.atom).replace(Extent, lambda *a: sp.S.One)   # size(i) makes i no axis
         axes = free + sorted((body.atoms(Idx) | set(t.sums)) - set(free),
                              key=lambda i: (i.name, i.ext))
-        v = np.broadcast_to(_index_value(t.coeff * t.atom, pt, axes), [pt.size(a) for a in axes])
+        # an index bound inside the term (Σ_j′ X[k,j′]·b[j′]) is an axis of its own sum, kept at length 1: not
+        # summed again here
+        bound = {i for s in body.atoms(IndexSum, ir.IndexReduce) for i in s.indices} - set(t.sums) - set(free)
+        v = np.broadcast_to(_index_value(t.coeff * t.atom, pt, axes),
+                            [1 if a in bound else pt.size(a) for a in axes])
         total = total + v.sum(axis=tuple(range(len(free), len(axes))))
     return total.reshape(-1, 1) if len(free) == 1 else total
 
