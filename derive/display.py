@@ -86,16 +86,32 @@ def internal_names(d) -> dict:
 
 
 class naming:
-    """Within it, pretty_name shows derivation d's internal tensors by internal_names(d)."""
+    """Within it, pretty_name shows derivation d's internal tensors by internal_names(d), and display_check's
+    points compute d's primitive values (`C = det(A)`, inv(X)) from their arguments."""
 
     def __init__(self, d):
         self.names = internal_names(d) if d is not None else None
+        self.defs = primitive_defs(d)
 
     def __enter__(self):
+        from . import display_check
+
         self.token = _NAMES.set(self.names)
+        self.dtoken = display_check.DEFS.set(self.defs)
 
     def __exit__(self, *exc):
+        from . import display_check
+
         _NAMES.reset(self.token)
+        display_check.DEFS.reset(self.dtoken)
+
+
+def primitive_defs(d) -> dict:
+    """{name: (primitive, argument names)} of d's program and auxiliary statements that apply a primitive."""
+    prog = getattr(d, "program", None)
+    stmts = list(getattr(prog, "stmts", None) or ()) + list(getattr(d, "aux", None) or ())
+    return {st.target: (st.prim, tuple(st.args)) for st in stmts
+            if getattr(st, "prim", None) and st.prim in ir.ALL_PRIMITIVES}
 
 
 def _primitive_value(name):
@@ -402,7 +418,175 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
     sep = "\n" if style == "unicode" else r" \\" + "\n"
     domains = domains if domains is not None else _domains(d)
     with naming(d):
+        if which != "pushforward" and matrix:
+            stmts = shown_pullback(d, stmts, style, domains)
         return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
+
+
+# -- display-only rewrites of a pullback: what a book writes for the same numbers ------------------------------
+# Each rewritten statement is still shown only where its matrix form passes display_check against its own
+# (rewritten) index form, and the points compute adj, det and inv from their argument, so the identities used
+# here are checked numerically where they are shown.
+
+
+def _with_reads(ls, fn):
+    """ls with fn applied to every coefficient and atom."""
+    from .calculus import Term
+
+    return type(ls)(ls.target, ls.indices, [Term(fn(t.coeff), t.sums, fn(t.atom)) for t in ls.terms])
+
+
+def _adjugates(d, stmts):
+    """adj(X)ᵀ as det(X)·X⁻ᵀ (the adjugate keeps the code continuous at singular X; a book writes the inverse),
+    det(X) by the name the rule gives it (`C = det(A)`: dC·C·A⁻ᵀ)."""
+    defs = primitive_defs(d)
+    det_of = {args[0]: name for name, (prim, args) in defs.items()
+              if prim == "det" and len(args) == 1 and not (name.startswith("_") and not name.startswith("__"))}
+
+    def fix(e):
+        return e.replace(lambda a: ir.is_access(a) and _primitive_value(ir.acc_name(a)) is not None
+                         and _primitive_value(ir.acc_name(a))[0].name == "adj",
+                         lambda a: ir.access(det_of.get(_primitive_value(ir.acc_name(a))[1],
+                                                        "_det_" + _primitive_value(ir.acc_name(a))[1]), ())
+                         * ir.access("_inv_" + _primitive_value(ir.acc_name(a))[1], a.args))
+
+    return [ls if getattr(ls, "mode", None) else _cancel_inverses(_with_reads(ls, fix)) for ls in stmts]
+
+
+def _inverse_of(name):
+    """Y for `_inv_Y`, else None."""
+    got = _primitive_value(name)
+    return got[1] if got is not None and got[0].name == "inv" else None
+
+
+def _cancel_inverses(ls):
+    """inv(inv(Y)) as Y, and Y·Y⁻¹ or Y⁻¹·Y summed over their shared index as the identity."""
+    from .calculus import Term, simplify_terms
+
+    def unwrap(e):
+        return e.replace(lambda a: ir.is_access(a) and _inverse_of(ir.acc_name(a)) is not None
+                         and _inverse_of(_inverse_of(ir.acc_name(a))) is not None,
+                         lambda a: ir.access(_inverse_of(_inverse_of(ir.acc_name(a))), a.args))
+
+    terms, changed = [], False
+    for t in ls.terms:
+        coeff, sums = unwrap(t.coeff), list(t.sums)
+        changed |= coeff != t.coeff
+        again = True
+        while again:
+            again = False
+            fs = [f for f in sp.Mul.make_args(coeff) if ir.is_access(f) and len(f.args) == 2]
+            for F in fs:
+                for G in fs:
+                    if F is G or not (_inverse_of(ir.acc_name(G)) == ir.acc_name(F)
+                                      or _inverse_of(ir.acc_name(F)) == ir.acc_name(G)):
+                        continue
+                    for s, pair in ((F.args[1], (F.args[0], G.args[1])), (F.args[0], (G.args[0], F.args[1]))):
+                        hits = sum(1 for a in ir.accesses(coeff * t.atom) for x in a.args if x == s)
+                        if s in sums and hits == 2 and (s == G.args[0] if s == F.args[1] else s == G.args[1]):
+                            coeff = coeff / (F * G) * ir.KroneckerDelta(*pair)
+                            sums.remove(s)
+                            again = changed = True
+                            break
+                    if again:
+                        break
+                if again:
+                    break
+        terms.append(Term(coeff, tuple(sums), t.atom))
+    if not changed:
+        return ls
+    return type(ls)(ls.target, ls.indices, simplify_terms(terms, reserved=ls.indices))
+
+
+def _renamed(e, old, new):
+    return e.replace(lambda a: ir.is_access(a) and ir.acc_name(a) == old, lambda a: ir.access(new, a.args))
+
+
+def _copies(d, stmts):
+    """`dz = A⁻ᵀ·dx; db = dz` as `db = A⁻ᵀ·dx` (solve's temporary is the cotangent of its right-hand side)."""
+    from .calculus import cot
+
+    inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
+    out = list(stmts)
+    for ls in stmts:
+        if getattr(ls, "mode", None) or ls.target not in inputs or len(ls.terms) != 1:
+            continue
+        t = ls.terms[0]
+        z = ir.acc_name(t.atom)
+        defs = [k for k, o in enumerate(out) if o.target == z]
+        if t.coeff != 1 or t.sums or tuple(t.atom.args) != tuple(ls.indices) or z in inputs or len(defs) != 1 \
+                or getattr(out[defs[0]], "mode", None):
+            continue
+        k = defs[0]
+        zdef = out[k]
+        out[k] = type(zdef)(ls.target, zdef.indices, list(zdef.terms))
+        out = [o if o is out[k] or getattr(o, "mode", None) else _with_reads(o, lambda e: _renamed(e, z, ls.target))
+               for o in out if o is not ls]
+    return out
+
+
+def _inline(reader, ls):
+    """reader with every read of ls's target replaced by ls's terms (their sums renamed apart)."""
+    from .calculus import Term, fresh_like, simplify_terms
+
+    terms = []
+    for t in reader.terms:
+        if ir.acc_name(t.atom) != ls.target:
+            terms.append(t)
+            continue
+        taken = set(reader.indices) | set(t.sums) | t.coeff.atoms(ir.Idx)
+        ren = dict(zip(ls.indices, t.atom.args))
+        for u in ls.terms:
+            sub = dict(ren)
+            for s in u.sums:
+                sub[s] = fresh_like(s) if s in taken or s in ren.values() else s
+            terms.append(Term(t.coeff * tidy(u.coeff).xreplace(sub), tuple(t.sums) + tuple(sub[s] for s in u.sums),
+                              u.atom.xreplace(sub)))
+    return _cancel_inverses(type(reader)(reader.target, reader.indices, simplify_terms(terms, reserved=reader.indices)))
+
+
+def _symbols(text):
+    """Symbols of a shown statement's right-hand side (names, numbers, superscript runs, other characters)."""
+    import re
+
+    rhs = text.split(" = ", 1)[-1]
+    return sum(1 for t in re.findall(r"size\([^()]*\)|[A-Za-z_0-9′ΣσεμΦ𝟙]+|[ᵀ⁻¹²³⁴⁵⁶⁷⁸⁹⁰∘]+|\S", rhs) if t != "·")
+
+
+def shown_pullback(d, stmts, style="unicode", domains=None):
+    """The pullback's statements as shown: adjugates as inverses, solve's copy folded, and an intermediate
+    cotangent read by one statement substituted into it where the shown result is shorter."""
+    from . import matrixform
+    from .calculus import cot
+
+    stmts = _copies(d, _adjugates(d, stmts))
+    inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
+
+    def shown(ls):
+        m = matrixform.safe_stmt_matrix(ls, style, domains)
+        return (m, True) if m is not None else (stmt_index(ls, style), False)
+
+    changed = True
+    while changed:
+        changed = False
+        for k, ls in enumerate(stmts):
+            if getattr(ls, "mode", None) or ls.target in inputs:
+                continue
+            readers = [j for j, o in enumerate(stmts) if j != k and any(ir.acc_name(t.atom) == ls.target
+                                                                        for t in getattr(o, "terms", ()) or ())]
+            if len(readers) != 1 or getattr(stmts[readers[0]], "mode", None):
+                continue
+            j = readers[0]
+            try:
+                new = _inline(stmts[j], ls)
+            except Exception:
+                continue
+            (a, ma), (b, mb), (c, mc) = shown(ls), shown(stmts[j]), shown(new)
+            if (mc or not (ma and mb)) and _symbols(c) < _symbols(a) + _symbols(b):
+                stmts = [new if m == j else o for m, o in enumerate(stmts) if m != k]
+                changed = True
+                break
+    return stmts
 
 
 def _domains(d):
@@ -413,6 +597,8 @@ def program_json(d, which):
     stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
     out = []
     with naming(d):
+        if which != "pushforward":
+            stmts = shown_pullback(d, stmts, "unicode", _domains(d))
         return _program_json(d, stmts, out)
 
 

@@ -3,6 +3,7 @@ structure (products as matrix products, ᵀ as transposes), at one random point,
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 
 import numpy as np
@@ -40,14 +41,35 @@ def apply_function(e, args):
         return _lambdas[key](*args)
 
 
+# The primitive values of the program being shown, {name: (primitive, argument names)} (`C = det(A)`,
+# `_inv_X`): a Point computes them from their arguments, so identities a display relies on (adj(X)ᵀ =
+# det(X)·X⁻ᵀ, a symmetric S's S⁻¹) hold at the point as they do in the rule.
+DEFS: contextvars.ContextVar = contextvars.ContextVar("display_defs", default=None)
+
+
+def _definition(name):
+    got = (DEFS.get() or {}).get(name)
+    if got is not None:
+        return got
+    from runtime.primitives import PRIMITIVES
+
+    if name.startswith("_") and not name.startswith("__"):
+        for pname, p in PRIMITIVES.items():
+            if name.startswith(f"_{pname}_") and len(name) > len(pname) + 2 and len(p.args) == 1:
+                return pname, (name[len(pname) + 2:],)
+    return None
+
+
 class Point:
-    """Random values for every tensor a statement reads, its extents distinct per index class."""
+    """Random values for every tensor a statement reads, its extents distinct per index class; a primitive's
+    value (inv(X), det(X), adj(X), or a statement `C = det(A)` of the program) computed from its arguments'."""
 
     def __init__(self, domains=None, seed=0):
         self.rng = np.random.default_rng(seed)
         self.domains = domains or {}
         self.sizes: dict = {}
         self.arrays: dict = {}
+        self.shapes: dict = {}
 
     def size(self, i):
         if i.ext not in self.sizes:
@@ -55,16 +77,33 @@ class Point:
         return self.sizes[i.ext]
 
     def array(self, access):
-        name = ir.acc_name(access)
+        return self.value(ir.acc_name(access), tuple(self.size(i) for i in access.args))
+
+    def value(self, name, shape, dom=None):
         if name not in self.arrays:
-            shape = tuple(self.size(i) for i in access.args)
-            dom = self.domains.get(name)
+            got = _definition(name)
+            if got is not None:
+                from runtime.primitives import PRIMITIVES
+
+                prim, args = got
+                p = PRIMITIVES[prim]
+                n = shape[0] if shape else next((self.shapes[a][0] for a in args if a in self.shapes), 3)
+                vals = []
+                for a, kind in zip(args, p.arg_kinds):
+                    want = (n, n) if kind == "square" else self.shapes.get(a, shape)
+                    vals.append(self.value(a, want, "wellcond" if kind == "square" else None))
+                with np.errstate(all="ignore"):
+                    self.arrays[name] = np.asarray(p.forward(*vals), dtype=float).reshape(shape)
+                self.shapes[name] = shape
+                return self.arrays[name]
+            dom = self.domains.get(name) or dom
             if dom:
                 from .verify import _draw
 
                 self.arrays[name] = np.asarray(_draw(shape, dom, self.rng), dtype=float)
             else:
                 self.arrays[name] = self.rng.uniform(0.3, 0.9, shape)
+            self.shapes[name] = shape
         return self.arrays[name]
 
 
@@ -134,7 +173,11 @@ def stmt_value(ls, pt):
         body = (t.coeff * t.atom).replace(Extent, lambda *a: sp.S.One)   # size(i) makes i no axis
         axes = free + sorted((body.atoms(Idx) | set(t.sums)) - set(free),
                              key=lambda i: (i.name, i.ext))
-        v = np.broadcast_to(_index_value(t.coeff * t.atom, pt, axes), [pt.size(a) for a in axes])
+        # an index bound inside the term (Σ_j′ X[k,j′]·b[j′]) is an axis of its own sum, kept at length 1: not
+        # summed again here
+        bound = {i for s in body.atoms(IndexSum, ir.IndexReduce) for i in s.indices} - set(t.sums) - set(free)
+        v = np.broadcast_to(_index_value(t.coeff * t.atom, pt, axes),
+                            [1 if a in bound else pt.size(a) for a in axes])
         total = total + v.sum(axis=tuple(range(len(free), len(axes))))
     return total.reshape(-1, 1) if len(free) == 1 else total
 

@@ -6,6 +6,8 @@ a factor of rank > 2, a diagonal, or a nonlinear reduction has no matrix form: t
 """
 from __future__ import annotations
 
+import contextvars
+
 import numpy as np
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
@@ -89,6 +91,13 @@ class _ElemMixin:
     def _print_KroneckerDelta(self, e, exp=None):
         return "I"
 
+    def _print_Add(self, e, order=None):        # x - mu, not -mu + x
+        terms = list(self._as_ordered_terms(e, order=order))
+        k = next((k for k, t in enumerate(terms) if not t.could_extract_minus_sign()), 0)
+        if k:
+            e, order = sp.Add(*([terms[k]] + terms[:k] + terms[k + 1:]), evaluate=False), "none"
+        return super()._print_Add(e, order=order)
+
     def _print_Abs(self, e, exp=None):
         if self.st is not STYLES["unicode"]:
             return LatexPrinter._print_Abs(self, e, exp)
@@ -127,8 +136,11 @@ class _ElemMixin:
         eq = "==" if self.st is STYLES["unicode"] else "="
         return f"{self._print(e.lhs)} {eq} {self._print(e.rhs)}"
 
-    def _print_IndexSum(self, e):
-        raise _NoForm()
+    def _print_IndexSum(self, e):       # a contraction inside a coefficient: its own matrix product (X·b + c)
+        num, text = term_matrix(_Fake(e.body), _sum_orient(e, self.orient), self.st)
+        if num == 1:
+            return text
+        return _num(num, "unicode" if self.st is STYLES["unicode"] else "latex") + self.st["dot"] + text
 
 
 class _ElemPrinter(_ElemMixin, StrPrinter):
@@ -179,6 +191,8 @@ def _name(access, orient, st):
     if idx == tuple(orient) or len(idx) == 1:
         return n
     if idx == tuple(reversed(orient)):
+        if _symmetric(ir.acc_name(access)):       # Sᵀ = S: a symmetric or spd domain, or the inverse of one
+            return n
         if n.endswith("⁻¹"):
             return n[:-2] + "⁻ᵀ"
         if n.endswith("^{-1}"):
@@ -204,8 +218,19 @@ def _name_value(access, orient, pt):
     if idx == tuple(orient):
         return v
     if idx == tuple(reversed(orient)):
-        return dc.transpose(v)
+        return v if _symmetric(ir.acc_name(access)) else dc.transpose(v)   # as printed: S for Sᵀ
     raise dc.Mismatch("a matrix over other indices")
+
+
+_SYMMETRIC: contextvars.ContextVar = contextvars.ContextVar("display_symmetric", default=frozenset())
+
+
+def _symmetric(name):
+    """Whether the shown statement's domains make tensor `name` symmetric (its inverse too)."""
+    from .display import _inverse_of
+
+    sym = _SYMMETRIC.get()
+    return name in sym or (_inverse_of(name) is not None and _symmetric(_inverse_of(name)))
 
 
 def _value(e, orient, pt):
@@ -222,6 +247,11 @@ def _value(e, orient, pt):
         return np.float64(complex(e).real)
     if isinstance(e, Extent):
         return np.float64(pt.size(e.args[0]))
+    if isinstance(e, IndexSum):
+        try:
+            return term_matrix(_Fake(e.body), _sum_orient(e, orient), STYLES["unicode"], pt)[2]
+        except _NoForm:
+            raise dc.Mismatch("a sum with no matrix form")
     if isinstance(e, sp.Add):
         out = np.float64(0.0)
         for a in e.args:
@@ -266,6 +296,14 @@ def _value(e, orient, pt):
     if len(shapes) > 1:
         raise dc.Mismatch(f"{e.func} of shapes {shapes}")
     return dc.apply_function(e, args)
+
+
+def _sum_orient(e, orient):
+    """The orientation of IndexSum e's value: the printer's indices, all of which it keeps."""
+    free = set(ir.free_indices(e, e.atoms(Idx)))
+    if not free or free != set(orient):      # a scalar sum (‖x‖², a count) stays in index form for now
+        raise _NoForm()
+    return tuple(i for i in orient if i in free)
 
 
 def _item_value(item, orient, pt):
@@ -334,8 +372,6 @@ def term_matrix(t, free, st, pt=None):
                            and not any(ir.is_access(a) for a in sp.preorder_traversal(f))):
             num *= f
             continue
-        if f.has(IndexSum):
-            raise _NoForm()
         idx = ir.free_indices(f, f.atoms(Idx))
         if ir.is_access(f) and len(f.args) == 2 and f.args[0] == f.args[1] and f.args[0] not in free:
             scalars.append(st["tr"] + st["open"] + _scalar(f.func(), st) + st["close"])
@@ -432,7 +468,7 @@ def term_matrix(t, free, st, pt=None):
             left = chain + ([ones(end)] if end is not None else [])
             right, end2 = walk(q)
             right = right + ([ones(end2)] if end2 is not None else [])
-            out.append(join(left + [T(join(right), len(right) != 1)]))
+            out.append(join(left + _transposed_chain(right, st, V)))
     elif len(free) == 1:
         chain, end = walk(free[0])
         if end is not None:
@@ -466,6 +502,43 @@ def term_matrix(t, free, st, pt=None):
     if V:
         return num, text, dc.mul(_value(num, (), pt), val)
     return num, text
+
+
+def _transposed_piece(text, st):
+    """(text, whether the value is transposed) of a piece's transpose when the piece is one name or one
+    parenthesis (Xᵀ -> X, X⁻¹ -> X⁻ᵀ, b -> bᵀ, (x - mu) -> (x - mu)ᵀ, a symmetric S⁻¹ as it is), else None."""
+    T = st["T"]
+    inv, invT = ("⁻¹", "⁻ᵀ") if st is STYLES["unicode"] else ("^{-1}", "^{-\\top}")
+    style = "unicode" if st is STYLES["unicode"] else "latex"
+    if any(text in (pretty_name(n, style), pretty_name("_inv_" + n, style)) for n in _SYMMETRIC.get()):
+        return text, False          # Sᵀ = S
+    for a, b in ((invT, inv), (inv, invT)):
+        if text.endswith(a) and _atomic(text[:-len(a)]):
+            return text[:-len(a)] + b, True
+    if text.endswith(T) and _atomic(text[:-len(T)]):
+        return text[:-len(T)], True
+    return (text + T, True) if _atomic(text) else None
+
+
+def _atomic(text):
+    import re
+
+    return bool(re.fullmatch(r"[\w′𝟙]+|\\mathit\{[^{}]*\}(_\{[^{}]*\})?|\\mathbf\{1\}", text)) or \
+        (text.startswith(("(", "\\left(")) and _balanced_outer(text))
+
+
+def _transposed_chain(ps, st, V):
+    """[(text, value)] of the transpose of the product of pieces ps: (a·b)ᵀ, or bᵀ·aᵀ where that is shorter."""
+    from .display import _symbols
+
+    text = st["dot"].join(p[0] for p in ps)
+    whole = ((st["open"] + text + st["close"]) if len(ps) != 1 else text) + st["T"], \
+        (dc.transpose(dc.chain([p[1] for p in ps])) if V else None)
+    each = [_transposed_piece(p[0], st) for p in reversed(ps)]
+    if len(ps) > 1 and all(each) and _symbols(st["dot"].join(t for t, _ in each)) < _symbols(whole[0]):
+        return [(t, (dc.transpose(p[1]) if flip else p[1]) if V else None)
+                for (t, flip), p in zip(each, reversed(ps))]
+    return [whole]
 
 
 class _Fake:
@@ -534,6 +607,13 @@ def stmt_matrix(ls, style="unicode", pt=None):
     value = np.float64(0.0)
     for p in parts if pt is not None else ():
         value = dc.add(value, p[2])
+    merged: dict = {}        # terms shown alike are one term: -a/2 - a/2 is -a (S⁻ᵀ shown S⁻¹ for a symmetric S)
+    for p in parts:
+        merged[p[1]] = (merged[p[1]][0] + p[0], p[1]) if p[1] in merged else (p[0], p[1])
+    parts = [p for p in merged.values() if p[0] != 0]
+    if not parts:
+        text = f"{pretty_name(ls.target, style)} = 0"
+        return text if pt is None else (text, value)
     lead = next((k for k, p in enumerate(parts) if not p[0].could_extract_minus_sign()), 0)
     parts = [parts[lead]] + parts[:lead] + parts[lead + 1:]     # dy - a, not -a + dy
     rhs = ""
@@ -618,6 +698,14 @@ def safe_stmt_matrix(ls, style="unicode", domains=None):
         from .display import opaque_text
 
         return opaque_text(ls, style)
+    token = _SYMMETRIC.set(frozenset(n for n, dom in (domains or {}).items() if dom in ("spd", "symmetric")))
+    try:
+        return _safe_stmt_matrix(ls, style, domains)
+    finally:
+        _SYMMETRIC.reset(token)
+
+
+def _safe_stmt_matrix(ls, style, domains):
     pt = dc.Point(domains)
     try:
         got = stmt_matrix(ls, style, pt)

@@ -1397,13 +1397,13 @@ RULES = {'sum': {'name': 'sum',
          'extents': {},
          'equal_extents': [],
          'pushforward': [{'target': 'dL',
-                          'text': 'dL = 2·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
+                          'text': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
                                   'dp)·𝟙/(size(b)·size(o))',
-                          'latex': '\\mathrm{d}L = 2 \\frac{\\mathbf{1}^{\\top} ((- p + t) \\odot '
+                          'latex': '\\mathrm{d}L = 2 \\frac{\\mathbf{1}^{\\top} ((t - p) \\odot '
                                    '\\mathrm{d}t) \\mathbf{1}}{\\lvert b \\rvert \\lvert o \\rvert} + 2 '
                                    '\\frac{\\mathbf{1}^{\\top} ((p - t) \\odot \\mathrm{d}p) '
                                    '\\mathbf{1}}{\\lvert b \\rvert \\lvert o \\rvert}',
-                          'matrix': 'dL = 2·𝟙ᵀ·((-p + t) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
+                          'matrix': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
                                     'dp)·𝟙/(size(b)·size(o))',
                           'index': 'dL = Σ_kl 2·(-p[k,l] + t[k,l])·dt[k,l]/(size(b)·size(o)) + Σ_kl '
                                    '2·(p[k,l] - t[k,l])·dp[k,l]/(size(b)·size(o))',
@@ -1420,10 +1420,10 @@ RULES = {'sum': {'name': 'sum',
                        'index_latex': '\\mathrm{d}p_{bo} = \\frac{2 \\left(p_{bo} - t_{bo}\\right) '
                                       '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'},
                       {'target': 'dt',
-                       'text': 'dt = 2·dL·(-p + t)/(size(b)·size(o))',
-                       'latex': '\\mathrm{d}t = 2 \\frac{\\mathrm{d}L (- p + t)}{\\lvert b \\rvert \\lvert o '
+                       'text': 'dt = 2·dL·(t - p)/(size(b)·size(o))',
+                       'latex': '\\mathrm{d}t = 2 \\frac{\\mathrm{d}L (t - p)}{\\lvert b \\rvert \\lvert o '
                                 '\\rvert}',
-                       'matrix': 'dt = 2·dL·(-p + t)/(size(b)·size(o))',
+                       'matrix': 'dt = 2·dL·(t - p)/(size(b)·size(o))',
                        'index': 'dt[b,o] = 2·(-p[b,o] + t[b,o])·dL/(size(b)·size(o))',
                        'index_latex': '\\mathrm{d}t_{bo} = \\frac{2 \\left(- p_{bo} + t_{bo}\\right) '
                                       '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'}],
@@ -1458,10 +1458,10 @@ RULES = {'sum': {'name': 'sum',
                    'extents': {},
                    'equal_extents': [],
                    'pushforward': [{'target': 'dlse',
-                                    'text': 'dlse = (exp(-lse·𝟙ᵀ + z) ⊙ dz)·𝟙',
-                                    'latex': '\\mathrm{d}\\mathit{lse} = (e^{- \\mathit{lse} '
-                                             '\\mathbf{1}^{\\top} + z} \\odot \\mathrm{d}z) \\mathbf{1}',
-                                    'matrix': 'dlse = (exp(-lse·𝟙ᵀ + z) ⊙ dz)·𝟙',
+                                    'text': 'dlse = (exp(z - lse·𝟙ᵀ) ⊙ dz)·𝟙',
+                                    'latex': '\\mathrm{d}\\mathit{lse} = (e^{z - \\mathit{lse} '
+                                             '\\mathbf{1}^{\\top}} \\odot \\mathrm{d}z) \\mathbf{1}',
+                                    'matrix': 'dlse = (exp(z - lse·𝟙ᵀ) ⊙ dz)·𝟙',
                                     'index': 'dlse[b] = Σ_k dz[b,k]·exp(-lse[b] + z[b,k])',
                                     'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
                                                    '\\mathrm{d}z_{bk} e^{- {\\mathit{lse}}_{b} + z_{bk}}'},
@@ -1494,12 +1494,12 @@ RULES = {'sum': {'name': 'sum',
                                  'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
                                                 '\\frac{\\mathrm{d}L t_{bk}}{\\lvert b \\rvert}'},
                                 {'target': 'dz',
-                                 'text': 'dz = exp(-lse·𝟙ᵀ + z) ⊙ (dlse·𝟙ᵀ) - dL·t/size(b)',
-                                 'latex': '\\mathrm{d}z = \\left(e^{- \\mathit{lse} \\mathbf{1}^{\\top} + z} '
+                                 'text': 'dz = exp(z - lse·𝟙ᵀ) ⊙ (dlse·𝟙ᵀ) - dL·t/size(b)',
+                                 'latex': '\\mathrm{d}z = \\left(e^{z - \\mathit{lse} \\mathbf{1}^{\\top}} '
                                           '\\odot \\left(\\mathrm{d}\\mathit{lse} '
                                           '\\mathbf{1}^{\\top}\\right)\\right) - \\frac{\\mathrm{d}L '
                                           't}{\\lvert b \\rvert}',
-                                 'matrix': 'dz = exp(-lse·𝟙ᵀ + z) ⊙ (dlse·𝟙ᵀ) - dL·t/size(b)',
+                                 'matrix': 'dz = exp(z - lse·𝟙ᵀ) ⊙ (dlse·𝟙ᵀ) - dL·t/size(b)',
                                  'index': 'dz[b,c] = -dL·t[b,c]/size(b) + dlse[b]·exp(-lse[b] + z[b,c])',
                                  'index_latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
                                                 '\\rvert} + {\\mathrm{d}\\mathit{lse}}_{b} e^{- '

@@ -11,9 +11,9 @@ IDENTITIES = [
     # (rule, {statement target: expected pullback in matrix form})
     ("B = inv(A)", {"dA": "dA = -Bᵀ·dB·Bᵀ"}),
     ("C[i,j] = A[i,k] * B[k,j]", {"dA": "dA = dC·Bᵀ", "dB": "dB = Aᵀ·dC"}),
-    ("y = logdet(A)", {"dA": "dA = dy·A⁻ᵀ"}),
-    # adj(A)ᵀ = det(A)·A⁻ᵀ where A is invertible, and det's gradient at singular A too
-    ("y = det(A)", {"dA": "dA = dy·adj(A)ᵀ"}),
+    ("y = logdet(A)", {"dA": "dA = dy·A⁻¹"}),      # A spd (logdet's domain): A⁻ᵀ = A⁻¹
+    # the code keeps adj(A)ᵀ (det's gradient at singular A too); the display writes det(A)·A⁻ᵀ = y·A⁻ᵀ, as books do
+    ("y = det(A)", {"dA": "dA = y·dy·A⁻ᵀ"}),
     ("t = A[i,i]", {"dA": "dA = dt·I"}),
     ("y = x[i] * A[i,j] * x[j]", {"dx": "dx = dy·(A + Aᵀ)·x", "dA": "dA = dy·x·xᵀ"}),
     ("s = x[i] * A[i,j] * y[j]", {"dx": "dx = ds·A·y", "dA": "dA = ds·x·yᵀ", "dy": "dy = ds·Aᵀ·x"}),
@@ -21,7 +21,8 @@ IDENTITIES = [
     ("y[i] = tanh(x[i])", {"dx": "dx = (1 - y²) ⊙ dy"}),
     ("y[i] = exp(x[i])", {"dx": "dx = y ⊙ dy"}),
     ("y[i] = exp(x[i]) / sum(j, exp(x[j]))", {"dx": "dx = y ⊙ dy - y·yᵀ·dy"}),
-    ("x = solve(A, b)", {"dA": "dA = -dz·xᵀ", "db": "db = dz", "dz": "dz = A⁻ᵀ·dx"}),
+    # solve's temporary z is b's cotangent: shown as db, as Giles writes it
+    ("x = solve(A, b)", {"dA": "dA = -db·xᵀ", "db": "db = A⁻ᵀ·dx"}),
 ]
 
 
