@@ -86,7 +86,12 @@ class _ElemMixin:
         if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0): Iverson's bracket [x > 0]
             c = self._print(e.args[0])
             return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
-        return super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
+        text = super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
+        k = text.find("(")
+        if self.st is STYLES["unicode"] and k > 0 and text.endswith(")") and _balanced_outer(text[k:]) and \
+                text[k + 1] == "(" and _balanced_outer(text[k + 1:-1]):
+            text = text[:k + 1] + text[k + 2:-2] + ")"     # log(exp(z)ᵀ·𝟙), not log((exp(z)ᵀ·𝟙))
+        return text
 
     def _print_KroneckerDelta(self, e, exp=None):
         return "I"
@@ -665,6 +670,13 @@ def _had_factors(item, orient, st, pt):
 
 def stmt_matrix(ls, style="unicode", pt=None):
     """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
+    try:
+        return _stmt_matrix(ls, style, pt)
+    except _NoForm:         # a scalar inside a number (a divisor ‖u‖², uᵀ·v) with no matrix form
+        return None
+
+
+def _stmt_matrix(ls, style, pt):
     st = STYLES[style]
     V = pt is not None
     free = tuple(ls.indices)
