@@ -3,6 +3,9 @@
 Each term's factors become vectors and matrices (indices as their edges); walking the chains from the
 result's free indices gives the product order and which factors are transposed (-Bᵀ·dB·Bᵀ). A term with
 a factor of rank > 2, a diagonal, or a nonlinear reduction has no matrix form: the caller shows index form.
+A product over a sum is split per summand where only that has a form; the terms' common leading and trailing
+factors, common Hadamard factors and common number come out where that is shorter (dy·(D + Dᵀ)·u·bᵀ,
+y ⊙ (dy - …), (B·X + X·B)ᵀ); a scalar Σᵢ u[i]² is ‖u‖². Every shown form is valued from its own pieces.
 """
 from __future__ import annotations
 
