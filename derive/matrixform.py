@@ -3,6 +3,9 @@
 Each term's factors become vectors and matrices (indices as their edges); walking the chains from the
 result's free indices gives the product order and which factors are transposed (-Bᵀ·dB·Bᵀ). A term with
 a factor of rank > 2, a diagonal, or a nonlinear reduction has no matrix form: the caller shows index form.
+A product over a sum is split per summand where only that has a form; the terms' common leading and trailing
+factors, common Hadamard factors and common number come out where that is shorter (dy·(D + Dᵀ)·u·bᵀ,
+y ⊙ (dy - …), (B·X + X·B)ᵀ); a scalar Σᵢ u[i]² is ‖u‖². Every shown form is valued from its own pieces.
 """
 from __future__ import annotations
 
@@ -86,7 +89,12 @@ class _ElemMixin:
         if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0): Iverson's bracket [x > 0]
             c = self._print(e.args[0])
             return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
-        return super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
+        text = super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
+        k = text.find("(")
+        if self.st is STYLES["unicode"] and k > 0 and text.endswith(")") and _balanced_outer(text[k:]) and \
+                text[k + 1] == "(" and _balanced_outer(text[k + 1:-1]):
+            text = text[:k + 1] + text[k + 2:-2] + ")"     # log(exp(z)ᵀ·𝟙), not log((exp(z)ᵀ·𝟙))
+        return text
 
     def _print_KroneckerDelta(self, e, exp=None):
         return "I"
@@ -124,6 +132,22 @@ class _ElemMixin:
             return sign + (body if outer else st["open"] + body + st["close"] if sign else body)
         return sign + self.parenthesize(lead, 50) + st["dot"] + st["open"] + body + st["close"]
 
+    def _norm(self, u):
+        """‖u‖ of a vector expression u over one index."""
+        text = _printer(tuple(ir.free_indices(u, u.atoms(Idx))), self.st).doprint(u)
+        return f"‖{text}‖" if self.st is STYLES["unicode"] else f"\\left\\lVert {text} \\right\\rVert"
+
+    def _norm_pow(self, e):
+        """‖u‖, 1/‖u‖, 1/‖u‖² for the powers ½, -½, -1 of Σ_i u[i]², else None."""
+        u = _norm_base(e.base)
+        if u is None or e.exp not in (sp.S.Half, -sp.S.Half, -1):
+            return None
+        uni = self.st is STYLES["unicode"]
+        n = self._norm(u) + ("" if e.exp != -1 else "²" if uni else "^{2}")
+        if e.exp == sp.S.Half:
+            return n
+        return "1/" + n if uni else "\\frac{1}{" + n + "}"
+
     def _print_Extent(self, e, exp=None):
         return f"size({e.args[0].name})" if self.st is STYLES["unicode"] else \
             r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
@@ -137,6 +161,13 @@ class _ElemMixin:
         return f"{self._print(e.lhs)} {eq} {self._print(e.rhs)}"
 
     def _print_IndexSum(self, e):       # a contraction inside a coefficient: its own matrix product (X·b + c)
+        if not ir.free_indices(e, e.atoms(Idx)):       # a scalar: ‖u‖², or uᵀ·v
+            u = _norm_base(e)
+            if u is not None:
+                return self._norm(u) + ("²" if self.st is STYLES["unicode"] else "^{2}")
+            num, text = term_matrix(_Fake(e.body), (), self.st)
+            return self.st["open"] + (text if num == 1 else _num(num, _style(self.st)) + self.st["dot"] + text) + \
+                self.st["close"]
         num, text = term_matrix(_Fake(e.body), _sum_orient(e, self.orient), self.st)
         if num == 1:
             return text
@@ -148,6 +179,9 @@ class _ElemPrinter(_ElemMixin, StrPrinter):
         return StrPrinter._print_Mul(self, e).replace("*", self.st["dot"])
 
     def _print_Pow(self, e, rational=False):   # a matrix's elementwise power is X∘², as X² would be X·X
+        n = self._norm_pow(e)
+        if n is not None:
+            return n
         return unicode_pow(self, e, rational, hadamard=_matrix_valued(e.args[0]))
 
 
@@ -156,6 +190,9 @@ class _ElemLatex(_ElemMixin, LatexPrinter):
         return LatexPrinter._print_Mul(self, e)
 
     def _print_Pow(self, e, exp=None):
+        n = self._norm_pow(e)
+        if n is not None:
+            return n
         b, x = e.args
         if x.is_Integer and x > 1 and _matrix_valued(b):
             return self.parenthesize(b, 60) + f"^{{\\circ {x}}}"
@@ -247,6 +284,15 @@ def _value(e, orient, pt):
         return np.float64(complex(e).real)
     if isinstance(e, Extent):
         return np.float64(pt.size(e.args[0]))
+    if isinstance(e, IndexSum) and not ir.free_indices(e, e.atoms(Idx)):      # ‖u‖², uᵀ·v
+        u = _norm_base(e)
+        try:
+            if u is not None:
+                v = _value(u, tuple(ir.free_indices(u, u.atoms(Idx))), pt)
+                return np.float64(np.sum(v * v))
+            return np.float64(np.asarray(term_matrix(_Fake(e.body), (), STYLES["unicode"], pt)[2]).item())
+        except (_NoForm, ValueError):
+            raise dc.Mismatch("a scalar sum with no matrix form")
     if isinstance(e, IndexSum):
         try:
             return term_matrix(_Fake(e.body), _sum_orient(e, orient), STYLES["unicode"], pt)[2]
@@ -296,6 +342,18 @@ def _value(e, orient, pt):
     if len(shapes) > 1:
         raise dc.Mismatch(f"{e.func} of shapes {shapes}")
     return dc.apply_function(e, args)
+
+
+def _style(st):
+    return "unicode" if st is STYLES["unicode"] else "latex"
+
+
+def _norm_base(e):
+    """u of a scalar sum Σ_i u[i]² over u's one index (‖u‖²), else None."""
+    if not isinstance(e, IndexSum) or len(e.indices) != 1 or not (e.body.is_Pow and e.body.exp == 2):
+        return None
+    u = e.body.base
+    return u if ir.free_indices(u, u.atoms(Idx)) == list(e.indices) else None
 
 
 def _sum_orient(e, orient):
@@ -362,6 +420,24 @@ def _scalar(e, st):
 def term_matrix(t, free, st, pt=None):
     """(number, text) of one term; with a Point pt, (number, text, value of the text) -- the value computed
     from the same pieces the text is joined from, with the text's own algebra (see display_check)."""
+    num, pieces = term_pieces(t, free, st, pt)
+    text, val = _joined(pieces, st, pt is not None)
+    if pt is not None:
+        return num, text, dc.mul(_value(num, (), pt), val)
+    return num, text
+
+
+def _joined(pieces, st, V):
+    """(text, value) of a product of pieces: `a·b·c`, one parenthesised piece without its parentheses."""
+    text = st["dot"].join(p[0] for p in pieces) if pieces else "1"
+    if text.startswith("(") and _balanced_outer(text) and len(pieces) == 1:
+        text = text[1:-1]
+    return text, ((dc.chain([p[1] for p in pieces]) if pieces else np.float64(1.0)) if V else None)
+
+
+def term_pieces(t, free, st, pt=None):
+    """(number, [(text, value)]) of one term: the factors of its matrix product in order, scalars first (a
+    value None without a Point pt)."""
     V = pt is not None
     num = sp.S.One
     scalars, items, svals = [], [], []
@@ -373,6 +449,9 @@ def term_matrix(t, free, st, pt=None):
             num *= f
             continue
         idx = ir.free_indices(f, f.atoms(Idx))
+        if not idx and _is_reciprocal(f):      # a scalar's reciprocal: dy·(x - a)/‖x - a‖, as books write it
+            num *= f
+            continue
         if ir.is_access(f) and len(f.args) == 2 and f.args[0] == f.args[1] and f.args[0] not in free:
             scalars.append(st["tr"] + st["open"] + _scalar(f.func(), st) + st["close"])
             if V:
@@ -421,7 +500,8 @@ def term_matrix(t, free, st, pt=None):
     used = set()
 
     def piece(it, orient):
-        return _print_item(it, orient, st), (_item_value(it, orient, pt) if V else None)
+        text, val = _print_item(it, orient, st), (_item_value(it, orient, pt) if V else None)
+        return (text, val) + ((_had_factors(it, orient, st, pt),) if text.startswith("(") else ())
 
     def ones(i):
         return st["ones"], (np.ones((pt.size(i), 1)) if V else None)
@@ -462,18 +542,18 @@ def term_matrix(t, free, st, pt=None):
         p, q = free
         chain, end = walk(p)
         if end == q:
-            out.append(join(chain))
+            out.extend(chain)
         else:
             # an outer product: (chain from p)·(chain from q)ᵀ
             left = chain + ([ones(end)] if end is not None else [])
             right, end2 = walk(q)
             right = right + ([ones(end2)] if end2 is not None else [])
-            out.append(join(left + _transposed_chain(right, st, V)))
+            out.extend(left + _transposed_chain(right, st, V))
     elif len(free) == 1:
         chain, end = walk(free[0])
         if end is not None:
             chain.append(ones(end))
-        out.append(join(chain))
+        out.extend(chain)
     # what is left: vector-to-vector chains (scalars like xᵀ·A·y), then closed chains (traces)
     while len(used) < len(items):
         rest = [k for k in range(len(items)) if k not in used]
@@ -494,14 +574,8 @@ def term_matrix(t, free, st, pt=None):
             text, val = join(chain)
             out.append((f"{st['tr']}{st['open']}{text}{st['close']}", dc.trace(val) if V else None))
             continue
-        out.append(join([head] + chain + ([ones(end)] if end is not None else [])))
-    allp = [(x, v) for x, v in zip(scalars, svals if V else [None] * len(scalars))] + out
-    text, val = join(allp) if allp else ("1", np.float64(1.0) if V else None)
-    if text.startswith("(") and _balanced_outer(text) and len(allp) == 1:
-        text = text[1:-1]
-    if V:
-        return num, text, dc.mul(_value(num, (), pt), val)
-    return num, text
+        out.extend([head] + chain + ([ones(end)] if end is not None else []))
+    return num, [(x, v) for x, v in zip(scalars, svals if V else [None] * len(scalars))] + out
 
 
 def _transposed_piece(text, st):
@@ -583,13 +657,31 @@ def _row_wise(items, free, st, pt):
     f_val = _item_value(F, free, pt) if pt is not None else None
     if _top_level_op(f_text) and not (f_text.startswith("(") and _balanced_outer(f_text)):
         f_text = "(" + f_text + ")"
+    had = (_had_factors(F, free, st, pt) or [(f_text, f_val)]) + [(b_text, b_val)]
     return [], (st["open"] + f_text + st["had"] + b_text + st["close"],
-                dc.hadamard(f_val, b_val) if pt is not None else None)
+                dc.hadamard(f_val, b_val) if pt is not None else None, had)
+
+
+def _had_factors(item, orient, st, pt):
+    """[(text, value)] of the factors of an item printed as a Hadamard product (a ⊙ b), else None."""
+    if len(item.exprs) < 2 or any(_is_reciprocal(e) for e in item.exprs) or \
+            (len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx))):
+        return None
+    one = [_Item.of([e], item.idx) for e in item.exprs]
+    return [(_print_item(it, orient, st), _item_value(it, orient, pt) if pt is not None else None) for it in one]
 
 
 def stmt_matrix(ls, style="unicode", pt=None):
     """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
+    try:
+        return _stmt_matrix(ls, style, pt)
+    except _NoForm:         # a scalar inside a number (a divisor ‖u‖², uᵀ·v) with no matrix form
+        return None
+
+
+def _stmt_matrix(ls, style, pt):
     st = STYLES[style]
+    V = pt is not None
     free = tuple(ls.indices)
     if len(free) > 2:
         return None
@@ -601,23 +693,53 @@ def stmt_matrix(ls, style="unicode", pt=None):
     parts = []
     try:
         for t in ls.terms:
-            parts.append(term_matrix(t, free, st, pt))
+            try:
+                parts.append(term_pieces(t, free, st, pt))
+            except _NoForm:     # Σ (B[i,k]·C[l,j] + B[k,i]·C[j,l])·X[k,l]: a product per summand (B·X·C + Bᵀ·X·Cᵀ)
+                summands = sp.Add.make_args(sp.expand(t.coeff, deep=False, power_base=False, power_exp=False,
+                                                      log=False, multinomial=False, basic=False))
+                if len(summands) < 2:
+                    raise
+                parts.extend(term_pieces(type(t)(u, t.sums, t.atom), free, st, pt) for u in summands)
     except _NoForm:
         return None
-    value = np.float64(0.0)
-    for p in parts if pt is not None else ():
-        value = dc.add(value, p[2])
     merged: dict = {}        # terms shown alike are one term: -a/2 - a/2 is -a (S⁻ᵀ shown S⁻¹ for a symmetric S)
-    for p in parts:
-        merged[p[1]] = (merged[p[1]][0] + p[0], p[1]) if p[1] in merged else (p[0], p[1])
+    for num, pieces in parts:
+        key = _joined(pieces, st, False)[0]
+        merged[key] = (merged[key][0] + num, pieces) if key in merged else (num, pieces)
     parts = [p for p in merged.values() if p[0] != 0]
     if not parts:
         text = f"{pretty_name(ls.target, style)} = 0"
-        return text if pt is None else (text, value)
+        return text if pt is None else (text, np.float64(0.0))
+    rhs = _sum_text([(n, _joined(ps, st, False)[0]) for n, ps in parts], style)
+    factored = _factored(parts, st, style, pt)
+    if factored is not None:
+        rhs2 = _sum_text([(factored[0], _joined(factored[1], st, False)[0])], style)
+        if _symbols_of(rhs2) < _symbols_of(rhs):
+            rhs, parts = rhs2, [factored]
+    text = f"{pretty_name(ls.target, style)} = {rhs}"
+    if pt is None:
+        return text
+    value = np.float64(0.0)      # the value of what is shown: each shown term from its own pieces
+    for num, pieces in parts:
+        value = dc.add(value, dc.mul(_value(num, (), pt), _joined(pieces, st, True)[1]))
+    return text, value
+
+
+def _symbols_of(rhs):
+    from .display import _symbols
+
+    return _symbols(rhs)
+
+
+def _sum_text(parts, style):
+    """The text of Σ num·text over parts [(num, text)]: the first positive term first (dy - a, not -a + dy),
+    fractions as books write them (2·dL·(p - t)/n)."""
+    st = STYLES[style]
     lead = next((k for k, p in enumerate(parts) if not p[0].could_extract_minus_sign()), 0)
-    parts = [parts[lead]] + parts[:lead] + parts[lead + 1:]     # dy - a, not -a + dy
+    parts = [parts[lead]] + parts[:lead] + parts[lead + 1:]
     rhs = ""
-    for k, (num, text, *_) in enumerate(parts):
+    for k, (num, text) in enumerate(parts):
         neg = num.could_extract_minus_sign()
         mag = -num if neg else num
         top, bottom = sp.fraction(mag)
@@ -630,40 +752,158 @@ def stmt_matrix(ls, style="unicode", pt=None):
             rhs = ("-" if neg else "") + coef + text
         else:
             rhs += (" - " if neg else " + ") + coef + text
-    text = f"{pretty_name(ls.target, style)} = {rhs}"
-    return text if pt is None else (text, value)
+    return rhs
+
+
+def _common_number(nums):
+    """The positive number every term's number is a multiple of: 1/2 of 1/2 and -1/2, 1 of 2 and 3."""
+    if all(n.is_Rational for n in nums):
+        from math import gcd, lcm
+
+        return sp.Rational(gcd(*[int(n.p) for n in nums]), lcm(*[int(n.q) for n in nums]))
+    first = -nums[0] if nums[0].could_extract_minus_sign() else nums[0]
+    return first if all(n in (first, -first) for n in nums) else sp.S.One
+
+
+def _factored(parts, st, style, pt):
+    """One term (number, pieces) for the sum of parts [(number, pieces)] with their common leading and trailing
+    factors and their common number outside: A·B·x + A·C·x is A·(B + C)·x, dL·S⁻¹/2 - dL·S⁻¹·u·uᵀ·S⁻¹/2 is
+    dL·S⁻¹·(I - u·uᵀ·S⁻¹)/2, and a sum whose terms are all transposes its transpose, Xᵀ·Bᵀ + Bᵀ·Xᵀ = (B·X + X·B)ᵀ.
+    None when there is nothing to take out, or the factored value does not exist (shapes that do not fit)."""
+    if len(parts) < 2:
+        return None
+    V = pt is not None
+    if all(len(ps) == 1 for _, ps in parts):
+        got = _factored_hadamard(parts, st, style, pt)
+        if got is not None:
+            return got
+    texts = [[p[0] for p in ps] for _, ps in parts]
+    n = min(len(t) for t in texts)
+    pre = 0
+    while pre < n and all(t[pre] == texts[0][pre] for t in texts):
+        pre += 1
+    suf = 0
+    while suf < n - pre and all(t[-1 - suf] == texts[0][-1 - suf] for t in texts):
+        suf += 1
+    g = _common_number([num for num, _ in parts])
+    prefix, suffix = parts[0][1][:pre], parts[0][1][len(parts[0][1]) - suf:]
+    middles = [(num / g, ps[pre:len(ps) - suf]) for num, ps in parts]
+    try:
+        one = _identity(middles, st, V)
+        if one is None:
+            return None
+        middles = [(num, ps or [one]) for num, ps in middles]
+        middles.sort(key=lambda m: _symbols_of(_joined(m[1], st, False)[0]))    # D + Dᵀ, I - u·uᵀ
+        inner = st["open"] + _sum_text([(num, _joined(ps, st, False)[0]) for num, ps in middles], style) + \
+            st["close"]
+        value = None
+        if V:
+            value = np.float64(0.0)
+            for num, ps in middles:
+                value = dc.add(value, dc.mul(_value(num, (), pt), _joined(ps, st, True)[1]))
+        flipped = [(num, [_transposed_piece(p[0], st) for p in reversed(ps)], ps) for num, ps in middles]
+        if all(all(f) for _, f, _ in flipped):
+            inner_t = st["open"] + _sum_text([(num, st["dot"].join(t for t, _ in f)) for num, f, _ in flipped],
+                                             style) + st["close"] + st["T"]
+            if _symbols_of(inner_t) < _symbols_of(inner):
+                inner = inner_t
+                if V:
+                    value = np.float64(0.0)
+                    for num, f, ps in flipped:
+                        vals = [dc.transpose(p[1]) if flip else p[1] for (_, flip), p in zip(f, reversed(ps))]
+                        value = dc.add(value, dc.mul(_value(num, (), pt), dc.chain(vals)))
+                    value = dc.transpose(value)
+            elif not pre + suf:
+                return None
+        elif not pre + suf:
+            return None
+        pieces = prefix + [(inner, value)] + suffix
+        if V:
+            _joined(pieces, st, True)      # shapes that fit
+    except dc.Mismatch:
+        return None
+    return g, pieces
+
+
+def _factored_hadamard(parts, st, style, pt):
+    """y ⊙ (dy - r·𝟙ᵀ) for y ⊙ dy - y ⊙ (r·𝟙ᵀ): one term for terms that are Hadamard products with common factors,
+    else None."""
+    V = pt is not None
+    had = [list(ps[0][2]) if len(ps[0]) > 2 and ps[0][2] else [ps[0][:2]] for _, ps in parts]
+    common = []
+    for f in had[0]:
+        if all(any(h[0] == f[0] for h in hs) for hs in had):
+            common.append(f)
+            for hs in had:
+                hs.pop(next(k for k, h in enumerate(hs) if h[0] == f[0]))
+    if not common or not all(had):
+        return None
+    g = _common_number([num for num, _ in parts])
+
+    def strip(t):
+        return t[len(st["open"]):-len(st["close"])] if t.startswith(st["open"]) and _balanced_outer(t) else t
+
+    rest = [(num / g, st["had"].join(h[0] for h in hs) if len(hs) > 1 else strip(hs[0][0]), hs) for (num, _), hs
+            in zip(parts, had)]
+    inner = st["open"] + _sum_text([(n, t) for n, t, _ in rest], style) + st["close"]
+    text = st["had"].join(c[0] for c in common) + st["had"] + inner
+    value = None
+    if V:
+        try:
+            inner_v = np.float64(0.0)
+            for n, _, hs in rest:
+                v = np.float64(1.0)
+                for h in hs:
+                    v = dc.hadamard(v, h[1])
+                inner_v = dc.add(inner_v, dc.mul(_value(n, (), pt), v))
+            value = inner_v
+            for c in common:
+                value = dc.hadamard(c[1], value)
+        except dc.Mismatch:
+            return None
+    return g, [(st["open"] + text + st["close"], value)]
+
+
+def _identity(middles, st, V):
+    """(text, value) of an empty middle: I beside square matrices, 1 beside scalars; None where neither fits."""
+    if all(ps for _, ps in middles):
+        return "", None
+    if not V:
+        return "I", None
+    shapes = {np.shape(_joined(ps, st, True)[1]) for _, ps in middles if ps}
+    if shapes <= {(), (1, 1)}:
+        return "1", np.float64(1.0)
+    if len(shapes) == 1:
+        (a, b), = shapes
+        if a == b:
+            return "I", np.eye(a)
+    return None
+
+
+def _outside(text):
+    """(position, character) of text outside its parentheses, brackets and norms ‖…‖."""
+    depth, norm = 0, False
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "‖":
+            norm = not norm
+        elif depth == 0 and not norm:
+            yield k, ch
 
 
 def _top_level_op(text):
     """Whether text has an operator outside its parentheses (a product, quotient, sum): `2·n`, not `sqrt(n)`."""
-    depth = 0
-    for ch in text:
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if depth == 0 and ch in "·/+- ⊙*":
-            return True
-    return False
+    return any(ch in "·/+- ⊙*" for _, ch in _outside(text))
 
 
 def _top_level_had(text, st):
     """Whether a ⊙ stands outside text's parentheses: `a ⊙ b` inside a matrix product needs them."""
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if depth == 0 and text.startswith(st["had"], k):
-            return True
-    return False
+    return any(text.startswith(st["had"], k) for k, _ in _outside(text))
 
 
 def _top_level_sum(text):
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
-            return True
-    return text.startswith("-")
+    return any(ch in "+-" and k > 0 and text[k - 1] == " " for k, ch in _outside(text)) or text.startswith("-")
 
 
 def _over(text, den, style):
@@ -680,6 +920,8 @@ def _over(text, den, style):
 
 def _num(x, style):
     if not x.is_Rational:
+        if any(ir.is_access(a) for a in sp.preorder_traversal(x)):     # a scalar of the rule: v, ‖x‖
+            return _printer((), STYLES[style]).doprint(x)
         if style == "latex":
             from .display import _TEX
             return _TEX.doprint(x)

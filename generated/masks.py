@@ -937,20 +937,20 @@ RULES = {'cumsum': {'name': 'cumsum',
                                      'index': 'dm[i,j] = ds[i,j]·[j ≤ i]',
                                      'index_latex': '\\mathrm{d}m_{ij} = \\mathrm{d}s_{ij} [j \\le i]'},
                                     {'target': 'dy',
-                                     'text': 'dy = y ⊙ dm - y ⊙ ((dm ⊙ y)·𝟙·𝟙ᵀ)',
+                                     'text': 'dy = y ⊙ (dm - (dm ⊙ y)·𝟙·𝟙ᵀ)',
                                      'latex': '\\mathrm{d}y = y \\odot \\mathrm{d}m - \\left(y \\odot '
                                               '\\left((\\mathrm{d}m \\odot y) \\mathbf{1} '
                                               '\\mathbf{1}^{\\top}\\right)\\right)',
-                                     'matrix': 'dy = y ⊙ dm - y ⊙ ((dm ⊙ y)·𝟙·𝟙ᵀ)',
+                                     'matrix': 'dy = y ⊙ (dm - (dm ⊙ y)·𝟙·𝟙ᵀ)',
                                      'index': 'dy[i,j] = dm[i,j]·y[i,j] + Σ_k -dm[i,k]·y[i,j]·y[i,k]',
                                      'index_latex': '\\mathrm{d}y_{ij} = \\mathrm{d}m_{ij} y_{ij} + '
                                                     '\\sum_{k} - \\mathrm{d}m_{ik} y_{ij} y_{ik}'}],
                     'pullback': [{'target': 'dm',
-                                  'text': 'dm = y ⊙ dy - y ⊙ ((dy ⊙ y)·𝟙·𝟙ᵀ)',
+                                  'text': 'dm = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ)',
                                   'latex': '\\mathrm{d}m = y \\odot \\mathrm{d}y - \\left(y \\odot '
                                            '\\left((\\mathrm{d}y \\odot y) \\mathbf{1} '
                                            '\\mathbf{1}^{\\top}\\right)\\right)',
-                                  'matrix': 'dm = y ⊙ dy - y ⊙ ((dy ⊙ y)·𝟙·𝟙ᵀ)',
+                                  'matrix': 'dm = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ)',
                                   'index': 'dm[i,j] = dy[i,j]·y[i,j] + Σ_k -dy[i,k]·y[i,j]·y[i,k]',
                                   'index_latex': '\\mathrm{d}m_{ij} = \\mathrm{d}y_{ij} y_{ij} + \\sum_{k} - '
                                                  '\\mathrm{d}y_{ik} y_{ij} y_{ik}'},
@@ -1012,11 +1012,11 @@ RULES = {'cumsum': {'name': 'cumsum',
                                                       '\\frac{\\mathrm{d}q_{il} k_{jl} [j \\le '
                                                       'i]}{\\sqrt{\\lvert d \\rvert}}'},
                                       {'target': 'dp',
-                                       'text': 'dp = p ⊙ ds - p ⊙ ((ds ⊙ p)·𝟙·𝟙ᵀ)',
+                                       'text': 'dp = p ⊙ (ds - (ds ⊙ p)·𝟙·𝟙ᵀ)',
                                        'latex': '\\mathrm{d}p = p \\odot \\mathrm{d}s - \\left(p \\odot '
                                                 '\\left((\\mathrm{d}s \\odot p) \\mathbf{1} '
                                                 '\\mathbf{1}^{\\top}\\right)\\right)',
-                                       'matrix': 'dp = p ⊙ ds - p ⊙ ((ds ⊙ p)·𝟙·𝟙ᵀ)',
+                                       'matrix': 'dp = p ⊙ (ds - (ds ⊙ p)·𝟙·𝟙ᵀ)',
                                        'index': 'dp[i,j] = ds[i,j]·p[i,j] + Σ_k -ds[i,k]·p[i,j]·p[i,k]',
                                        'index_latex': '\\mathrm{d}p_{ij} = \\mathrm{d}s_{ij} p_{ij} + '
                                                       '\\sum_{k} - \\mathrm{d}s_{ik} p_{ij} p_{ik}'},
@@ -1034,11 +1034,11 @@ RULES = {'cumsum': {'name': 'cumsum',
                                     'index': 'dp[i,j] = Σ_k do[i,k]·v[j,k]',
                                     'index_latex': '\\mathrm{d}p_{ij} = \\sum_{k} \\mathrm{d}o_{ik} v_{jk}'},
                                    {'target': 'ds',
-                                    'text': 'ds = p ⊙ dp - p ⊙ ((dp ⊙ p)·𝟙·𝟙ᵀ)',
+                                    'text': 'ds = p ⊙ (dp - (dp ⊙ p)·𝟙·𝟙ᵀ)',
                                     'latex': '\\mathrm{d}s = p \\odot \\mathrm{d}p - \\left(p \\odot '
                                              '\\left((\\mathrm{d}p \\odot p) \\mathbf{1} '
                                              '\\mathbf{1}^{\\top}\\right)\\right)',
-                                    'matrix': 'ds = p ⊙ dp - p ⊙ ((dp ⊙ p)·𝟙·𝟙ᵀ)',
+                                    'matrix': 'ds = p ⊙ (dp - (dp ⊙ p)·𝟙·𝟙ᵀ)',
                                     'index': 'ds[i,j] = dp[i,j]·p[i,j] + Σ_k -dp[i,k]·p[i,j]·p[i,k]',
                                     'index_latex': '\\mathrm{d}s_{ij} = \\mathrm{d}p_{ij} p_{ij} + \\sum_{k} '
                                                    '- \\mathrm{d}p_{ik} p_{ij} p_{ik}'},

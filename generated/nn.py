@@ -1397,14 +1397,11 @@ RULES = {'sum': {'name': 'sum',
          'extents': {},
          'equal_extents': [],
          'pushforward': [{'target': 'dL',
-                          'text': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
-                                  'dp)·𝟙/(size(b)·size(o))',
-                          'latex': '\\mathrm{d}L = 2 \\frac{\\mathbf{1}^{\\top} ((t - p) \\odot '
-                                   '\\mathrm{d}t) \\mathbf{1}}{\\lvert b \\rvert \\lvert o \\rvert} + 2 '
-                                   '\\frac{\\mathbf{1}^{\\top} ((p - t) \\odot \\mathrm{d}p) '
-                                   '\\mathbf{1}}{\\lvert b \\rvert \\lvert o \\rvert}',
-                          'matrix': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt)·𝟙/(size(b)·size(o)) + 2·𝟙ᵀ·((p - t) ⊙ '
-                                    'dp)·𝟙/(size(b)·size(o))',
+                          'text': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt + (p - t) ⊙ dp)·𝟙/(size(b)·size(o))',
+                          'latex': '\\mathrm{d}L = 2 \\frac{\\mathbf{1}^{\\top} \\left((t - p) \\odot '
+                                   '\\mathrm{d}t + (p - t) \\odot \\mathrm{d}p\\right) \\mathbf{1}}{\\lvert '
+                                   'b \\rvert \\lvert o \\rvert}',
+                          'matrix': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt + (p - t) ⊙ dp)·𝟙/(size(b)·size(o))',
                           'index': 'dL = Σ_kl 2·(-p[k,l] + t[k,l])·dt[k,l]/(size(b)·size(o)) + Σ_kl '
                                    '2·(p[k,l] - t[k,l])·dp[k,l]/(size(b)·size(o))',
                           'index_latex': '\\mathrm{d}L = \\sum_{kl} \\frac{2 \\left(- p_{kl} + '

@@ -386,13 +386,12 @@ RULES = {'row_max': {'name': 'row_max',
                 'extents': {},
                 'equal_extents': [],
                 'pushforward': [{'target': 'dy',
-                                 'text': 'dy = Σ_kl dA[k,l]·where(A[k,l] == y, 1/Σ_i′j′(where(A[i′,j′] == y, '
-                                         '1, 0)), 0)',
-                                 'latex': '\\mathrm{d}y = \\sum_{kl} \\mathrm{d}A_{kl} '
-                                          "\\operatorname{where}{\\left(A_{kl} = y,\\frac{1}{\\sum_{i',j'} "
-                                          "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
-                                          '\\right)}',
-                                 'matrix': None,
+                                 'text': 'dy = 𝟙ᵀ·(where(A == y, 1/(𝟙ᵀ·[A == y]·𝟙), 0) ⊙ dA)·𝟙',
+                                 'latex': '\\mathrm{d}y = \\mathbf{1}^{\\top} '
+                                          '(\\operatorname{where}{\\left(A = '
+                                          'y,\\frac{1}{\\left(\\mathbf{1}^{\\top} \\left[A = y\\right] '
+                                          '\\mathbf{1}\\right)},0 \\right)} \\odot \\mathrm{d}A) \\mathbf{1}',
+                                 'matrix': 'dy = 𝟙ᵀ·(where(A == y, 1/(𝟙ᵀ·[A == y]·𝟙), 0) ⊙ dA)·𝟙',
                                  'index': 'dy = Σ_kl dA[k,l]·where(A[k,l] == y, 1/Σ_i′j′(where(A[i′,j′] == '
                                           'y, 1, 0)), 0)',
                                  'index_latex': '\\mathrm{d}y = \\sum_{kl} \\mathrm{d}A_{kl} '
@@ -401,12 +400,11 @@ RULES = {'row_max': {'name': 'row_max',
                                                 "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
                                                 '\\right)}'}],
                 'pullback': [{'target': 'dA',
-                              'text': 'dA[i,j] = dy·where(A[i,j] == y, 1/Σ_i′j′(where(A[i′,j′] == y, 1, 0)), '
-                                      '0)',
-                              'latex': '\\mathrm{d}A_{ij} = \\mathrm{d}y \\operatorname{where}{\\left(A_{ij} '
-                                       "= y,\\frac{1}{\\sum_{i',j'} \\operatorname{where}{\\left(A_{i',j'} = "
-                                       'y,1,0 \\right)}},0 \\right)}',
-                              'matrix': None,
+                              'text': 'dA = dy·where(A == y, 1/(𝟙ᵀ·[A == y]·𝟙), 0)',
+                              'latex': '\\mathrm{d}A = \\mathrm{d}y \\operatorname{where}{\\left(A = '
+                                       'y,\\frac{1}{\\left(\\mathbf{1}^{\\top} \\left[A = y\\right] '
+                                       '\\mathbf{1}\\right)},0 \\right)}',
+                              'matrix': 'dA = dy·where(A == y, 1/(𝟙ᵀ·[A == y]·𝟙), 0)',
                               'index': 'dA[i,j] = dy·where(A[i,j] == y, 1/Σ_i′j′(where(A[i′,j′] == y, 1, '
                                        '0)), 0)',
                               'index_latex': '\\mathrm{d}A_{ij} = \\mathrm{d}y '

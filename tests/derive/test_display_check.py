@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pytest
+import sympy as sp
 
 from derive import api, display, display_check as dc, matrixform
 
@@ -176,14 +177,14 @@ def test_a_scalar_divisor_trails_and_a_step_is_a_bracket():
 
 def test_row_wise_terms_broadcast_with_ones_and_a_diagonal_is_diag():
     # by hand: log-softmax over the rows of x: dx = dy - softmax(x) ⊙ (row sums of dy), softmax(x) = exp(y);
-    # y[i] = X[i,i]: dX = diag(dy); softmax over the columns: dx = y ⊙ dy - y ⊙ (𝟙·(column sums of dy ⊙ y)ᵀ)
+    # y[i] = X[i,i]: dX = diag(dy); softmax over the columns: dx = y ⊙ (dy - 𝟙·(column sums of dy ⊙ y)ᵀ)
     dc.rejections.clear()
     r = api.derive_text("f(x[b,c]) -> y[b,c] = x[b,c] - log(sum(k, exp(x[b,k])))")[0]
     assert r.pullback_text() == "dx = dy - exp(y) ⊙ (dy·𝟙·𝟙ᵀ)"
     r = api.derive_text("f(X[i,j]) -> y[i] = X[i,i]")[0]
     assert r.pullback_text() == "dX = diag(dy)"
     r = api.derive_text("f(x[b,c]) -> y[b,c] = exp(x[b,c]) / sum(k, exp(x[k,c]))")[0]
-    assert r.pullback_text() == "dx = y ⊙ dy - y ⊙ (𝟙·((dy ⊙ y)ᵀ·𝟙)ᵀ)"
+    assert r.pullback_text() == "dx = y ⊙ (dy - 𝟙·((dy ⊙ y)ᵀ·𝟙)ᵀ)"
     assert dc.rejections == []
 
 
@@ -221,3 +222,55 @@ def test_a_symmetric_domain_shows_S_inverse_untransposed_and_like_terms_join():
     # Gaussian NLL by hand (S spd): dmu = -dL·S⁻¹·(x - mu), not -dL·S⁻¹·(x - mu)/2 - dL·S⁻ᵀ·(x - mu)/2
     r = api.derive_text("f(x[i], mu[i], S[i,j]: spd) -> L[] = (x[i] - mu[i])*inv(S)[i,j]*(x[j] - mu[j])/2")[0]
     assert "dmu = -dL·S⁻¹·(x - mu)" in r.pullback_text().splitlines()
+
+
+@pytest.mark.parametrize("src, want", [
+    # Matrix Cookbook (81): ∂/∂X (Xb + c)ᵀD(Xb + c) = (D + Dᵀ)(Xb + c)bᵀ; was dy·Dᵀ·(c + X·b)·bᵀ + dy·D·(c + X·b)·bᵀ
+    ("f(X[i,j], b[j], c[i], D[i,k]) -> y[] = (X[i,j]*b[j] + c[i])*D[i,k]*(X[k,l]*b[l] + c[k])",
+     "dX = dy·(D + Dᵀ)·(c + X·b)·bᵀ"),
+    # (107): ∂ tr(X·X·B)/∂X = (X·B + B·X)ᵀ; was dy·Xᵀ·Bᵀ + dy·Bᵀ·Xᵀ
+    ("f(X[i,j], B[k,i]) -> y[] = X[i,j]*X[j,k]*B[k,i]", "dX = dy·(B·X + X·B)ᵀ"),
+    # (117): ∂ tr(Xᵀ·B·X·C)/∂X = B·X·C + Bᵀ·X·Cᵀ; was index form Σ_kl (B[i,k]·C[l,j] + B[k,i]·C[j,l])·X[k,l]·dy
+    ("f(X[i,j], B[i,k], C[l,j]) -> y[] = X[i,j]*B[i,k]*X[k,l]*C[l,j]", "dX = dy·B·X·C + dy·Bᵀ·X·Cᵀ"),
+    # Gaussian NLL (S spd), by hand: dS = dL·(S⁻¹ - S⁻¹·u·uᵀ·S⁻¹)/2 with u = x - mu; the common S⁻¹ and ½ out
+    ("f(x[i], mu[i], S[i,j]: spd) -> L[] = (x[i] - mu[i])*inv(S)[i,j]*(x[j] - mu[j])/2 + logdet(S)/2",
+     "dS = dL·S⁻¹·(I - (x - mu)·(x - mu)ᵀ·S⁻¹)/2"),
+    # softmax of each row: dx = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ), the common y out; was y ⊙ dy - y ⊙ ((dy ⊙ y)·𝟙·𝟙ᵀ)
+    ("f(x[b,c]) -> y[b,c] = exp(x[b,c]) / sum(k, exp(x[b,k]))", "dx = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ)"),
+    # (129): ∂‖x - a‖/∂x = (x - a)/‖x - a‖; was index form with Σ_i′((-a[i′] + x[i′])²)
+    ("f(x[i], a[i]) -> y[] = sqrt((x[i] - a[i])*(x[i] - a[i]))", "dx = dy·(x - a)/‖x - a‖"),
+    # a scalar divisor trails, as books write it: d(x/s) gives dx = dy/s (was 1/s·dy)
+    ("f(x[i], s[]) -> y[i] = x[i]/s", "dx = dy/s"),
+])
+def test_common_factors_come_out_and_norms_print_as_norms(src, want):
+    dc.rejections.clear()
+    r = api.derive_text(src)[0]
+    assert want in r.pullback_text().splitlines()
+    assert dc.rejections == []
+
+
+def test_a_norm_divisor_in_latex_and_a_scalar_sum_as_a_product():
+    # L2 normalisation y = x/‖x‖: dx = dy/‖x‖ - x·(x·dy)/‖x‖³ by hand, i.e. dy/‖x‖ - (x·yᵀ·dy)/‖x‖² (y = x/‖x‖);
+    # softmax cross-entropy: dz = dL·(softmax(z)·Σt - t), softmax(z) = exp(z)/(𝟙ᵀ·exp(z))
+    dc.rejections.clear()
+    r = api.derive_text("f(x[i]) -> y[i] = x[i] / sqrt(sum(k, x[k]*x[k]))")[0]
+    got = r.pullback_text()
+    assert got in ("dx = dy/‖x‖ - x·yᵀ·dy/‖x‖²", "dx = dy/‖x‖ - y·xᵀ·dy/‖x‖²")
+    assert r"\left\lVert x \right\rVert^{2}" in r.pullback_text("latex")
+    r = api.derive_text("f(z[c], t[c]) -> L[] = -sum(c, t[c]*(z[c] - log(sum(k, exp(z[k])))))")[0]
+    # dt = -dL·(z - log(Σ exp z)) by hand: the sum is a function's argument with one pair of parentheses
+    assert r.pullback_text().splitlines() == ["dz = dL·exp(z)·tᵀ·𝟙/(exp(z)ᵀ·𝟙) - dL·t", "dt = log(exp(z)ᵀ·𝟙)·dL·𝟙 - dL·z"]
+    assert dc.rejections == []
+
+
+def test_a_wrong_factoring_is_not_shown(monkeypatch):
+    # a transpose of a sum that flips its text but not its value (Xᵀ·Bᵀ + Bᵀ·Xᵀ shown (B·X + X·B)ᵀ, valued
+    # (Bᵀ·Xᵀ + Xᵀ·Bᵀ)ᵀ): the check evaluates the factored form itself and refuses it
+    flip = matrixform._transposed_piece
+    monkeypatch.setattr(matrixform, "_transposed_piece", lambda text, st: (flip(text, st) or (None,))[0] and
+                        (flip(text, st)[0], False))
+    dc.rejections.clear()
+    r = api.derive_text("f(X[i,j], B[k,i]) -> y[] = X[i,j]*X[j,k]*B[k,i]")[0]
+    assert "dX[i,j] = " in r.pullback_text()           # the index form instead
+    assert ("b:X", "dX = dy·(B·X + X·B)ᵀ") in [(t, f) for t, f, _ in dc.rejections]
+    assert all(why.startswith("relative error") for _, _, why in dc.rejections)
