@@ -64,6 +64,11 @@ ksc(x[i,d], y[j,d], b[j], c[j], s) -> out[i] = sum(j, c[j] * exp(-sum(d, (x[i,d]
 ks2o(x[i,d], y[j,d], b[j]) -> (o1[i], o2[i]):
     o1[i] = sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2)) * b[j])
     o2[i] = sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2)) * b[j]**2)
+# y's cotangent written by two steps, one of them shared with b's (the lazy pullback's memo: b read first must
+# not leave y's half done)
+ksx(x[i,d], y[j,d], b[j]) -> (o1[i], o2[j,d]):
+    o1[i] = sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2)) * b[j])
+    o2[j,d] = erf(y[j,d]) * exp(y[j,d])
 # y read along its middle axis (passed with j moved last); b:y and b:b have other rows: no companions
 ksm(x[i,d], y[a,j,d], b[j]) -> out[a,i] = sum(j, exp(-sum(d, (x[i,d] - y[a,j,d])**2)) * b[j])
 # NaN and inf in the branch where() does not take (sqrt of a negative, 1/(2 sqrt 0))
@@ -80,9 +85,10 @@ def own(tmp_path_factory):
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     plan = json.loads((out / "gen" / "cpu" / "adv15b.json").read_text())["ops"]
-    for op in ("ks2", "ksc", "ks2o"):       # the shapes tested below: y's and b's cotangents share a lane kernel
+    for op in ("ks2", "ksc", "ks2o", "ksx"):       # the shapes tested below: y's and b's cotangents share a lane kernel
         assert [["b:y", "b:b"]] == [[o["buf"] for o in st["outputs"]] for st in plan[op]["programs"]["pullback"]["steps"]
                                     if st.get("lane") and len(st["outputs"]) == 2], op
+    assert [[o["buf"] for o in st["outputs"]] for st in plan["ksx"]["programs"]["pullback"]["steps"]].count(["b:y"]) == 1
     assert plan["ksm"]["programs"]["forward"]["steps"][0]["moved"] == {"y": 1}
     assert "wsel" in plan
     from runtime import registry
@@ -151,9 +157,11 @@ def test_companion_kernels_at_the_edges_of_lanes_groups_and_tiles_match_numpy(mo
         _all_ways(monkeypatch, own.ksc, (R(i, d), R(j, d), R(j), R(j), 0.9), [R(i)], [(0, 1, 2, 3, 4), (3, 2), (2,)])
         _all_ways(monkeypatch, own.ks2o, (R(i, d), R(j, d), R(j)), [(R(i), R(i)), (ZeroTangent(), R(i))],
                   [(0, 1, 2), (2, 1, 0), (2,)])
+        _all_ways(monkeypatch, own.ksx, (R(i, d), R(j, d), R(j)), [(R(i), R(j, d)), (ZeroTangent(), R(j, d)),
+                  (R(i), ZeroTangent())], [(2, 1, 0), (0, 1, 2), (1,)])
     for a, i, j, d in [(3, 4, 17, 9), (1, 257, 16, 1), (2, 3, 4, 0), (15, 2, 3, 2)]:
         _all_ways(monkeypatch, own.ksm, (R(i, d), R(a, j, d), R(j)), [R(a, i)], [(0, 1, 2), (2, 1, 0)])
-    assert {"ks2", "ksc", "ks2o", "ksm"} <= set(calls)
+    assert {"ks2", "ksc", "ks2o", "ksx", "ksm"} <= set(calls)
 
 
 def test_where_with_nan_and_inf_in_the_branch_not_taken_gives_numpys_values(monkeypatch, own):
