@@ -308,12 +308,16 @@ class CpuRunner(_plan.Runner):
         if not live:
             return
         nrows, nk = self.size(step["rows"]), self.size(step["red"])
+        if "lane" in step and not self.sizes[step["lane"]] and len(step["outputs"]) > 1:
+            # a lane kernel (rows grouped by all but the last row index) with no lanes still computes its companion
+            # reduction, one value per group: passed the group count as its rows
+            nrows = self.size(step["rows"][:-1])
         if nrows:
             # the last reduced index runs in the inner (simd) loop, the others in the outer one
             nki = self.sizes[step["red"][-1]] if step["red"] else 1
             nko = nk // nki if nki else 0
             args = self.param_buffers(step["params"], live) + [("i64", nrows), ("i64", nko), ("i64", nki)]
-            if "lane" in step:        # rows grouped by all but the last row index (codegen_cpu's lane kernels)
+            if "lane" in step:
                 args.append(("i64", self.sizes[step["lane"]]))
             self.kernels.call(step["kernel"] + self.sfx, args)
         self.init |= set(live)

@@ -761,8 +761,11 @@ static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int m
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
-    if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+    // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
+    // computes its companion reduction (runtime/native.py)
+    if (nrows <= 0) return;
+    const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
+    const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
@@ -775,8 +778,11 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
-    if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+    // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
+    // computes its companion reduction (runtime/native.py)
+    if (nrows <= 0) return;
+    const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
+    const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
@@ -850,8 +856,11 @@ static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int m
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
-    if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+    // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
+    // computes its companion reduction (runtime/native.py)
+    if (nrows <= 0) return;
+    const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
+    const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
@@ -866,8 +875,11 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
-    if (nlane <= 0) return;
-    const long long ngrp = nrows / nlane, nlb = tr_ceil(nlane, TR_LANES), ngb = tr_ceil(ngrp, TR_RB);
+    // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
+    // computes its companion reduction (runtime/native.py)
+    if (nrows <= 0) return;
+    const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
+    const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
 #pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
     for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
