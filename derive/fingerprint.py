@@ -15,12 +15,13 @@ SOURCES = ("derive", "templates", "runtime/elementwise_table.py", "runtime/primi
 
 
 def fingerprint_of(root: Path) -> str:
-    """sha256 over the paths and bytes of the SOURCES' .py and .j2 files under root, in sorted order."""
+    """sha256 over the paths and bytes of the SOURCES' .py and .j2 files under root, and of every file under
+    templates/ (cpu_math.h is pasted into each generated .cpp), in sorted order."""
     h = hashlib.sha256()
     for src in SOURCES:
         d = root / src
         for p in sorted(d.rglob("*")) if d.is_dir() else [d]:
-            if p.is_file() and p.suffix in (".py", ".j2"):
+            if p.is_file() and (p.suffix in (".py", ".j2") or src == "templates") and "__pycache__" not in p.parts:
                 h.update(p.relative_to(root).as_posix().encode())
                 h.update(p.read_bytes())
     return h.hexdigest()

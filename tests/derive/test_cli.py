@@ -183,7 +183,8 @@ def test_the_cli_cache_and_define_share_the_engine_fingerprint(tmp_path, monkeyp
     assert fingerprint.fingerprint_of(tmp_path) == fingerprint.engine_fingerprint()
     key = cache_key("t(x[i]) -> y[i] = x[i]", None)
     monkeypatch.setattr(fingerprint, "ROOT", tmp_path)
-    for edited in ("templates/numpy_module.py.j2", "runtime/elementwise_table.py", "runtime/primitives/inv.py"):
+    for edited in ("templates/numpy_module.py.j2", "templates/cpu_math.h", "runtime/elementwise_table.py",
+                   "runtime/primitives/inv.py"):
         with open(tmp_path / edited, "a") as f:
             f.write("# changed\n")
         fingerprint.engine_fingerprint.cache_clear()
