@@ -114,6 +114,19 @@ TABLE = [
     (f"{GILES} §2.1 outer product", "f(a[i], b[j]) -> C[i,j] = a[i]*b[j]", {"da": "da = dC·b", "db": "db = dCᵀ·a"}),
     (f"{GILES} §2.1 scalar multiple", "f(s, X[i,j]) -> Y[i,j] = s*X[i,j]",
      {"ds": "ds = tr(dYᵀ·X)", "dX": "dX = s·dY"}),
+    # -- the same identities per batch element b (NumPy's leading batch axis): X_b is X[b,:,:], a tensor without b
+    # is shared across the batch and its cotangent sums over b (Giles sums the contributions of each use)
+    (f"{GILES} §2.1 product, per batch element", "f(A[b,i,k], B[b,k,j]) -> C[b,i,j] = A[b,i,k]*B[b,k,j]",
+     {"dA_b": "dA_b = dC_b·B_bᵀ", "dB_b": "dB_b = A_bᵀ·dC_b"}),
+    (f"{GILES} §2.1 product, batch times shared", "f(A[b,i,k], B[k,j]) -> C[b,i,j] = A[b,i,k]*B[k,j]",
+     {"dA_b": "dA_b = dC_b·Bᵀ", "dB": "dB = Σ_b A_bᵀ·dC_b"}),
+    (f"{GILES} §2.1 transpose, per batch element", "f(A[b,i,j]) -> C[b,j,i] = A[b,i,j]", {"dA_b": "dA_b = dC_bᵀ"}),
+    (f"{GILES} §2.2.1 inverse, per batch element", "f(A[b,i,j]) -> B[b,i,j] = inv(A[b,i,j])",
+     {"dA_b": "dA_b = -B_bᵀ·dB_b·B_bᵀ"}),
+    (f"{GILES} §2.3.1 solve, per batch element", "f(A[b,i,j], c[b,i]) -> x[b,i] = solve(A[b,i,j], c[b,j])",
+     {"dc_b": "dc_b = A_b⁻ᵀ·dx_b", "dA_b": "dA_b = -dc_b·x_bᵀ"}),
+    (f"{MC} (57), X spd, per batch element", "f(X[b,i,j]: spd) -> y[b] = logdet(X[b,i,j])",
+     {"dX_b": "dX_b = dy_b·X_b⁻ᵀ"}),
     # -- neural-network layers
     (f"{NN}: dense layer", "f(W[o,i], x[i], b[o]) -> y[o] = W[o,i]*x[i] + b[o]",
      {"dW": "dW = dy·xᵀ", "dx": "dx = Wᵀ·dy", "db": "db = dy"}),

@@ -650,13 +650,34 @@ def derive(prog: Program) -> Derivation:
     letters = {v.name: v.indices for v in prog.all_vars}
     for ls in d.pushforward + d.pullback:
         if not isinstance(ls, OpaqueLin):
-            relabel(ls, letters.get(base_name(ls.target)))
+            relabel(ls, letters.get(base_name(ls.target)), letters)
     return d
 
 
-def relabel(ls, letters):
-    """Name a statement's free indices with its tensor's letters (or i, j, k...), sums avoiding them."""
+def _read_letters(ls, known):
+    """Letters for the free indices of a statement whose target the rule does not name (solve's tangent temporary
+    z[b,i]): each the letter of the rule's tensor read at that index's position (x[b,k]'s b), so a batch index
+    keeps its name b beside the rule's own statements; None where some index has none, or two share one."""
+    out = []
+    for s in ls.indices:
+        got = None
+        for t in ls.terms:
+            for a in ir.accesses(t.coeff * t.atom):
+                name = base_name(ir.acc_name(a))
+                prim = next((p for p in ir.ALL_PRIMITIVES if name.startswith(f"_{p}_")), None)
+                L = known.get(name) or (known.get(name[len(prim) + 2:]) if prim else None)
+                if got is None and L and len(L) == len(a.args) and s in a.args:
+                    got = L[list(a.args).index(s)]
+        out.append(got)
+    return out if None not in out and len(set(out)) == len(out) else None
+
+
+def relabel(ls, letters, known=None):
+    """Name a statement's free indices with its tensor's letters (or those of the tensors it reads at them, else
+    i, j, k...), sums avoiding them."""
     pool = list("ijklmnpqrs")
+    if (not letters or len(set(letters)) != len(ls.indices)) and known:
+        letters = _read_letters(ls, known)
     if not letters or len(set(letters)) != len(ls.indices):
         letters = pool[:len(ls.indices)]
     new_idx = tuple(Idx(l, s.ext) for l, s in zip(letters, ls.indices))

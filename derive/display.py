@@ -30,6 +30,13 @@ def pretty_name(name: str, style="unicode") -> str:
         if prefix:
             return "d(" + shown + ")" if style == "unicode" else r"\mathrm{d}(" + shown + ")"
         return shown
+    if "§" in name:                 # a batch slice A§b (matrixform): A_b, dA_b, A_b⁻¹
+        base, sub = name.rsplit("§", 1)
+        inner = pretty_name(base, style)
+        if style == "latex":
+            inner = "{" + inner + "}" if "_" in inner or inner.endswith("}") else inner
+            return (r"\mathrm{d}" if prefix else "") + inner + "_{" + sub.replace("_", r"\_") + "}"
+        return prefix + inner + "_" + sub
     shown = (_NAMES.get() or {}).get(name)
     if shown is not None:           # an internal name, shown apart from the rule's own names
         name = shown[style == "latex"]

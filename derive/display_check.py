@@ -91,6 +91,8 @@ class Point:
                 vals = []
                 for a, kind in zip(args, p.arg_kinds):
                     want = (n, n) if kind == "square" else self.shapes.get(a, shape)
+                    if kind == "square" and (a in self.shapes or len(shape) > 2):   # batched: X[b,i,j]
+                        want = self.shapes.get(a, shape)
                     vals.append(self.value(a, want, "wellcond" if kind == "square" else None))
                 with np.errstate(all="ignore"):
                     self.arrays[name] = np.asarray(p.forward(*vals), dtype=float).reshape(shape)

@@ -809,7 +809,9 @@ class Lowerer:
             for k, c in enumerate(classes):
                 l = letters[k]
                 if l is None or letter_cls.get(l, c) != c or l in letters[:k]:
-                    l = next(x for x in list("ijklmnpqrstuvwxyz") + [f"i{q}" for q in range(2, 99)]
+                    # a letter the rule gives this class first (a temporary's batch axis is b, as A[b,i,j]'s)
+                    own = [x for x, cc in letter_cls.items() if cc == c]
+                    l = next(x for x in own + list("ijklmnpqrstuvwxyz") + [f"i{q}" for q in range(2, 99)]
                              if letter_cls.get(x, c) == c and x not in letters[:k])
                 letters[k] = l
                 letter_cls[l] = c

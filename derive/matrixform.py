@@ -267,6 +267,7 @@ def _symmetric(name):
     from .display import _inverse_of
 
     sym = _SYMMETRIC.get()
+    name = name.split(SLICE, 1)[0] if SLICE in name and _inverse_of(name) is None else name
     return name in sym or (_inverse_of(name) is not None and _symmetric(_inverse_of(name)))
 
 
@@ -948,6 +949,13 @@ def safe_stmt_matrix(ls, style="unicode", domains=None):
 
 
 def _safe_stmt_matrix(ls, style, domains):
+    got = _checked_stmt_matrix(ls, style, domains)
+    if got is None and _batch_slice(ls) is not None:
+        return _safe_batched(ls, style, domains)
+    return got
+
+
+def _checked_stmt_matrix(ls, style, domains):
     pt = dc.Point(domains)
     try:
         got = stmt_matrix(ls, style, pt)
@@ -969,3 +977,126 @@ def _safe_stmt_matrix(ls, style, domains):
         dc.reject(ls, text, reason)
         return None
     return text
+
+
+# -- batched statements: the matrix form of one batch slice, the batch index written once per tensor ------------
+# A statement whose tensors all carry the same leading index b (axis 0), or do not carry it at all (a tensor shared
+# across the batch), is shown as its slice for one b, each batched tensor subscripted: `dA_b = dC_b·B_bᵀ`. A shared
+# tensor's cotangent sums the slices: `dB = Σ_b A_bᵀ·dC_b`. The slice's form is valued per batch element from its
+# own pieces and compared with the statement's index form, as any other matrix form.
+
+SLICE = "§"         # `A§b` is the slice A_b of A at batch index b (display only; never a name of the rule's)
+
+
+def _batch_of(t, free_b):
+    """The batch index of term t: free_b when given, else the summed index at axis 0 of every access that reads it
+    and read by every access of rank ≥ 3; None when the term has none."""
+    accs = [a for a in ir.accesses(t.coeff * t.atom) if a.args]
+    cands = [free_b] if free_b is not None else list(t.sums)
+    for b in cands:
+        if all(b not in a.args[1:] for a in accs) and all(a.args[0] == b for a in accs if len(a.args) >= 3) \
+                and (free_b is not None or any(a.args[0] == b for a in accs if len(a.args) >= 3)) \
+                and not any(b in e.atoms(Idx) for e in t.coeff.atoms(IndexSum)):
+            return b
+    return None
+
+
+def _sliced(e, b, name):
+    """e with every access X[b, …] read as the slice X_b[…] (the slice's name shows the batch index as `name`)."""
+    return e.replace(lambda a: ir.is_access(a) and a.args and a.args[0] == b,
+                     lambda a: ir.access(ir.acc_name(a) + SLICE + name, a.args[1:]))
+
+
+def _batch_slice(ls):
+    """(the statement's slice at one batch index, [each term's batch index], whether the target is shared across
+    the batch (its slices are summed), the batch index's name), or None when the statement is not batched: some
+    tensor of rank ≥ 3 not batched along axis 0 of the others, or a rank ≤ 2 statement (its own form applies)."""
+    from .calculus import Term
+
+    if getattr(ls, "mode", None) or not ls.terms:
+        return None
+    if not any(len(a.args) >= 3 for t in ls.terms for a in ir.accesses(t.coeff * t.atom)) and len(ls.indices) < 3:
+        return None
+    free_b = ls.indices[0] if ls.indices else None
+    bs = [_batch_of(t, free_b) for t in ls.terms]
+    if free_b is not None and bs[0] is None:      # the target's first index is no batch index: shared target?
+        free_b = None
+        bs = [_batch_of(t, None) for t in ls.terms]
+    if any(b is None for b in bs):
+        return None
+    shared = free_b is None
+    if shared:      # the batch index's name: its class's letter (the rule's own), where no index of the target has it
+        name = bs[0].ext if bs[0].ext not in {i.name for i in ls.indices} else bs[0].name
+    else:
+        name = free_b.name
+    terms = [Term(_sliced(t.coeff, b, name), tuple(s for s in t.sums if s != b), _sliced(t.atom, b, name))
+             for t, b in zip(ls.terms, bs)]
+    target, idx = (ls.target, tuple(ls.indices)) if shared else (ls.target + SLICE + name, tuple(ls.indices[1:]))
+    return type(ls)(target, idx, terms), bs, shared, name
+
+
+class _SlicePoint:
+    """The values of one batch element beta of Point pt: a slice X_b reads X[beta]; shared tensors read as they are."""
+
+    def __init__(self, pt, b, beta):
+        self.pt, self.b, self.beta = pt, b, beta
+
+    def size(self, i):
+        return self.pt.size(i)
+
+    def array(self, access):
+        name = ir.acc_name(access)
+        if SLICE not in name:
+            return self.pt.array(access)
+        base = name.split(SLICE, 1)[0]
+        return self.pt.value(base, (self.pt.size(self.b),) + tuple(self.pt.size(i) for i in access.args))[self.beta]
+
+
+def batched_text(text, shared, name, style):
+    """The shown form of a slice's text: as it is (`dA_b = …`), or summed over the batch (`dB = Σ_b …`)."""
+    if not shared:
+        return text
+    target, rhs = text.split(" = ", 1)
+    if _top_level_sum(rhs):
+        rhs = STYLES[style]["open"] + rhs + STYLES[style]["close"]
+    if style == "latex":
+        return f"{target} = \\sum_{{{name}}} {rhs}"
+    return f"{target} = Σ_{name} {rhs}"
+
+
+def _safe_batched(ls, style, domains):
+    """The batched matrix form of ls, shown only when every batch element's slice, valued from the form's own pieces,
+    equals the statement's index form there (a shared target: the sum of the slices equals it)."""
+    sl, bs, shared, name = _batch_slice(ls)
+    pt = dc.Point(domains)
+    try:
+        want = dc.stmt_value(ls, pt)
+    except Exception:
+        return None
+    b = bs[0]
+    text, total = None, np.float64(0.0)
+    try:
+        for beta in range(pt.size(b)):
+            got = stmt_matrix(sl, style, _SlicePoint(pt, b, beta))
+            if got is None:
+                return None
+            text, value = got
+            if shared:
+                total = dc.add(total, value)
+                continue
+            w = want[beta]
+            reason = dc.compare(value, w.reshape(-1, 1) if np.ndim(w) == 1 else w)
+            if reason is not None:
+                dc.reject(ls, text, f"batch element {beta}: {reason}")
+                return None
+        if shared:
+            reason = dc.compare(total, want)
+            if reason is not None:
+                dc.reject(ls, text, f"the sum over the batch: {reason}")
+                return None
+    except dc.Mismatch as e:
+        dc.reject(ls, text or "", str(e))
+        return None
+    except Exception:
+        return None
+    return batched_text(text, shared, name, style)
