@@ -173,6 +173,27 @@ def write(sub: str | None, name: str, key: str, payload: bytes) -> None:
         raise
 
 
+def cached(sub: str, name: str, key: str, build, who: str) -> tuple[bytes, bool]:
+    """(payload, hit): entry `name` of `sub` when it verifies, else build() stored there. A cache that cannot be
+    used (not private: warned once; unreadable; unwritable) costs a build, never an error."""
+    usable = True
+    try:
+        blob = read(sub, name, key)
+    except (OSError, UntrustedCache) as exc:
+        if isinstance(exc, UntrustedCache):
+            warn_once(exc, who)
+        blob, usable = None, False
+    if blob is not None:
+        return blob, True
+    blob = build()
+    if usable:
+        try:
+            write(sub, name, key, blob)
+        except (OSError, UntrustedCache):
+            pass
+    return blob, False
+
+
 def discard(sub: str | None, name: str) -> None:
     try:
         _unlink(private_dir(sub) / name)

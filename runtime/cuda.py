@@ -71,25 +71,13 @@ def compile_cubin(source: str, arch: str, options=OPTIONS) -> bytes:
     from derive import trusted_cache
 
     key = cache_key(source, arch, options)
-    name = f"{key}.cubin"
-    usable = True
-    try:
-        cubin = trusted_cache.read("cuda", name, key)
-    except (OSError, trusted_cache.UntrustedCache) as exc:
-        if isinstance(exc, trusted_cache.UntrustedCache):
-            trusted_cache.warn_once(exc, "tensor-rules cuda")
-        cubin, usable = None, False
-    if cubin is not None:
-        return cubin
-    from pycuda.compiler import compile as nvcc_compile
 
-    cubin = nvcc_compile(source, no_extern_c=True, arch=arch, options=list(options), cache_dir=False)
-    if usable:
-        try:
-            trusted_cache.write("cuda", name, key, cubin)
-        except (OSError, trusted_cache.UntrustedCache):
-            pass
-    return cubin
+    def build():
+        from pycuda.compiler import compile as nvcc_compile
+
+        return nvcc_compile(source, no_extern_c=True, arch=arch, options=list(options), cache_dir=False)
+
+    return trusted_cache.cached("cuda", f"{key}.cubin", key, build, "tensor-rules cuda")[0]
 
 
 # --------------------------------------------------------------------------------------------------- devices

@@ -162,23 +162,8 @@ def _load(source: str):
     with _LOCK:
         if key in _LIBS:
             return _LIBS[key]
-        name = f"{key}.so"
-        usable = True
-        try:
-            blob = trusted_cache.read("native", name, key)
-        except (OSError, trusted_cache.UntrustedCache) as exc:
-            if isinstance(exc, trusted_cache.UntrustedCache):
-                trusted_cache.warn_once(exc, "tensor-rules native")
-            blob, usable = None, False
-        if blob is None:
-            blob = _build(source)
-            if usable:
-                try:
-                    trusted_cache.write("native", name, key, blob)
-                except (OSError, trusted_cache.UntrustedCache):
-                    pass
-        else:
-            _STATS["cache_hits"] += 1
+        blob, hit = trusted_cache.cached("native", f"{key}.so", key, lambda: _build(source), "tensor-rules native")
+        _STATS["cache_hits"] += hit
         fd, path = tempfile.mkstemp(prefix="tensor-rules-", suffix=".so")   # O_EXCL, 0600
         try:
             with os.fdopen(fd, "wb") as f:
