@@ -142,8 +142,9 @@ class OpCpu(OpCuda):
         step = self._kernel_step(tag, n, grp, local_only)
         for st in ([step] if step is None or step["class"] != "multi" else step["steps"]):
             if st is not None and st["class"] != "gemm":
-                # a zero (co)tangent read here is passed as zeros of this shape (templates/cpu_helpers.h.j2: tr_ld)
-                st["read_classes"] = {b: list(self.classes(b)) for b in st["reads"] if self.linear(b)}
+                # the shapes of what the step reads: a zero (co)tangent is passed as zeros of its shape
+                # (templates/cpu_helpers.h.j2: tr_ld), a moved tensor reshaped before its axis moves
+                st["read_classes"] = {b: list(self.classes(b)) for b in st["reads"]}
                 # ... and an output not wanted (a zero tangent's) gets scratch memory: tr_store has no null test
                 st["write_classes"] = {o["buf"]: list(self.classes(o["buf"])) for o in st["outputs"]}
         return step

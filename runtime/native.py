@@ -237,50 +237,46 @@ class CpuRunner(_plan.Runner):
     """The plan's steps on the CPU: map and reduce steps call their compiled kernel (which runs its own OpenMP
     loop), a contraction goes to NumPy's BLAS."""
 
-    def param_buffers(self, params, live):
-        """As on the GPU, but a linear buffer read and absent (a zero tangent) is passed as zeros, not null."""
-        out = super().param_buffers(params, live)
-        zeros = self.prog_step.get("read_classes", {})
-        moved = self.prog_step.get("moved", {})
+    def args(self, step, live):
+        """The step's parameters as on the GPU, except: a linear buffer read and absent (a zero tangent) is
+        passed as zeros and an output nobody reads as scratch, never null (tr_ld and tr_store test nothing, so
+        their loops vectorize), and a tensor read along an axis that is not its last as a copy with that axis
+        last (derive.codegen_cpu.CpuCtx)."""
+        params = step["params"]
+        out = self.param_buffers(params, live)
+        read = step.get("read_classes", {})
+        moved = step.get("moved", {})
         written = {name for kind, name in params if kind == "mode"}
         for k, (kind, name) in enumerate(params):
             if kind != "buf":
                 continue
+            a = None
             if name in written:
-                if name not in live and name in self.prog_step.get("write_classes", {}):
-                    z = np.empty(max(1, self.size(self.prog_step["write_classes"][name])), self.dtype)
-                    self._keep.append(z)
-                    out[k] = ("p", z.ctypes.data)
-                continue
-            if self.bufs.get(name) is None and name in zeros:
-                z = np.zeros(max(1, self.size(zeros[name])), self.dtype)
-                self._keep.append(z)
-                out[k] = ("p", z.ctypes.data)
-            elif name in moved and self.bufs.get(name) is not None:
-                # read along an axis that is not its last: a copy with that axis last (derive.codegen_cpu.CpuCtx)
-                a = self.bufs[name].reshape(self.shape_of_buf(name))
-                t = np.ascontiguousarray(np.moveaxis(a, moved[name], -1))
-                self._keep.append(t)
-                out[k] = ("p", t.ctypes.data)
+                if name not in live:
+                    a = np.empty(max(1, self.size(step["write_classes"][name])), self.dtype)
+            elif self.bufs.get(name) is None:
+                a = np.zeros(max(1, self.size(read[name])), self.dtype)
+            elif name in moved:
+                a = np.ascontiguousarray(np.moveaxis(self.bufs[name].reshape(self._shape(read[name])),
+                                                     moved[name], -1))
+            if a is not None:
+                self._keep.append(a)
+                out[k] = ("p", a.ctypes.data)
         return out
 
-    def shape_of_buf(self, name):
-        if name in self.prog["buffers"]:
-            return self.shape(name)
-        return self._arg_shapes[name]
+    def _shape(self, classes):
+        return tuple(self.sizes[c] for c in classes)
 
     def run(self, prog, env):
-        self._keep = []
-        self._arg_shapes = {k: v.shape for k, v in env.items() if v is not None}
+        self._keep = []          # the arrays passed by pointer: alive until the program has run
         return super().run(prog, env)
 
     def step_map(self, step):
-        self.prog_step = step
         live = self.outputs(step)
         if not live:
             return
         if self.size(step["space"]):
-            self.kernels.call(step["kernel"] + self.sfx, self.param_buffers(step["params"], live))
+            self.kernels.call(step["kernel"] + self.sfx, self.args(step, live))
         self.init |= set(live)
 
     def step_multi(self, step):
@@ -288,7 +284,6 @@ class CpuRunner(_plan.Runner):
             self.step_reduce(st)
 
     def step_reduce(self, step, live=None):
-        self.prog_step = step
         live = self.outputs(step) if live is None else live
         if not live:
             return
@@ -301,7 +296,7 @@ class CpuRunner(_plan.Runner):
             # the last reduced index runs in the inner (simd) loop, the others in the outer one
             nki = self.sizes[step["red"][-1]] if step["red"] else 1
             nko = nk // nki if nki else 0
-            args = self.param_buffers(step["params"], live) + [("i64", nrows), ("i64", nko), ("i64", nki)]
+            args = self.args(step, live) + [("i64", nrows), ("i64", nko), ("i64", nki)]
             if "lane" in step:
                 args.append(("i64", self.sizes[step["lane"]]))
             self.kernels.call(step["kernel"] + self.sfx, args)
@@ -323,8 +318,8 @@ class CpuRunner(_plan.Runner):
                         subs[role][pos] = ch
         spec = f"{''.join(subs['a'])},{''.join(subs['b'])}->{''.join(subs['c'])}"
         a, b = self.bufs[step["a"]], self.bufs[step["b"]]
-        a = a.reshape(self.shape_of(step["a"], step["a_classes"]))
-        b = b.reshape(self.shape_of(step["b"], step["b_classes"]))
+        a = a.reshape(self._shape(step["a_classes"]))
+        b = b.reshape(self._shape(step["b_classes"]))
         res = np.einsum(spec, a, b, optimize=True)
         alpha = step["alpha"]
         if step["alpha_buf"]:
@@ -337,9 +332,6 @@ class CpuRunner(_plan.Runner):
         else:
             out[...] = res
         self.init.add(buf)
-
-    def shape_of(self, name, classes):
-        return tuple(self.sizes[c] for c in classes)
 
     def step_prim(self, step):
         raise AssertionError("native plans have no matrix-primitive steps (derive.codegen_cpu leaves such ops out)")
