@@ -41,20 +41,11 @@ class CpuPrinter(CudaPrinter):
     """CUDA's printing, with exp/erf from templates/cpu_math.h and selects as tr_select (a blend of both values,
     which g++ vectorizes without AVX-512's masks; `c ? a : b` with a constant arm becomes a branch)."""
 
-    def _print_Mul(self, e):
-        masks = [a for a in e.args if type(a).__name__ == "Iverson"]
-        if masks:
-            rest = sp.Mul(*[a for a in e.args if a not in masks])
-            cond = " && ".join(self._print(m.cond) for m in masks)
-            return f"tr_select<T>({cond}, {self._print(rest)}, T(0))"
-        return super()._print_Mul(e)
-
-    def _print_Iverson(self, e):
-        return f"tr_select<T>({self._print(e.cond)}, T(1), T(0))"
+    def select(self, cond, a, b):
+        return f"tr_select<T>({cond}, {a}, {b})"
 
     def _print_where(self, e):
-        c, a, b = (self._print(x) for x in e.args)
-        return f"tr_select<T>({c}, {a}, {b})"
+        return self.select(*(self._print(x) for x in e.args))
 
     def _print_Function(self, e):
         if type(e).__name__ == "where" and not isinstance(e, AppliedUndef):

@@ -118,17 +118,21 @@ class CudaPrinter(C99CodePrinter):
     def _print_NegativeInfinity(self, e):
         return "(-T(INFINITY))"
 
+    def select(self, cond, a, b):
+        """C for `cond ? a : b` (codes already printed)."""
+        return f"(({cond}) ? ({a}) : ({b}))"
+
     def _print_Mul(self, e):
         # [c]·u is a select, not a product: 0·NaN or 0·inf would be NaN where the mask says 0 (NumPy's np.where)
         masks = [a for a in e.args if type(a).__name__ == "Iverson"]
         if masks:
             rest = sp.Mul(*[a for a in e.args if a not in masks])
             cond = " && ".join(self._print(m.cond) for m in masks)
-            return f"(({cond}) ? ({self._print(rest)}) : T(0))"
+            return self.select(cond, self._print(rest), "T(0)")
         return super()._print_Mul(e)
 
     def _print_Iverson(self, e):        # [j ≤ i]: a comparison of positions (derive/masks.py)
-        return f"({self._print(e.cond)} ? T(1) : T(0))"
+        return self.select(self._print(e.cond), "T(1)", "T(0)")
 
     def _print_Extent(self, e):
         return f"T({self.ctx.extent(e.args[0].ext)})"
