@@ -290,21 +290,11 @@ class OpCpu(OpCuda):
                        "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
                        "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines, **lines}
             k.cls = "cpu_reduce_lanes"
-            k.outputs.append(pc.target)
-            if companion is not None:
-                k.outputs.append(companion.target)
             k.extra = ["const long long nrows", "const long long nko", "const long long nki", "const long long nlane"]
             k.fields.update({"out": cname(pc.target), "lane": rvars[-1], "kl": kvars[-1], "row_syms": row_syms,
                              "out2": cname(companion.target) if companion is not None else ""})
-            outs = [{"buf": pc.target, "atoms": self.atoms(pc, {})}]
-            if companion is not None:
-                outs.append({"buf": companion.target, "atoms": self.atoms(companion, {})})
-            step = {"class": "reduce", "outputs": outs,
-                    "rows": list(rows_cls), "red": list(red_cls), "lane": lane.ext, "moved": moved}
-            step["kernel"] = self.add(k)
-            step["params"] = k.manifest_params()
-            step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {o["buf"] for o in outs})
-            return step
+            return self._reduce_step(k, [pc] + ([companion] if companion is not None else []), moved,
+                                     lane=lane.ext)
         accs = [f"a{j}" for j in range(len(exprs))]
         inner = CpuBody(ctx, inner_names, "                ")
         codes = inner.values(exprs)
@@ -312,7 +302,6 @@ class OpCpu(OpCuda):
         epi = CpuBody(ctx, names, "        ")
         ocodes = epi.values([o for o, _ in pc.terms])
         parts = [f"acc{j}[row - r0]" if o == "T(1)" else f"{o} * acc{j}[row - r0]" for j, o in enumerate(ocodes)]
-        k.outputs.append(pc.target)
         k.lines = {"decompose_row": _decompose("row", rvars, rows_cls, ctx, "    "),
                    # the reduced indices but the last from the outer counter ko; the last is k0 + t
                    "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
@@ -327,15 +316,23 @@ class OpCpu(OpCuda):
                     "what": "reduction" if is_sum else "maximum", "row_syms": row_syms}
         k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
         k.fields["combine"] = "+" if is_sum else "max"
-        step = {"class": "reduce", "outputs": [{"buf": pc.target, "atoms": self.atoms(pc, {})}],
-                "rows": list(rows_cls), "red": list(red_cls), "moved": moved}
+        return self._reduce_step(k, [pc], moved)
+
+    def _reduce_step(self, k, pieces, moved, lane=None):
+        """The plan's step for reduce kernel k writing the pieces' targets (a lane kernel's companion second)."""
+        pc = pieces[0]
+        k.outputs += [p.target for p in pieces]
+        outs = [{"buf": p.target, "atoms": self.atoms(p, {})} for p in pieces]
+        step = {"class": "reduce", "outputs": outs, "rows": [s.ext for s in pc.indices],
+                "red": [s.ext for s in pc.sums], "moved": moved}
+        if lane is not None:
+            step["lane"] = lane
         if pc.op != "sum":
             step["op"] = pc.op
         step["kernel"] = self.add(k)
         step["params"] = k.manifest_params()
-        step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {pc.target})
+        step["reads"] = sorted({p[1] for p in step["params"] if p[0] == "buf"} - {o["buf"] for o in outs})
         return step
-
 
     def _lanes(self, ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane, free_exprs=(), free_outer=()):
         """Lines of a lane kernel: the summand's common subexpressions free of the lane index are computed once per
