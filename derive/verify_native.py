@@ -53,7 +53,9 @@ def _rel(a, b):
     if a.size == 0:
         return 0.0
     fin = np.isfinite(b)
-    if np.any(np.isfinite(a) != fin):
+    # the same non-finite entries: NaN where NumPy has NaN, and each infinity with its sign
+    if not (np.array_equal(np.isnan(a), np.isnan(b)) and np.array_equal(np.isposinf(a), np.isposinf(b))
+            and np.array_equal(np.isneginf(a), np.isneginf(b))):
         return float("inf")
     if not np.any(fin):
         return 0.0
