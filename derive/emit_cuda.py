@@ -119,8 +119,8 @@ class CudaPrinter(C99CodePrinter):
         return "(-T(INFINITY))"
 
     def select(self, cond, a, b):
-        """C for `cond ? a : b` (codes already printed)."""
-        return f"(({cond}) ? ({a}) : ({b}))"
+        """C for `cond ? a : b` (codes already printed, parenthesized by the caller where they need it)."""
+        return f"({cond} ? {a} : {b})"
 
     def _print_Mul(self, e):
         # [c]·u is a select, not a product: 0·NaN or 0·inf would be NaN where the mask says 0 (NumPy's np.where)
@@ -128,7 +128,7 @@ class CudaPrinter(C99CodePrinter):
         if masks:
             rest = sp.Mul(*[a for a in e.args if a not in masks])
             cond = " && ".join(self._print(m.cond) for m in masks)
-            return self.select(cond, self._print(rest), "T(0)")
+            return self.select(f"({cond})", f"({self._print(rest)})", "T(0)")
         return super()._print_Mul(e)
 
     def _print_Iverson(self, e):        # [j ≤ i]: a comparison of positions (derive/masks.py)

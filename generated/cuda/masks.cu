@@ -409,7 +409,7 @@ __device__ __forceinline__ void tr_masks_cumsum_fwd0_rows_body(T* __restrict__ x
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 <= i0)) ? (((stage & 1) ? s_x_x[t] : x_x[q0])) : (T(0)));
+            acc0 += (((q0 <= i0)) ? (((stage & 1) ? s_x_x[t] : x_x[q0])) : T(0));
         }
     }
     if (active) {
@@ -436,7 +436,7 @@ __device__ __forceinline__ void tr_masks_cumsum_fwd0_warp_body(T* __restrict__ x
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 <= i0)) ? (x_x[q0]) : (T(0)));
+            acc0 += (((q0 <= i0)) ? (x_x[q0]) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -480,7 +480,7 @@ __device__ __forceinline__ void tr_masks_cumsum_jvp1_rows_body(T* __restrict__ d
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 <= i0)) ? (((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))) : (T(0)));
+            acc0 += (((q0 <= i0)) ? (((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))) : T(0));
         }
     }
     if (active) {
@@ -507,7 +507,7 @@ __device__ __forceinline__ void tr_masks_cumsum_jvp1_warp_body(T* __restrict__ d
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 <= i0)) ? (tr_ld(d_x, q0)) : (T(0)));
+            acc0 += (((q0 <= i0)) ? (tr_ld(d_x, q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -551,7 +551,7 @@ __device__ __forceinline__ void tr_masks_cumsum_pb0_rows_body(T* __restrict__ b_
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((i0 <= q0)) ? (((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))) : (T(0)));
+            acc0 += (((i0 <= q0)) ? (((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))) : T(0));
         }
     }
     if (active) {
@@ -578,7 +578,7 @@ __device__ __forceinline__ void tr_masks_cumsum_pb0_warp_body(T* __restrict__ b_
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((i0 <= q0)) ? (tr_ld(b_y, q0)) : (T(0)));
+            acc0 += (((i0 <= q0)) ? (tr_ld(b_y, q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -622,7 +622,7 @@ __device__ __forceinline__ void tr_masks_cumsum_exclusive_fwd0_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 < i0)) ? (((stage & 1) ? s_x_x[t] : x_x[q0])) : (T(0)));
+            acc0 += (((q0 < i0)) ? (((stage & 1) ? s_x_x[t] : x_x[q0])) : T(0));
         }
     }
     if (active) {
@@ -649,7 +649,7 @@ __device__ __forceinline__ void tr_masks_cumsum_exclusive_fwd0_warp_body(T* __re
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 < i0)) ? (x_x[q0]) : (T(0)));
+            acc0 += (((q0 < i0)) ? (x_x[q0]) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -693,7 +693,7 @@ __device__ __forceinline__ void tr_masks_cumsum_exclusive_jvp1_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 < i0)) ? (((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))) : (T(0)));
+            acc0 += (((q0 < i0)) ? (((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))) : T(0));
         }
     }
     if (active) {
@@ -720,7 +720,7 @@ __device__ __forceinline__ void tr_masks_cumsum_exclusive_jvp1_warp_body(T* __re
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 < i0)) ? (tr_ld(d_x, q0)) : (T(0)));
+            acc0 += (((q0 < i0)) ? (tr_ld(d_x, q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -764,7 +764,7 @@ __device__ __forceinline__ void tr_masks_cumsum_exclusive_pb0_rows_body(T* __res
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((i0 < q0)) ? (((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))) : (T(0)));
+            acc0 += (((i0 < q0)) ? (((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))) : T(0));
         }
     }
     if (active) {
@@ -791,7 +791,7 @@ __device__ __forceinline__ void tr_masks_cumsum_exclusive_pb0_warp_body(T* __res
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((i0 < q0)) ? (tr_ld(b_y, q0)) : (T(0)));
+            acc0 += (((i0 < q0)) ? (tr_ld(b_y, q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -835,7 +835,7 @@ __device__ __forceinline__ void tr_masks_reverse_cumsum_fwd0_rows_body(T* __rest
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 >= i0)) ? (((stage & 1) ? s_x_x[t] : x_x[q0])) : (T(0)));
+            acc0 += (((q0 >= i0)) ? (((stage & 1) ? s_x_x[t] : x_x[q0])) : T(0));
         }
     }
     if (active) {
@@ -862,7 +862,7 @@ __device__ __forceinline__ void tr_masks_reverse_cumsum_fwd0_warp_body(T* __rest
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 >= i0)) ? (x_x[q0]) : (T(0)));
+            acc0 += (((q0 >= i0)) ? (x_x[q0]) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -906,7 +906,7 @@ __device__ __forceinline__ void tr_masks_reverse_cumsum_jvp1_rows_body(T* __rest
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 >= i0)) ? (((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))) : (T(0)));
+            acc0 += (((q0 >= i0)) ? (((stage & 1) ? s_d_x[t] : tr_ld(d_x, q0))) : T(0));
         }
     }
     if (active) {
@@ -933,7 +933,7 @@ __device__ __forceinline__ void tr_masks_reverse_cumsum_jvp1_warp_body(T* __rest
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 >= i0)) ? (tr_ld(d_x, q0)) : (T(0)));
+            acc0 += (((q0 >= i0)) ? (tr_ld(d_x, q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -977,7 +977,7 @@ __device__ __forceinline__ void tr_masks_reverse_cumsum_pb0_rows_body(T* __restr
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((i0 >= q0)) ? (((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))) : (T(0)));
+            acc0 += (((i0 >= q0)) ? (((stage & 1) ? s_b_y[t] : tr_ld(b_y, q0))) : T(0));
         }
     }
     if (active) {
@@ -1004,7 +1004,7 @@ __device__ __forceinline__ void tr_masks_reverse_cumsum_pb0_warp_body(T* __restr
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((i0 >= q0)) ? (tr_ld(b_y, q0)) : (T(0)));
+            acc0 += (((i0 >= q0)) ? (tr_ld(b_y, q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -1051,7 +1051,7 @@ __device__ __forceinline__ void tr_masks_cumsum_rows_fwd0_rows_body(T* __restric
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 <= i1)) ? (((stage & 1) ? s_x_x[t * n_b + i0] : x_x[i0 * n_i + q0])) : (T(0)));
+            acc0 += (((q0 <= i1)) ? (((stage & 1) ? s_x_x[t * n_b + i0] : x_x[i0 * n_i + q0])) : T(0));
         }
     }
     if (active) {
@@ -1080,7 +1080,7 @@ __device__ __forceinline__ void tr_masks_cumsum_rows_fwd0_warp_body(T* __restric
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 <= i1)) ? (x_x[i0 * n_i + q0]) : (T(0)));
+            acc0 += (((q0 <= i1)) ? (x_x[i0 * n_i + q0]) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -1127,7 +1127,7 @@ __device__ __forceinline__ void tr_masks_cumsum_rows_jvp1_rows_body(T* __restric
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((q0 <= i1)) ? (((stage & 1) ? s_d_x[t * n_b + i0] : tr_ld(d_x, i0 * n_i + q0))) : (T(0)));
+            acc0 += (((q0 <= i1)) ? (((stage & 1) ? s_d_x[t * n_b + i0] : tr_ld(d_x, i0 * n_i + q0))) : T(0));
         }
     }
     if (active) {
@@ -1156,7 +1156,7 @@ __device__ __forceinline__ void tr_masks_cumsum_rows_jvp1_warp_body(T* __restric
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((q0 <= i1)) ? (tr_ld(d_x, i0 * n_i + q0)) : (T(0)));
+            acc0 += (((q0 <= i1)) ? (tr_ld(d_x, i0 * n_i + q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -1203,7 +1203,7 @@ __device__ __forceinline__ void tr_masks_cumsum_rows_pb0_rows_body(T* __restrict
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (((i1 <= q0)) ? (((stage & 1) ? s_b_y[t * n_b + i0] : tr_ld(b_y, i0 * n_i + q0))) : (T(0)));
+            acc0 += (((i1 <= q0)) ? (((stage & 1) ? s_b_y[t * n_b + i0] : tr_ld(b_y, i0 * n_i + q0))) : T(0));
         }
     }
     if (active) {
@@ -1232,7 +1232,7 @@ __device__ __forceinline__ void tr_masks_cumsum_rows_pb0_warp_body(T* __restrict
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += (((i1 <= q0)) ? (tr_ld(b_y, i0 * n_i + q0)) : (T(0)));
+            acc0 += (((i1 <= q0)) ? (tr_ld(b_y, i0 * n_i + q0)) : T(0));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
@@ -1254,7 +1254,7 @@ __device__ __forceinline__ void tr_masks_tril_fwd0_body(T* __restrict__ x_L, con
         long long rem1 = e;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = (((e1 <= e0)) ? (x_A[e]) : (T(0)));
+        const T r2 = (((e1 <= e0)) ? (x_A[e]) : T(0));
         tr_store(x_L, e, r2, mode_x_L);
     }
 }
@@ -1273,9 +1273,9 @@ __device__ __forceinline__ void tr_masks_tril_jvp0_body(T* __restrict__ x_L, con
         long long rem1 = e;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = (((e1 <= e0)) ? (x_A[e]) : (T(0)));
+        const T r2 = (((e1 <= e0)) ? (x_A[e]) : T(0));
         tr_store(x_L, e, r2, mode_x_L);
-        const T r3 = (((e1 <= e0)) ? (tr_ld(d_A, e)) : (T(0)));
+        const T r3 = (((e1 <= e0)) ? (tr_ld(d_A, e)) : T(0));
         tr_store(d_L, e, r3, mode_d_L);
     }
 }
@@ -1294,7 +1294,7 @@ __device__ __forceinline__ void tr_masks_tril_pb0_body(T* __restrict__ b_A, cons
         long long rem1 = e;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = (((e1 <= e0)) ? (tr_ld(b_L, e)) : (T(0)));
+        const T r2 = (((e1 <= e0)) ? (tr_ld(b_L, e)) : T(0));
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
@@ -1313,7 +1313,7 @@ __device__ __forceinline__ void tr_masks_triu_strict_fwd0_body(T* __restrict__ x
         long long rem1 = e;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = (((e1 > e0)) ? (x_A[e]) : (T(0)));
+        const T r2 = (((e1 > e0)) ? (x_A[e]) : T(0));
         tr_store(x_U, e, r2, mode_x_U);
     }
 }
@@ -1332,9 +1332,9 @@ __device__ __forceinline__ void tr_masks_triu_strict_jvp0_body(T* __restrict__ x
         long long rem1 = e;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = (((e1 > e0)) ? (x_A[e]) : (T(0)));
+        const T r2 = (((e1 > e0)) ? (x_A[e]) : T(0));
         tr_store(x_U, e, r2, mode_x_U);
-        const T r3 = (((e1 > e0)) ? (tr_ld(d_A, e)) : (T(0)));
+        const T r3 = (((e1 > e0)) ? (tr_ld(d_A, e)) : T(0));
         tr_store(d_U, e, r3, mode_d_U);
     }
 }
@@ -1353,7 +1353,7 @@ __device__ __forceinline__ void tr_masks_triu_strict_pb0_body(T* __restrict__ b_
         long long rem1 = e;
         const long long e1 = rem1 % n_j; rem1 /= n_j;
         const long long e0 = rem1;
-        const T r2 = (((e1 > e0)) ? (tr_ld(b_U, e)) : (T(0)));
+        const T r2 = (((e1 > e0)) ? (tr_ld(b_U, e)) : T(0));
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
@@ -1556,7 +1556,7 @@ __device__ __forceinline__ void tr_masks_causal_softmax_jvp3_body(T* __restrict_
         const long long e0 = rem1;
         const T r2 = exp(x_m[e] - tr_shift(u_c0[e0]))/u_c1[e0];
         tr_store(x_y, e, r2, mode_x_y);
-        const T r3 = (((e1 <= e0)) ? (tr_ld(d_s, e)) : (T(0)));
+        const T r3 = (((e1 <= e0)) ? (tr_ld(d_s, e)) : T(0));
         tr_store(d_m, e, r3, mode_d_m);
     }
 }
@@ -1763,7 +1763,7 @@ __device__ __forceinline__ void tr_masks_causal_softmax_pb1_body(T* __restrict__
         const long long e0 = rem1;
         const T v2 = x_y[e];
         const T r3 = v2*tr_ld(b_y, e) - v2*tr_ld(u_c0, e0);
-        const T r4 = (((e1 <= e0)) ? (r3) : (T(0)));
+        const T r4 = (((e1 <= e0)) ? (r3) : T(0));
         tr_store(b_s, e, r4, mode_b_s);
     }
 }
@@ -2109,7 +2109,7 @@ __device__ __forceinline__ void tr_masks_causal_attention_jvp8_body(T* __restric
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T v2 = (((e1 <= e0)) ? (rsqrt(T(n_d))) : (T(0)));
+        const T v2 = (((e1 <= e0)) ? (rsqrt(T(n_d))) : T(0));
         const T r3 = v2*tr_ld(u_c3, e) + v2*tr_ld(u_c4, e);
         tr_store(d_s, e, r3, mode_d_s);
     }
@@ -2480,7 +2480,7 @@ __device__ __forceinline__ void tr_masks_causal_attention_pb3_body(T* __restrict
         long long rem1 = e;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = (((e0 <= e1)) ? (tr_ld(b_s, e1 * n_i + e0)) : (T(0)));
+        const T r2 = (((e0 <= e1)) ? (tr_ld(b_s, e1 * n_i + e0)) : T(0));
         tr_store(u_c1, e, r2, mode_u_c1);
     }
 }
