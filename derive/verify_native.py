@@ -106,7 +106,10 @@ def check(module_source: str, files: dict, label: str) -> dict:
                     if any(v is None for v in x):
                         continue
                     for dtype in (np.float64, np.float32) if offset == 0.0 and not long else (np.float64,):
-                        err, why = _compare(mod, name, fns, meta, x, rng, dtype)
+                        # moved, the NumPy code itself is only as close to the truth as the reference check
+                        # asks (expanded forms that it does not centre lose digits there; the loops do not)
+                        err, why = _compare(mod, name, fns, meta, x, rng, dtype,
+                                            verify.REFERENCE_TOL if offset else None)
                         worst = max(worst, err)
                         if why:
                             problems.append(f"{why} ({np.dtype(dtype).name}, extents {sizes}, seed {seed}, "
@@ -119,7 +122,7 @@ def _cast(v, dtype):
     return v.astype(dtype) if isinstance(v, np.ndarray) else v
 
 
-def _compare(mod, name, fns, meta, x, rng, dtype):
+def _compare(mod, name, fns, meta, x, rng, dtype, tol=None):
     from runtime import native
 
     xs = [_cast(v, dtype) for v in x]
@@ -163,6 +166,6 @@ def _compare(mod, name, fns, meta, x, rng, dtype):
                 p = np.zeros_like(np.asarray(q, dtype=np.float64))
             e = _rel(p, q)
             worst = max(worst, e)
-            if not e <= TOL[dtype] and why is None:
+            if not e <= (tol or TOL[dtype]) and why is None:
                 why = f"{what} differs from the NumPy code's by {e:.2g} (relative to its largest entry)"
     return worst, why
