@@ -9,6 +9,12 @@ image), it becomes the left or the right GEMM factor according to whether that a
 smaller operand adapts (BLAS takes it transposed where that saves a copy), and the product is returned as a
 view in the requested axis order. Anything else (one operand, repeated or broadcast labels, non-float dtypes)
 goes to np.einsum unchanged.
+
+Where the large operand cannot be viewed as a matrix (a window: that copy is the im2col of a convolution, nine
+times the image for a 3×3 kernel) and the native CPU kernels can be built here (runtime.native), the pair is
+computed by runtime/contract_native.cpp instead, reading that operand in place through offset tables: no copy, and
+register-tiled loops the compiler vectorises for this CPU (`_native`). TENSOR_RULES_NATIVE=0 keeps the copy and
+BLAS; =1 takes the native path for every size.
 """
 from __future__ import annotations
 
@@ -90,6 +96,11 @@ def _pair(subscripts, a, b):
     big_left = mem[-1] in contr          # the big operand's contiguous axis stays innermost in its copy
     gb = [batch, free_big, contr] if big_left else [batch, contr, free_big]
     gs = [batch, contr, free_small] if big_left else [batch, free_small, contr]
+    if not _mergeable(big, lbig, gb):
+        r = _native(big, lbig, small, lsmall, batch, contr, free_big, free_small, mem[-1])
+        if r is not None:
+            have = batch + free_small + free_big
+            return r.transpose([have.index(l) for l in out])
     B, _ = _as(big, lbig, gb)
     S, copied = _as(small, lsmall, gs)
     if copied:
@@ -104,3 +115,122 @@ def _pair(subscripts, a, b):
     have = batch + fl + fr
     r = r.reshape([(a.shape[la.index(l)] if l in la else b.shape[lb.index(l)]) for l in have])
     return r.transpose([have.index(l) for l in out])
+
+
+def _mergeable(x, labels, groups):
+    """Whether x permuted to the groups merges into one axis per group without a copy."""
+    for g in groups:
+        axes = [labels.index(l) for l in g if x.shape[labels.index(l)] != 1]
+        if any(x.strides[a] != x.strides[b] * x.shape[b] for a, b in zip(axes, axes[1:])):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------------------- native path
+NATIVE_MIN_WORK = 1 << 18    # multiply-adds below which the copy and BLAS cost less than a call into the library
+ADD_MIN = 1 << 14           # elements below which add_into leaves the add to NumPy
+_LIB: list = []              # [library or None] once loaded
+
+
+def _library():
+    if not _LIB:
+        from runtime import native
+        ok, _why = native.available()
+        lib = None
+        if ok:
+            from pathlib import Path
+            try:
+                lib = native._load((Path(__file__).with_name("contract_native.cpp")).read_text())
+            except (OSError, RuntimeError):
+                lib = None
+        _LIB.append(lib)
+    return _LIB[0]
+
+
+def _offsets(x, labels, which):
+    """Element offsets of x over the labels `which`, in C order of that list (int64, at least one entry)."""
+    size = x.itemsize
+    off = _np.zeros((), dtype=_np.int64)
+    for l in which:
+        a = labels.index(l)
+        off = off[..., None] + _np.arange(x.shape[a], dtype=_np.int64) * (x.strides[a] // size)
+    return _np.ascontiguousarray(off.reshape(-1))
+
+
+def _extent(x, labels, which):
+    return int(_np.prod([x.shape[labels.index(l)] for l in which], dtype=_np.int64))
+
+
+def _native(big, lbig, small, lsmall, batch, contr, free_big, free_small, inner):
+    """The pair through runtime/contract_native.cpp, big read in place; an array with axes batch + free_small +
+    free_big (C order), or None where that path does not apply (then the caller copies and calls BLAS)."""
+    from runtime import native
+    if native.mode() == "off" or big.dtype != small.dtype or big.dtype.char not in "fd":
+        return None
+    size = big.itemsize
+    # the big operand's unit-stride axis is vectorised: a kept one (free_big[-1]) or a summed one (contr[-1])
+    big_left = inner in contr
+    if inner in batch or big.strides[lbig.index(inner)] != size or any(s % size for s in big.strides):
+        return None
+    nb, M, N, K = (_extent(big, lbig, batch), _extent(small, lsmall, free_small), _extent(big, lbig, free_big),
+                   _extent(big, lbig, contr))
+    if native.mode() != "always" and nb * M * N * K < NATIVE_MIN_WORK:
+        return None
+    lib = _library()
+    if lib is None:
+        return None
+    suffix = "f32" if big.dtype.char == "f" else "f64"
+    try:
+        from numpy.lib.array_utils import byte_bounds
+    except ImportError:                  # NumPy < 2
+        byte_bounds = _np.byte_bounds
+    hi = byte_bounds(big)[1]
+    bb = _offsets(big, lbig, batch)
+    p = lambda a: a.ctypes.data          # noqa: E731
+    if not big_left:
+        v = free_big[-1]
+        V = big.shape[lbig.index(v)]
+        bn, bk = _offsets(big, lbig, free_big[:-1]), _offsets(big, lbig, contr)
+        S = _np.ascontiguousarray(small.transpose([lsmall.index(l) for l in batch + contr + free_small]))
+        out = _np.empty((nb, M, N // V, V), dtype=big.dtype)
+        lib.call(f"tr_contract_free_{suffix}", [
+            ("p", p(S)), ("p", p(big)), ("p", hi), ("p", p(bb)), ("p", p(bn)), ("p", p(bk)), ("i64", nb),
+            ("i64", M), ("i64", N // V), ("i64", K), ("i64", V), ("p", p(out))])
+    else:
+        u = contr[-1]
+        U = big.shape[lbig.index(u)]
+        bn, bk = _offsets(big, lbig, free_big), _offsets(big, lbig, contr[:-1])
+        # packed with a vector's worth of zeros after it, so that no read of it needs an edge check
+        pad = _np.zeros(nb * M * K + 64 // big.itemsize, dtype=big.dtype)
+        A = pad[:nb * M * K].reshape([small.shape[lsmall.index(l)] for l in batch + free_small + contr])
+        A[...] = small.transpose([lsmall.index(l) for l in batch + free_small + contr])
+        out = _np.empty((nb, M, N), dtype=big.dtype)
+        lib.call(f"tr_contract_reduced_{suffix}", [
+            ("p", p(A)), ("p", p(pad) + pad.nbytes), ("p", p(big)), ("p", hi), ("p", p(bb)), ("p", p(bn)),
+            ("p", p(bk)), ("i64", nb), ("i64", M), ("i64", N), ("i64", K // U), ("i64", U), ("p", p(out))])
+    shape = [big.shape[lbig.index(l)] for l in batch + free_big]
+    shape = shape[:len(batch)] + [small.shape[lsmall.index(l)] for l in free_small] + shape[len(batch):]
+    return out.reshape(shape)
+
+
+def add_into(dst, src):
+    """dst += src for two NumPy arrays of one shape (dst a writable view, src not overlapping it): through the
+    native library's strided loop where it is built and the arrays are large enough, else NumPy's add. The sums
+    are the same either way (one addition per element, in place)."""
+    from runtime import native
+    if (isinstance(dst, _np.ndarray) and isinstance(src, _np.ndarray) and dst.shape == src.shape
+            and dst.dtype == src.dtype and dst.dtype.char in "fd" and 0 < dst.ndim <= 32
+            and (dst.size >= ADD_MIN or native.mode() == "always") and dst.flags.writeable
+            and not any(st % dst.itemsize for st in dst.strides + src.strides)
+            and not _np.may_share_memory(dst, src)):
+        lib = _library()
+        if lib is not None:
+            size = dst.itemsize
+            shape = _np.array(dst.shape, dtype=_np.int64)
+            so = _np.array([st // size for st in dst.strides], dtype=_np.int64)
+            sg = _np.array([st // size for st in src.strides], dtype=_np.int64)
+            lib.call(f"tr_add_views_{'f32' if dst.dtype.char == 'f' else 'f64'}", [
+                ("p", dst.ctypes.data), ("p", src.ctypes.data), ("i32", dst.ndim), ("p", shape.ctypes.data),
+                ("p", so.ctypes.data), ("p", sg.ctypes.data)])
+            return
+    dst += src

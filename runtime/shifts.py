@@ -10,6 +10,8 @@ import itertools
 
 import numpy as _np
 
+from runtime import contract as _contract
+
 
 def reach(spec, shape):
     """The extent each array axis needs for the view `shape` to stay inside it."""
@@ -80,7 +82,10 @@ def _add_taps(out, g, spec, permuted):
             else:
                 c = dict(row)[v]
                 where.append(slice(start, start + c * (g.shape[v] - 1) + 1, c))
-        out[tuple(where)] += piece
+        if isinstance(out, _np.ndarray):
+            _contract.add_into(out[tuple(where)], piece)      # NumPy's add, or the native strided loop
+        else:
+            out[tuple(where)] += piece
     return out
 
 

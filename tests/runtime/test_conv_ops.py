@@ -179,3 +179,36 @@ def test_torch_and_jax_bridges():
         jax.config.update("jax_enable_x64", before)
     y, pb = G.conv1d_stride2_rrule(s, w)
     np.testing.assert_allclose(np.asarray(gs), unthunk(pb(2 * y)[1]), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("native_mode", ["auto", "0"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_conv2d_batch_at_scale_in_both_modes_and_both_paths(monkeypatch, native_mode, dtype):
+    """At a size where the window contractions run natively (runtime/contract_native.cpp, no im2col copy) and with
+    them off: value, pushforward and both cotangents against SciPy's correlations and convolutions in float64."""
+    from runtime import contract, native
+    if native_mode == "auto" and not native.available()[0]:
+        pytest.skip(f"native CPU kernels unavailable here: {native.available()[1]}")
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", native_mode)
+    used = []
+    real = contract._native
+    monkeypatch.setattr(contract, "_native", lambda *a, **k: used.append(real(*a, **k)) or used[-1])
+    r = rng()
+    n, c, o, s, t = 4, 8, 6, 20, 22
+    x, K = r.standard_normal((n, c, s, t)), r.standard_normal((o, c, 3, 3)) / 5
+    g, tx, tK = r.standard_normal((n, o, s - 2, t - 2)), r.standard_normal(x.shape), r.standard_normal(K.shape) / 5
+    y_ref = np.stack([correlate_channels(x[i], K) for i in range(n)])
+    dy_ref = np.stack([correlate_channels(tx[i], K) + correlate_channels(x[i], tK) for i in range(n)])
+    dx_ref = np.stack([[sum(scipy_signal.convolve2d(g[i, a], K[a, b], mode="full") for a in range(o))
+                        for b in range(c)] for i in range(n)])
+    dK_ref = np.stack([[sum(scipy_signal.correlate2d(x[i, b], g[i, a], mode="valid") for i in range(n))
+                        for b in range(c)] for a in range(o)])
+    X, KK, Gg, TX, TK = (v.astype(dtype) for v in (x, K, g, tx, tK))
+    y, pb = G.conv2d_batch_rrule(X, KK)
+    _, dx, dK = pb(Gg)
+    y2, dy = G.conv2d_batch_frule((None, TX, TK), X, KK)
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-11, atol=1e-11)
+    for got, want in ((y, y_ref), (y2, y_ref), (dy, dy_ref), (unthunk(dx), dx_ref), (unthunk(dK), dK_ref)):
+        assert got.dtype == dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, **tol)
+    assert any(u is not None for u in used) == (native_mode == "auto")
