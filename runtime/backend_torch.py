@@ -482,6 +482,9 @@ def shift_window(x, spec, shape):
     _shifts.check(tuple(x.shape), spec, shape)
     if any(s == 0 for s in shape):
         return torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
+    if any(c < 0 for row, _ in spec for _, c in row):
+        # torch views have no negative strides: a gather (a generated pullback reads a padded cotangent backwards)
+        return x[tuple(p.to(x.device) for p in _shifts.positions(spec, shape, torch))]
     offset = x.storage_offset() + builtins.sum(c * x.stride(d) for d, (_, c) in enumerate(spec))
     strides = [0] * len(shape)
     for d, (row, _) in enumerate(spec):

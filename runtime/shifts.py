@@ -14,13 +14,23 @@ from runtime import contract as _contract
 
 
 def reach(spec, shape):
-    """The extent each array axis needs for the view `shape` to stay inside it."""
-    return tuple(const + sum(c * (shape[a] - 1) for a, c in row) + 1 for row, const in spec)
+    """The extent each array axis needs for the view `shape` to stay inside it (a negative coefficient, which
+    generated gathers use to read a padded cotangent backwards, reaches furthest at its index 0)."""
+    return tuple(const + sum(max(c, 0) * (shape[a] - 1) for a, c in row) + 1 for row, const in spec)
+
+
+def low(spec, shape):
+    """The smallest position each array axis is read at."""
+    return tuple(const + sum(min(c, 0) * (shape[a] - 1) for a, c in row) for row, const in spec)
 
 
 def check(name_shape, spec, shape):
     need = reach(spec, shape)
-    if any(n > have for n, have in zip(need, name_shape)) and all(s > 0 for s in shape):
+    if ((any(n > have for n, have in zip(need, name_shape)) or any(lo < 0 for lo in low(spec, shape)))
+            and all(s > 0 for s in shape)):
+        if any(lo < 0 for lo in low(spec, shape)):
+            raise ValueError(f"a shifted subscript reads before the start of its tensor (positions from "
+                             f"{low(spec, shape)}, tensor of shape {tuple(name_shape)})")
         raise ValueError(f"a shifted subscript reads past the end of its tensor: it needs extents {need}, the "
                          f"tensor has {tuple(name_shape)} (pad it, e.g. with np.pad)")
 
@@ -81,7 +91,8 @@ def _add_taps(out, g, spec, permuted):
                 where.append(start)
             else:
                 c = dict(row)[v]
-                where.append(slice(start, start + c * (g.shape[v] - 1) + 1, c))
+                stop = start + c * (g.shape[v] - 1) + (1 if c > 0 else -1)
+                where.append(slice(start, stop if stop >= 0 else None, c))
         if isinstance(out, _np.ndarray):
             _contract.add_into(out[tuple(where)], piece)      # NumPy's add, or the native strided loop
         else:
