@@ -70,12 +70,12 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(((dy_[:, None]) * w), ((((0, 1), (1, 1)), 0),), (n_t, ))
+                dx = (np.shift_window(np.shift_scatter(dy_, ((((0, 1),), (n_k - 1)),), (n_t + (n_k - 1), )), ((((0, 1), (1, -1),), (n_k - 1)),), (n_t, n_k, )) @ w)
                 return dx
-            def _pb_w_13():
+            def _pb_w_14():
                 dw = (dy_ @ np.transpose(np.shift_window(x, ((((0, 1), (1, 1)), 0),), (n_k, n_i, ))))
                 return dw
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_w_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_w_14))
         return y, conv1d_pullback
 
     # ---- conv1d_stride2(x[t], w[k]) -> y[i]    (rules/conv.rules:13)
@@ -164,17 +164,19 @@ def _define(np):
         n_w = n_t - (n_q - 1) - 1 + 1
         if n_w < 1: raise ValueError("conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
         n_c = x.shape[0]
+        n_o = K.shape[0]
         y = np.einsum("abcd,becdf->aef", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0), (((3, 1), (4, 1)), 0)), (n_c, n_h, n_p, n_q, n_w, )), optimize=True)
         def conv2d_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(np.einsum("abcd,aef->becfd", K, dy_, optimize=True), ((((0, 1),), 0), (((1, 1), (2, 1)), 0), (((3, 1), (4, 1)), 0)), (n_c, n_s, n_t, ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), (n_p - 1)), (((2, 1),), (n_q - 1)),), (n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                dx = np.einsum("abcd,aecfd->bef", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1), (2, -1),), (n_p - 1)), (((3, 1), (4, -1),), (n_q - 1)),), (n_o, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
-            def _pb_K_13():
+            def _pb_K_14():
                 dK = np.einsum("abc,dbecf->adef", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0), (((3, 1), (4, 1)), 0)), (n_c, n_h, n_p, n_w, n_q, )), optimize=True)
                 return dK
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_14))
         return y, conv2d_pullback
 
     # ---- conv2d_batch(x[n,c,s,t], K[o,c,p,q]) -> y[n,o,h,w]    (rules/conv.rules:17)
@@ -224,17 +226,19 @@ def _define(np):
         if n_w < 1: raise ValueError("conv2d_batch: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
         n_n = x.shape[0]
         n_c = x.shape[1]
+        n_o = K.shape[0]
         y = np.einsum("abcd,ebfcdg->eafg", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
         def conv2d_batch_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(np.einsum("abcd,eafg->ebfcgd", K, dy_, optimize=True), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n_n, n_c, n_s, n_t, ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), (n_p - 1)), (((3, 1),), (n_q - 1)),), (n_n, n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                dx = np.einsum("abcd,eafcgd->ebfg", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, -1),), (n_p - 1)), (((4, 1), (5, -1),), (n_q - 1)),), (n_n, n_o, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
-            def _pb_K_13():
+            def _pb_K_14():
                 dK = np.einsum("abcd,aecfdg->befg", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n_n, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
                 return dK
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_14))
         return y, conv2d_batch_pullback
 
     # ---- depthwise_conv2d(x[c,s,t], K[c,p,q]) -> y[c,h,w]    (rules/conv.rules:19)
@@ -286,12 +290,13 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(((K[:, None, :, None]) * (dy_[:, :, None, :, None])), ((((0, 1),), 0), (((1, 1), (2, 1)), 0), (((3, 1), (4, 1)), 0)), (n_c, n_s, n_t, ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), (n_p - 1)), (((2, 1),), (n_q - 1)),), (n_c, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                dx = np.einsum("abc,adbec->ade", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1), (2, -1),), (n_p - 1)), (((3, 1), (4, -1),), (n_q - 1)),), (n_c, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
-            def _pb_K_13():
+            def _pb_K_14():
                 dK = np.einsum("abc,abdce->ade", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0), (((3, 1), (4, 1)), 0)), (n_c, n_h, n_p, n_w, n_q, )), optimize=True)
                 return dK
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_14))
         return y, depthwise_conv2d_pullback
 
     # ---- laplacian(u[s,t]) -> L[i,j]    (rules/conv.rules:21)
@@ -384,12 +389,13 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(((dy_[:, :, None]) * (w[:, None])), ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_t, ))
+                _gw12 = np.shift_window(np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), (n_k - 1)),), (n__batch, n_t + (n_k - 1), )), ((((0, 1),), 0), (((1, 1), (2, -1),), (n_k - 1)),), (n__batch, n_t, n_k, ))
+                dx = np.einsum("abc,ac->ab", _gw12, w, optimize=True)
                 return dx
-            def _pb_w_13():
+            def _pb_w_14():
                 dw = np.einsum("ab,acb->ac", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1), (2, 1)), 0)), (n__batch, n_k, n_i, )), optimize=True)
                 return dw
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_w_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_w_14))
         return y, _op___batched_conv1d_pullback
 
     # ---- __batched_conv1d_stride2(x[_batch,t], w[_batch,k]) -> y[_batch,i]    (rules/conv.rules:13)
@@ -484,17 +490,19 @@ def _define(np):
         if n_w < 1: raise ValueError("_batched_conv2d: index 'w' has no valid position (shifted subscripts read inside their tensors only; pad the input, e.g. with np.pad): 'x[..w+q..]' needs extent %d along that axis, has %d" % ((1 - 1) + (n_q - 1) + 1, n_t,))
         n__batch = x.shape[0]
         n_c = x.shape[1]
+        n_o = K.shape[1]
         y = np.einsum("abcde,acfdeg->abfg", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
         def _op___batched_conv2d_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(np.einsum("abcde,abfg->acfdge", K, dy_, optimize=True), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_s, n_t, ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), (n_p - 1)), (((3, 1),), (n_q - 1)),), (n__batch, n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                dx = np.einsum("abcde,abfdge->acfg", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, -1),), (n_p - 1)), (((4, 1), (5, -1),), (n_q - 1)),), (n__batch, n_o, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
-            def _pb_K_13():
+            def _pb_K_14():
                 dK = np.einsum("abcd,aecfdg->abefg", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
                 return dK
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_14))
         return y, _op___batched_conv2d_pullback
 
     # ---- __batched_conv2d_batch(x[_batch,n,c,s,t], K[_batch,o,c,p,q]) -> y[_batch,n,o,h,w]    (rules/conv.rules:17)
@@ -549,17 +557,20 @@ def _define(np):
         n__batch = x.shape[0]
         n_n = x.shape[1]
         n_c = x.shape[2]
+        n_o = K.shape[1]
         y = np.einsum("abcde,afcgdeh->afbgh", K, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_q, n_w, )), optimize=True)
         def _op___batched_conv2d_batch_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(np.einsum("abcde,afbgh->afcgdhe", K, dy_, optimize=True), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_s, n_t, ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1),), (n_p - 1)), (((4, 1),), (n_q - 1)),), (n__batch, n_n, n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _gw12 = np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, -1),), (n_p - 1)), (((5, 1), (6, -1),), (n_q - 1)),), (n__batch, n_n, n_o, n_s, n_p, n_t, n_q, ))
+                dx = np.einsum("abcde,afbgdhe->afcgh", K, _gw12, optimize=True)
                 return dx
-            def _pb_K_13():
+            def _pb_K_14():
                 dK = np.einsum("abcde,abfdgeh->acfgh", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, 1)), 0), (((5, 1), (6, 1)), 0)), (n__batch, n_n, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
                 return dK
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_14))
         return y, _op___batched_conv2d_batch_pullback
 
     # ---- __batched_depthwise_conv2d(x[_batch,c,s,t], K[_batch,c,p,q]) -> y[_batch,c,h,w]    (rules/conv.rules:19)
@@ -614,12 +625,13 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = np.shift_scatter(((K[:, :, None, :, None]) * (dy_[:, :, :, None, :, None])), ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_s, n_t, ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), (n_p - 1)), (((3, 1),), (n_q - 1)),), (n__batch, n_c, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                dx = np.einsum("abcd,abecfd->abef", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, -1),), (n_p - 1)), (((4, 1), (5, -1),), (n_q - 1)),), (n__batch, n_c, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
-            def _pb_K_13():
+            def _pb_K_14():
                 dK = np.einsum("abcd,abcedf->abef", dy_, np.shift_window(x, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, 1)), 0), (((4, 1), (5, 1)), 0)), (n__batch, n_c, n_h, n_p, n_w, n_q, )), optimize=True)
                 return dK
-            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_13))
+            return (_NO, Thunk(_pb_x_10), Thunk(_pb_K_14))
         return y, _op___batched_depthwise_conv2d_pullback
 
     # ---- __batched_laplacian(u[_batch,s,t]) -> L[_batch,i,j]    (rules/conv.rules:21)
