@@ -347,3 +347,24 @@ def test_a_shipped_name_is_the_shipped_op_whatever_was_defined(tmp_path):
                        env=dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path)))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0.5", "10.0"]
+
+
+def test_leading_axes_and_none_take_their_own_paths_with_the_same_values():
+    """A call with no loop axes runs the rule's own functions, one with leading axes the batching wrapper (both
+    eager with grad and in inference); each against torch's own matmul and its autograd."""
+    A = torch.randn(2, 3, 4, 5, dtype=torch.float64)        # leading axes (2, 3)
+    B = torch.randn(5, 6, dtype=torch.float64)              # none: broadcast along them
+    G = torch.randn(2, 3, 4, 6, dtype=torch.float64)
+    for a, b, g in ((A, B, G), (A[0, 0], B, G[0, 0]), (A[0, 0], A[0, 1].transpose(-1, -2), torch.randn(4, 4).double())):
+        torch.testing.assert_close(rt.matmul(a, b), torch.matmul(a, b), rtol=1e-13, atol=1e-13)
+        ours = [t.clone().requires_grad_() for t in (a, b)]
+        ref = [t.clone().requires_grad_() for t in (a, b)]
+        y, y_ref = rt.matmul(*ours), torch.matmul(*ref)
+        torch.testing.assert_close(y, y_ref, rtol=1e-13, atol=1e-13)
+        got = torch.autograd.grad(y, ours, g)
+        want = torch.autograd.grad(y_ref, ref, g)
+        for u, v, t in zip(got, want, (a, b)):
+            assert u.shape == t.shape
+            torch.testing.assert_close(u, v, rtol=1e-12, atol=1e-12)
+    assert torch.autograd.gradcheck(rt.matmul, (A[:, :1].clone().requires_grad_(), B.clone().requires_grad_()))
+
