@@ -452,10 +452,11 @@ class Emitter:
         pos = tuple(uax.index(k) for k in ks)
         ax = pos[0] if len(pos) == 1 else pos
         m = self.tmp("m")
-        # an infinite maximum (all -inf, or some +inf) shifts by 0 instead: -inf - (-inf) would be NaN;
-        # `initial` makes an empty sum -inf (log 0), as NumPy's log(sum(exp(x))) is, instead of raising
-        self.line(f"{m} = np.max({uc}, axis={ax}, keepdims=True, initial=-np.inf)")
-        self.line(f"{m} = np.where(np.isfinite({m}), {m}, 0.0)")
+        # an infinite maximum (all -inf, or some +inf) shifts by 0 instead: -inf - (-inf) would be NaN; an
+        # empty sum shifts by 0 too (log 0 = -inf, as NumPy's log(sum(exp(x))) is). One namespace call
+        # (runtime.backend_numpy.lse_shift), so each namespace spells it its cheapest way (torch: amax and
+        # one nan_to_num instead of isfinite and where, ~4 µs less on small tensors)
+        self.line(f"{m} = np.lse_shift({uc}, axis={ax})")
         out_axes = tuple(a for a in uax if a not in ks)
         ls, mo = self.tmp("ls"), self.tmp("m")
         if not out_axes:

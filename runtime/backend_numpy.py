@@ -22,6 +22,14 @@ def __getattr__(name):
     return getattr(_numpy, name)
 
 
+def lse_shift(x, axis):
+    """The shift of a log-sum-exp over `axis` (derive/emit_numpy.py's _lse_parts): the maximum, its axes kept
+    with extent 1, and 0 where that is not finite (all -inf, some +inf, a NaN, an empty axis), so that x - shift
+    is never -inf - (-inf). Every namespace generated code runs on has this function, spelled its own way."""
+    m = _numpy.max(x, axis=axis, keepdims=True, initial=-_numpy.inf)
+    return _numpy.where(_numpy.isfinite(m), m, 0.0)
+
+
 def _prim_calls():
     import sys
 

@@ -368,3 +368,30 @@ def test_leading_axes_and_none_take_their_own_paths_with_the_same_values():
             torch.testing.assert_close(u, v, rtol=1e-12, atol=1e-12)
     assert torch.autograd.gradcheck(rt.matmul, (A[:, :1].clone().requires_grad_(), B.clone().requires_grad_()))
 
+
+
+_INF = np.inf
+_LSE_ROWS = [[1.0, 2.0, 3.0], [-_INF, -_INF, -_INF], [_INF, 1.0, 2.0], [-_INF, 0.5, -_INF], [np.nan, 1.0, 0.0],
+             [_INF, -_INF, 0.0], [1e300, 1e300, -1e300]]
+
+
+def test_the_log_sum_exp_shift_and_ops_through_it_match_numpy_at_infinities_nans_and_empty_axes():
+    """backend_torch.lse_shift (one nan_to_num) is backend_numpy.lse_shift (max, then 0 where not finite), and
+    the ops written through it give NumPy's values, NaN and each infinity's sign included."""
+    from runtime import backend_numpy
+
+    X = np.array(_LSE_ROWS)
+    for x, axis in ((X, 1), (X, 0), (X[0], 0), (np.zeros((2, 0)), 1), (np.zeros((0, 3)), 0)):
+        want = backend_numpy.lse_shift(x, axis=axis)
+        got = backend_torch.lse_shift(torch.tensor(x), axis=axis).numpy()
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)     # NaN where NaN, the same infinities, the same numbers
+    np.testing.assert_array_equal(backend_numpy.lse_shift(X, axis=1).ravel(), [3.0, 0, 0, 0.5, 0, 0, 1e300])
+    for name in ("logsumexp", "softmax", "log_softmax"):
+        ref = lookup(name)
+        for row in _LSE_ROWS + [[]]:
+            x = np.array(row, dtype=np.float64)
+            with np.errstate(all="ignore"):
+                want = ref(x)
+            got = getattr(rt, name)(torch.tensor(x)).numpy()
+            np.testing.assert_allclose(got, want, rtol=1e-14, atol=0, equal_nan=True, err_msg=f"{name}({row})")
