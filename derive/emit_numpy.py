@@ -471,7 +471,17 @@ class Emitter:
         return ls, mo, out_axes
 
     def emit_logsumexp(self, e):
-        """log(Σ_k exp(u)) without overflow: shift by the maximum over k first."""
+        """log(Σ_k exp(u)) without overflow: shift by the maximum over k first. Whole (not split into its
+        parts for a caller, see emit_shifted_add), it is one namespace call, np.logsumexp(u, axis), which each
+        namespace spells as it computes it best (runtime.backend_numpy: _lse_parts's lines; torch: its one
+        torch.logsumexp, the same shifted sum, against seven ops); parts already computed are reused."""
+        if self.cache.get(("lse", canonical_key(e)[0])) is None:
+            s = e.args[0]
+            uc, uax = self.emit(s.body.args[0])
+            if all(k in uax for k in s.indices):
+                pos = tuple(uax.index(k) for k in s.indices)
+                out_axes = tuple(a for a in uax if a not in s.indices)
+                return self.bind(e, f"np.logsumexp({uc}, axis={pos[0] if len(pos) == 1 else pos})", out_axes)
         parts = self._lse_parts(e)
         if parts is None:
             return None

@@ -30,6 +30,13 @@ def lse_shift(x, axis):
     return _numpy.where(_numpy.isfinite(m), m, 0.0)
 
 
+def logsumexp(x, axis):
+    """log Σ exp(x) over `axis` (those axes dropped) without overflow, shifted by lse_shift: what the generated
+    code computed in line before the whole log-sum-exp was one namespace call (derive/emit_numpy.py)."""
+    m = lse_shift(x, axis)
+    return _numpy.log(_numpy.sum(_numpy.exp(x - m), axis=axis)) + _numpy.sum(m, axis=axis)
+
+
 def _prim_calls():
     import sys
 

@@ -162,6 +162,12 @@ def lse_shift(x, axis):
     return torch.nan_to_num(m, nan=0.0, posinf=0.0, neginf=0.0)
 
 
+def logsumexp(x, axis):
+    """runtime.backend_numpy.logsumexp: torch.logsumexp is the same sum shifted by the maximum (0 where that is
+    infinite; an empty sum is -inf, NaN stays NaN), one call instead of seven ops."""
+    return torch.logsumexp(x, dim=axis)
+
+
 def min(x, axis=None, keepdims=False):
     dims = tuple(range(x.dim())) if axis is None else axis
     return torch.amin(x, dim=dims, keepdim=keepdims)
@@ -184,6 +190,8 @@ def others_product(x, axis):
 
 def transpose(x, axes=None):
     if axes is None:
+        if x.dim() <= 2:      # a matrix (W.T of every dense layer): t() is the same view at half the cost
+            return x.t()
         return x.permute(*reversed(range(x.dim())))
     return x.permute(*axes)
 

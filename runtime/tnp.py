@@ -529,6 +529,12 @@ def lse_shift(x, axis):
     return where(isfinite(m), m, 0.0)
 
 
+def logsumexp(x, axis):
+    """runtime.backend_numpy.logsumexp on traced values (differentiated through these calls)."""
+    m = lse_shift(x, axis)
+    return log(sum(exp(x - m), axis=axis)) + sum(m, axis=axis)
+
+
 def _cumsum_raw(x, axis):
     return _np.cumsum(x, axis=axis)
 
