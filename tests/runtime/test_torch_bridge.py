@@ -387,6 +387,18 @@ def test_the_log_sum_exp_shift_and_ops_through_it_match_numpy_at_infinities_nans
         assert got.shape == want.shape
         np.testing.assert_array_equal(got, want)     # NaN where NaN, the same infinities, the same numbers
     np.testing.assert_array_equal(backend_numpy.lse_shift(X, axis=1).ravel(), [3.0, 0, 0, 0.5, 0, 0, 1e300])
+    # the whole log-sum-exp: torch.logsumexp against the shifted sum NumPy computes, over one axis or several
+    for x, axis in ((X, 1), (X, 0), (X, (0, 1)), (np.zeros((2, 0)), 1), (np.zeros((0, 3)), 0)):
+        with np.errstate(all="ignore"):
+            want = backend_numpy.logsumexp(x, axis=axis)
+        got = backend_torch.logsumexp(torch.tensor(x), axis=axis).numpy()
+        assert got.shape == np.shape(want)
+        np.testing.assert_allclose(got, want, rtol=1e-15, atol=0, equal_nan=True)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(backend_numpy.logsumexp(X, axis=1)[1:],
+                                      [-_INF, _INF, 0.5, np.nan, _INF, 1e300 + np.log(2)])
+        want = lookup("row_logsumexp")(X)
+    np.testing.assert_allclose(rt.row_logsumexp(torch.tensor(X)).numpy(), want, rtol=1e-14, atol=0, equal_nan=True)
     for name in ("logsumexp", "softmax", "log_softmax"):
         ref = lookup(name)
         for row in _LSE_ROWS + [[]]:
