@@ -276,7 +276,7 @@ def make_op(module_name, define, name, meta):
     fw_ad = torch.autograd.forward_ad
     Tensor = torch.Tensor
 
-    def plain(args, forward):
+    def plain(args, forward=forward_core):
         """The generated forward alone: no autograd node, no pullback closure (nothing will differentiate)."""
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
@@ -321,6 +321,9 @@ def make_op(module_name, define, name, meta):
         return (c_apply if looped else c_apply_core)(*[unwrap_if_dead(a) if isinstance(a, Tensor) else a
                                                       for a in args])
 
+    general = op
+    op = _compile_fast_op(name, meta, general, c_apply_core, plain) or general
+    op.general = general        # (tests hold the two to the same answers)
     op.__name__ = op.__qualname__ = name
     op.__module__ = __name__
     source = f"Generated from {meta['source']}." if meta.get("source") else ""
@@ -329,6 +332,55 @@ def make_op(module_name, define, name, meta):
     op.forward_impl, op.frule_impl, op.rrule_impl = impls[name], impls[name + "_frule"], impls[name + "_rrule"]
     _OPS[key] = op
     return op
+
+
+def _compile_fast_op(name, meta, general, apply, plain):
+    """The usual call of `general` (the op above) as one straight-line function compiled for this op's signature,
+    as runtime.registry compiles its shape checks: every argument positional and a tensor, each with exactly its
+    rule's axes (so no loop axes) and the extents the rule's indices ask for, none complex, no torch.func
+    transform active. Then it runs the rule's own Function (an input requiring grad, grad enabled, or a
+    forward-mode level) or its forward alone, as `general` would; anything else, errors included, is
+    `general`'s. None where the op has no such call (integer parameters, elementwise or optional axes)."""
+    ins = meta["inputs"]
+    if (not ins or meta.get("elementwise") or meta.get("batch_indices")
+            or builtins.any(p["kind"] != "tensor" for p in ins)):
+        return None
+    a = [f"a{k}" for k in range(len(ins))]
+    s = [f"s{k}" for k in range(len(ins))]
+    ranks, first, extents = [], {}, []
+    for k, p in enumerate(ins):
+        idx = tuple(p.get("indices") or ())
+        ranks.append(f"len({s[k]}) != {len(idx)}")
+        for ax, letter in enumerate(idx):
+            here = f"{s[k]}[{ax}]"
+            if letter in first:
+                extents.append(f"{here} != {first[letter]}")
+            else:
+                first[letter] = here
+    for group in meta.get("equal_extents") or ():
+        refs = [first[i] for i in group if i in first]
+        extents += [f"{r} != {refs[0]}" for r in refs[1:]]
+    extents += [f"{first[i]} != {int(v)}" for i, v in (meta.get("extents") or {}).items() if i in first]
+    complex_ = [f"{x}.dtype.is_complex" for x in a]
+    src = "\n".join([
+        "def op(*args, **kw):",
+        f"    if kw or len(args) != {len(ins)}:",
+        "        return _general(*args, **kw)",
+        f"    {', '.join(a)}, = args",
+        f"    if not ({' and '.join(f'isinstance({x}, _Tensor)' for x in a)}):",
+        "        return _general(*args)",
+        *[f"    {sk} = {x}.shape" for sk, x in zip(s, a)],
+        f"    if {' or '.join(ranks + extents + complex_)} or _transforms_active():",
+        "        return _general(*args)",
+        f"    if (({' or '.join(f'{x}.requires_grad' for x in a)}) and _grad_enabled()) or _fw._current_level >= 0:",
+        f"        return _apply({', '.join(f'_unwrap_if_dead({x})' for x in a)})",
+        "    return _plain(args)",
+    ])
+    namespace = {"_general": general, "_Tensor": torch.Tensor, "_transforms_active":
+                 torch._C._are_functorch_transforms_active, "_grad_enabled": torch.is_grad_enabled, "_fw": _fw_ad,
+                 "_apply": apply, "_unwrap_if_dead": torch._C._functorch.unwrap_if_dead, "_plain": plain}
+    exec(compile(src, f"<runtime.torch op {name}>", "exec"), namespace)
+    return namespace["op"]
 
 
 def _from_registry(reg):

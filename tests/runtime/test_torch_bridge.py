@@ -407,3 +407,42 @@ def test_the_log_sum_exp_shift_and_ops_through_it_match_numpy_at_infinities_nans
                 want = ref(x)
             got = getattr(rt, name)(torch.tensor(x)).numpy()
             np.testing.assert_allclose(got, want, rtol=1e-14, atol=0, equal_nan=True, err_msg=f"{name}({row})")
+
+
+def _outcome(f, args):
+    try:
+        y = f(*args)
+    except Exception as exc:                          # noqa: BLE001  (the error is the outcome compared)
+        return type(exc), str(exc)
+    ys = y if isinstance(y, tuple) else (y,)
+    return [(v.detach(), v.requires_grad, v.grad_fn is None) for v in ys]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_usual_call_agrees_with_the_general_op(name):
+    """runtime.torch compiles each op's usual call (all tensors, the rule's own axes and extents) into one
+    straight-line function; on valid arguments, extra leading axes, a wrong extent, a missing axis, a complex
+    input, an nn.Parameter and under no_grad it gives what the general op gives: the same values, the same
+    autograd node or none, the same error and message."""
+    op = getattr(rt, name)
+    reg = lookup(name)
+    base = make_args(reg, seed=6)
+    variants = [_torch_args(base, grad=False), _torch_args(base, grad=True)]
+    for k in _tensor_positions(variants[0]):
+        a = variants[0][k]
+        for bad in (a[None].expand(2, *a.shape), a[..., :-1] if a.dim() and a.shape[-1] > 1 else None,
+                    a.sum(-1) if a.dim() else None, a.to(torch.complex128), torch.nn.Parameter(a.clone())):
+            if bad is not None:
+                variants.append(variants[0][:k] + [bad] + variants[0][k + 1:])
+    for args in variants:
+        got, want = _outcome(op, args), _outcome(op.general, args)
+        if isinstance(want, tuple):
+            assert got == want
+            continue
+        assert len(got) == len(want)
+        for (g, g_req, g_leaf), (w, w_req, w_leaf) in zip(got, want):
+            torch.testing.assert_close(g, w, rtol=0, atol=0, equal_nan=True)
+            assert (g_req, g_leaf) == (w_req, w_leaf)
+    with torch.no_grad():
+        args = variants[1]
+        assert all(v[2] for v in _outcome(op, args) if not isinstance(v, str))
