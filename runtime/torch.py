@@ -4,7 +4,9 @@ Each op is a `torch.autograd.Function` whose code is the generated module's own 
 the rules over torch tensors, on whatever device the tensors live. Under torch.func transforms the op's
 Function is written with `setup_context` (so grad/vjp/jvp/vmap compose); a plain eager call takes a ctx-style
 twin of it with the same steps (cheaper to call); with no input requiring grad, or under no_grad, the generated
-forward runs alone.
+forward runs alone. The usual call (every argument a tensor with its rule's own axes) is one straight-line
+function compiled per op (_compile_fast_op); any other call goes through the general one, and only a call with
+leading (batch) axes pays for runtime.batching's wrapper.
 - forward runs the generated rrule and keeps its pullback closure (exactly what the derivation keeps: the
   forward is not recomputed by a first-order backward);
 - backward calls that pullback; Thunks are unthunked, ZeroTangent/NoTangent become None;
