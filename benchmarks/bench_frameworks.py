@@ -11,7 +11,7 @@ Three measurements, each side by side in one process with interleaved rounds and
 3. `jax.jit(jax.value_and_grad(loss))` of that MLP built from `runtime.jax` ops against the same in native
    jax.numpy. Target ≤ 1.1×.
 
-    PYTHONPATH=$PWD python benchmarks/bench_frameworks.py [--rounds 15] [--markdown]
+    PYTHONPATH=$PWD python benchmarks/bench_frameworks.py [--rounds 15] [--markdown] [--only op|mlp_torch|mlp_jax]
 
 Threads are left as the frameworks set them; both sides of each ratio run under the same settings.
 """
@@ -198,12 +198,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=15, help="interleaved rounds; medians are reported")
     ap.add_argument("--markdown", action="store_true", help="print markdown tables for RESULTS.md")
+    ap.add_argument("--only", choices=sorted(TARGETS), action="append",
+                    help="run only this part (repeatable); default: all three")
     args = ap.parse_args(argv)
     ok = True
     sections = [("per-op overhead, runtime.torch vs native torch (µs per call)", "op", torch_ops),
                 ("MLP training step, runtime.torch vs native torch (ms per step)", "mlp_torch", torch_mlp),
                 ("MLP jit(value_and_grad), runtime.jax vs native jax.numpy (ms per call)", "mlp_jax", jax_mlp)]
     for title, key, fn in sections:
+        if args.only and key not in args.only:
+            continue
         try:
             rows = fn(args.rounds)
         except ImportError as exc:        # a framework (or its bridge) missing: say so, measure the rest

@@ -190,8 +190,7 @@ def _define(np):
         n_j = s.shape[1]
         n_i = s.shape[0]
         m = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), s, (-np.inf))
-        _m3 = np.max(m, axis=1, keepdims=True, initial=-np.inf)
-        _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
+        _m3 = np.lse_shift(m, axis=1)
         y = (np.exp(((m - np.sum(_m3, axis=1)[:, None]) - np.log(np.sum(np.exp(m - _m3), axis=1))[:, None])))
         return y
 
@@ -200,8 +199,7 @@ def _define(np):
         n_j = s.shape[1]
         n_i = s.shape[0]
         m = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), s, (-np.inf))
-        _m12 = np.max(m, axis=1, keepdims=True, initial=-np.inf)
-        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        _m12 = np.lse_shift(m, axis=1)
         y = (np.exp(((m - np.sum(_m12, axis=1)[:, None]) - np.log(np.sum(np.exp(m - _m12), axis=1))[:, None])))
         dm = _ZERO
         if not is_zero(ds):
@@ -216,8 +214,7 @@ def _define(np):
         n_j = s.shape[1]
         n_i = s.shape[0]
         m = np.where((np.arange(n_j) <= np.arange(n_i)[:, None]), s, (-np.inf))
-        _m26 = np.max(m, axis=1, keepdims=True, initial=-np.inf)
-        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
+        _m26 = np.lse_shift(m, axis=1)
         y = (np.exp(((m - np.sum(_m26, axis=1)[:, None]) - np.log(np.sum(np.exp(m - _m26), axis=1))[:, None])))
         def causal_softmax_pullback(dy_):
             if is_zero(dy_):
@@ -234,8 +231,7 @@ def _define(np):
         n_i = q.shape[0]
         n_d = q.shape[1]
         s = np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), (_recip((n_d ** 0.5)) * (q @ np.transpose(k_))), (-np.inf))
-        _m6 = np.max(s, axis=1, keepdims=True, initial=-np.inf)
-        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        _m6 = np.lse_shift(s, axis=1)
         p = (np.exp(((s - np.sum(_m6, axis=1)[:, None]) - np.log(np.sum(np.exp(s - _m6), axis=1))[:, None])))
         o = (p @ v)
         return o
@@ -249,8 +245,7 @@ def _define(np):
         _c15 = q @ np.transpose(k_)
         _e16 = n_d ** 0.5
         s = np.where((_r13 <= _r14[:, None]), (_recip(_e16) * _c15), (-np.inf))
-        _m19 = np.max(s, axis=1, keepdims=True, initial=-np.inf)
-        _m19 = np.where(np.isfinite(_m19), _m19, 0.0)
+        _m19 = np.lse_shift(s, axis=1)
         p = (np.exp(((s - np.sum(_m19, axis=1)[:, None]) - np.log(np.sum(np.exp(s - _m19), axis=1))[:, None])))
         o = (p @ v)
         ds = _ZERO
@@ -279,8 +274,7 @@ def _define(np):
         _c38 = q @ np.transpose(k_)
         _e39 = n_d ** 0.5
         s = np.where((_r36 <= _r37[:, None]), (_recip(_e39) * _c38), (-np.inf))
-        _m42 = np.max(s, axis=1, keepdims=True, initial=-np.inf)
-        _m42 = np.where(np.isfinite(_m42), _m42, 0.0)
+        _m42 = np.lse_shift(s, axis=1)
         p = (np.exp(((s - np.sum(_m42, axis=1)[:, None]) - np.log(np.sum(np.exp(s - _m42), axis=1))[:, None])))
         o = (p @ v)
         def causal_attention_pullback(do):
@@ -470,8 +464,7 @@ def _define(np):
         n_j = s.shape[2]
         n_i = s.shape[1]
         m = np.transpose(np.where((np.arange(n_j) <= np.arange(n_i)[:, None])[:, :, None], np.transpose(s, (1, 2, 0)), (-np.inf)), (2, 0, 1))
-        _m3 = np.max(m, axis=2, keepdims=True, initial=-np.inf)
-        _m3 = np.where(np.isfinite(_m3), _m3, 0.0)
+        _m3 = np.lse_shift(m, axis=2)
         y = (np.exp(((m - np.sum(_m3, axis=2)[:, :, None]) - np.log(np.sum(np.exp(m - _m3), axis=2))[:, :, None])))
         return y
 
@@ -480,8 +473,7 @@ def _define(np):
         n_j = s.shape[2]
         n_i = s.shape[1]
         m = np.transpose(np.where((np.arange(n_j) <= np.arange(n_i)[:, None])[:, :, None], np.transpose(s, (1, 2, 0)), (-np.inf)), (2, 0, 1))
-        _m12 = np.max(m, axis=2, keepdims=True, initial=-np.inf)
-        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
+        _m12 = np.lse_shift(m, axis=2)
         y = (np.exp(((m - np.sum(_m12, axis=2)[:, :, None]) - np.log(np.sum(np.exp(m - _m12), axis=2))[:, :, None])))
         dm = _ZERO
         if not is_zero(ds):
@@ -496,8 +488,7 @@ def _define(np):
         n_j = s.shape[2]
         n_i = s.shape[1]
         m = np.transpose(np.where((np.arange(n_j) <= np.arange(n_i)[:, None])[:, :, None], np.transpose(s, (1, 2, 0)), (-np.inf)), (2, 0, 1))
-        _m26 = np.max(m, axis=2, keepdims=True, initial=-np.inf)
-        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
+        _m26 = np.lse_shift(m, axis=2)
         y = (np.exp(((m - np.sum(_m26, axis=2)[:, :, None]) - np.log(np.sum(np.exp(m - _m26), axis=2))[:, :, None])))
         def _op___batched_causal_softmax_pullback(dy_):
             if is_zero(dy_):
@@ -514,8 +505,7 @@ def _define(np):
         n_i = q.shape[1]
         n_d = q.shape[2]
         s = np.transpose(np.where((np.arange(n_i) <= np.arange(n_i)[:, None])[:, :, None], np.transpose((_recip((n_d ** 0.5)) * np.einsum("abc,adc->adb", k_, q, optimize=True)), (1, 2, 0)), (-np.inf)), (2, 0, 1))
-        _m6 = np.max(s, axis=2, keepdims=True, initial=-np.inf)
-        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        _m6 = np.lse_shift(s, axis=2)
         p = (np.exp(((s - np.sum(_m6, axis=2)[:, :, None]) - np.log(np.sum(np.exp(s - _m6), axis=2))[:, :, None])))
         o = np.einsum("abc,acd->abd", p, v, optimize=True)
         return o
@@ -529,8 +519,7 @@ def _define(np):
         _c15 = np.einsum("abc,adc->adb", k_, q, optimize=True)
         _e16 = n_d ** 0.5
         s = np.transpose(np.where((_r13 <= _r14[:, None])[:, :, None], np.transpose((_recip(_e16) * _c15), (1, 2, 0)), (-np.inf)), (2, 0, 1))
-        _m19 = np.max(s, axis=2, keepdims=True, initial=-np.inf)
-        _m19 = np.where(np.isfinite(_m19), _m19, 0.0)
+        _m19 = np.lse_shift(s, axis=2)
         p = (np.exp(((s - np.sum(_m19, axis=2)[:, :, None]) - np.log(np.sum(np.exp(s - _m19), axis=2))[:, :, None])))
         o = np.einsum("abc,acd->abd", p, v, optimize=True)
         ds = _ZERO
@@ -559,8 +548,7 @@ def _define(np):
         _c38 = np.einsum("abc,adc->adb", k_, q, optimize=True)
         _e39 = n_d ** 0.5
         s = np.transpose(np.where((_r36 <= _r37[:, None])[:, :, None], np.transpose((_recip(_e39) * _c38), (1, 2, 0)), (-np.inf)), (2, 0, 1))
-        _m42 = np.max(s, axis=2, keepdims=True, initial=-np.inf)
-        _m42 = np.where(np.isfinite(_m42), _m42, 0.0)
+        _m42 = np.lse_shift(s, axis=2)
         p = (np.exp(((s - np.sum(_m42, axis=2)[:, :, None]) - np.log(np.sum(np.exp(s - _m42), axis=2))[:, :, None])))
         o = np.einsum("abc,acd->abd", p, v, optimize=True)
         def _op___batched_causal_attention_pullback(do):

@@ -81,25 +81,19 @@ def _define(np):
 
     # ---- logsumexp(x[i]) -> y[]    (rules/nn.rules:7)
     def logsumexp(x):
-        _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m0))) + np.sum(_m0))
+        y = np.logsumexp(x, axis=0)
         return y
 
     def logsumexp_frule(tangents, x):
         _, dx = tangents
-        _m4 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m4))) + np.sum(_m4))
+        y = np.logsumexp(x, axis=0)
         dy_ = _ZERO
         if not is_zero(dx):
             dy_ = _add(dy_, np.sum((dx * np.exp((x - y))), axis=0))
         return y, dy_
 
     def logsumexp_rrule(x):
-        _m12 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m12))) + np.sum(_m12))
+        y = np.logsumexp(x, axis=0)
         def logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
@@ -110,15 +104,13 @@ def _define(np):
     # ---- softmax(x[i]) -> y[i]    (rules/nn.rules:9)
     # Written through the log-sum-exp, which the generated code evaluates without overflow.
     def softmax(x):
-        _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _m0 = np.lse_shift(x, axis=0)
         y = (np.exp(((x - np.sum(_m0)) - np.log(np.sum(np.exp(x - _m0))))))
         return y
 
     def softmax_frule(tangents, x):
         _, dx = tangents
-        _m6 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        _m6 = np.lse_shift(x, axis=0)
         y = (np.exp(((x - np.sum(_m6)) - np.log(np.sum(np.exp(x - _m6))))))
         dy_ = _ZERO
         if not is_zero(dx):
@@ -127,8 +119,7 @@ def _define(np):
         return y, dy_
 
     def softmax_rrule(x):
-        _m14 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m14 = np.where(np.isfinite(_m14), _m14, 0.0)
+        _m14 = np.lse_shift(x, axis=0)
         y = (np.exp(((x - np.sum(_m14)) - np.log(np.sum(np.exp(x - _m14))))))
         def softmax_pullback(dy_):
             if is_zero(dy_):
@@ -140,16 +131,14 @@ def _define(np):
 
     # ---- log_softmax(x[i]) -> y[i]    (rules/nn.rules:10)
     def log_softmax(x):
-        _m0 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _m0 = np.lse_shift(x, axis=0)
         y = ((x - np.sum(_m0)) - np.log(np.sum(np.exp(x - _m0))))
         return y
 
     def log_softmax_frule(tangents, x):
         _, dx = tangents
         n_i = x.shape[0]
-        _m4 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
+        _m4 = np.lse_shift(x, axis=0)
         y = ((x - np.sum(_m4)) - np.log(np.sum(np.exp(x - _m4))))
         dy_ = _ZERO
         if not is_zero(dx):
@@ -157,8 +146,7 @@ def _define(np):
         return y, dy_
 
     def log_softmax_rrule(x):
-        _m11 = np.max(x, axis=0, keepdims=True, initial=-np.inf)
-        _m11 = np.where(np.isfinite(_m11), _m11, 0.0)
+        _m11 = np.lse_shift(x, axis=0)
         y = ((x - np.sum(_m11)) - np.log(np.sum(np.exp(x - _m11))))
         def log_softmax_pullback(dy_):
             if is_zero(dy_):
@@ -288,23 +276,19 @@ def _define(np):
     # Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept for the pullback).
     def cross_entropy(z, t):
         n_b = z.shape[0]
-        _m0 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        lse = (np.log(np.sum(np.exp(z - _m0), axis=1)) + np.sum(_m0, axis=1))
+        lse = np.logsumexp(z, axis=1)
         L = (-(_recip(n_b) * np.sum(((z - (lse[:, None])) * t), axis=(0, 1))))
         return L
 
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
-        _m8 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
-        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
-        lse = (np.log(np.sum(np.exp(z - _m8), axis=1)) + np.sum(_m8, axis=1))
-        _e12 = (z - (lse[:, None]))
-        L = (-(_recip(n_b) * np.sum((_e12 * t), axis=(0, 1))))
+        lse = np.logsumexp(z, axis=1)
+        _e6 = (z - (lse[:, None]))
+        L = (-(_recip(n_b) * np.sum((_e6 * t), axis=(0, 1))))
         dlse = _ZERO
         if not is_zero(dz):
-            dlse = _add(dlse, np.sum((dz * np.exp(_e12)), axis=1))
+            dlse = _add(dlse, np.sum((dz * np.exp(_e6)), axis=1))
         dL = _ZERO
         if not is_zero(dlse):
             dL = _add(dL, (dlse @ np.sum(t, axis=1)))
@@ -318,23 +302,21 @@ def _define(np):
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
-        _m26 = np.max(z, axis=1, keepdims=True, initial=-np.inf)
-        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
-        lse = (np.log(np.sum(np.exp(z - _m26), axis=1)) + np.sum(_m26, axis=1))
-        _e30 = (z - (lse[:, None]))
-        L = (-(_recip(n_b) * np.sum((_e30 * t), axis=(0, 1))))
+        lse = np.logsumexp(z, axis=1)
+        _e21 = (z - (lse[:, None]))
+        L = (-(_recip(n_b) * np.sum((_e21 * t), axis=(0, 1))))
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             dlse = ((_recip(n_b) * dL) * np.sum(t, axis=1))
-            def _pb_z_36():
+            def _pb_z_27():
                 dz = ((-_recip(n_b)) * dL * t)
-                dz = _add(dz, ((dlse[:, None]) * np.exp(_e30)))
+                dz = _add(dz, ((dlse[:, None]) * np.exp(_e21)))
                 return dz
-            def _pb_t_40():
+            def _pb_t_31():
                 dt = (_recip(n_b) * (lse[:, None] - z) * dL)
                 return dt
-            return (_NO, Thunk(_pb_z_36), Thunk(_pb_t_40))
+            return (_NO, Thunk(_pb_z_27), Thunk(_pb_t_31))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
@@ -520,25 +502,19 @@ def _define(np):
 
     # ---- __batched_logsumexp(x[_batch,i]) -> y[_batch]    (rules/nn.rules:7)
     def _op___batched_logsumexp(x):
-        _m0 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m0), axis=1)) + np.sum(_m0, axis=1))
+        y = np.logsumexp(x, axis=1)
         return y
 
     def _op___batched_logsumexp_frule(tangents, x):
         _, dx = tangents
-        _m4 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m4), axis=1)) + np.sum(_m4, axis=1))
+        y = np.logsumexp(x, axis=1)
         dy_ = _ZERO
         if not is_zero(dx):
             dy_ = _add(dy_, np.sum((dx * np.exp((x - (y[:, None])))), axis=1))
         return y, dy_
 
     def _op___batched_logsumexp_rrule(x):
-        _m12 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m12 = np.where(np.isfinite(_m12), _m12, 0.0)
-        y = (np.log(np.sum(np.exp(x - _m12), axis=1)) + np.sum(_m12, axis=1))
+        y = np.logsumexp(x, axis=1)
         def _op___batched_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
@@ -549,15 +525,13 @@ def _define(np):
     # ---- __batched_softmax(x[_batch,i]) -> y[_batch,i]    (rules/nn.rules:9)
     # Written through the log-sum-exp, which the generated code evaluates without overflow.
     def _op___batched_softmax(x):
-        _m0 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _m0 = np.lse_shift(x, axis=1)
         y = (np.exp(((x - np.sum(_m0, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m0), axis=1))[:, None])))
         return y
 
     def _op___batched_softmax_frule(tangents, x):
         _, dx = tangents
-        _m6 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m6 = np.where(np.isfinite(_m6), _m6, 0.0)
+        _m6 = np.lse_shift(x, axis=1)
         y = (np.exp(((x - np.sum(_m6, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m6), axis=1))[:, None])))
         dy_ = _ZERO
         if not is_zero(dx):
@@ -566,8 +540,7 @@ def _define(np):
         return y, dy_
 
     def _op___batched_softmax_rrule(x):
-        _m14 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m14 = np.where(np.isfinite(_m14), _m14, 0.0)
+        _m14 = np.lse_shift(x, axis=1)
         y = (np.exp(((x - np.sum(_m14, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m14), axis=1))[:, None])))
         def _op___batched_softmax_pullback(dy_):
             if is_zero(dy_):
@@ -579,8 +552,7 @@ def _define(np):
 
     # ---- __batched_log_softmax(x[_batch,i]) -> y[_batch,i]    (rules/nn.rules:10)
     def _op___batched_log_softmax(x):
-        _m0 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
+        _m0 = np.lse_shift(x, axis=1)
         y = ((x - np.sum(_m0, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m0), axis=1))[:, None])
         return y
 
@@ -588,8 +560,7 @@ def _define(np):
         _, dx = tangents
         n__batch = x.shape[0]
         n_i = x.shape[1]
-        _m4 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m4 = np.where(np.isfinite(_m4), _m4, 0.0)
+        _m4 = np.lse_shift(x, axis=1)
         y = ((x - np.sum(_m4, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m4), axis=1))[:, None])
         dy_ = _ZERO
         if not is_zero(dx):
@@ -597,8 +568,7 @@ def _define(np):
         return y, dy_
 
     def _op___batched_log_softmax_rrule(x):
-        _m11 = np.max(x, axis=1, keepdims=True, initial=-np.inf)
-        _m11 = np.where(np.isfinite(_m11), _m11, 0.0)
+        _m11 = np.lse_shift(x, axis=1)
         y = ((x - np.sum(_m11, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m11), axis=1))[:, None])
         def _op___batched_log_softmax_pullback(dy_):
             if is_zero(dy_):
@@ -730,23 +700,19 @@ def _define(np):
     # Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept for the pullback).
     def _op___batched_cross_entropy(z, t):
         n_b = z.shape[1]
-        _m0 = np.max(z, axis=2, keepdims=True, initial=-np.inf)
-        _m0 = np.where(np.isfinite(_m0), _m0, 0.0)
-        lse = (np.log(np.sum(np.exp(z - _m0), axis=2)) + np.sum(_m0, axis=2))
+        lse = np.logsumexp(z, axis=2)
         L = ((-_recip(n_b)) * np.sum(((z - (lse[:, :, None])) * t), axis=(1, 2)))
         return L
 
     def _op___batched_cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[1]
-        _m8 = np.max(z, axis=2, keepdims=True, initial=-np.inf)
-        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
-        lse = (np.log(np.sum(np.exp(z - _m8), axis=2)) + np.sum(_m8, axis=2))
-        _e12 = (z - (lse[:, :, None]))
-        L = ((-_recip(n_b)) * np.sum((_e12 * t), axis=(1, 2)))
+        lse = np.logsumexp(z, axis=2)
+        _e6 = (z - (lse[:, :, None]))
+        L = ((-_recip(n_b)) * np.sum((_e6 * t), axis=(1, 2)))
         dlse = _ZERO
         if not is_zero(dz):
-            dlse = _add(dlse, np.sum((dz * np.exp(_e12)), axis=2))
+            dlse = _add(dlse, np.sum((dz * np.exp(_e6)), axis=2))
         dL = _ZERO
         if not is_zero(dlse):
             dL = _add(dL, np.einsum("ab,ab->a", dlse, np.sum(t, axis=2), optimize=True))
@@ -760,23 +726,21 @@ def _define(np):
 
     def _op___batched_cross_entropy_rrule(z, t):
         n_b = z.shape[1]
-        _m26 = np.max(z, axis=2, keepdims=True, initial=-np.inf)
-        _m26 = np.where(np.isfinite(_m26), _m26, 0.0)
-        lse = (np.log(np.sum(np.exp(z - _m26), axis=2)) + np.sum(_m26, axis=2))
-        _e30 = (z - (lse[:, :, None]))
-        L = ((-_recip(n_b)) * np.sum((_e30 * t), axis=(1, 2)))
+        lse = np.logsumexp(z, axis=2)
+        _e21 = (z - (lse[:, :, None]))
+        L = ((-_recip(n_b)) * np.sum((_e21 * t), axis=(1, 2)))
         def _op___batched_cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             dlse = (_recip(n_b) * ((dL[:, None]) * np.sum(t, axis=2)))
-            def _pb_z_35():
+            def _pb_z_26():
                 dz = ((-_recip(n_b)) * (dL[:, None, None]) * t)
-                dz = _add(dz, ((dlse[:, :, None]) * np.exp(_e30)))
+                dz = _add(dz, ((dlse[:, :, None]) * np.exp(_e21)))
                 return dz
-            def _pb_t_39():
+            def _pb_t_30():
                 dt = (_recip(n_b) * (lse[:, :, None] - z) * (dL[:, None, None]))
                 return dt
-            return (_NO, Thunk(_pb_z_35), Thunk(_pb_t_39))
+            return (_NO, Thunk(_pb_z_26), Thunk(_pb_t_30))
         return L, _op___batched_cross_entropy_pullback
 
     # ---- __batched_gaussian_kernel_sum(x[_batch,i,d], y[_batch,j,d], b[_batch,j], s[_batch]) -> out[_batch,i]    (rules/nn.rules:25)

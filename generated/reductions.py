@@ -107,8 +107,7 @@ def _define(np):
     def row_logsumexp(z):
         m = np.max(z, axis=1)
         _e1 = (z - (m[:, None]))
-        _m2 = np.max(_e1, axis=1, keepdims=True, initial=-np.inf)
-        _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
+        _m2 = np.lse_shift(_e1, axis=1)
         y = ((m + np.sum(_m2, axis=1)) + np.log(np.sum(np.exp(_e1 - _m2), axis=1)))
         return y
 
@@ -116,8 +115,7 @@ def _define(np):
         _, dz = tangents
         m = np.max(z, axis=1)
         _e7 = (z - (m[:, None]))
-        _m8 = np.max(_e7, axis=1, keepdims=True, initial=-np.inf)
-        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        _m8 = np.lse_shift(_e7, axis=1)
         y = ((m + np.sum(_m8, axis=1)) + np.log(np.sum(np.exp(_e7 - _m8), axis=1)))
         dm = _ZERO
         if not is_zero(dz):
@@ -132,8 +130,7 @@ def _define(np):
     def row_logsumexp_rrule(z):
         m = np.max(z, axis=1)
         _e26 = (z - (m[:, None]))
-        _m27 = np.max(_e26, axis=1, keepdims=True, initial=-np.inf)
-        _m27 = np.where(np.isfinite(_m27), _m27, 0.0)
+        _m27 = np.lse_shift(_e26, axis=1)
         y = ((m + np.sum(_m27, axis=1)) + np.log(np.sum(np.exp(_e26 - _m27), axis=1)))
         def row_logsumexp_pullback(dy_):
             if is_zero(dy_):
@@ -219,8 +216,7 @@ def _define(np):
     def _op___batched_row_logsumexp(z):
         m = np.max(z, axis=2)
         _e1 = (z - (m[:, :, None]))
-        _m2 = np.max(_e1, axis=2, keepdims=True, initial=-np.inf)
-        _m2 = np.where(np.isfinite(_m2), _m2, 0.0)
+        _m2 = np.lse_shift(_e1, axis=2)
         y = ((m + np.sum(_m2, axis=2)) + np.log(np.sum(np.exp(_e1 - _m2), axis=2)))
         return y
 
@@ -228,8 +224,7 @@ def _define(np):
         _, dz = tangents
         m = np.max(z, axis=2)
         _e7 = (z - (m[:, :, None]))
-        _m8 = np.max(_e7, axis=2, keepdims=True, initial=-np.inf)
-        _m8 = np.where(np.isfinite(_m8), _m8, 0.0)
+        _m8 = np.lse_shift(_e7, axis=2)
         y = ((m + np.sum(_m8, axis=2)) + np.log(np.sum(np.exp(_e7 - _m8), axis=2)))
         dm = _ZERO
         if not is_zero(dz):
@@ -244,8 +239,7 @@ def _define(np):
     def _op___batched_row_logsumexp_rrule(z):
         m = np.max(z, axis=2)
         _e26 = (z - (m[:, :, None]))
-        _m27 = np.max(_e26, axis=2, keepdims=True, initial=-np.inf)
-        _m27 = np.where(np.isfinite(_m27), _m27, 0.0)
+        _m27 = np.lse_shift(_e26, axis=2)
         y = ((m + np.sum(_m27, axis=2)) + np.log(np.sum(np.exp(_e26 - _m27), axis=2)))
         def _op___batched_row_logsumexp_pullback(dy_):
             if is_zero(dy_):

@@ -73,6 +73,18 @@ def __getattr__(name):
     return getattr(jnp, name)
 
 
+def lse_shift(x, axis):
+    """runtime.backend_numpy.lse_shift over jax arrays."""
+    m = jnp.max(x, axis=axis, keepdims=True, initial=-jnp.inf)
+    return jnp.where(jnp.isfinite(m), m, 0.0)
+
+
+def logsumexp(x, axis):
+    """runtime.backend_numpy.logsumexp over jax arrays."""
+    m = lse_shift(x, axis)
+    return jnp.log(jnp.sum(jnp.exp(x - m), axis=axis)) + jnp.sum(m, axis=axis)
+
+
 # ------------------------------------------------------------------------------------- shifted subscripts
 def shift_window(x, spec, shape):
     """runtime.shifts.window as a gather (JAX has no strided views): x at integer positions, one array per axis."""

@@ -146,12 +146,26 @@ def sum(x, axis=None, keepdims=False, dtype=None):
 
 def max(x, axis=None, keepdims=False, initial=None):
     dims = tuple(range(x.dim())) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    if initial is not None and builtins.any(x.shape[d] == 0 for d in dims):
+    if initial is not None and x.numel() == 0 and builtins.any(x.shape[d] == 0 for d in dims):
         out = [1 if i in {d % x.dim() for d in dims} else s for i, s in enumerate(x.shape)]
         t = torch.full(out, initial, dtype=x.dtype, device=x.device)
         return t if keepdims else t.squeeze(dims)
     m = torch.amax(x, dim=dims, keepdim=keepdims)
     return m if initial is None or initial == -math.inf else torch.clamp_min(m, initial)
+
+
+def lse_shift(x, axis):
+    """runtime.backend_numpy.lse_shift: the maximum over `axis` (kept, extent 1), 0 where not finite. One
+    nan_to_num (NaN, +inf and -inf to 0, finite values unchanged) is where(isfinite(m), m, 0.0) in one kernel
+    instead of five (~4 µs less on small tensors)."""
+    m = max(x, axis, keepdims=True, initial=-math.inf)
+    return torch.nan_to_num(m, nan=0.0, posinf=0.0, neginf=0.0)
+
+
+def logsumexp(x, axis):
+    """runtime.backend_numpy.logsumexp: torch.logsumexp is the same sum shifted by the maximum (0 where that is
+    infinite; an empty sum is -inf, NaN stays NaN), one call instead of seven ops."""
+    return torch.logsumexp(x, dim=axis)
 
 
 def min(x, axis=None, keepdims=False):
@@ -176,6 +190,8 @@ def others_product(x, axis):
 
 def transpose(x, axes=None):
     if axes is None:
+        if x.dim() <= 2:      # a matrix (W.T of every dense layer): t() is the same view at half the cost
+            return x.t()
         return x.permute(*reversed(range(x.dim())))
     return x.permute(*axes)
 

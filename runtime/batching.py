@@ -110,7 +110,10 @@ class Gufunc:
 
     # -- flattening --------------------------------------------------------------------------------------------
     def _lead(self, args):
-        return loop_shape(self.name, self.meta, args)
+        for a, r in zip(args, self.ranks):
+            if r is not None and len(shape_of(a)) > r:
+                return loop_shape(self.name, self.meta, args)
+        return ()      # no input has loop axes (the usual call): nothing to broadcast
 
     def _flat(self, a, r, L, B):
         """a (loop axes, then r core axes) as (B, core...): a view where a has all of L or none of it."""

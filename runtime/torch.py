@@ -4,7 +4,9 @@ Each op is a `torch.autograd.Function` whose code is the generated module's own 
 the rules over torch tensors, on whatever device the tensors live. Under torch.func transforms the op's
 Function is written with `setup_context` (so grad/vjp/jvp/vmap compose); a plain eager call takes a ctx-style
 twin of it with the same steps (cheaper to call); with no input requiring grad, or under no_grad, the generated
-forward runs alone.
+forward runs alone. The usual call (every argument a tensor with its rule's own axes) is one straight-line
+function compiled per op (_compile_fast_op); any other call goes through the general one, and only a call with
+leading (batch) axes pays for runtime.batching's wrapper.
 - forward runs the generated rrule and keeps its pullback closure (exactly what the derivation keeps: the
   forward is not recomputed by a first-order backward);
 - backward calls that pullback; Thunks are unthunked, ZeroTangent/NoTangent become None;
@@ -73,6 +75,11 @@ def _own(y, args, n_out):
     """The op's outputs, each its own tensor: an output that is an input or another output (`y = x`) is returned
     as a copy (autograd refuses a Function output that is an input it also saves, and a caller modifying one
     output in place must not change another)."""
+    if n_out == 1:        # the usual case, without building lists (this runs on every call)
+        for a in args:
+            if a is y:
+                return y.clone() if isinstance(y, torch.Tensor) else y
+        return y
     seen = [id(a) for a in args]
     outs = []
     for v in (y if n_out > 1 else (y,)):
@@ -81,11 +88,13 @@ def _own(y, args, n_out):
     return tuple(outs) if n_out > 1 else outs[0]
 
 
-def _function(name, rrule, frule, n_out):
+def _function(name, rrule, frule, n_out, n_all):
     """The autograd.Functions of one op (rrule/frule: its generated functions over backend_torch): one written
     with setup_context, for torch.func transforms, and one in the ctx style, for plain eager calls (torch calls
     one Python function where setup_context takes two, and no pullback object travels as an output). Both
     share every step below."""
+
+    Tensor = torch.Tensor
 
     def run(args):
         prev = _state.__dict__.get("device")
@@ -100,16 +109,19 @@ def _function(name, rrule, frule, n_out):
         # under saved-tensor hooks (activation checkpointing, save_on_cpu) the closure, which the hooks cannot
         # see, is not kept: backward recomputes it from the inputs the hooks saved, so they decide the memory
         ctx.pb = pb if _saved_tensor_hooks(False) is None else None
-        ctx.set_materialize_grads(False)
-        tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
+        if forward_mode or n_out > 1:
+            # an output whose gradient is not asked for comes to backward as None, not as zeros torch would
+            # build; one output of a ctx-style Function: backward runs only when its gradient is asked for
+            ctx.set_materialize_grads(False)
+        tensors = [a for a in inputs if isinstance(a, Tensor)]
         # the usual case, every argument a tensor, keeps no template (this runs on every call)
         ctx.template = None if len(tensors) == len(inputs) else \
-            [None if isinstance(a, torch.Tensor) else a for a in inputs]
+            [None if isinstance(a, Tensor) else a for a in inputs]
         # the outputs are saved too, though backward reads them through the pullback closure: saved, they are
         # under autograd's version counter, so modifying one in place before backward is torch's usual error
         # instead of a wrong gradient (softmax's pullback reads its output)
         ctx.n_in = len(tensors)
-        ctx.save_for_backward(*tensors, *[y for y in outputs if isinstance(y, torch.Tensor)])
+        ctx.save_for_backward(*tensors, *[y for y in outputs if isinstance(y, Tensor)])
         if forward_mode or _fw_ad._current_level >= 0:    # a jvp can only be asked for at the call itself
             ctx.save_for_forward(*tensors)
 
@@ -179,7 +191,34 @@ def _function(name, rrule, frule, n_out):
 
     # eager: ctx style
     def eager_forward(ctx, *args):
-        y, pb = run(args)
+        # run() and keep() spelled out: this is every eager call with an input requiring grad
+        prev = _state.__dict__.get("device")
+        for a in args:
+            if isinstance(a, Tensor):
+                _state.device = a.device
+                break
+        else:
+            _state.device = None
+        try:
+            y, pb = rrule(*args)
+        finally:
+            _state.device = prev
+        if n_out == 1 and isinstance(y, Tensor):
+            # _own() and keep() for the usual call: one output, every argument a tensor
+            for a in args:
+                if a is y:
+                    y = y.clone()
+                    break
+                if not isinstance(a, Tensor):
+                    break
+            else:
+                ctx.pb = pb if _saved_tensor_hooks(False) is None else None
+                # (template None and n_in = n_all: the class's defaults, below)
+                ctx.save_for_backward(*args, y)
+                if _fw_ad._current_level >= 0:
+                    ctx.save_for_forward(*args)
+                return y
+        y = _own(y, args, n_out)
         keep(ctx, args, y if n_out > 1 else (y,), pb, False)
         return y
 
@@ -198,6 +237,8 @@ def _function(name, rrule, frule, n_out):
     eager = type(f"{name}_eager_function", (torch.autograd.Function,), {
         "forward": staticmethod(eager_forward), "backward": staticmethod(eager_backward),
         "jvp": staticmethod(eager_jvp), "__doc__": doc})
+    # the ctx of the usual call (every argument a tensor) reads these from its class, not set on every call
+    eager._backward_cls.template, eager._backward_cls.n_in = None, n_all
     return transforms, eager
 
 
@@ -207,32 +248,42 @@ def make_op(module_name, define, name, meta):
     op = _OPS.get(key)
     if op is not None:
         return op
-    impls = batching.wrap(_impls(module_name, define), {name: meta}, _bt)     # leading axes, as NumPy's
+    core = _impls(module_name, define)
+    impls = batching.wrap(core, {name: meta}, _bt)     # leading axes, as NumPy's
     sig = _signature_text(name, meta)
     n, n_out = len(meta["inputs"]), len(meta["outputs"])
     check = _make_checker(name, meta)
-    fn, eager = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out)
+    fn, eager = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out, n)
     apply = fn.apply
     # Function.apply binds the arguments to forward's signature through inspect on every call (~15 µs, twice
     # the cost of a small matmul) to fill in defaults; our forward has none. Outside torch.func transforms,
-    # the C apply it ends in is called directly, as Function.apply itself does then.
+    # the C apply it ends in is called directly, as Function.apply itself does then (unwrap_if_dead included).
     c_apply = super(torch.autograd.Function, eager).apply
+    # a call with no loop axes (no input has axes before its rule's own) runs the rule's own functions, not
+    # their runtime.batching wrapper (which would find no loop axes, at ~1 µs a call)
+    if impls[name] is core[name]:
+        c_apply_core, forward_core = c_apply, core[name]
+    else:
+        c_apply_core = super(torch.autograd.Function,
+                             _function(name, core[name + "_rrule"], core[name + "_frule"], n_out, n)[1]).apply
+        forward_core = core[name]
     transforms_active = torch._C._are_functorch_transforms_active
-    unwrap_dead = torch._functorch.utils.unwrap_dead_wrappers
+    unwrap_if_dead = torch._C._functorch.unwrap_if_dead
 
-    tensor_args = [(k, m["name"], bool(m.get("indices"))) for k, m in enumerate(meta["inputs"])
-                   if m["kind"] == "tensor"]
+    tensor_args = [(k, m["name"], bool(m.get("indices")), len(m.get("indices") or ()))
+                   for k, m in enumerate(meta["inputs"]) if m["kind"] == "tensor"]
 
     forward_impl = impls[name]
     grad_enabled = torch.is_grad_enabled
     fw_ad = torch.autograd.forward_ad
+    Tensor = torch.Tensor
 
-    def plain(args):
+    def plain(args, forward=forward_core):
         """The generated forward alone: no autograd node, no pullback closure (nothing will differentiate)."""
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
         try:
-            y = forward_impl(*args)
+            y = forward(*args)
         finally:
             _state.device = prev
         return _own(y, args, n_out)
@@ -242,12 +293,17 @@ def make_op(module_name, define, name, meta):
             args = _bind(name, meta, sig, args, kw)
         if len(args) != n:
             raise _arity_error(name, meta, sig, len(args))
-        needs_grad = False
-        for k, arg_name, has_axes in tensor_args:
+        needs_grad = looped = False
+        tensors = 0
+        for k, arg_name, has_axes, rank in tensor_args:
             a = args[k]
-            if isinstance(a, torch.Tensor):
-                needs_grad = needs_grad or a.requires_grad
-                if a.is_complex():
+            if isinstance(a, Tensor):
+                tensors += 1
+                if a.requires_grad:
+                    needs_grad = True
+                if a.dim() > rank:
+                    looped = True
+                if a.dtype.is_complex:
                     raise TypeError(f"{name}: {arg_name} is complex ({a.dtype}); the derived rules are real "
                                     f"(their pullbacks do not conjugate)")
             elif has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
@@ -259,9 +315,17 @@ def make_op(module_name, define, name, meta):
             out = apply(*args)
             return out[0] if n_out == 1 else out[:-1]
         if (not needs_grad or not grad_enabled()) and fw_ad._current_level < 0:
-            return plain(args)        # inference (no_grad, or no input requiring grad), no forward-mode level
-        return c_apply(*unwrap_dead(args))
+            # inference (no_grad, or no input requiring grad), no forward-mode level
+            return plain(args, forward_impl if looped else forward_core)
+        # a tensor left over from a finished torch.func transform is unwrapped, as Function.apply does
+        if tensors == n:
+            return (c_apply if looped else c_apply_core)(*map(unwrap_if_dead, args))
+        return (c_apply if looped else c_apply_core)(*[unwrap_if_dead(a) if isinstance(a, Tensor) else a
+                                                      for a in args])
 
+    general = op
+    op = _compile_fast_op(name, meta, general, c_apply_core, plain) or general
+    op.general = general        # (tests hold the two to the same answers)
     op.__name__ = op.__qualname__ = name
     op.__module__ = __name__
     source = f"Generated from {meta['source']}." if meta.get("source") else ""
@@ -270,6 +334,55 @@ def make_op(module_name, define, name, meta):
     op.forward_impl, op.frule_impl, op.rrule_impl = impls[name], impls[name + "_frule"], impls[name + "_rrule"]
     _OPS[key] = op
     return op
+
+
+def _compile_fast_op(name, meta, general, apply, plain):
+    """The usual call of `general` (the op above) as one straight-line function compiled for this op's signature,
+    as runtime.registry compiles its shape checks: every argument positional and a tensor, each with exactly its
+    rule's axes (so no loop axes) and the extents the rule's indices ask for, none complex, no torch.func
+    transform active. Then it runs the rule's own Function (an input requiring grad, grad enabled, or a
+    forward-mode level) or its forward alone, as `general` would; anything else, errors included, is
+    `general`'s. None where the op has no such call (integer parameters, elementwise or optional axes)."""
+    ins = meta["inputs"]
+    if (not ins or meta.get("elementwise") or meta.get("batch_indices")
+            or builtins.any(p["kind"] != "tensor" for p in ins)):
+        return None
+    a = [f"a{k}" for k in range(len(ins))]
+    s = [f"s{k}" for k in range(len(ins))]
+    ranks, first, extents = [], {}, []
+    for k, p in enumerate(ins):
+        idx = tuple(p.get("indices") or ())
+        ranks.append(f"len({s[k]}) != {len(idx)}")
+        for ax, letter in enumerate(idx):
+            here = f"{s[k]}[{ax}]"
+            if letter in first:
+                extents.append(f"{here} != {first[letter]}")
+            else:
+                first[letter] = here
+    for group in meta.get("equal_extents") or ():
+        refs = [first[i] for i in group if i in first]
+        extents += [f"{r} != {refs[0]}" for r in refs[1:]]
+    extents += [f"{first[i]} != {int(v)}" for i, v in (meta.get("extents") or {}).items() if i in first]
+    complex_ = [f"{x}.dtype.is_complex" for x in a]
+    src = "\n".join([
+        "def op(*args, **kw):",
+        f"    if kw or len(args) != {len(ins)}:",
+        "        return _general(*args, **kw)",
+        f"    {', '.join(a)}, = args",
+        f"    if not ({' and '.join(f'isinstance({x}, _Tensor)' for x in a)}):",
+        "        return _general(*args)",
+        *[f"    {sk} = {x}.shape" for sk, x in zip(s, a)],
+        f"    if {' or '.join(ranks + extents + complex_)} or _transforms_active():",
+        "        return _general(*args)",
+        f"    if (({' or '.join(f'{x}.requires_grad' for x in a)}) and _grad_enabled()) or _fw._current_level >= 0:",
+        f"        return _apply({', '.join(f'_unwrap_if_dead({x})' for x in a)})",
+        "    return _plain(args)",
+    ])
+    namespace = {"_general": general, "_Tensor": torch.Tensor, "_transforms_active":
+                 torch._C._are_functorch_transforms_active, "_grad_enabled": torch.is_grad_enabled, "_fw": _fw_ad,
+                 "_apply": apply, "_unwrap_if_dead": torch._C._functorch.unwrap_if_dead, "_plain": plain}
+    exec(compile(src, f"<runtime.torch op {name}>", "exec"), namespace)
+    return namespace["op"]
 
 
 def _from_registry(reg):

@@ -347,3 +347,102 @@ def test_a_shipped_name_is_the_shipped_op_whatever_was_defined(tmp_path):
                        env=dict(os.environ, PYTHONPATH=ROOT, TENSOR_RULES_CACHE=str(tmp_path)))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0.5", "10.0"]
+
+
+def test_leading_axes_and_none_take_their_own_paths_with_the_same_values():
+    """A call with no loop axes runs the rule's own functions, one with leading axes the batching wrapper (both
+    eager with grad and in inference); each against torch's own matmul and its autograd."""
+    A = torch.randn(2, 3, 4, 5, dtype=torch.float64)        # leading axes (2, 3)
+    B = torch.randn(5, 6, dtype=torch.float64)              # none: broadcast along them
+    G = torch.randn(2, 3, 4, 6, dtype=torch.float64)
+    for a, b, g in ((A, B, G), (A[0, 0], B, G[0, 0]), (A[0, 0], A[0, 1].transpose(-1, -2), torch.randn(4, 4).double())):
+        torch.testing.assert_close(rt.matmul(a, b), torch.matmul(a, b), rtol=1e-13, atol=1e-13)
+        ours = [t.clone().requires_grad_() for t in (a, b)]
+        ref = [t.clone().requires_grad_() for t in (a, b)]
+        y, y_ref = rt.matmul(*ours), torch.matmul(*ref)
+        torch.testing.assert_close(y, y_ref, rtol=1e-13, atol=1e-13)
+        got = torch.autograd.grad(y, ours, g)
+        want = torch.autograd.grad(y_ref, ref, g)
+        for u, v, t in zip(got, want, (a, b)):
+            assert u.shape == t.shape
+            torch.testing.assert_close(u, v, rtol=1e-12, atol=1e-12)
+    assert torch.autograd.gradcheck(rt.matmul, (A[:, :1].clone().requires_grad_(), B.clone().requires_grad_()))
+
+
+
+_INF = np.inf
+_LSE_ROWS = [[1.0, 2.0, 3.0], [-_INF, -_INF, -_INF], [_INF, 1.0, 2.0], [-_INF, 0.5, -_INF], [np.nan, 1.0, 0.0],
+             [_INF, -_INF, 0.0], [1e300, 1e300, -1e300]]
+
+
+def test_the_log_sum_exp_shift_and_ops_through_it_match_numpy_at_infinities_nans_and_empty_axes():
+    """backend_torch.lse_shift (one nan_to_num) is backend_numpy.lse_shift (max, then 0 where not finite), and
+    the ops written through it give NumPy's values, NaN and each infinity's sign included."""
+    from runtime import backend_numpy
+
+    X = np.array(_LSE_ROWS)
+    for x, axis in ((X, 1), (X, 0), (X[0], 0), (np.zeros((2, 0)), 1), (np.zeros((0, 3)), 0)):
+        want = backend_numpy.lse_shift(x, axis=axis)
+        got = backend_torch.lse_shift(torch.tensor(x), axis=axis).numpy()
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)     # NaN where NaN, the same infinities, the same numbers
+    np.testing.assert_array_equal(backend_numpy.lse_shift(X, axis=1).ravel(), [3.0, 0, 0, 0.5, 0, 0, 1e300])
+    # the whole log-sum-exp: torch.logsumexp against the shifted sum NumPy computes, over one axis or several
+    for x, axis in ((X, 1), (X, 0), (X, (0, 1)), (np.zeros((2, 0)), 1), (np.zeros((0, 3)), 0)):
+        with np.errstate(all="ignore"):
+            want = backend_numpy.logsumexp(x, axis=axis)
+        got = backend_torch.logsumexp(torch.tensor(x), axis=axis).numpy()
+        assert got.shape == np.shape(want)
+        np.testing.assert_allclose(got, want, rtol=1e-15, atol=0, equal_nan=True)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(backend_numpy.logsumexp(X, axis=1)[1:],
+                                      [-_INF, _INF, 0.5, np.nan, _INF, 1e300 + np.log(2)])
+        want = lookup("row_logsumexp")(X)
+    np.testing.assert_allclose(rt.row_logsumexp(torch.tensor(X)).numpy(), want, rtol=1e-14, atol=0, equal_nan=True)
+    for name in ("logsumexp", "softmax", "log_softmax"):
+        ref = lookup(name)
+        for row in _LSE_ROWS + [[]]:
+            x = np.array(row, dtype=np.float64)
+            with np.errstate(all="ignore"):
+                want = ref(x)
+            got = getattr(rt, name)(torch.tensor(x)).numpy()
+            np.testing.assert_allclose(got, want, rtol=1e-14, atol=0, equal_nan=True, err_msg=f"{name}({row})")
+
+
+def _outcome(f, args):
+    try:
+        y = f(*args)
+    except Exception as exc:                          # noqa: BLE001  (the error is the outcome compared)
+        return type(exc), str(exc)
+    ys = y if isinstance(y, tuple) else (y,)
+    return [(v.detach(), v.requires_grad, v.grad_fn is None) for v in ys]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_usual_call_agrees_with_the_general_op(name):
+    """runtime.torch compiles each op's usual call (all tensors, the rule's own axes and extents) into one
+    straight-line function; on valid arguments, extra leading axes, a wrong extent, a missing axis, a complex
+    input, an nn.Parameter and under no_grad it gives what the general op gives: the same values, the same
+    autograd node or none, the same error and message."""
+    op = getattr(rt, name)
+    reg = lookup(name)
+    base = make_args(reg, seed=6)
+    variants = [_torch_args(base, grad=False), _torch_args(base, grad=True)]
+    for k in _tensor_positions(variants[0]):
+        a = variants[0][k]
+        for bad in (a[None].expand(2, *a.shape), a[..., :-1] if a.dim() and a.shape[-1] > 1 else None,
+                    a.sum(-1) if a.dim() else None, a.to(torch.complex128), torch.nn.Parameter(a.clone())):
+            if bad is not None:
+                variants.append(variants[0][:k] + [bad] + variants[0][k + 1:])
+    for args in variants:
+        got, want = _outcome(op, args), _outcome(op.general, args)
+        if isinstance(want, tuple):
+            assert got == want
+            continue
+        assert len(got) == len(want)
+        for (g, g_req, g_leaf), (w, w_req, w_leaf) in zip(got, want):
+            torch.testing.assert_close(g, w, rtol=0, atol=0, equal_nan=True)
+            assert (g_req, g_leaf) == (w_req, w_leaf)
+    with torch.no_grad():
+        args = variants[1]
+        assert all(v[2] for v in _outcome(op, args) if not isinstance(v, str))
