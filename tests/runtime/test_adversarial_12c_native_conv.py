@@ -381,3 +381,21 @@ def test_fork_after_the_library_ran(define, monkeypatch):
     assert p.exitcode == 0
     close(a, want)
     close(b, want)
+
+
+def test_second_order_with_a_kernel_longer_than_the_output(define, mode):
+    """Ten taps, three outputs: the backwards window over the padded cotangent is longer along its tap axis than
+    along its position axis, and its transpose (second order) is differentiated too; torch's double backward."""
+    op = define("adv_lk(x[c,a], K[o,c,p]) -> y[o,h] = sum(c, p, x[c,h+p] * K[o,c,p])")
+    r = np.random.default_rng(22)
+    x, K = r.standard_normal((3, 12)), r.standard_normal((2, 3, 10))
+
+    def f(a, k):
+        return tnp.sum(tnp.sin(op(a, k)))
+    gh = runtime.grad(lambda a: tnp.sum(runtime.grad(f)(a, K) ** 2))(x)
+    gk = runtime.grad(lambda k: tnp.sum(runtime.grad(f)(x, k) ** 2))(K)
+    X, KK = torch.tensor(x, requires_grad=True), torch.tensor(K, requires_grad=True)
+    gx, = torch.autograd.grad(torch.sin(F.conv1d(X[None], KK)).sum(), X, create_graph=True)
+    gh_ref, gk_ref = torch.autograd.grad((gx ** 2).sum(), (X, KK))
+    close(gh, gh_ref.numpy(), 1e-9)
+    close(gk, gk_ref.numpy(), 1e-9)
