@@ -18,6 +18,8 @@ BLAS; =1 takes the native path for every size.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as _np
 
 _BLAS = frozenset("fdFD")
@@ -130,20 +132,23 @@ def _mergeable(x, labels, groups):
 NATIVE_MIN_WORK = 1 << 18    # multiply-adds below which the copy and BLAS cost less than a call into the library
 ADD_MIN = 1 << 14           # elements below which add_into leaves the add to NumPy
 _LIB: list = []              # [library or None] once loaded
+_LIB_LOCK = threading.Lock()
 
 
 def _library():
     if not _LIB:
-        from runtime import native
-        ok, _why = native.available()
-        lib = None
-        if ok:
-            from pathlib import Path
-            try:
-                lib = native._load((Path(__file__).with_name("contract_native.cpp")).read_text())
-            except (OSError, RuntimeError):
+        with _LIB_LOCK:
+            if not _LIB:
+                from runtime import native
+                ok, _why = native.available()
                 lib = None
-        _LIB.append(lib)
+                if ok:
+                    from pathlib import Path
+                    try:
+                        lib = native._load((Path(__file__).with_name("contract_native.cpp")).read_text())
+                    except (OSError, RuntimeError):
+                        lib = None
+                _LIB.append(lib)
     return _LIB[0]
 
 
@@ -165,7 +170,10 @@ def _native(big, lbig, small, lsmall, batch, contr, free_big, free_small, inner)
     """The pair through runtime/contract_native.cpp, big read in place; an array with axes batch + free_small +
     free_big (C order), or None where that path does not apply (then the caller copies and calls BLAS)."""
     from runtime import native
-    if native.mode() == "off" or big.dtype != small.dtype or big.dtype.char not in "fd":
+    # the library reads machine floats: a big-endian array ('>f8', from a FITS file or another machine's .npy)
+    # would be read byte-swapped, so it goes to BLAS, which converts
+    if (native.mode() == "off" or big.dtype != small.dtype or big.dtype.char not in "fd"
+            or not big.dtype.isnative):
         return None
     size = big.itemsize
     # the big operand's unit-stride axis is vectorised: a kept one (free_big[-1]) or a summed one (contr[-1])
@@ -219,7 +227,7 @@ def add_into(dst, src):
     are the same either way (one addition per element, in place)."""
     from runtime import native
     if (isinstance(dst, _np.ndarray) and isinstance(src, _np.ndarray) and dst.shape == src.shape
-            and dst.dtype == src.dtype and dst.dtype.char in "fd" and 0 < dst.ndim <= 32
+            and dst.dtype == src.dtype and dst.dtype.char in "fd" and dst.dtype.isnative and 0 < dst.ndim <= 32
             and (dst.size >= ADD_MIN or native.mode() == "always") and dst.flags.writeable
             and not any(st % dst.itemsize for st in dst.strides + src.strides)
             and not _np.may_share_memory(dst, src)):

@@ -454,9 +454,10 @@ def wrap(module, plain: dict) -> dict:
 
 
 def _dtype_ok(vals):
-    """One floating dtype among the arrays and NumPy scalars (NumPy would promote float32 with a float64 one)."""
+    """One floating dtype among the arrays and NumPy scalars (NumPy would promote float32 with a float64 one), in
+    the machine's byte order (the kernels read machine floats; a big-endian '>f8' array goes to the NumPy code)."""
     dts = {a.dtype for a in vals if isinstance(a, (np.ndarray, np.generic))}
-    return len(dts) <= 1
+    return len(dts) <= 1 and all(dt.isnative for dt in dts)
 
 
 def _np_like(v):

@@ -205,3 +205,41 @@ def test_add_into_leaves_small_or_foreign_arrays_to_numpy(monkeypatch):
     b = np.zeros(6, dtype=np.int64)
     contract.add_into(b, np.arange(6))
     np.testing.assert_array_equal(b, np.arange(6))
+
+
+@pytest.mark.parametrize("order", [">", "<"])
+def test_byte_order_is_respected(monkeypatch, order):
+    """A big-endian array (a FITS file, another machine's .npy) is not machine floats: the library must not read
+    it (it would read the bytes swapped); the answer is einsum's either way."""
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 3, 9, 33))
+    K = rng.standard_normal((4, 3, 3, 3))
+    g = rng.standard_normal((2, 4, 7, 31))
+    W = window(x.astype(order + "f8"), 3, 3).transpose(0, 1, 2, 3, 5, 4)
+    for subs, a, b in (("ocpq,nchpwq->nohw", K.astype(order + "f8"), W), ("nohw,nchpwq->ocpq", g.astype(order + "f8"), W)):
+        np.testing.assert_allclose(contract.einsum(subs, a, b, optimize=True), np.einsum(subs, a, np.array(b)),
+                                   rtol=1e-12, atol=1e-12)
+    G = rng.standard_normal((2, 3, 10, 3, 12, 2))
+    np.testing.assert_allclose(shifts.scatter(G.astype(order + "f4"), SPEC2D, (2, 3, 12, 13)),
+                               shifts.scatter(G, SPEC2D, (2, 3, 12, 13)), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("native_mode", ["0", "1"])
+def test_scatter_with_negative_coefficients(monkeypatch, native_mode):
+    """The transpose of a window read backwards (what the traced runtime differentiates a gather pullback into):
+    the vectorised axis may have the negative coefficient, and its slice may run down to index 0."""
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", native_mode)
+    rng = np.random.default_rng(7)
+    for ext, const in (((5, 3), 2), ((2, 6), 5), ((3, 6), 5), ((4, 4), 3)):
+        g = rng.standard_normal(ext)
+        spec = ((((0, 1), (1, -1)), const),)
+        n = ext[0] + const
+        want = np.zeros(n)
+        for i in range(ext[0]):
+            for k in range(ext[1]):
+                want[i - k + const] += g[i, k]
+        np.testing.assert_allclose(shifts.scatter(g, spec, (n,)), want, rtol=1e-14, atol=1e-14)
+        # and the window it transposes: <window(y), g> = <y, scatter(g)>
+        y = rng.standard_normal(n)
+        assert abs(np.sum(shifts.window(y, spec, ext) * g) - np.dot(y, want)) < 1e-12

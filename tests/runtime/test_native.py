@@ -260,3 +260,18 @@ def test_cotangents_read_in_any_order_match_numpy_and_share_the_fused_pass(monke
     for k in order:
         assert _rel(unthunk(g[k]), want[k]) <= 1e-12
     assert len(kernels) == 3          # x, (y and b together), s
+
+
+def test_big_endian_arrays_get_the_numpy_codes_answer(monkeypatch):
+    """The kernels read machine floats: a '>f8' array (a FITS file, another machine's .npy) must not be read
+    byte-swapped, nor refused; it takes the NumPy code, which converts (it was a TypeError naming CUDA)."""
+    import generated.elementwise as el
+    import generated.nn as nn
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    r = np.random.default_rng(11)
+    x, y, b = r.standard_normal((300, 3)), r.standard_normal((200, 3)), r.standard_normal(200)
+    want = np.array([np.sum(np.exp(-np.sum((x[i] - y) ** 2, axis=1) / 0.7) * b) for i in range(300)])
+    got = nn.gaussian_kernel_sum(x.astype(">f8"), y.astype(">f8"), b.astype(">f8"), 0.7)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    z = r.standard_normal(5000)
+    np.testing.assert_allclose(el.gelu(z.astype(">f8")), el.gelu(z), rtol=1e-15, atol=1e-15)
