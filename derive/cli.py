@@ -510,6 +510,25 @@ def main(argv=None) -> int:
         return _interrupted("terminated", 128 + signal.SIGTERM)
     except KeyboardInterrupt:
         return _interrupted()
+    except RuntimeError as exc:
+        # Python wraps what a signal raises in some places (a class body's __set_name__, as a dataclass being
+        # created while a module imports): "Error calling __set_name__ ..." from the KeyboardInterrupt
+        cause = _interrupt_in(exc)
+        if cause is None:
+            raise
+        return _interrupted("terminated", 128 + signal.SIGTERM) if isinstance(cause, Terminated) else _interrupted()
+
+
+def _interrupt_in(exc):
+    """The KeyboardInterrupt (or Terminated) an exception was raised from, if any, following __cause__ and
+    __context__."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 class Terminated(KeyboardInterrupt):

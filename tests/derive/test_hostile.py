@@ -545,3 +545,27 @@ def test_utf8_bom_is_accepted(tmp_path, cache):
     f.write_bytes(b"\xef\xbb\xbf" + RULE.encode())
     p = main(str(f), "-q")
     assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.parametrize("raised, code, word", [("KeyboardInterrupt", 130, "interrupted"),
+                                                  ("Terminated", 143, "terminated")])
+def test_a_signal_python_wraps_in_runtime_error_still_exits_cleanly(monkeypatch, capsys, raised, code, word):
+    """Python 3.11 reports a KeyboardInterrupt raised while a class is created (a dataclass's __set_name__, as a
+    module of the command imports) as "RuntimeError: Error calling __set_name__" from it: the same one line and
+    exit code as any Ctrl-C (found when test_a_signal_at_random_moments_exits_cleanly's SIGINT landed there)."""
+    import derive.cli as cli
+
+    class D:
+        def __set_name__(self, owner, name):
+            raise (cli.Terminated if raised == "Terminated" else KeyboardInterrupt)()
+
+    def _main(argv):
+        class C:                      # noqa: F841 - created for its __set_name__
+            d = D()
+        return 0
+    monkeypatch.setattr(cli, "_main", _main)
+    assert cli.main([]) == code
+    assert capsys.readouterr().err.strip().startswith(f"derive-rules: {word}; ")
+    monkeypatch.setattr(cli, "_main", lambda argv: (_ for _ in ()).throw(RuntimeError("not a signal")))
+    with pytest.raises(RuntimeError, match="not a signal"):
+        cli.main([])
