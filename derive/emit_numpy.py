@@ -633,6 +633,9 @@ class Emitter:
         axes = self.order(_union([rax] + [ax for _, ax in conds]))
         cc = " & ".join(_paren(self.align(c, ax, axes)) for c, ax in conds)
         code = f"np.where({cc}, {self.align(rc, rax, axes)}, 0.0)"
+        if not rax:
+            # a value from no array (1/√d): np.where would make the mask float64 and promote a float32 product
+            code = f"np.asarray({code}, dtype={self.dtype()})"
         if set(axes) != set(rax) or not rax:
             code = self.to_axes(code, axes, axes)
         return self.bind(key, code, axes, "w")

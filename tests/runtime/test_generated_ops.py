@@ -157,3 +157,31 @@ def test_logsumexp_of_infinities():
         assert generated.logsumexp(np.array([-np.inf, -np.inf])) == -np.inf
     assert generated.logsumexp(np.array([np.inf, 1.0])) == np.inf
     assert_close(generated.logsumexp(np.array([1000.0, 1000.0])), 1000.0 + np.log(2.0))
+
+
+@pytest.mark.parametrize("op", OPS, ids=lambda op: f"{op.module_name.split('.')[-1]}.{op.name}")
+def test_float32_in_float32_out_in_every_mode(op):
+    """float32 arguments give float32 values, tangents and cotangents (a mask built from a Python float, as
+    np.where(j <= i, 1/√d, 0), once made causal_attention's pushforward float64)."""
+    from runtime.tangents import unthunk
+    args = [a.astype(np.float32) if isinstance(a, np.ndarray) else a for a in make_args(op, seed=5)]
+    rng = np.random.default_rng(6)
+    tans = [rng.standard_normal(np.shape(a)).astype(np.float32) if isinstance(a, np.ndarray) else
+            (0.5 if isinstance(a, float) else None) for a in args]
+    mod = __import__(op.module_name, fromlist=["_"])
+    fwd = getattr(mod, op.name)
+    frule = getattr(mod, op.name + "_frule")
+    rrule = getattr(mod, op.name + "_rrule")
+
+    def floats(v):
+        return [x for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, (np.ndarray, np.generic))
+                and np.issubdtype(x.dtype, np.floating)]
+    y = fwd(*args)
+    y2, dy = frule((None, *[t if t is not None else 0 for t in tans]), *args)
+    yr, pb = rrule(*args)
+    cot = tuple(np.ones_like(v) for v in (yr if isinstance(yr, tuple) else (yr,)))
+    bars = pb(cot if isinstance(yr, tuple) else cot[0])[1:]
+    got = floats(y) + floats(y2) + floats(dy) + floats(yr)
+    got += [unthunk(b) for b, a in zip(bars, args) if isinstance(a, np.ndarray)
+            and isinstance(unthunk(b), np.ndarray)]
+    assert got and all(v.dtype == np.float32 for v in got), [v.dtype for v in got]
