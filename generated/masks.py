@@ -254,7 +254,7 @@ def _define(np):
         if not is_zero(dq):
             ds = _add(ds, (dq @ np.transpose(k_)))
         if not is_zero(ds):
-            ds = ds * np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), _recip(_e16), 0.0)
+            ds = ds * np.asarray(np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), _recip(_e16), 0.0), dtype=np.result_type(q, k_, v))
         dp = _ZERO
         if not is_zero(ds):
             _e32 = (ds * p)
@@ -528,7 +528,7 @@ def _define(np):
         if not is_zero(dq):
             ds = _add(ds, np.einsum("abc,adc->abd", dq, k_, optimize=True))
         if not is_zero(ds):
-            ds = ds * np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), _recip(_e16), 0.0)
+            ds = ds * np.asarray(np.where((np.arange(n_i) <= np.arange(n_i)[:, None]), _recip(_e16), 0.0), dtype=np.result_type(q, k_, v))
         dp = _ZERO
         if not is_zero(ds):
             _e32 = (ds * p)
