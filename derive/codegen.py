@@ -153,7 +153,11 @@ class OpGen:
         """Move translation-invariant inputs to a common origin (their mean along the shifted axis) before
         anything is computed from them: the rule's value and derivatives are unchanged, and the expanded
         |x|² + |y|² - 2x·y (and the split x·Σ K - Σ K·y of its gradient) no longer cancel catastrophically
-        for coordinates far from 0. x - c is exact where x and c are within a factor 2 (Sterbenz)."""
+        for coordinates far from 0. x - c is exact where x and c are within a factor 2 (Sterbenz).
+
+        The origin sums finite entries only (the others count as 0): a NaN or inf in one row of x would otherwise
+        make c NaN and every row of the result NaN, where the rule's value is NaN (or, for inf, a limit) in that
+        row alone. With every entry finite it is the mean, as before."""
         for cls, group in self.centre:
             c = em.tmp("shift")
             parts, counts = [], []
@@ -161,7 +165,8 @@ class OpGen:
                 v, var = self.p.var(name), self.names[name]
                 pos = v.classes.index(cls)
                 other = tuple(k for k in range(v.rank) if k != pos)
-                parts.append(f"np.sum({var}, axis={other if len(other) > 1 else other[0]})" if other else var)
+                finite = f"np.where(np.isfinite({var}), {var}, 0.0)"
+                parts.append(f"np.sum({finite}, axis={other if len(other) > 1 else other[0]})" if other else finite)
                 counts.append(" * ".join(f"{var}.shape[{k}]" for k in other) or "1")
             em.line(f"{c} = ({' + '.join(parts)}) / max(1, {' + '.join(counts)})")
             for name in group:

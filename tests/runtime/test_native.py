@@ -275,3 +275,27 @@ def test_big_endian_arrays_get_the_numpy_codes_answer(monkeypatch):
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
     z = r.standard_normal(5000)
     np.testing.assert_allclose(el.gelu(z.astype(">f8")), el.gelu(z), rtol=1e-15, atol=1e-15)
+
+
+@pytest.mark.parametrize("native_mode", ["0", "1"])
+def test_a_nan_in_one_row_stays_in_that_row(monkeypatch, native_mode):
+    """The kernel sum's NumPy code centres x and y on their mean first; a NaN in one row of x made that mean NaN
+    and every row of the result NaN (300 of 300), where the native kernels gave one. The centre now sums finite
+    entries only: one NaN row in the value, the pushforward and x's cotangent, in both paths, and the other rows
+    as without it (a direct NumPy evaluation of the formula)."""
+    import generated.nn as nn
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", native_mode)
+    r = np.random.default_rng(12)
+    x, y, b = r.standard_normal((300, 3)), r.standard_normal((200, 3)), r.standard_normal(200)
+    want = np.array([np.sum(np.exp(-np.sum((x[i] - y) ** 2, axis=1) / 0.7) * b) for i in range(300)])
+    x[5, 1] = np.nan
+    with np.errstate(invalid="ignore"):
+        out = nn.gaussian_kernel_sum(x, y, b, 0.7)
+        _, dout = nn.gaussian_kernel_sum_frule((None, np.ones_like(x), np.zeros_like(y), np.zeros_like(b), 0.0),
+                                               x, y, b, 0.7)
+        _, pb = nn.gaussian_kernel_sum_rrule(x, y, b, 0.7)
+        dx = unthunk(pb(r.standard_normal(300))[1])
+    assert list(np.flatnonzero(np.isnan(out))) == [5]
+    assert list(np.flatnonzero(np.isnan(dout))) == [5]
+    assert list(np.unique(np.argwhere(np.isnan(dx))[:, 0])) == [5]
+    np.testing.assert_allclose(np.delete(out, 5), np.delete(want, 5), rtol=1e-12, atol=1e-12)
