@@ -325,7 +325,7 @@ def _define(np):
     def gaussian_kernel_sum(x, y, b, s):
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift0 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift0
         y = y - _shift0
         def _chunk1(_m, _s0_x):
@@ -341,7 +341,7 @@ def _define(np):
         _, dx, dy_, db, ds = tangents
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift13 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _shift13 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift13
         y = y - _shift13
         def _chunk14(_m, _s0_x):
@@ -401,7 +401,7 @@ def _define(np):
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift95 = (np.sum(x, axis=0) + np.sum(y, axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _shift95 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift95
         y = y - _shift95
         def _chunk96(_m, _s0_x):
@@ -750,10 +750,10 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift0 = (np.sum(x, axis=(1, 2)) + np.sum(y, axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
         x = x - _shift0[:, None, None]
         y = y - _shift0[:, None, None]
-        _shift1 = (np.sum(x, axis=(0, 1)) + np.sum(y, axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _shift1 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         x = x - _shift1
         y = y - _shift1
         def _chunk2(_m, _s0_b, _s1_s, _s2_x, _s3_y):
@@ -771,10 +771,10 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift14 = (np.sum(x, axis=(1, 2)) + np.sum(y, axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _shift14 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
         x = x - _shift14[:, None, None]
         y = y - _shift14[:, None, None]
-        _shift15 = (np.sum(x, axis=(0, 1)) + np.sum(y, axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _shift15 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         x = x - _shift15
         y = y - _shift15
         def _chunk16(_m, _s0_b, _s1_s, _s2_x, _s3_y):
@@ -841,10 +841,10 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift100 = (np.sum(x, axis=(1, 2)) + np.sum(y, axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _shift100 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
         x = x - _shift100[:, None, None]
         y = y - _shift100[:, None, None]
-        _shift101 = (np.sum(x, axis=(0, 1)) + np.sum(y, axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _shift101 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         x = x - _shift101
         y = y - _shift101
         def _chunk102(_m, _s0_b, _s1_s, _s2_x, _s3_y):
