@@ -1,24 +1,10 @@
 """Issue #12's constructs used the way a demanding user would (round adversarial-12): expected values by hand,
 from NumPy / SciPy, or from central finite differences of a NumPy reference, never from the code's own output."""
-import os
 
 import numpy as np
 import pytest
 
 import runtime
-
-
-@pytest.fixture(scope="module")
-def define(tmp_path_factory):
-    old = os.environ.get("TENSOR_RULES_CACHE")
-    os.environ["TENSOR_RULES_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    try:
-        yield runtime.define
-    finally:
-        if old is None:
-            os.environ.pop("TENSOR_RULES_CACHE", None)
-        else:
-            os.environ["TENSOR_RULES_CACHE"] = old
 
 
 def _fd(f, x, eps=1e-6):

@@ -21,19 +21,6 @@ torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
 
-@pytest.fixture(scope="module")
-def define(tmp_path_factory):
-    old = os.environ.get("TENSOR_RULES_CACHE")
-    os.environ["TENSOR_RULES_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    try:
-        yield runtime.define
-    finally:
-        if old is None:
-            os.environ.pop("TENSOR_RULES_CACHE", None)
-        else:
-            os.environ["TENSOR_RULES_CACHE"] = old
-
-
 @pytest.fixture(params=["1", "0"])
 def mode(request, monkeypatch):
     """The native path forced for every size, and off."""

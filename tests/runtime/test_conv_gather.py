@@ -2,7 +2,6 @@
 padded with zeros and read backwards, x̄[t] = Σ_k w[k]·ȳ₀[t-k+K-1]. Rules a user could write (dilated, offset,
 two taps on one axis, a kernel longer than the output), against element loops written here from the rule's text,
 and through the traced runtime (second order), PyTorch and JAX, whose views cannot go backwards."""
-import os
 
 import numpy as np
 import pytest
@@ -15,19 +14,6 @@ RULES = {
     "off1": ("goff1(x[t], w[k]) -> y[i] = sum(k, x[i+k+1] * w[k])", 1, (1,), 1),
     "dil3off2": ("gdil3off2(x[t], w[k]) -> y[i] = sum(k, x[i+3*k+2] * w[k])", 1, (3,), 2),
 }
-
-
-@pytest.fixture(scope="module")
-def define(tmp_path_factory):
-    old = os.environ.get("TENSOR_RULES_CACHE")
-    os.environ["TENSOR_RULES_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    try:
-        yield runtime.define
-    finally:
-        if old is None:
-            os.environ.pop("TENSOR_RULES_CACHE", None)
-        else:
-            os.environ["TENSOR_RULES_CACHE"] = old
 
 
 def loops(x, w, b, c):
