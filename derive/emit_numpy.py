@@ -373,6 +373,11 @@ class Emitter:
             if _divides_by_extents(e):
                 return self.bind(e, self.reciprocal(1 / e), ())
             bc, bax = self.emit(b)
+            if not bax and x.is_Number and x < 0 and not _is_number(bc):
+                # a negative power of a number (a scalar parameter): 1 / s at s = 0 is inf through _div (see
+                # _elementwise), not Python's ZeroDivisionError
+                pc = bc if x == -1 else self.emit(sp.Pow(b, -x))[0]
+                return self.bind(e, f"_div(1, {pc})", ())
             if x == sp.S.Half and _of_extents(b):
                 # sqrt(size(d)): a Python float, as NumPy's float64 scalar would promote float32 arrays
                 return self.bind(e, f"{_paren(bc)} ** 0.5", bax)
@@ -647,17 +652,27 @@ class Emitter:
             k = next((k for k, (_, (_, ax)) in enumerate(ops) if not ax), None)
             if k is not None and any(ax for _, (_, ax) in ops):
                 kind, (code, ax) = ops[k]
-                neg = f"-{_paren(code)}" if kind == "mul" else f"(-1 / {_paren(code)})"
+                neg = f"-{_paren(code)}" if kind == "mul" else f"_div(-1, {code})"
                 ops = [("mul", (neg, ax))] + ops[:k] + ops[k + 1:]
                 num = sp.S.One
+        # left to right as Python evaluates it; while everything so far is a number (a scalar parameter s), a
+        # division goes through the module's _div: 1 / s at s = 0 is inf, as NumPy's scalars give, not Python's
+        # ZeroDivisionError (the outcome would depend on whether native kernels ran)
+        scalar = True
         for kind, (code, ax) in ops:
             c = self.align(code, ax, axes)
+            if kind == "div" and scalar and not ax:
+                left = " ".join(parts) if parts else "1"
+                left = left[2:] if left.startswith("* ") else left
+                parts = [f"_div({left}, {c})"]
+                continue
             parts.append(("/ " if kind == "div" else "* ") + _paren(c))
+            scalar = scalar and not ax
         if not parts:
             return _numstr(num)
         if parts[0].startswith("/"):
             parts.insert(0, "1")
-        else:
+        elif parts[0].startswith("* "):
             parts[0] = parts[0][2:]
         code = " ".join(parts)
         if num == -1:
