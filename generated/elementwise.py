@@ -31,6 +31,16 @@ def _define(np):
         is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
         return 1 / n if n else math.inf
 
+    def _div(a, b):
+        """a / b for numbers (a scalar parameter): at b = 0, ±inf or nan as NumPy's float64 scalars give (and as the
+        native kernels compute), not a ZeroDivisionError; anything else divides as usual."""
+        try:
+            return a / b
+        except ZeroDivisionError:
+            if a != a or a == 0:
+                return math.nan
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
     def _add(a, b):
         if is_zero(a):
             return b

@@ -24,6 +24,16 @@ def _define(np):
         is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
         return 1 / n if n else math.inf
 
+    def _div(a, b):
+        """a / b for numbers (a scalar parameter): at b = 0, ±inf or nan as NumPy's float64 scalars give (and as the
+        native kernels compute), not a ZeroDivisionError; anything else divides as usual."""
+        try:
+            return a / b
+        except ZeroDivisionError:
+            if a != a or a == 0:
+                return math.nan
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
     def _add(a, b):
         if is_zero(a):
             return b
@@ -329,7 +339,7 @@ def _define(np):
         x = x - _shift0
         y = y - _shift0
         def _chunk1(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
         _step11 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step11 >= n_i:
             out = _chunk1(n_i, x)
@@ -345,7 +355,7 @@ def _define(np):
         x = x - _shift13
         y = y - _shift13
         def _chunk14(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
         _step24 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step24 >= n_i:
             out = _chunk14(n_i, x)
@@ -354,7 +364,7 @@ def _define(np):
         dout = _ZERO
         if not is_zero(db):
             def _chunk27(_m, _s0_x):
-                return (db @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
+                return (db @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
             _step37 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step37 >= n_i:
                 _p26 = _chunk27(n_i, x)
@@ -363,9 +373,9 @@ def _define(np):
             dout = _add(dout, _p26)
         if not is_zero(dy_):
             def _chunk40(_m, _s0_x):
-                _e41 = (1 / s)
+                _e41 = _div(1, s)
                 _e42 = (dy_ * y)
-                _e50 = np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
+                _e50 = np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
                 return ((-2.0 * (_e41 * (_e50 @ (b * np.sum(_e42, axis=1))))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy_)), optimize=True))))
             _step57 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step57 >= n_i:
@@ -375,9 +385,9 @@ def _define(np):
             dout = _add(dout, _p39)
         if not is_zero(dx):
             def _chunk60(_m, _s0_d_x, _s1_x):
-                _e61 = (1 / s)
+                _e61 = _div(1, s)
                 _e62 = (_s0_d_x * _s1_x)
-                _e70 = np.exp(((-1 / s) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
+                _e70 = np.exp(((_div(-1, s)) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
                 return ((-2.0 * (_e61 * (np.sum(_e62, axis=1) * (b @ np.transpose(_e70))))) + (2.0 * (_e61 * np.einsum("ab,ab->a", _s0_d_x, (_e70 @ ((b[:, None]) * y)), optimize=True))))
             _step77 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step77 >= n_i:
@@ -387,67 +397,67 @@ def _define(np):
             dout = _add(dout, _p59)
         if not is_zero(ds):
             def _chunk80(_m, _s0_x):
-                _e82 = ((1 / (s * s)) * ds)
-                _e88 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
-                return (_e82 * ((_e88 * np.exp(((-1 / s) * _e88))) @ b))
-            _step93 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step93 >= n_i:
+                _e83 = ((_div(1, (s * s))) * ds)
+                _e89 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                return (_e83 * ((_e89 * np.exp(((_div(-1, s)) * _e89))) @ b))
+            _step94 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step94 >= n_i:
                 _p79 = _chunk80(n_i, x)
             else:
-                _p79 = np.concatenate([_chunk80(min(_step93, n_i - _s94), x[_s94:_s94 + _step93]) for _s94 in range(0, n_i, _step93)], axis=0)
+                _p79 = np.concatenate([_chunk80(min(_step94, n_i - _s95), x[_s95:_s95 + _step94]) for _s95 in range(0, n_i, _step94)], axis=0)
             dout = _add(dout, _p79)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift95 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift95
-        y = y - _shift95
-        def _chunk96(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((-1 / s) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step106 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step106 >= n_i:
-            out = _chunk96(n_i, x)
+        _shift96 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift96
+        y = y - _shift96
+        def _chunk97(_m, _s0_x):
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
+        _step107 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step107 >= n_i:
+            out = _chunk97(n_i, x)
         else:
-            out = np.concatenate([_chunk96(min(_step106, n_i - _s107), x[_s107:_s107 + _step106]) for _s107 in range(0, n_i, _step106)], axis=0)
+            out = np.concatenate([_chunk97(min(_step107, n_i - _s108), x[_s108:_s108 + _step107]) for _s108 in range(0, n_i, _step107)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo140 = []
-            def _fused108():
-                if not _memo140:
-                    def _fused108_slice(_m, _s0_b_out, _s1_x):
-                        _e109 = (1 / s)
-                        _e115 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                        _e117 = np.exp(((-1 / s) * _e115))
-                        _r125 = ((-2.0 * (_e109 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e117)))[:, None])))) + (2.0 * (_e109 * ((_s0_b_out[:, None]) * (_e117 @ ((b[:, None]) * y))))))
-                        _c126 = _s0_b_out @ _e117
-                        _r133 = ((-2.0 * (_e109 * (y * ((b * _c126)[:, None])))) + (2.0 * (_e109 * ((b[:, None]) * (np.transpose(_e117) @ ((_s0_b_out[:, None]) * _s1_x))))))
-                        return (_r125, _r133, _c126, ((1 / (s * s)) * (b @ (np.transpose((_e115 * _e117)) @ _s0_b_out))),)
-                    _step141 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step141 >= n_i:
-                        _memo140.append(_fused108_slice(n_i, dout, x))
+            _memo142 = []
+            def _fused109():
+                if not _memo142:
+                    def _fused109_slice(_m, _s0_b_out, _s1_x):
+                        _e110 = _div(1, s)
+                        _e116 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                        _e118 = np.exp(((_div(-1, s)) * _e116))
+                        _r126 = ((-2.0 * (_e110 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e118)))[:, None])))) + (2.0 * (_e110 * ((_s0_b_out[:, None]) * (_e118 @ ((b[:, None]) * y))))))
+                        _c127 = _s0_b_out @ _e118
+                        _r134 = ((-2.0 * (_e110 * (y * ((b * _c127)[:, None])))) + (2.0 * (_e110 * ((b[:, None]) * (np.transpose(_e118) @ ((_s0_b_out[:, None]) * _s1_x))))))
+                        return (_r126, _r134, _c127, ((_div(1, (s * s))) * (b @ (np.transpose((_e116 * _e118)) @ _s0_b_out))),)
+                    _step143 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step143 >= n_i:
+                        _memo142.append(_fused109_slice(n_i, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s142 in range(0, n_i, _step141):
-                            _part143 = _fused108_slice(min(_step141, n_i - _s142), dout[_s142:_s142 + _step141], x[_s142:_s142 + _step141])
+                        for _s144 in range(0, n_i, _step143):
+                            _part145 = _fused109_slice(min(_step143, n_i - _s144), dout[_s144:_s144 + _step143], x[_s144:_s144 + _step143])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part143[k])
+                                    acc[k].append(_part145[k])
                                 else:
-                                    acc[k] = _part143[k] if acc[k] is None else acc[k] + _part143[k]
-                        _memo140.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo140[0]
-            def _pb_x_144():
-                return _fused108()[0]
-            def _pb_y_145():
-                return _fused108()[1]
-            def _pb_b_146():
-                return _fused108()[2]
-            def _pb_s_147():
-                return _fused108()[3]
-            return (_NO, Thunk(_pb_x_144), Thunk(_pb_y_145), Thunk(_pb_b_146), Thunk(_pb_s_147))
+                                    acc[k] = _part145[k] if acc[k] is None else acc[k] + _part145[k]
+                        _memo142.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo142[0]
+            def _pb_x_146():
+                return _fused109()[0]
+            def _pb_y_147():
+                return _fused109()[1]
+            def _pb_b_148():
+                return _fused109()[2]
+            def _pb_s_149():
+                return _fused109()[3]
+            return (_NO, Thunk(_pb_x_146), Thunk(_pb_y_147), Thunk(_pb_b_148), Thunk(_pb_s_149))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)

@@ -26,6 +26,16 @@ def _define(np):
         is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
         return 1 / n if n else math.inf
 
+    def _div(a, b):
+        """a / b for numbers (a scalar parameter): at b = 0, ±inf or nan as NumPy's float64 scalars give (and as the
+        native kernels compute), not a ZeroDivisionError; anything else divides as usual."""
+        try:
+            return a / b
+        except ZeroDivisionError:
+            if a != a or a == 0:
+                return math.nan
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
     def _add(a, b):
         if is_zero(a):
             return b
@@ -67,7 +77,7 @@ def _define(np):
         y = np.min(A, axis=(0, 1))
         dy_ = _ZERO
         if not is_zero(dA):
-            dy_ = _add(dy_, np.sum((dA * np.asarray(np.where((A == y), (1 / np.sum(np.asarray(np.where((A == y), 1.0, 0.0), dtype=np.result_type(A)), axis=(0, 1))), 0.0), dtype=np.result_type(A))), axis=(0, 1)))
+            dy_ = _add(dy_, np.sum((dA * np.asarray(np.where((A == y), (_div(1, np.sum(np.asarray(np.where((A == y), 1.0, 0.0), dtype=np.result_type(A)), axis=(0, 1)))), 0.0), dtype=np.result_type(A))), axis=(0, 1)))
         return y, dy_
 
     def matrix_min_rrule(A):
@@ -75,7 +85,7 @@ def _define(np):
         def matrix_min_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dA = (dy_ * np.asarray(np.where((A == y), (1 / np.sum(np.asarray(np.where((A == y), 1.0, 0.0), dtype=np.result_type(A)), axis=(0, 1))), 0.0), dtype=np.result_type(A)))
+            dA = (dy_ * np.asarray(np.where((A == y), (_div(1, np.sum(np.asarray(np.where((A == y), 1.0, 0.0), dtype=np.result_type(A)), axis=(0, 1)))), 0.0), dtype=np.result_type(A)))
             return (_NO, dA)
         return y, matrix_min_pullback
 
