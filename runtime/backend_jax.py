@@ -73,16 +73,7 @@ def __getattr__(name):
     return getattr(jnp, name)
 
 
-def lse_shift(x, axis):
-    """runtime.backend_numpy.lse_shift over jax arrays."""
-    m = jnp.max(x, axis=axis, keepdims=True, initial=-jnp.inf)
-    return jnp.where(jnp.isfinite(m), m, 0.0)
-
-
-def logsumexp(x, axis):
-    """runtime.backend_numpy.logsumexp over jax arrays."""
-    m = lse_shift(x, axis)
-    return jnp.log(jnp.sum(jnp.exp(x - m), axis=axis)) + jnp.sum(m, axis=axis)
+lse_shift, logsumexp = _backend_numpy._lse_functions(jnp)      # runtime.backend_numpy's, over jax arrays
 
 
 # ------------------------------------------------------------------------------------- shifted subscripts

@@ -22,19 +22,26 @@ def __getattr__(name):
     return getattr(_numpy, name)
 
 
-def lse_shift(x, axis):
-    """The shift of a log-sum-exp over `axis` (derive/emit_numpy.py's _lse_parts): the maximum, its axes kept
-    with extent 1, and 0 where that is not finite (all -inf, some +inf, a NaN, an empty axis), so that x - shift
-    is never -inf - (-inf). Every namespace generated code runs on has this function, spelled its own way."""
-    m = _numpy.max(x, axis=axis, keepdims=True, initial=-_numpy.inf)
-    return _numpy.where(_numpy.isfinite(m), m, 0.0)
+def _lse_functions(xp):
+    """lse_shift and logsumexp over the namespace xp (NumPy here; jax.numpy and runtime.tnp use the same two,
+    torch spells its own).
+
+    lse_shift(x, axis): the shift of a log-sum-exp over `axis` (derive/emit_numpy.py's _lse_parts), the maximum
+    with its axes kept at extent 1, and 0 where that is not finite (all -inf, some +inf, a NaN, an empty axis),
+    so that x - shift is never -inf - (-inf). logsumexp(x, axis): log Σ exp(x) over `axis` (those axes dropped)
+    without overflow, shifted by it: what the generated code computed in line before the whole log-sum-exp was
+    one namespace call."""
+    def lse_shift(x, axis):
+        m = xp.max(x, axis=axis, keepdims=True, initial=-_numpy.inf)
+        return xp.where(xp.isfinite(m), m, 0.0)
+
+    def logsumexp(x, axis):
+        m = lse_shift(x, axis)
+        return xp.log(xp.sum(xp.exp(x - m), axis=axis)) + xp.sum(m, axis=axis)
+    return lse_shift, logsumexp
 
 
-def logsumexp(x, axis):
-    """log Σ exp(x) over `axis` (those axes dropped) without overflow, shifted by lse_shift: what the generated
-    code computed in line before the whole log-sum-exp was one namespace call (derive/emit_numpy.py)."""
-    m = lse_shift(x, axis)
-    return _numpy.log(_numpy.sum(_numpy.exp(x - m), axis=axis)) + _numpy.sum(m, axis=axis)
+lse_shift, logsumexp = _lse_functions(_numpy)
 
 
 def _prim_calls():

@@ -522,17 +522,9 @@ max = amax = _minmax(_np.max, "max")
 min = amin = _minmax(_np.min, "min")
 
 
-def lse_shift(x, axis):
-    """runtime.backend_numpy.lse_shift on traced values, from this namespace's max and where (the calls the
-    generated code made itself before the shift was one namespace function)."""
-    m = max(x, axis=axis, keepdims=True, initial=-_np.inf)
-    return where(isfinite(m), m, 0.0)
-
-
-def logsumexp(x, axis):
-    """runtime.backend_numpy.logsumexp on traced values (differentiated through these calls)."""
-    m = lse_shift(x, axis)
-    return log(sum(exp(x - m), axis=axis)) + sum(m, axis=axis)
+# runtime.backend_numpy's lse_shift and logsumexp over this namespace's own max, where, exp, log and sum (looked
+# up when called): traced values, differentiated through those calls
+lse_shift, logsumexp = _backend._lse_functions(_sys.modules[__name__])
 
 
 def _cumsum_raw(x, axis):
