@@ -24,11 +24,6 @@ def _define(np):
 
     _NO, _ZERO = NoTangent(), ZeroTangent()  # singletons: bound once, not constructed in every pullback
 
-    def _recip(n):
-        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
-        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
-        return 1 / n if n else math.inf
-
     def _div(a, b):
         """a / b for numbers (a scalar parameter): at b = 0, ±inf or nan as NumPy's float64 scalars give (and as the
         native kernels compute), not a ZeroDivisionError; anything else divides as usual."""
@@ -38,6 +33,11 @@ def _define(np):
             if a != a or a == 0:
                 return math.nan
             return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+    def _recip(n):
+        """1 / n for a product of extents n (a Python number): inf where an extent is 0, so that an empty mean
+        is 0 * inf = nan as in NumPy, not a ZeroDivisionError; a Python float keeps float32 results float32."""
+        return _div(1, n)
 
     def _add(a, b):
         if is_zero(a):
