@@ -439,7 +439,7 @@ class OpGen:
         ext = self.extent_code
 
         def span(others):                  # Σ c·(extent - 1) over the taps: how far the taps move a position
-            return " + ".join(f"({ext(s)} - 1)" if c == 1 else f"{c} * ({ext(s)} - 1)" for c, s in others) or "0"
+            return " + ".join(shifts._times(c, f"({ext(s)} - 1)") for c, s in others) or "0"
         # the cotangent padded: ȳ₀[const + span + e] = ȳ[e] along each solved axis, extent(t) + span long
         pad_spec, pad_shape = [], []
         for k, a in enumerate(atom.args):

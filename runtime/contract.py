@@ -22,6 +22,11 @@ import threading
 
 import numpy as _np
 
+try:
+    from numpy.lib.array_utils import byte_bounds as _byte_bounds
+except ImportError:                      # NumPy < 2
+    _byte_bounds = _np.byte_bounds
+
 _BLAS = frozenset("fdFD")
 
 
@@ -188,11 +193,7 @@ def _native(big, lbig, small, lsmall, batch, contr, free_big, free_small, inner)
     if lib is None:
         return None
     suffix = "f32" if big.dtype.char == "f" else "f64"
-    try:
-        from numpy.lib.array_utils import byte_bounds
-    except ImportError:                  # NumPy < 2
-        byte_bounds = _np.byte_bounds
-    hi = byte_bounds(big)[1]
+    hi = _byte_bounds(big)[1]
     bb = _offsets(big, lbig, batch)
     p = lambda a: a.ctypes.data          # noqa: E731
     if not big_left:
@@ -222,9 +223,9 @@ def _native(big, lbig, small, lsmall, batch, contr, free_big, free_small, inner)
 
 
 def add_into(dst, src):
-    """dst += src for two NumPy arrays of one shape (dst a writable view, src not overlapping it): through the
-    native library's strided loop where it is built and the arrays are large enough, else NumPy's add. The sums
-    are the same either way (one addition per element, in place)."""
+    """dst += src in place (dst a writable view, src of its shape): for two NumPy arrays not overlapping, through
+    the native library's strided loop where it is built and they are large enough; else the arrays' own add (a
+    torch tensor's too). The sums are the same either way (one addition per element)."""
     from runtime import native
     if (isinstance(dst, _np.ndarray) and isinstance(src, _np.ndarray) and dst.shape == src.shape
             and dst.dtype == src.dtype and dst.dtype.char in "fd" and dst.dtype.isnative and 0 < dst.ndim <= 32

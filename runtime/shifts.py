@@ -25,12 +25,14 @@ def low(spec, shape):
 
 
 def check(name_shape, spec, shape):
+    if any(s == 0 for s in shape):
+        return
+    start = low(spec, shape)
+    if any(lo < 0 for lo in start):
+        raise ValueError(f"a shifted subscript reads before the start of its tensor (positions from {start}, "
+                         f"tensor of shape {tuple(name_shape)})")
     need = reach(spec, shape)
-    if ((any(n > have for n, have in zip(need, name_shape)) or any(lo < 0 for lo in low(spec, shape)))
-            and all(s > 0 for s in shape)):
-        if any(lo < 0 for lo in low(spec, shape)):
-            raise ValueError(f"a shifted subscript reads before the start of its tensor (positions from "
-                             f"{low(spec, shape)}, tensor of shape {tuple(name_shape)})")
+    if any(n > have for n, have in zip(need, name_shape)):
         raise ValueError(f"a shifted subscript reads past the end of its tensor: it needs extents {need}, the "
                          f"tensor has {tuple(name_shape)} (pad it, e.g. with np.pad)")
 
@@ -93,10 +95,7 @@ def _add_taps(out, g, spec, permuted):
                 c = dict(row)[v]
                 stop = start + c * (g.shape[v] - 1) + (1 if c > 0 else -1)
                 where.append(slice(start, stop if stop >= 0 else None, c))
-        if isinstance(out, _np.ndarray):
-            _contract.add_into(out[tuple(where)], piece)      # NumPy's add, or the native strided loop
-        else:
-            out[tuple(where)] += piece
+        _contract.add_into(out[tuple(where)], piece)      # in place: NumPy's (or torch's) add, or the native loop
     return out
 
 
