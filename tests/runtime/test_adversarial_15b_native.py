@@ -5,7 +5,6 @@ outputs nobody reads, selects printed as tr_select, tensors passed with an axis 
 Expected values come from the NumPy path (TENSOR_RULES_NATIVE=0) or direct NumPy formulas, never from the native
 path itself. (tests/runtime/test_adversarial_15_native.py covers types, dtypes, layouts, fork and the cache.)
 """
-import importlib.util
 import json
 import os
 import subprocess
@@ -17,6 +16,8 @@ import pytest
 
 from runtime import native
 from runtime.tangents import ZeroTangent, unthunk
+
+from isolated import as_float64, loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 ok, why = native.available()
@@ -91,24 +92,8 @@ def own(tmp_path_factory):
     assert [[o["buf"] for o in st["outputs"]] for st in plan["ksx"]["programs"]["pullback"]["steps"]].count(["b:y"]) == 1
     assert plan["ksm"]["programs"]["forward"]["steps"][0]["moved"] == {"y": 1}
     assert "wsel" in plan
-    from runtime import registry
-    saved = dict(registry._OPS)
-    name = f"adv15b_{os.getpid()}"
-    spec = importlib.util.spec_from_file_location(name, out / "gen" / "adv15b.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    yield mod
-    registry._OPS.clear()
-    registry._OPS.update(saved)
-    del sys.modules[name]
-
-
-def _val(v):
-    v = unthunk(v)
-    if isinstance(v, tuple):
-        return tuple(_val(a) for a in v)
-    return "zero" if isinstance(v, ZeroTangent) else np.asarray(v, dtype=np.float64)
+    with loaded(out / "gen" / "adv15b.py", "adv15b") as mod:
+        yield mod
 
 
 def _same(a, b, tol):
@@ -125,14 +110,14 @@ def _all_ways(monkeypatch, op, args, dys, orders, tol=1e-9):
     (each a lazy thunk: a fused step computes two; one read first must not leave the other half done), natively
     and through NumPy."""
     def run():
-        res = [_val(op(*args))]
+        res = [as_float64(op(*args))]
         for mask in range(1 << len(args)):
             tans = tuple(ZeroTangent() if mask >> k & 1 else np.full(np.shape(a), 0.7) for k, a in enumerate(args))
-            res.append(_val(op.op.frule((ZeroTangent(),) + tans, *args)))
+            res.append(as_float64(op.op.frule((ZeroTangent(),) + tans, *args)))
         for dy in dys:
             for order in orders:
                 g = op.op.rrule(*args)[1](dy)
-                res.append(tuple(_val(g[1 + k]) for k in order))
+                res.append(tuple(as_float64(g[1 + k]) for k in order))
         return res
     monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
     got = run()

@@ -5,7 +5,6 @@ NaN, inf) in float64 and float32; and the native verifier's comparison itself.
 
 Expected values come from the NumPy path (TENSOR_RULES_NATIVE=0) or from math, never from the native path.
 """
-import importlib.util
 import json
 import os
 import subprocess
@@ -16,7 +15,9 @@ import numpy as np
 import pytest
 
 from runtime import native
-from runtime.tangents import ZeroTangent, unthunk
+from runtime.tangents import ZeroTangent
+
+from isolated import as_float64, loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 ok, why = native.available()
@@ -55,24 +56,8 @@ def own(tmp_path_factory):
     assert set(OPS) <= set(plan["ops"]), plan["ops"]          # every rule really has native kernels
     src = (base / "gen" / "cpu" / "trust15.cpp").read_text()
     assert all(not ln.rstrip().endswith("\\") for ln in src.splitlines() if "//" in ln)   # no comment splices
-    from runtime import registry
-    saved = dict(registry._OPS)
-    name = f"trust15_{os.getpid()}"
-    spec = importlib.util.spec_from_file_location(name, base / "gen" / "trust15.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    yield mod
-    registry._OPS.clear()
-    registry._OPS.update(saved)
-    del sys.modules[name]
-
-
-def _val(v):
-    v = unthunk(v)
-    if isinstance(v, tuple):
-        return tuple(_val(a) for a in v)
-    return "zero" if isinstance(v, ZeroTangent) else np.asarray(v, dtype=np.float64)
+    with loaded(base / "gen" / "trust15.py", "trust15") as mod:
+        yield mod
 
 
 def _same(a, b, rtol, atol):
@@ -95,9 +80,9 @@ def _both(monkeypatch, op, args, dy, rtol=1e-9, atol=1e-300):
         tans = tuple(np.asarray(rng.standard_normal(np.shape(a)), dtype=np.asarray(a).dtype)
                      if isinstance(a, np.ndarray) else 0.5 for a in args)
         with np.errstate(all="ignore"):
-            res = [_val(op(*args)), _val(op.op.frule((ZeroTangent(),) + tans, *args))]
+            res = [as_float64(op(*args)), as_float64(op.op.frule((ZeroTangent(),) + tans, *args))]
             g = op.op.rrule(*args)[1](dy)
-            res.append(tuple(_val(g[1 + k]) for k in reversed(range(len(args)))))
+            res.append(tuple(as_float64(g[1 + k]) for k in reversed(range(len(args)))))
         return res
     monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
     rng = np.random.default_rng(5)
@@ -172,7 +157,7 @@ def test_native_verifier_tells_nan_and_opposite_infinities_from_inf():
 def _outcome(f):
     try:
         with np.errstate(all="ignore"):
-            return ("value", _val(f()))
+            return ("value", as_float64(f()))
     except Exception as exc:  # noqa: BLE001 - the outcome compared
         return ("raised", type(exc).__name__)
 
