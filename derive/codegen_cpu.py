@@ -1,9 +1,11 @@
 """Native CPU kernels: the CUDA planner's steps (derive.codegen_cuda) printed as C++ loops with OpenMP.
 
-`generate_cpu(results, "rules/foo.rules")` returns {"foo.cpp": kernels, "foo.json": plan} for the ops NumPy
-handles worst: a map-reduce whose summand is nonlinear (the Gaussian kernel sum and its fused pullback, a
-log-sum-exp) or an elementwise chain through exp/erf. The plan has the CUDA plan's format; runtime/native.py
-compiles the .cpp with the system C++ compiler and runs the plan on NumPy arrays.
+`generate_cpu(results, "rules/foo.rules")` returns {"foo.cpp": kernels, "foo.json": plan} for every op the planner
+can print (not those with a matrix primitive or a masked scan). The plan has the CUDA plan's format; each op's
+"worth" names why its kernels beat its NumPy code -- a map-reduce whose summand is nonlinear (the Gaussian kernel
+sum and its fused pullback) or an elementwise chain through exp/erf. runtime/native.py compiles the .cpp with the
+system C++ compiler and runs those ops' plans on NumPy arrays; runtime.torch runs every op's plan on small CPU
+tensors (runtime/torch_native.cpp), where a framework call per step costs more than the loops.
 
 One row per parallel iteration (OpenMP threads), the reduced index in the inner loop, vectorized (`omp simd`):
 index sums inside the summand (|x_i - y_j|² = Σ_d ...) are computed a tile of reduced positions at a time, their
@@ -28,10 +30,10 @@ from .ir import IndexSum
 TILE = 256                  # reduced positions per tile (the sub-sum arrays: TILE values each, on the stack)
 # functions with a vectorizable implementation in templates/cpu_math.h (the others are libm calls: correct,
 # but they keep a loop scalar)
-VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf"}
+VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf", "tanh": "tr_tanh"}
 # functions the kernels compute with selects and arithmetic only (templates/cpu_math.h, cpu_helpers.h.j2): a loop
 # through them vectorizes. Any other function is a scalar libm call, slower than NumPy's SIMD loops.
-VECTORIZED = {"exp", "erf", "sigmoid", "relu", "step", "sign", "Abs", "where", "Iverson"}
+VECTORIZED = {"exp", "erf", "tanh", "sigmoid", "relu", "step", "sign", "Abs", "where", "Iverson"}
 # a summand through one of these is nonlinear: NumPy must materialize (a chunk of) rows x reduced to evaluate it
 NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
              "sigmoid", "softplus", "erf", "Abs", "relu"}
@@ -298,7 +300,9 @@ class OpCpu(OpCuda):
         accs = [f"a{j}" for j in range(len(exprs))]
         inner = CpuBody(ctx, inner_names, "                ")
         codes = inner.values(exprs)
-        update = "{a} += {c};" if is_sum else "{a} = fmax({a}, {c});"
+        # a max: NaN never taken (fmax's answer, the accumulator starting at -inf), written as the comparison
+        # g++ vectorizes under `omp simd reduction(max:...)` (tr_fmax's blend, or fmax's libm call, stay scalar)
+        update = "{a} += {c};" if is_sum else "{{ const T c_ = {c}; {a} = c_ > {a} ? c_ : {a}; }}"
         epi = CpuBody(ctx, names, "        ")
         ocodes = epi.values([o for o, _ in pc.terms])
         parts = [f"acc{j}[row - r0]" if o == "T(1)" else f"{o} * acc{j}[row - r0]" for j, o in enumerate(ocodes)]
@@ -311,7 +315,7 @@ class OpCpu(OpCuda):
                    "epilogue": epi.lines}
         k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"), "out": cname(pc.target),
                     "init": "T(0)" if is_sum else "-T(INFINITY)",
-                    "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})" if is_sum else "",
+                    "simd": f"#pragma omp simd reduction({'+' if is_sum else 'max'}:{', '.join(accs)})",
                     "store": "tr_store" if is_sum else "tr_store_max",
                     "what": "reduction" if is_sum else "maximum", "row_syms": row_syms}
         k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
@@ -390,20 +394,20 @@ class OpCpu(OpCuda):
 
 
 def generate_op(result, prefix, kernels):
-    """The manifest entry of one rule, or None when native kernels would not beat its NumPy code."""
+    """The manifest entry of one rule. Its "worth" lists why its native kernels beat its NumPy code; empty, the
+    NumPy runtime keeps to the NumPy code and only runtime.torch runs them (where a framework call per step costs
+    more than a loop over a small tensor)."""
     op = OpCpu(result, prefix, kernels)
     entry = op_entry(op)
     if not op.slow:
         op.worth |= op.map_worth
-    if not op.worth:
-        return None
     entry["worth"] = sorted(op.worth)
     return entry
 
 
 def generate_cpu(results, source_label, command="derive-rules") -> dict:
-    """{"<stem>.cpp": kernel source, "<stem>.json": plan}, or {} when no rule of the file is worth native
-    kernels. Deterministic, like generate_cuda."""
+    """{"<stem>.cpp": kernel source, "<stem>.json": plan}, or {} when no rule of the file has native kernels.
+    Deterministic, like generate_cuda."""
     stem = stem_of(source_label)
     env = _env()
     kernels = KernelSet(env, "cpu_kernels.cpp.j2")
@@ -413,15 +417,10 @@ def generate_cpu(results, source_label, command="derive-rules") -> dict:
         try:
             entry = generate_op(r, stem, kernels)
         except NotImplementedError as exc:
-            entry, why = None, str(exc)
-        else:
-            why = ("NumPy's code is as fast (no nonlinear reduction over more than an input's indices, no elementwise "
-                   "chain through erf, sigmoid or exp twice without a libm function)")
-        if entry is None:
             del kernels.texts[mark[0]:]
             del kernels.classes[mark[0]:]
             kernels._by_text = mark[1]
-            skipped[r.name] = why
+            skipped[r.name] = str(exc)
             continue
         ops[r.name] = entry
     if not ops:

@@ -72,6 +72,20 @@ class Kernel:
         out += [p.replace("T*", f"{T}*") for p in self.extra]
         return out
 
+    def unpacked(self, T):
+        """params(T) read from a uniform call (void* const* tr_p, const long long* tr_n): each pointer from tr_p, each
+        integer from tr_n, both in parameter order (the CPU kernels' `_u` entry points)."""
+        out, n_p, n_n = [], 0, 0
+        for p in self.params(T):
+            typ = p.rsplit(" ", 1)[0].replace(" __restrict__", "")
+            if "*" in typ:
+                out.append(f"({typ})tr_p[{n_p}]")
+                n_p += 1
+            else:
+                out.append(f"({typ.replace('const ', '')})tr_n[{n_n}]")
+                n_n += 1
+        return out
+
     def args(self):
         out = []
         for b in self.outputs:

@@ -23,26 +23,41 @@ SEEDS = (0, 1)
 
 
 def _reduced(entry):
-    """The reduced class tuples of the plan's reduce steps (where a long range is split across threads)."""
-    return sorted({tuple(sub["red"]) for prog in entry["programs"].values() for st in prog["steps"]
-                   for sub in st.get("steps", [st]) if sub["class"] == "reduce" and sub["red"]})
+    """The (row, reduced) class tuples of the plan's reduce steps (where a long range is split across threads)."""
+    return sorted({(tuple(sub["rows"]), tuple(sub["red"])) for prog in entry["programs"].values()
+                   for st in prog["steps"] for sub in st.get("steps", [st]) if sub["class"] == "reduce" and sub["red"]})
 
 
 def _sizes(meta, reduced=()):
-    """The verifier's extent sets, then each free extent in turn past one tile of reduced positions."""
+    """The verifier's extent sets, then each free extent in turn past one tile of reduced positions. An input axis
+    that shifted subscripts read (x[i+k]) is not free: its extent follows from the others (verify._reached)."""
     base = verify.extent_assignments(meta)
-    out = [dict(e) for e in base]
+    classes = verify._classes(meta)
+    reaches = meta.get("shifted", [])
+    read = {classes.get(a, a) for a, _, _ in reaches}
     fixed = meta.get("extents", {})
-    for c in base[0]:
-        if c not in fixed:
-            out.append({**base[0], c: TILE + 5})
+    free = [c for c in base[0] if c not in fixed and c not in read]
+
+    def at(ext):
+        return verify._reached({k: v for k, v in ext.items() if k not in read}, reaches, classes)
+
+    out = [dict(e) for e in base]
+    for c in free:
+        out.append(at({**base[0], c: TILE + 5}))
     # one long index and the others 1: a reduction with few rows and a long reduced range is split across threads
     # and its partial results combined (templates/cpu_kernels.cpp.j2), a path the extents above never reach
-    for red in reduced:
-        free = [c for c in dict.fromkeys(red) if c in base[0] and c not in fixed]
-        if free:
-            n = math.ceil(SPLIT ** (1 / len(free)))     # their product just past SPLIT, every other extent 1
-            out.append({**{k: fixed.get(k, 1) for k in base[0]}, **{c: n for c in free}})
+    for rows, red in reduced:
+        # a class both a row and reduced (causal attention's i ≤ j) would make rows x reduced SPLIT²: left out
+        long = [c for c in dict.fromkeys(red) if c in free and c not in rows]
+        if reaches:     # a window's taps (x[i+k]): the input's extents grow with them; one long tap index is enough
+            long = long[:1]
+        if long:
+            n = math.ceil(SPLIT ** (1 / len(long)))     # their product just past SPLIT, every other extent 1
+            ext = at({**{k: fixed.get(k, 1) for k in base[0]}, **{c: n for c in long}})
+            # an index read along two axes of one input (trace's A[i,i]) would need SPLIT² elements: left out
+            if max((math.prod(ext.get(classes.get(l, l), 1) for l in inp.get("indices", []))
+                    for inp in meta["inputs"]), default=0) <= 4 * SPLIT:
+                out.append(ext)
     return out
 
 

@@ -445,7 +445,7 @@ def wrap(module, plain: dict) -> dict:
         return plain
     out = dict(plain)
     for name, entry in mod.manifest["ops"].items():
-        if name not in plain:
+        if name not in plain or not entry.get("worth"):     # kernels that do not beat NumPy (runtime.torch's)
             continue
         out[name] = _forward(mod, name, entry, plain[name])
         out[name + "_frule"] = _frule(mod, name, entry, plain[name + "_frule"])
