@@ -1,5 +1,5 @@
 // @generated from rules/elementwise.rules by `derive-rules` -- do not edit by hand.
-// Native CPU kernels for sigmoid, erf, gelu: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// Native CPU kernels for sin, asin, foo, cos, exp, log, log1p, expm1, sqrt, tanh, sigmoid, softplus, relu, erf, leaky_relu, gelu, scale, power: each has a float32 (_f32) and a float64 (_f64) extern "C"
 // entry point. The plan (buffers, steps, parameters) is the .json file beside this one; runtime/native.py
 // compiles this file with the system C++ compiler (OpenMP) and runs the plan on NumPy arrays.
 
@@ -17,7 +17,7 @@
 
 using namespace std;  // float overloads of the math functions
 
-// cpu_math.h: exp, erf and erfc for the native CPU backend's kernels, in double and float, written so that
+// cpu_math.h: exp, erf, erfc and tanh for the native CPU backend's kernels, in double and float, written so that
 // g++ -O3 -fopenmp-simd (or -fopenmp) vectorizes the loops that call them, for AVX-512, AVX2 or SSE4: no
 // data-dependent branches and no calls into libm, only arithmetic, selects (mask blends, never ?:) and bit moves.
 // Plain C++17, header-only. Compile WITHOUT -ffast-math (or -fassociative-math, -ffinite-math-only): the
@@ -37,6 +37,8 @@ using namespace std;  // float overloads of the math functions
 //               to need no 1/x². exp(-x²) takes x² as an exact hi + lo pair (fma or Dekker), which keeps
 //               erfc's relative precision out to 26.5 (Cody splits x at 1/16 for the same reason). The float
 //               versions compute in double and round once.
+//   tr_tanh(x)  the odd rational of the Cephes library's tanh below |x| = 0.625, 1 - 2/(e^(2|x|) + 1) with x's
+//               sign above (tests/codegen/test_cpu_math.py: within 2 ulp of mpmath in double, 1 in float).
 #ifndef TR_CPU_MATH_H
 #define TR_CPU_MATH_H
 
@@ -212,7 +214,26 @@ TR_INLINE double cody(double x) {
     return select(small, erf_small, big);
 }
 
+// tanh: for |x| < 0.625 the odd rational x + x·z·P(z)/Q(z), z = x², of the Cephes library's tanh (S. L. Moshier);
+// beyond, 1 - 2/(e^(2|x|) + 1) with the sign of x (e^(2|x|) = inf past 354 gives exactly ±1). Both evaluated and
+// one selected per lane; NaN propagates through either.
+TR_INLINE double tanh_d(double x) {
+    const double a = std::fabs(x), z = x * x;
+    const double p = fmadd(fmadd(-9.64399179425052238628e-1, z, -9.92877231001918586564e1), z,
+                           -1.61468768441708447952e3);
+    const double q = fmadd(fmadd(z + 1.12811678491632931402e2, z, 2.23548839060100448583e3), z,
+                           4.84406305325125486048e3);
+    const double small = fmadd(a * z, p / q, a);
+    const double big = 1.0 - 2.0 / (exp_hilo(2.0 * a, 0.0) + 1.0);
+    return std::copysign(select(a < 0.625, small, big), x);     // (tanh(-0) = -0)
+}
+
 }  // namespace tr_math_detail
+
+#pragma omp declare simd notinbranch
+TR_INLINE double tr_tanh(double x) { return tr_math_detail::tanh_d(x); }
+#pragma omp declare simd notinbranch
+TR_INLINE float tr_tanh(float x) { return static_cast<float>(tr_math_detail::tanh_d(static_cast<double>(x))); }
 
 #pragma omp declare simd notinbranch
 TR_INLINE double tr_exp(double x) { return tr_math_detail::exp_hilo(x, 0.0); }
@@ -242,6 +263,8 @@ template <typename T> static inline T tr_sigmoid(T x) {
     const T e = tr_exp(-fabs(x));
     return tr_select(x >= T(0), T(1), e) / (T(1) + e);
 }
+// fmax without its libm call (which keeps a max-reduction loop scalar): the larger, the number where one is NaN
+template <typename T> static inline T tr_fmax(T a, T b) { return tr_select(b > a || a != a, b, a); }
 template <typename T> static inline T tr_relu(T x) { return tr_select(x > T(0), x, T(0)); }
 template <typename T> static inline T tr_softplus(T x) { return tr_relu(x) + log1p(tr_exp(-fabs(x))); }
 template <typename T> static inline T tr_step(T x) { return tr_select(x > T(0), T(1), T(0)); }
@@ -283,10 +306,15 @@ template <typename T> static inline T tr_shift(T stored) {
     const U top = U(1) << (8 * sizeof(U) - 1);
     U k;
     memcpy(&k, &stored, sizeof k);
-    k = (k & top) ? (k & ~top) : ~k;
+    // (k & top) ? (k & ~top) : ~k, then 0 where not finite: with masks, no branch (a loop reading a shift stays
+    // vectorizable where the target has no masked instructions)
+    const U neg = U(0) - (k >> (8 * sizeof(U) - 1));
+    k = (k & ~top & neg) | (~k & ~neg);
     T x;
     memcpy(&x, &k, sizeof x);
-    return isfinite(x) ? x : T(0);
+    k &= U(0) - U(isfinite(x));
+    memcpy(&x, &k, sizeof x);
+    return x;
 }
 
 template <typename T> static inline void tr_store_max(T* p, long long i, T v, int mode) {
@@ -295,6 +323,1738 @@ template <typename T> static inline void tr_store_max(T* p, long long i, T v, in
     U* const q = reinterpret_cast<U*>(p) + i;
     const U k = tr_key(v);
     if (mode == 0 || k > *q) *q = k;
+}
+
+// tr_elementwise_sin_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sin_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = sin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_sin_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_sin_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sin_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sin_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_sin_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sin_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_sin_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sin_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = sin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*cos(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_sin_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_sin_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sin_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sin_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_sin_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sin_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_sin_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sin_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*cos(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_sin_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_sin_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sin_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sin_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sin_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_sin_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sin_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_asin_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_asin_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = asin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_asin_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_asin_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_asin_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_asin_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_asin_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_asin_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_asin_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_asin_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = asin(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)/sqrt(T(1) - tr_sq(x_x[e]));
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_asin_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_asin_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_asin_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_asin_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_asin_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_asin_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_asin_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_asin_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)/sqrt(T(1) - tr_sq(x_x[e]));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_asin_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_asin_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_asin_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_asin_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_asin_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_asin_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_asin_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_foo_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_foo_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = asin(sin(x_x[e]) + T(0.2));
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_foo_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_foo_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_foo_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_foo_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_foo_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_foo_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_foo_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_foo_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = asin(sin(x_x[e]) + T(0.2));
+        tr_store(x_y, e, r1, mode_x_y);
+        const T v2 = x_x[e];
+        const T r3 = tr_ld(d_x, e)*cos(v2)/sqrt(T(1) - T(0.04)*tr_sq(T(5)*sin(v2) + T(1)));
+        tr_store(d_y, e, r3, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_foo_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_foo_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_foo_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_foo_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_foo_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_foo_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_foo_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_foo_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ b_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T v1 = x_x[e];
+        const T r2 = tr_ld(b_y, e)*cos(v1)/sqrt(T(1) - T(0.04)*tr_sq(T(5)*sin(v1) + T(1)));
+        tr_store(b_x, e, r2, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_foo_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_pb0_body<float>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_pb0_body<float>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_foo_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_pb0_body<double>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_foo_pb0_body<double>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_foo_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_foo_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_foo_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_foo_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_cos_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_cos_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = cos(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_cos_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_cos_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_cos_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_cos_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_cos_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_cos_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_cos_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_cos_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = cos(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = -tr_ld(d_x, e)*sin(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_cos_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_cos_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_cos_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_cos_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_cos_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_cos_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_cos_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_cos_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = -tr_ld(b_y, e)*sin(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_cos_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_cos_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_cos_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_cos_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_cos_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_cos_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_cos_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_exp_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_exp_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_exp(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_exp_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_exp_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_exp_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_exp_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_exp_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_exp_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_exp_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_exp_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_exp(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*r1;
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_exp_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_exp_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_exp_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_exp_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_exp_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_exp_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_exp_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_exp_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*x_y[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_exp_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_exp_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_exp_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_exp_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_exp_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_exp_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_exp_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_log_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_log_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = log(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_log_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_log_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_log_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_log_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_log_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_log_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = log(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)/x_x[e];
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_log_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_log_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_log_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_log_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_log_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_log_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)/x_x[e];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_log_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_log_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_log_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_log_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_log1p_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_log1p_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = log1p(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_log1p_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_log1p_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_log1p_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log1p_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_log1p_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log1p_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_log1p_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_log1p_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = log1p(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)/(x_x[e] + T(1));
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_log1p_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_log1p_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_log1p_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log1p_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_log1p_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log1p_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_log1p_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_log1p_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)/(x_x[e] + T(1));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_log1p_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_log1p_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_log1p_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_log1p_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log1p_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_log1p_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_log1p_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_expm1_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_expm1_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = expm1(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_expm1_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_expm1_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_expm1_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_expm1_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_expm1_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_expm1_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_expm1_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_expm1_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = expm1(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*tr_exp(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_expm1_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_expm1_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_expm1_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_expm1_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_expm1_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_expm1_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_expm1_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_expm1_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*tr_exp(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_expm1_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_expm1_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_expm1_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_expm1_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_expm1_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_expm1_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_expm1_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_sqrt_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sqrt_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = sqrt(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_sqrt_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_sqrt_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sqrt_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sqrt_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_sqrt_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sqrt_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_sqrt_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sqrt_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = sqrt(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = T(0.5)*tr_ld(d_x, e)/sqrt(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_sqrt_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_sqrt_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sqrt_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sqrt_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_sqrt_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sqrt_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_sqrt_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = T(0.5)*tr_ld(b_y, e)/sqrt(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sqrt_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sqrt_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_sqrt_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sqrt_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_tanh_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_tanh_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_tanh(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_tanh_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_tanh_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_tanh_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_tanh_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_tanh_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_tanh_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_tanh_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_tanh_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_tanh(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = (T(1) - tr_sq(r1))*tr_ld(d_x, e);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_tanh_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_tanh_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_tanh_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_tanh_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_tanh_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_tanh_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_tanh_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_tanh_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = (T(1) - tr_sq(x_y[e]))*tr_ld(b_y, e);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_tanh_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_pb0_body<float>(b_x, mode_b_x, x_y, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_pb0_body<float>(b_x, mode_b_x, x_y, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_tanh_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_pb0_body<double>(b_x, mode_b_x, x_y, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_tanh_pb0_body<double>(b_x, mode_b_x, x_y, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_tanh_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_tanh_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_tanh_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_tanh_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
 }
 
 // tr_elementwise_sigmoid_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -313,21 +2073,45 @@ extern "C" void tr_elementwise_sigmoid_fwd0_f32(float* __restrict__ x_y, const i
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_sigmoid_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_sigmoid_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_sigmoid_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sigmoid_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sigmoid_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_sigmoid_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sigmoid_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
 }
 
 // tr_elementwise_sigmoid_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -348,21 +2132,45 @@ extern "C" void tr_elementwise_sigmoid_jvp0_f32(float* __restrict__ x_y, const i
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_sigmoid_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_sigmoid_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_sigmoid_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sigmoid_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sigmoid_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_sigmoid_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sigmoid_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
 }
 
 // tr_elementwise_sigmoid_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -381,21 +2189,391 @@ extern "C" void tr_elementwise_sigmoid_pb0_f32(float* __restrict__ b_x, const in
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_sigmoid_pb0_body<float>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_pb0_body<float>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_sigmoid_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_sigmoid_pb0_body<double>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_sigmoid_pb0_body<double>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_sigmoid_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sigmoid_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_sigmoid_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_sigmoid_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_elementwise_softplus_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_softplus_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_softplus(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_softplus_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_softplus_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_softplus_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_softplus_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_softplus_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_softplus_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_softplus_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_softplus_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_softplus(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*tr_sigmoid(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_softplus_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_softplus_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_softplus_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_softplus_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_softplus_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_softplus_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_softplus_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_softplus_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*tr_sigmoid(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_softplus_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_softplus_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_softplus_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_softplus_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_softplus_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_softplus_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_softplus_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_relu_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_relu_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_relu(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_relu_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_relu_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_relu_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_relu_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_relu_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_relu_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_relu_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_relu_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_relu(x_x[e]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*tr_step(x_x[e]);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_relu_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_relu_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_relu_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_relu_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_relu_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_relu_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_relu_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_relu_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*tr_step(x_x[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_relu_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_relu_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_relu_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_relu_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_relu_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_relu_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_relu_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
 }
 
 // tr_elementwise_erf_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -414,21 +2592,45 @@ extern "C" void tr_elementwise_erf_fwd0_f32(float* __restrict__ x_y, const int m
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_erf_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_erf_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_erf_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_erf_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_erf_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_erf_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_erf_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_erf_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_erf_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
 }
 
 // tr_elementwise_erf_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -449,21 +2651,45 @@ extern "C" void tr_elementwise_erf_jvp0_f32(float* __restrict__ x_y, const int m
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_erf_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_erf_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_erf_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_erf_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_erf_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_erf_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_erf_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_erf_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_erf_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
 }
 
 // tr_elementwise_erf_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -482,21 +2708,220 @@ extern "C" void tr_elementwise_erf_pb0_f32(float* __restrict__ b_x, const int mo
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_erf_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_erf_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_erf_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_erf_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_erf_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_erf_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_erf_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_erf_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_erf_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_leaky_relu_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_leaky_relu_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T v1 = x_x[e];
+        const T r2 = tr_select<T>((v1 > T(0)), v1, T(0.01)*v1);
+        tr_store(x_y, e, r2, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_leaky_relu_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_leaky_relu_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_leaky_relu_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_leaky_relu_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_leaky_relu_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_leaky_relu_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_elementwise_leaky_relu_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_leaky_relu_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T v1 = x_x[e];
+        const T r2 = tr_select<T>((v1 > T(0)), v1, T(0.01)*v1);
+        tr_store(x_y, e, r2, mode_x_y);
+        const T r3 = tr_ld(d_x, e)*tr_select<T>((x_x[e] > T(0)), T(1), T(0.01));
+        tr_store(d_y, e, r3, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_leaky_relu_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_leaky_relu_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_leaky_relu_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_leaky_relu_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_leaky_relu_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_leaky_relu_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
+}
+
+// tr_elementwise_leaky_relu_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_leaky_relu_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*tr_select<T>((x_x[e] > T(0)), T(1), T(0.01));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_leaky_relu_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_leaky_relu_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_leaky_relu_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_leaky_relu_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_leaky_relu_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_leaky_relu_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_leaky_relu_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
 }
 
 // tr_elementwise_gelu_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -516,21 +2941,45 @@ extern "C" void tr_elementwise_gelu_fwd0_f32(float* __restrict__ x_y, const int 
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_gelu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_gelu_fwd0_body<float>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_gelu_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_gelu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_gelu_fwd0_body<double>(x_y, mode_x_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_gelu_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_gelu_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_gelu_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_gelu_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
 }
 
 // tr_elementwise_gelu_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -554,21 +3003,45 @@ extern "C" void tr_elementwise_gelu_jvp0_f32(float* __restrict__ x_y, const int 
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_gelu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_gelu_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_gelu_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ d_x, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_gelu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_gelu_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_gelu_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_gelu_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_gelu_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_gelu_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[2]);
 }
 
 // tr_elementwise_gelu_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
@@ -589,19 +3062,503 @@ extern "C" void tr_elementwise_gelu_pb0_f32(float* __restrict__ b_x, const int m
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_gelu_pb0_body<float>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_gelu_pb0_body<float>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
 }
 extern "C" void tr_elementwise_gelu_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ b_y, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-#pragma omp parallel for schedule(static) if (total > 2 * TR_CHUNK)
-    for (long long w = 0; w < nw; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
         tr_elementwise_gelu_pb0_body<double>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_gelu_pb0_body<double>(b_x, mode_b_x, x_x, b_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_gelu_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_gelu_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_gelu_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_gelu_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_scale_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_scale_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_s, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = x_s[0]*x_x[e];
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_scale_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_s, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_fwd0_body<float>(x_y, mode_x_y, x_s, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_fwd0_body<float>(x_y, mode_x_y, x_s, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_scale_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_s, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_fwd0_body<double>(x_y, mode_x_y, x_s, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_fwd0_body<double>(x_y, mode_x_y, x_s, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_scale_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_scale_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_scale_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_scale_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_s, const T* __restrict__ x_x, const T* __restrict__ d_s, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = x_s[0]*x_x[e];
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_s, 0)*x_x[e] + tr_ld(d_x, e)*x_s[0];
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_scale_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_s, const float* __restrict__ x_x, const float* __restrict__ d_s, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_s, x_x, d_s, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_s, x_x, d_s, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_scale_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_s, const double* __restrict__ x_x, const double* __restrict__ d_s, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_s, x_x, d_s, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_s, x_x, d_s, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_scale_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_scale_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[2]);
+}
+
+// tr_elementwise_scale_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_scale_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_s, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*x_s[0];
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_scale_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_s, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_pb0_body<float>(b_x, mode_b_x, b_y, x_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_pb0_body<float>(b_x, mode_b_x, b_y, x_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_scale_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_s, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_pb0_body<double>(b_x, mode_b_x, b_y, x_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_scale_pb0_body<double>(b_x, mode_b_x, b_y, x_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_scale_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_scale_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_scale_pb1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_elementwise_scale_pb1_block(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(b_y, q0)*x_x[q0];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_elementwise_scale_pb1_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_elementwise_scale_pb1_block<float>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_elementwise_scale_pb1_block<float>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_elementwise_scale_pb1_block<float>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_elementwise_scale_pb1_block<float>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_s, row, v, mode_b_s);
+    }
+}
+extern "C" void tr_elementwise_scale_pb1_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_elementwise_scale_pb1_block<double>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_elementwise_scale_pb1_block<double>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_elementwise_scale_pb1_block<double>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_elementwise_scale_pb1_block<double>(b_s, mode_b_s, b_y, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_s, row, v, mode_b_s);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_scale_pb1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_pb1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_elementwise_scale_pb1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_scale_pb1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_elementwise_power_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_power_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ x_n, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = pow(x_x[e], x_n[0]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_elementwise_power_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ x_n, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_fwd0_body<float>(x_y, mode_x_y, x_x, x_n, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_fwd0_body<float>(x_y, mode_x_y, x_x, x_n, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_power_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ x_n, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_fwd0_body<double>(x_y, mode_x_y, x_x, x_n, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_fwd0_body<double>(x_y, mode_x_y, x_x, x_n, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_power_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_power_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_power_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_power_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_elementwise_power_jvp0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_power_jvp0_body(T* __restrict__ x_y, const int mode_x_y, T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_x, const T* __restrict__ x_n, const T* __restrict__ d_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = pow(x_x[e], x_n[0]);
+        tr_store(x_y, e, r1, mode_x_y);
+        const T r2 = tr_ld(d_x, e)*x_n[0]*pow(x_x[e], tr_select<T>((x_n[0] != T(0)), x_n[0] + T(-1), T(0)));
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_elementwise_power_jvp0_f32(float* __restrict__ x_y, const int mode_x_y, float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_x, const float* __restrict__ x_n, const float* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, x_n, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_jvp0_body<float>(x_y, mode_x_y, d_y, mode_d_y, x_x, x_n, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_power_jvp0_f64(double* __restrict__ x_y, const int mode_x_y, double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_x, const double* __restrict__ x_n, const double* __restrict__ d_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, x_n, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_jvp0_body<double>(x_y, mode_x_y, d_y, mode_d_y, x_x, x_n, d_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_power_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_power_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (long long)tr_n[2]);
+}
+extern "C" void tr_elementwise_power_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_power_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[2]);
+}
+
+// tr_elementwise_power_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_elementwise_power_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_n, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e)*x_n[0]*pow(x_x[e], tr_select<T>((x_n[0] != T(0)), x_n[0] + T(-1), T(0)));
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_elementwise_power_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_n, const float* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_pb0_body<float>(b_x, mode_b_x, b_y, x_n, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_pb0_body<float>(b_x, mode_b_x, b_y, x_n, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_elementwise_power_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_n, const double* __restrict__ x_x, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_pb0_body<double>(b_x, mode_b_x, b_y, x_n, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_elementwise_power_pb0_body<double>(b_x, mode_b_x, b_y, x_n, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_elementwise_power_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_power_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_elementwise_power_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_elementwise_power_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
 }

@@ -1,5 +1,5 @@
 // @generated from rules/nn.rules by `derive-rules` -- do not edit by hand.
-// Native CPU kernels for gaussian_kernel_sum: each has a float32 (_f32) and a float64 (_f64) extern "C"
+// Native CPU kernels for sum, mean, logsumexp, softmax, log_softmax, dense, linear, mse, cross_entropy, gaussian_kernel_sum: each has a float32 (_f32) and a float64 (_f64) extern "C"
 // entry point. The plan (buffers, steps, parameters) is the .json file beside this one; runtime/native.py
 // compiles this file with the system C++ compiler (OpenMP) and runs the plan on NumPy arrays.
 
@@ -17,7 +17,7 @@
 
 using namespace std;  // float overloads of the math functions
 
-// cpu_math.h: exp, erf and erfc for the native CPU backend's kernels, in double and float, written so that
+// cpu_math.h: exp, erf, erfc and tanh for the native CPU backend's kernels, in double and float, written so that
 // g++ -O3 -fopenmp-simd (or -fopenmp) vectorizes the loops that call them, for AVX-512, AVX2 or SSE4: no
 // data-dependent branches and no calls into libm, only arithmetic, selects (mask blends, never ?:) and bit moves.
 // Plain C++17, header-only. Compile WITHOUT -ffast-math (or -fassociative-math, -ffinite-math-only): the
@@ -37,6 +37,8 @@ using namespace std;  // float overloads of the math functions
 //               to need no 1/x². exp(-x²) takes x² as an exact hi + lo pair (fma or Dekker), which keeps
 //               erfc's relative precision out to 26.5 (Cody splits x at 1/16 for the same reason). The float
 //               versions compute in double and round once.
+//   tr_tanh(x)  the odd rational of the Cephes library's tanh below |x| = 0.625, 1 - 2/(e^(2|x|) + 1) with x's
+//               sign above (tests/codegen/test_cpu_math.py: within 2 ulp of mpmath in double, 1 in float).
 #ifndef TR_CPU_MATH_H
 #define TR_CPU_MATH_H
 
@@ -212,7 +214,26 @@ TR_INLINE double cody(double x) {
     return select(small, erf_small, big);
 }
 
+// tanh: for |x| < 0.625 the odd rational x + x·z·P(z)/Q(z), z = x², of the Cephes library's tanh (S. L. Moshier);
+// beyond, 1 - 2/(e^(2|x|) + 1) with the sign of x (e^(2|x|) = inf past 354 gives exactly ±1). Both evaluated and
+// one selected per lane; NaN propagates through either.
+TR_INLINE double tanh_d(double x) {
+    const double a = std::fabs(x), z = x * x;
+    const double p = fmadd(fmadd(-9.64399179425052238628e-1, z, -9.92877231001918586564e1), z,
+                           -1.61468768441708447952e3);
+    const double q = fmadd(fmadd(z + 1.12811678491632931402e2, z, 2.23548839060100448583e3), z,
+                           4.84406305325125486048e3);
+    const double small = fmadd(a * z, p / q, a);
+    const double big = 1.0 - 2.0 / (exp_hilo(2.0 * a, 0.0) + 1.0);
+    return std::copysign(select(a < 0.625, small, big), x);     // (tanh(-0) = -0)
+}
+
 }  // namespace tr_math_detail
+
+#pragma omp declare simd notinbranch
+TR_INLINE double tr_tanh(double x) { return tr_math_detail::tanh_d(x); }
+#pragma omp declare simd notinbranch
+TR_INLINE float tr_tanh(float x) { return static_cast<float>(tr_math_detail::tanh_d(static_cast<double>(x))); }
 
 #pragma omp declare simd notinbranch
 TR_INLINE double tr_exp(double x) { return tr_math_detail::exp_hilo(x, 0.0); }
@@ -242,6 +263,8 @@ template <typename T> static inline T tr_sigmoid(T x) {
     const T e = tr_exp(-fabs(x));
     return tr_select(x >= T(0), T(1), e) / (T(1) + e);
 }
+// fmax without its libm call (which keeps a max-reduction loop scalar): the larger, the number where one is NaN
+template <typename T> static inline T tr_fmax(T a, T b) { return tr_select(b > a || a != a, b, a); }
 template <typename T> static inline T tr_relu(T x) { return tr_select(x > T(0), x, T(0)); }
 template <typename T> static inline T tr_softplus(T x) { return tr_relu(x) + log1p(tr_exp(-fabs(x))); }
 template <typename T> static inline T tr_step(T x) { return tr_select(x > T(0), T(1), T(0)); }
@@ -283,10 +306,15 @@ template <typename T> static inline T tr_shift(T stored) {
     const U top = U(1) << (8 * sizeof(U) - 1);
     U k;
     memcpy(&k, &stored, sizeof k);
-    k = (k & top) ? (k & ~top) : ~k;
+    // (k & top) ? (k & ~top) : ~k, then 0 where not finite: with masks, no branch (a loop reading a shift stays
+    // vectorizable where the target has no masked instructions)
+    const U neg = U(0) - (k >> (8 * sizeof(U) - 1));
+    k = (k & ~top & neg) | (~k & ~neg);
     T x;
     memcpy(&x, &k, sizeof x);
-    return isfinite(x) ? x : T(0);
+    k &= U(0) - U(isfinite(x));
+    memcpy(&x, &k, sizeof x);
+    return x;
 }
 
 template <typename T> static inline void tr_store_max(T* p, long long i, T v, int mode) {
@@ -295,6 +323,3474 @@ template <typename T> static inline void tr_store_max(T* p, long long i, T v, in
     U* const q = reinterpret_cast<U*>(p) + i;
     const U k = tr_key(v);
     if (mode == 0 || k > *q) *q = k;
+}
+
+// tr_nn_sum_fwd0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_sum_fwd0_block(T* __restrict__ x_s, const int mode_x_s, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += x_x[q0];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_sum_fwd0_f32(float* __restrict__ x_s, const int mode_x_s, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_sum_fwd0_block<float>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_s, r, res[r - r0], mode_x_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_sum_fwd0_block<float>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_s, r, res[r - r0], mode_x_s);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_sum_fwd0_block<float>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_sum_fwd0_block<float>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_s, row, v, mode_x_s);
+    }
+}
+extern "C" void tr_nn_sum_fwd0_f64(double* __restrict__ x_s, const int mode_x_s, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_sum_fwd0_block<double>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_s, r, res[r - r0], mode_x_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_sum_fwd0_block<double>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_s, r, res[r - r0], mode_x_s);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_sum_fwd0_block<double>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_sum_fwd0_block<double>(x_s, mode_x_s, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_s, row, v, mode_x_s);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_sum_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_sum_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_sum_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_sum_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_sum_jvp1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_sum_jvp1_block(T* __restrict__ d_s, const int mode_d_s, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(d_x, q0);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_sum_jvp1_f32(float* __restrict__ d_s, const int mode_d_s, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_sum_jvp1_block<float>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_s, r, res[r - r0], mode_d_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_sum_jvp1_block<float>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_s, r, res[r - r0], mode_d_s);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_sum_jvp1_block<float>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_sum_jvp1_block<float>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_s, row, v, mode_d_s);
+    }
+}
+extern "C" void tr_nn_sum_jvp1_f64(double* __restrict__ d_s, const int mode_d_s, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_sum_jvp1_block<double>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_s, r, res[r - r0], mode_d_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_sum_jvp1_block<double>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_s, r, res[r - r0], mode_d_s);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_sum_jvp1_block<double>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_sum_jvp1_block<double>(d_s, mode_d_s, d_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_s, row, v, mode_d_s);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_sum_jvp1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_sum_jvp1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_sum_jvp1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_sum_jvp1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_sum_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_sum_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_s, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_s, 0);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_nn_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_s, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_sum_pb0_body<float>(b_x, mode_b_x, b_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_sum_pb0_body<float>(b_x, mode_b_x, b_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_s, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_sum_pb0_body<double>(b_x, mode_b_x, b_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_sum_pb0_body<double>(b_x, mode_b_x, b_s, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_sum_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_sum_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_sum_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_sum_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_nn_mean_fwd0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_mean_fwd0_block(T* __restrict__ x_m, const int mode_x_m, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += x_x[q0];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = (T(1) / (T(n_i))) * acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_mean_fwd0_f32(float* __restrict__ x_m, const int mode_x_m, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mean_fwd0_block<float>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_m, r, res[r - r0], mode_x_m);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mean_fwd0_block<float>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_m, r, res[r - r0], mode_x_m);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mean_fwd0_block<float>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mean_fwd0_block<float>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_m, row, v, mode_x_m);
+    }
+}
+extern "C" void tr_nn_mean_fwd0_f64(double* __restrict__ x_m, const int mode_x_m, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mean_fwd0_block<double>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_m, r, res[r - r0], mode_x_m);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mean_fwd0_block<double>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_m, r, res[r - r0], mode_x_m);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mean_fwd0_block<double>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mean_fwd0_block<double>(x_m, mode_x_m, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_m, row, v, mode_x_m);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_mean_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mean_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_mean_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mean_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_mean_jvp1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_mean_jvp1_block(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_x, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(d_x, q0);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = (T(1) / (T(n_i))) * acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_mean_jvp1_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mean_jvp1_block<float>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_m, r, res[r - r0], mode_d_m);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mean_jvp1_block<float>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_m, r, res[r - r0], mode_d_m);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mean_jvp1_block<float>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mean_jvp1_block<float>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_m, row, v, mode_d_m);
+    }
+}
+extern "C" void tr_nn_mean_jvp1_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mean_jvp1_block<double>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_m, r, res[r - r0], mode_d_m);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mean_jvp1_block<double>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_m, r, res[r - r0], mode_d_m);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mean_jvp1_block<double>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mean_jvp1_block<double>(d_m, mode_d_m, d_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_m, row, v, mode_d_m);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_mean_jvp1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mean_jvp1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_mean_jvp1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mean_jvp1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_mean_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_mean_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_m, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_m, 0)/T(n_i);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_nn_mean_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_m, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mean_pb0_body<float>(b_x, mode_b_x, b_m, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mean_pb0_body<float>(b_x, mode_b_x, b_m, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_mean_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_m, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mean_pb0_body<double>(b_x, mode_b_x, b_m, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mean_pb0_body<double>(b_x, mode_b_x, b_m, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_mean_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mean_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_mean_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mean_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1]);
+}
+
+// tr_nn_logsumexp_fwd0: maximum of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_logsumexp_fwd0_block(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = -T(INFINITY);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = -T(INFINITY);
+#pragma omp simd reduction(max:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                { const T c_ = x_x[q0]; a0 = c_ > a0 ? c_ : a0; }
+            }
+            acc0[row - r0] = tr_fmax(acc0[row - r0], a0);
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_logsumexp_fwd0_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_logsumexp_fwd0_block<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_logsumexp_fwd0_block<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_logsumexp_fwd0_block<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_logsumexp_fwd0_block<float>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = tr_fmax(v, part[c]);
+        tr_store_max(u_c0, row, v, mode_u_c0);
+    }
+}
+extern "C" void tr_nn_logsumexp_fwd0_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_x, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_logsumexp_fwd0_block<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_logsumexp_fwd0_block<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_logsumexp_fwd0_block<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_logsumexp_fwd0_block<double>(u_c0, mode_u_c0, x_x, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = tr_fmax(v, part[c]);
+        tr_store_max(u_c0, row, v, mode_u_c0);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_logsumexp_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_logsumexp_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_logsumexp_fwd1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_logsumexp_fwd1_block(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_x, const T* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_exp(x_x[q0] - tr_shift(u_c0[0]));
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_logsumexp_fwd1_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_x, const float* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_logsumexp_fwd1_block<float>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_logsumexp_fwd1_block<float>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_logsumexp_fwd1_block<float>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_logsumexp_fwd1_block<float>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c1, row, v, mode_u_c1);
+    }
+}
+extern "C" void tr_nn_logsumexp_fwd1_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_x, const double* __restrict__ u_c0, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_logsumexp_fwd1_block<double>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_logsumexp_fwd1_block<double>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_logsumexp_fwd1_block<double>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_logsumexp_fwd1_block<double>(u_c1, mode_u_c1, x_x, u_c0, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c1, row, v, mode_u_c1);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_logsumexp_fwd1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_fwd1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_logsumexp_fwd1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_fwd1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_logsumexp_fwd2: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_logsumexp_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ u_c0, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const T r1 = log(u_c1[0]) + tr_shift(u_c0[0]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_nn_logsumexp_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ u_c0) {
+    const long long total = 1LL, nl = 1LL;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_fwd2_body<float>(x_y, mode_x_y, u_c1, u_c0, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_fwd2_body<float>(x_y, mode_x_y, u_c1, u_c0, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_logsumexp_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ u_c0) {
+    const long long total = 1LL, nl = 1LL;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_fwd2_body<double>(x_y, mode_x_y, u_c1, u_c0, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_fwd2_body<double>(x_y, mode_x_y, u_c1, u_c0, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_logsumexp_fwd2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_fwd2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2]);
+}
+extern "C" void tr_nn_logsumexp_fwd2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_fwd2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2]);
+}
+
+// tr_nn_logsumexp_jvp3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_logsumexp_jvp3_block(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(d_x, q0)*tr_exp(x_x[q0] - x_y[0]);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_logsumexp_jvp3_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_logsumexp_jvp3_block<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_y, r, res[r - r0], mode_d_y);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_logsumexp_jvp3_block<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_y, r, res[r - r0], mode_d_y);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_logsumexp_jvp3_block<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_logsumexp_jvp3_block<float>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_y, row, v, mode_d_y);
+    }
+}
+extern "C" void tr_nn_logsumexp_jvp3_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_logsumexp_jvp3_block<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_y, r, res[r - r0], mode_d_y);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_logsumexp_jvp3_block<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_y, r, res[r - r0], mode_d_y);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_logsumexp_jvp3_block<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_logsumexp_jvp3_block<double>(d_y, mode_d_y, d_x, x_x, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_y, row, v, mode_d_y);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_logsumexp_jvp3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_jvp3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_logsumexp_jvp3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_jvp3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_logsumexp_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_logsumexp_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, 0)*tr_exp(x_x[e] - x_y[0]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_nn_logsumexp_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_pb0_body<float>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_pb0_body<float>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_logsumexp_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_pb0_body<double>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_logsumexp_pb0_body<double>(b_x, mode_b_x, b_y, x_x, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_logsumexp_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_logsumexp_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_logsumexp_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_nn_softmax_fwd2: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_softmax_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_x, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_exp(x_x[e] - tr_shift(u_c0[0]))/u_c1[0];
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_nn_softmax_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_x, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_fwd2_body<float>(x_y, mode_x_y, x_x, u_c0, u_c1, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_fwd2_body<float>(x_y, mode_x_y, x_x, u_c0, u_c1, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_softmax_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_x, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_fwd2_body<double>(x_y, mode_x_y, x_x, u_c0, u_c1, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_fwd2_body<double>(x_y, mode_x_y, x_x, u_c0, u_c1, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_softmax_fwd2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_fwd2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_softmax_fwd2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_fwd2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_nn_softmax_jvp3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_softmax_jvp3_block(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(d_x, q0)*x_y[q0];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_softmax_jvp3_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c2, row, v, mode_u_c2);
+    }
+}
+extern "C" void tr_nn_softmax_jvp3_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c2, row, v, mode_u_c2);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_softmax_jvp3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_jvp3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_softmax_jvp3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_jvp3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_softmax_jvp4: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_softmax_jvp4_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ d_x, const T* __restrict__ u_c2, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T v1 = x_y[e];
+        const T r2 = v1*tr_ld(d_x, e) - v1*tr_ld(u_c2, 0);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_nn_softmax_jvp4_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ d_x, const float* __restrict__ u_c2, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_jvp4_body<float>(d_y, mode_d_y, x_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_jvp4_body<float>(d_y, mode_d_y, x_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_softmax_jvp4_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ d_x, const double* __restrict__ u_c2, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_jvp4_body<double>(d_y, mode_d_y, x_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_jvp4_body<double>(d_y, mode_d_y, x_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_softmax_jvp4_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_jvp4_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_softmax_jvp4_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_jvp4_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_nn_softmax_pb0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_softmax_pb0_block(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(b_y, q0)*x_y[q0];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_softmax_pb0_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c0, row, v, mode_u_c0);
+    }
+}
+extern "C" void tr_nn_softmax_pb0_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c0, row, v, mode_u_c0);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_softmax_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_softmax_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_softmax_pb1: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_softmax_pb1_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_y, const T* __restrict__ b_y, const T* __restrict__ u_c0, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T v1 = x_y[e];
+        const T r2 = v1*tr_ld(b_y, e) - v1*tr_ld(u_c0, 0);
+        tr_store(b_x, e, r2, mode_b_x);
+    }
+}
+extern "C" void tr_nn_softmax_pb1_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_y, const float* __restrict__ b_y, const float* __restrict__ u_c0, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_pb1_body<float>(b_x, mode_b_x, x_y, b_y, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_pb1_body<float>(b_x, mode_b_x, x_y, b_y, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_softmax_pb1_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_y, const double* __restrict__ b_y, const double* __restrict__ u_c0, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_pb1_body<double>(b_x, mode_b_x, x_y, b_y, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_softmax_pb1_body<double>(b_x, mode_b_x, x_y, b_y, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_softmax_pb1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_pb1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_softmax_pb1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_softmax_pb1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_nn_log_softmax_fwd2: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_log_softmax_fwd2_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c1, const T* __restrict__ x_x, const T* __restrict__ u_c0, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = -log(u_c1[0]) + (x_x[e] - tr_shift(u_c0[0]));
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_nn_log_softmax_fwd2_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c1, const float* __restrict__ x_x, const float* __restrict__ u_c0, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_fwd2_body<float>(x_y, mode_x_y, u_c1, x_x, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_fwd2_body<float>(x_y, mode_x_y, u_c1, x_x, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_log_softmax_fwd2_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c1, const double* __restrict__ x_x, const double* __restrict__ u_c0, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_fwd2_body<double>(x_y, mode_x_y, u_c1, x_x, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_fwd2_body<double>(x_y, mode_x_y, u_c1, x_x, u_c0, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_log_softmax_fwd2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_fwd2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_log_softmax_fwd2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_fwd2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_nn_log_softmax_jvp3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_log_softmax_jvp3_block(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ d_x, const T* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(d_x, q0)*tr_exp(x_y[q0]);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_log_softmax_jvp3_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ d_x, const float* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_log_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_log_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_log_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_log_softmax_jvp3_block<float>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c2, row, v, mode_u_c2);
+    }
+}
+extern "C" void tr_nn_log_softmax_jvp3_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ d_x, const double* __restrict__ x_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_log_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_log_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c2, r, res[r - r0], mode_u_c2);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_log_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_log_softmax_jvp3_block<double>(u_c2, mode_u_c2, d_x, x_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c2, row, v, mode_u_c2);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_log_softmax_jvp3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_jvp3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_log_softmax_jvp3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_jvp3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_log_softmax_jvp4: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_log_softmax_jvp4_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_x, const T* __restrict__ u_c2, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(d_x, e) - tr_ld(u_c2, 0);
+        tr_store(d_y, e, r1, mode_d_y);
+    }
+}
+extern "C" void tr_nn_log_softmax_jvp4_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_x, const float* __restrict__ u_c2, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_jvp4_body<float>(d_y, mode_d_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_jvp4_body<float>(d_y, mode_d_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_log_softmax_jvp4_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_x, const double* __restrict__ u_c2, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_jvp4_body<double>(d_y, mode_d_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_jvp4_body<double>(d_y, mode_d_y, d_x, u_c2, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_log_softmax_jvp4_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_jvp4_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_log_softmax_jvp4_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_jvp4_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_nn_log_softmax_pb0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_log_softmax_pb0_block(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ b_y, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(b_y, q0);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_log_softmax_pb0_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ b_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_log_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_log_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_log_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_log_softmax_pb0_block<float>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c0, row, v, mode_u_c0);
+    }
+}
+extern "C" void tr_nn_log_softmax_pb0_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ b_y, const long long n_i, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_log_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_log_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_log_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_log_softmax_pb0_block<double>(u_c0, mode_u_c0, b_y, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c0, row, v, mode_u_c0);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_log_softmax_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+extern "C" void tr_nn_log_softmax_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4]);
+}
+
+// tr_nn_log_softmax_pb1: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_log_softmax_pb1_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ u_c0, const T* __restrict__ x_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = tr_ld(b_y, e) - tr_ld(u_c0, 0)*tr_exp(x_y[e]);
+        tr_store(b_x, e, r1, mode_b_x);
+    }
+}
+extern "C" void tr_nn_log_softmax_pb1_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ u_c0, const float* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_pb1_body<float>(b_x, mode_b_x, b_y, u_c0, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_pb1_body<float>(b_x, mode_b_x, b_y, u_c0, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_log_softmax_pb1_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ u_c0, const double* __restrict__ x_y, const long long n_i) {
+    const long long total = n_i, nl = n_i;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_pb1_body<double>(b_x, mode_b_x, b_y, u_c0, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_log_softmax_pb1_body<double>(b_x, mode_b_x, b_y, u_c0, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_log_softmax_pb1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_pb1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_log_softmax_pb1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_log_softmax_pb1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1]);
+}
+
+// tr_nn_dense_fwd1: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_dense_fwd1_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ u_c0, const T* __restrict__ x_c, const long long n_o, const long long n_b, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T r1 = tr_tanh(u_c0[e1 * n_b + e0] + x_c[e1]);
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_nn_dense_fwd1_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ u_c0, const float* __restrict__ x_c, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_fwd1_body<float>(x_y, mode_x_y, u_c0, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_fwd1_body<float>(x_y, mode_x_y, u_c0, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_dense_fwd1_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ u_c0, const double* __restrict__ x_c, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_fwd1_body<double>(x_y, mode_x_y, u_c0, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_fwd1_body<double>(x_y, mode_x_y, u_c0, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_dense_fwd1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_fwd1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
+}
+extern "C" void tr_nn_dense_fwd1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_fwd1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
+}
+
+// tr_nn_dense_jvp4: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_dense_jvp4_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ d_c, const T* __restrict__ u_c1, const T* __restrict__ u_c2, const long long n_o, const long long n_b, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T v1 = T(1) - tr_sq(x_y[e]);
+        const T r2 = v1*tr_ld(d_c, e1) + v1*tr_ld(u_c1, e) + v1*tr_ld(u_c2, e);
+        tr_store(d_y, e, r2, mode_d_y);
+    }
+}
+extern "C" void tr_nn_dense_jvp4_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ d_c, const float* __restrict__ u_c1, const float* __restrict__ u_c2, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_jvp4_body<float>(d_y, mode_d_y, x_y, d_c, u_c1, u_c2, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_jvp4_body<float>(d_y, mode_d_y, x_y, d_c, u_c1, u_c2, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_dense_jvp4_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ d_c, const double* __restrict__ u_c1, const double* __restrict__ u_c2, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_jvp4_body<double>(d_y, mode_d_y, x_y, d_c, u_c1, u_c2, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_jvp4_body<double>(d_y, mode_d_y, x_y, d_c, u_c1, u_c2, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_dense_jvp4_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_jvp4_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2]);
+}
+extern "C" void tr_nn_dense_jvp4_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_jvp4_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2]);
+}
+
+// tr_nn_dense_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_dense_pb0_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_b, const long long n_o, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T r1 = (T(1) - tr_sq(x_y[e]))*tr_ld(b_y, e);
+        tr_store(u_c0, e, r1, mode_u_c0);
+    }
+}
+extern "C" void tr_nn_dense_pb0_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_b, const long long n_o) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_pb0_body<float>(u_c0, mode_u_c0, x_y, b_y, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_pb0_body<float>(u_c0, mode_u_c0, x_y, b_y, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_dense_pb0_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_b, const long long n_o) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_pb0_body<double>(u_c0, mode_u_c0, x_y, b_y, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_dense_pb0_body<double>(u_c0, mode_u_c0, x_y, b_y, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_dense_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
+}
+extern "C" void tr_nn_dense_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
+}
+
+// tr_nn_dense_pb3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_dense_pb3_block(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += (T(1) - tr_sq(x_y[i0 * n_b + q0]))*tr_ld(b_y, i0 * n_b + q0);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_dense_pb3_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_dense_pb3_block<float>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_dense_pb3_block<float>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_dense_pb3_block<float>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_dense_pb3_block<float>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_c, row, v, mode_b_c);
+    }
+}
+extern "C" void tr_nn_dense_pb3_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_dense_pb3_block<double>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_dense_pb3_block<double>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_dense_pb3_block<double>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_dense_pb3_block<double>(b_c, mode_b_c, x_y, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_c, row, v, mode_b_c);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_dense_pb3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_pb3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_dense_pb3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_dense_pb3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_linear_fwd0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_linear_fwd0_body(T* __restrict__ x_y, const int mode_x_y, const T* __restrict__ x_c, const long long n_o, const long long n_b, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T r1 = x_c[e1];
+        tr_store(x_y, e, r1, mode_x_y);
+    }
+}
+extern "C" void tr_nn_linear_fwd0_f32(float* __restrict__ x_y, const int mode_x_y, const float* __restrict__ x_c, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_fwd0_body<float>(x_y, mode_x_y, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_fwd0_body<float>(x_y, mode_x_y, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_linear_fwd0_f64(double* __restrict__ x_y, const int mode_x_y, const double* __restrict__ x_c, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_fwd0_body<double>(x_y, mode_x_y, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_fwd0_body<double>(x_y, mode_x_y, x_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_linear_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_linear_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2]);
+}
+extern "C" void tr_nn_linear_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_linear_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2]);
+}
+
+// tr_nn_linear_jvp2: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_linear_jvp2_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_c, const long long n_o, const long long n_b, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T r1 = tr_ld(d_c, e1);
+        tr_store(d_y, e, r1, mode_d_y);
+    }
+}
+extern "C" void tr_nn_linear_jvp2_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_c, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_jvp2_body<float>(d_y, mode_d_y, d_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_jvp2_body<float>(d_y, mode_d_y, d_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_linear_jvp2_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_c, const long long n_o, const long long n_b) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_jvp2_body<double>(d_y, mode_d_y, d_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_linear_jvp2_body<double>(d_y, mode_d_y, d_c, n_o, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_linear_jvp2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_linear_jvp2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2]);
+}
+extern "C" void tr_nn_linear_jvp2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_linear_jvp2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2]);
+}
+
+// tr_nn_linear_pb2: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_linear_pb2_block(T* __restrict__ b_c, const int mode_b_c, const T* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(b_y, i0 * n_b + q0);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_linear_pb2_f32(float* __restrict__ b_c, const int mode_b_c, const float* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_linear_pb2_block<float>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_linear_pb2_block<float>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_linear_pb2_block<float>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_linear_pb2_block<float>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_c, row, v, mode_b_c);
+    }
+}
+extern "C" void tr_nn_linear_pb2_f64(double* __restrict__ b_c, const int mode_b_c, const double* __restrict__ b_y, const long long n_o, const long long n_b, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_linear_pb2_block<double>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_linear_pb2_block<double>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_c, r, res[r - r0], mode_b_c);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_linear_pb2_block<double>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_linear_pb2_block<double>(b_c, mode_b_c, b_y, n_o, n_b, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_c, row, v, mode_b_c);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_linear_pb2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_linear_pb2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_linear_pb2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_linear_pb2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_mse_fwd0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_mse_fwd0_block(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_p, const T* __restrict__ x_t, const long long n_b, const long long n_o, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+        const long long q0 = ko;
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q1 = k0 + t;
+                a0 += tr_sq(x_p[q0 * n_o + q1] - x_t[q0 * n_o + q1]);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = T(1)/(T(n_b)*T(n_o)) * acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_mse_fwd0_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_p, const float* __restrict__ x_t, const long long n_b, const long long n_o, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mse_fwd0_block<float>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mse_fwd0_block<float>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mse_fwd0_block<float>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mse_fwd0_block<float>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_L, row, v, mode_x_L);
+    }
+}
+extern "C" void tr_nn_mse_fwd0_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_p, const double* __restrict__ x_t, const long long n_b, const long long n_o, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mse_fwd0_block<double>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mse_fwd0_block<double>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mse_fwd0_block<double>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mse_fwd0_block<double>(x_L, mode_x_L, x_p, x_t, n_b, n_o, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_L, row, v, mode_x_L);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_mse_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mse_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_mse_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mse_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_mse_jvp1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_mse_jvp1_block(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_p, const T* __restrict__ x_t, const T* __restrict__ d_t, const T* __restrict__ d_p, const long long n_b, const long long n_o, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    T acc1[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+        const long long q0 = ko;
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+            T a1 = T(0);
+#pragma omp simd reduction(+:a0, a1)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q1 = k0 + t;
+                const T v1 = x_p[q0 * n_o + q1] - x_t[q0 * n_o + q1];
+                a0 += -v1*tr_ld(d_t, q0 * n_o + q1);
+                a1 += v1*tr_ld(d_p, q0 * n_o + q1);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+            acc1[row - r0] = acc1[row - r0] + a1;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const T v2 = T(2)/(T(n_b)*T(n_o));
+        res[row - r0] = v2 * acc0[row - r0] + v2 * acc1[row - r0];
+    }
+}
+extern "C" void tr_nn_mse_jvp1_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_p, const float* __restrict__ x_t, const float* __restrict__ d_t, const float* __restrict__ d_p, const long long n_b, const long long n_o, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mse_jvp1_block<float>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_mse_jvp1_block<float>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mse_jvp1_block<float>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mse_jvp1_block<float>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_L, row, v, mode_d_L);
+    }
+}
+extern "C" void tr_nn_mse_jvp1_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_p, const double* __restrict__ x_t, const double* __restrict__ d_t, const double* __restrict__ d_p, const long long n_b, const long long n_o, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mse_jvp1_block<double>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_mse_jvp1_block<double>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_mse_jvp1_block<double>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_mse_jvp1_block<double>(d_L, mode_d_L, x_p, x_t, d_t, d_p, n_b, n_o, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_L, row, v, mode_d_L);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_mse_jvp1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mse_jvp1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_mse_jvp1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mse_jvp1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_mse_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_mse_pb0_body(T* __restrict__ b_p, const int mode_b_p, T* __restrict__ b_t, const int mode_b_t, const T* __restrict__ x_p, const T* __restrict__ x_t, const T* __restrict__ b_L, const long long n_b, const long long n_o, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T r1 = T(2)*(x_p[e] - x_t[e])*tr_ld(b_L, 0)/(T(n_b)*T(n_o));
+        tr_store(b_p, e, r1, mode_b_p);
+        const T r2 = T(2)*(-x_p[e] + x_t[e])*tr_ld(b_L, 0)/(T(n_b)*T(n_o));
+        tr_store(b_t, e, r2, mode_b_t);
+    }
+}
+extern "C" void tr_nn_mse_pb0_f32(float* __restrict__ b_p, const int mode_b_p, float* __restrict__ b_t, const int mode_b_t, const float* __restrict__ x_p, const float* __restrict__ x_t, const float* __restrict__ b_L, const long long n_b, const long long n_o) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mse_pb0_body<float>(b_p, mode_b_p, b_t, mode_b_t, x_p, x_t, b_L, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mse_pb0_body<float>(b_p, mode_b_p, b_t, mode_b_t, x_p, x_t, b_L, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_mse_pb0_f64(double* __restrict__ b_p, const int mode_b_p, double* __restrict__ b_t, const int mode_b_t, const double* __restrict__ x_p, const double* __restrict__ x_t, const double* __restrict__ b_L, const long long n_b, const long long n_o) {
+    const long long total = n_b * n_o, nl = n_o;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mse_pb0_body<double>(b_p, mode_b_p, b_t, mode_b_t, x_p, x_t, b_L, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_mse_pb0_body<double>(b_p, mode_b_p, b_t, mode_b_t, x_p, x_t, b_L, n_b, n_o, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_mse_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mse_pb0_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (long long)tr_n[2], (long long)tr_n[3]);
+}
+extern "C" void tr_nn_mse_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_mse_pb0_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[2], (long long)tr_n[3]);
+}
+
+// tr_nn_cross_entropy_fwd0: maximum of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_cross_entropy_fwd0_block(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = -T(INFINITY);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            T a0 = -T(INFINITY);
+#pragma omp simd reduction(max:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                { const T c_ = x_z[i0 * n_c + q0]; a0 = c_ > a0 ? c_ : a0; }
+            }
+            acc0[row - r0] = tr_fmax(acc0[row - r0], a0);
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd0_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_fwd0_block<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_fwd0_block<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_fwd0_block<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_fwd0_block<float>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = tr_fmax(v, part[c]);
+        tr_store_max(u_c0, row, v, mode_u_c0);
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd0_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_fwd0_block<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_fwd0_block<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store_max(u_c0, r, res[r - r0], mode_u_c0);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_fwd0_block<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_fwd0_block<double>(u_c0, mode_u_c0, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = tr_fmax(v, part[c]);
+        tr_store_max(u_c0, row, v, mode_u_c0);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_cross_entropy_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_cross_entropy_fwd1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_cross_entropy_fwd1_block(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_z, const T* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_exp(x_z[i0 * n_c + q0] - tr_shift(u_c0[i0]));
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd1_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_z, const float* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_fwd1_block<float>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_fwd1_block<float>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_fwd1_block<float>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_fwd1_block<float>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c1, row, v, mode_u_c1);
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd1_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_z, const double* __restrict__ u_c0, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_fwd1_block<double>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_fwd1_block<double>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(u_c1, r, res[r - r0], mode_u_c1);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_fwd1_block<double>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_fwd1_block<double>(u_c1, mode_u_c1, x_z, u_c0, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(u_c1, row, v, mode_u_c1);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_fwd1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_cross_entropy_fwd1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_cross_entropy_fwd2: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_cross_entropy_fwd2_body(T* __restrict__ x_lse, const int mode_x_lse, const T* __restrict__ u_c1, const T* __restrict__ u_c0, const long long n_b, const long long o, const long long nl, const long long lo, const long long hi) {
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e0 = el;
+        const T r1 = log(u_c1[e]) + tr_shift(u_c0[e]);
+        tr_store(x_lse, e, r1, mode_x_lse);
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd2_f32(float* __restrict__ x_lse, const int mode_x_lse, const float* __restrict__ u_c1, const float* __restrict__ u_c0, const long long n_b) {
+    const long long total = n_b, nl = n_b;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_fwd2_body<float>(x_lse, mode_x_lse, u_c1, u_c0, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_fwd2_body<float>(x_lse, mode_x_lse, u_c1, u_c0, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd2_f64(double* __restrict__ x_lse, const int mode_x_lse, const double* __restrict__ u_c1, const double* __restrict__ u_c0, const long long n_b) {
+    const long long total = n_b, nl = n_b;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_fwd2_body<double>(x_lse, mode_x_lse, u_c1, u_c0, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_fwd2_body<double>(x_lse, mode_x_lse, u_c1, u_c0, n_b, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_fwd2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1]);
+}
+extern "C" void tr_nn_cross_entropy_fwd2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1]);
+}
+
+// tr_nn_cross_entropy_fwd3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_cross_entropy_fwd3_block(T* __restrict__ x_L, const int mode_x_L, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+        const long long q0 = ko;
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q1 = k0 + t;
+                a0 += (-x_lse[q1] + x_z[q0 * n_b + q1])*x_t[q0 * n_b + q1];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        res[row - r0] = -T(1)/T(n_b) * acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd3_f32(float* __restrict__ x_L, const int mode_x_L, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_fwd3_block<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_fwd3_block<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_fwd3_block<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_fwd3_block<float>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_L, row, v, mode_x_L);
+    }
+}
+extern "C" void tr_nn_cross_entropy_fwd3_f64(double* __restrict__ x_L, const int mode_x_L, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ x_t, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_fwd3_block<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_fwd3_block<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_L, r, res[r - r0], mode_x_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_fwd3_block<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_fwd3_block<double>(x_L, mode_x_L, x_lse, x_z, x_t, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(x_L, row, v, mode_x_L);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_fwd3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_cross_entropy_fwd3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_fwd3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_cross_entropy_jvp4: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_cross_entropy_jvp4_block(T* __restrict__ d_lse, const int mode_d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += tr_ld(d_z, i0 * n_c + q0)*tr_exp(-x_lse[i0] + x_z[i0 * n_c + q0]);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_cross_entropy_jvp4_f32(float* __restrict__ d_lse, const int mode_d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_jvp4_block<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_lse, r, res[r - r0], mode_d_lse);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_jvp4_block<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_lse, r, res[r - r0], mode_d_lse);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_jvp4_block<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_jvp4_block<float>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_lse, row, v, mode_d_lse);
+    }
+}
+extern "C" void tr_nn_cross_entropy_jvp4_f64(double* __restrict__ d_lse, const int mode_d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_jvp4_block<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_lse, r, res[r - r0], mode_d_lse);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_jvp4_block<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_lse, r, res[r - r0], mode_d_lse);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_jvp4_block<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_jvp4_block<double>(d_lse, mode_d_lse, d_z, x_lse, x_z, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_lse, row, v, mode_d_lse);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_jvp4_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_jvp4_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_cross_entropy_jvp4_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_jvp4_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_cross_entropy_jvp5: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_cross_entropy_jvp5_block(T* __restrict__ d_L, const int mode_d_L, const T* __restrict__ x_t, const T* __restrict__ d_lse, const T* __restrict__ d_z, const T* __restrict__ x_lse, const T* __restrict__ x_z, const T* __restrict__ d_t, const long long n_c, const long long n_b, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    T acc1[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
+    T acc2[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc2[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+        const long long q0 = ko;
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            T a0 = T(0);
+            T a1 = T(0);
+            T a2 = T(0);
+#pragma omp simd reduction(+:a0, a1, a2)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q1 = k0 + t;
+                const T v1 = x_t[q0 * n_b + q1];
+                a0 += v1*tr_ld(d_lse, q1);
+                a1 += v1*tr_ld(d_z, q0 * n_b + q1);
+                a2 += (x_lse[q1] - x_z[q0 * n_b + q1])*tr_ld(d_t, q0 * n_b + q1);
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+            acc1[row - r0] = acc1[row - r0] + a1;
+            acc2[row - r0] = acc2[row - r0] + a2;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const T v2 = (T(1) / (T(n_b)));
+        res[row - r0] = v2 * acc0[row - r0] - v2 * acc1[row - r0] + v2 * acc2[row - r0];
+    }
+}
+extern "C" void tr_nn_cross_entropy_jvp5_f32(float* __restrict__ d_L, const int mode_d_L, const float* __restrict__ x_t, const float* __restrict__ d_lse, const float* __restrict__ d_z, const float* __restrict__ x_lse, const float* __restrict__ x_z, const float* __restrict__ d_t, const long long n_c, const long long n_b, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_jvp5_block<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_jvp5_block<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_jvp5_block<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_jvp5_block<float>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_L, row, v, mode_d_L);
+    }
+}
+extern "C" void tr_nn_cross_entropy_jvp5_f64(double* __restrict__ d_L, const int mode_d_L, const double* __restrict__ x_t, const double* __restrict__ d_lse, const double* __restrict__ d_z, const double* __restrict__ x_lse, const double* __restrict__ x_z, const double* __restrict__ d_t, const long long n_c, const long long n_b, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_jvp5_block<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_jvp5_block<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_L, r, res[r - r0], mode_d_L);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_jvp5_block<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_jvp5_block<double>(d_L, mode_d_L, x_t, d_lse, d_z, x_lse, x_z, d_t, n_c, n_b, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(d_L, row, v, mode_d_L);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_jvp5_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_jvp5_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (const float*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_cross_entropy_jvp5_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_jvp5_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (const double*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_cross_entropy_pb0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
+// the outer range [ob, oe)
+template <typename T>
+static void tr_nn_cross_entropy_pb0_block(T* __restrict__ b_lse, const int mode_b_lse, const T* __restrict__ x_t, const T* __restrict__ b_L, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+    T acc0[TR_RB];
+    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
+    for (long long ko = ob; ko < oe; ++ko) {
+    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
+        const long long tn = tr_min((long long)TR_TILE, ie - k0);
+        for (long long row = r0; row < r1; ++row) {
+            const long long i0 = row;
+            T a0 = T(0);
+#pragma omp simd reduction(+:a0)
+            for (long long t = 0; t < tn; ++t) {
+                const long long q0 = k0 + t;
+                a0 += x_t[i0 * n_c + q0];
+            }
+            acc0[row - r0] = acc0[row - r0] + a0;
+        }
+    }
+    }
+    for (long long row = r0; row < r1; ++row) {
+        const long long i0 = row;
+        res[row - r0] = tr_ld(b_L, 0)/T(n_b) * acc0[row - r0];
+    }
+}
+extern "C" void tr_nn_cross_entropy_pb0_f32(float* __restrict__ b_lse, const int mode_b_lse, const float* __restrict__ x_t, const float* __restrict__ b_L, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_pb0_block<float>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_lse, r, res[r - r0], mode_b_lse);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_cross_entropy_pb0_block<float>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_lse, r, res[r - r0], mode_b_lse);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<float> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_pb0_block<float>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_pb0_block<float>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        float v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_lse, row, v, mode_b_lse);
+    }
+}
+extern "C" void tr_nn_cross_entropy_pb0_f64(double* __restrict__ b_lse, const int mode_b_lse, const double* __restrict__ x_t, const double* __restrict__ b_L, const long long n_b, const long long n_c, const long long nrows, const long long nko, const long long nki) {
+    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
+        const long long nb = tr_ceil(nrows, TR_RB);
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_pb0_block<double>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_lse, r, res[r - r0], mode_b_lse);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_cross_entropy_pb0_block<double>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_lse, r, res[r - r0], mode_b_lse);
+            }
+        }
+        return;
+    }
+    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
+    const bool outer = nko >= 8 * omp_get_max_threads();
+    const long long span = outer ? nko : nki;
+    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
+    const long long nch = tr_ceil(span, per);
+    std::vector<double> part(nch);
+    for (long long row = 0; row < nrows; ++row) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long c = 0; c < nch; ++c) {
+            const long long lo = c * per, hi = tr_min(span, lo + per);
+            if (outer) tr_nn_cross_entropy_pb0_block<double>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_cross_entropy_pb0_block<double>(b_lse, mode_b_lse, x_t, b_L, n_b, n_c, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+        }
+        double v = part[0];
+        for (long long c = 1; c < nch; ++c) v = v + part[c];
+        tr_store(b_lse, row, v, mode_b_lse);
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+extern "C" void tr_nn_cross_entropy_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5]);
+}
+
+// tr_nn_cross_entropy_pb1: elementwise; every index but the last from the outer position o, the last in a simd loop over
+// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
+template <typename T>
+static void tr_nn_cross_entropy_pb1_body(T* __restrict__ b_z, const int mode_b_z, T* __restrict__ b_t, const int mode_b_t, const T* __restrict__ b_L, const T* __restrict__ x_t, const T* __restrict__ b_lse, const T* __restrict__ x_lse, const T* __restrict__ x_z, const long long n_b, const long long n_c, const long long o, const long long nl, const long long lo, const long long hi) {
+    const long long e0 = o;
+#pragma omp simd
+    for (long long el = lo; el < hi; ++el) {
+        const long long e = o * nl + el;
+        const long long e1 = el;
+        const T r1 = -tr_ld(b_L, 0)*x_t[e]/T(n_b) + tr_ld(b_lse, e0)*tr_exp(-x_lse[e0] + x_z[e]);
+        tr_store(b_z, e, r1, mode_b_z);
+        const T r2 = (x_lse[e0] - x_z[e])*tr_ld(b_L, 0)/T(n_b);
+        tr_store(b_t, e, r2, mode_b_t);
+    }
+}
+extern "C" void tr_nn_cross_entropy_pb1_f32(float* __restrict__ b_z, const int mode_b_z, float* __restrict__ b_t, const int mode_b_t, const float* __restrict__ b_L, const float* __restrict__ x_t, const float* __restrict__ b_lse, const float* __restrict__ x_lse, const float* __restrict__ x_z, const long long n_b, const long long n_c) {
+    const long long total = n_b * n_c, nl = n_c;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_pb1_body<float>(b_z, mode_b_z, b_t, mode_b_t, b_L, x_t, b_lse, x_lse, x_z, n_b, n_c, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_pb1_body<float>(b_z, mode_b_z, b_t, mode_b_t, b_L, x_t, b_lse, x_lse, x_z, n_b, n_c, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+extern "C" void tr_nn_cross_entropy_pb1_f64(double* __restrict__ b_z, const int mode_b_z, double* __restrict__ b_t, const int mode_b_t, const double* __restrict__ b_L, const double* __restrict__ x_t, const double* __restrict__ b_lse, const double* __restrict__ x_lse, const double* __restrict__ x_z, const long long n_b, const long long n_c) {
+    const long long total = n_b * n_c, nl = n_c;
+    if (total <= 0) return;
+    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (total > 2 * TR_CHUNK) {
+#pragma omp parallel for schedule(static)
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_pb1_body<double>(b_z, mode_b_z, b_t, mode_b_t, b_L, x_t, b_lse, x_lse, x_z, n_b, n_c, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    } else {
+        for (long long w = 0; w < nw; ++w) {
+        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
+        tr_nn_cross_entropy_pb1_body<double>(b_z, mode_b_z, b_t, mode_b_t, b_L, x_t, b_lse, x_lse, x_z, n_b, n_c, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        }
+    }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_cross_entropy_pb1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_pb1_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (const float*)tr_p[6], (long long)tr_n[2], (long long)tr_n[3]);
+}
+extern "C" void tr_nn_cross_entropy_pb1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_cross_entropy_pb1_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (const double*)tr_p[6], (long long)tr_n[2], (long long)tr_n[3]);
 }
 
 // tr_nn_gaussian_kernel_sum_fwd0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
@@ -336,12 +3832,22 @@ static void tr_nn_gaussian_kernel_sum_fwd0_block(T* __restrict__ x_out, const in
 extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
             tr_nn_gaussian_kernel_sum_fwd0_block<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_fwd0_block<float>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
+            }
         }
         return;
     }
@@ -366,12 +3872,22 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f32(float* __restrict__ x_out, co
 extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
             tr_nn_gaussian_kernel_sum_fwd0_block<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_fwd0_block<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
+            }
         }
         return;
     }
@@ -392,6 +3908,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64(double* __restrict__ x_out, c
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(x_out, row, v, mode_x_out);
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_fwd0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
 // tr_nn_gaussian_kernel_sum_jvp1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
@@ -439,12 +3963,22 @@ static void tr_nn_gaussian_kernel_sum_jvp1_block(T* __restrict__ d_out, const in
 extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
             tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
         }
         return;
     }
@@ -469,12 +4003,22 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ d_out, co
 extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
             tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
         }
         return;
     }
@@ -495,6 +4039,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ d_out, c
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(d_out, row, v, mode_d_out);
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (const float*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (const double*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
 // tr_nn_gaussian_kernel_sum_jvp2: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
@@ -544,12 +4096,22 @@ static void tr_nn_gaussian_kernel_sum_jvp2_block(T* __restrict__ d_out, const in
 extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
             tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
         }
         return;
     }
@@ -574,12 +4136,22 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ d_out, co
 extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
             tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
         }
         return;
     }
@@ -600,6 +4172,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ d_out, c
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(d_out, row, v, mode_d_out);
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
 // tr_nn_gaussian_kernel_sum_jvp3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
@@ -649,12 +4229,22 @@ static void tr_nn_gaussian_kernel_sum_jvp3_block(T* __restrict__ d_out, const in
 extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
             tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
         }
         return;
     }
@@ -679,12 +4269,22 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ d_out, co
 extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
             tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
+            }
         }
         return;
     }
@@ -705,6 +4305,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, c
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(d_out, row, v, mode_d_out);
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
 // tr_nn_gaussian_kernel_sum_pb0: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
@@ -766,8 +4374,10 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const
     if (nrows <= 0) return;
     const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
     const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngb * nlb; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         float res[TR_RB * TR_LANES], res2[TR_RB];
@@ -775,6 +4385,17 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
+        }
+    } else {
+        for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        float res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
+        }
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
@@ -783,8 +4404,10 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, cons
     if (nrows <= 0) return;
     const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
     const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngb * nlb; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         double res[TR_RB * TR_LANES], res2[TR_RB];
@@ -792,7 +4415,26 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, cons
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
+        }
+    } else {
+        for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        double res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_pb0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6], (long long)tr_n[7]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_pb0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6], (long long)tr_n[7]);
 }
 
 // tr_nn_gaussian_kernel_sum_pb1: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
@@ -861,8 +4503,10 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const
     if (nrows <= 0) return;
     const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
     const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngb * nlb; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         float res[TR_RB * TR_LANES], res2[TR_RB];
@@ -872,6 +4516,19 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
         if (l0 == 0)        // the companion reduction (one value per group), from the first block of lanes
             for (long long g = g0; g < g1; ++g) tr_store(b_b, g, res2[g - g0], mode_b_b);
+        }
+    } else {
+        for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        float res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
+        if (l0 == 0)        // the companion reduction (one value per group), from the first block of lanes
+            for (long long g = g0; g < g1; ++g) tr_store(b_b, g, res2[g - g0], mode_b_b);
+        }
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
@@ -880,8 +4537,10 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, cons
     if (nrows <= 0) return;
     const long long ngrp = nlane > 0 ? nrows / nlane : nrows;
     const long long nlb = nlane > 0 ? tr_ceil(nlane, TR_LANES) : 1, ngb = tr_ceil(ngrp, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384)
-    for (long long w = 0; w < ngb * nlb; ++w) {
+    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+    if (ngb * nlb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long w = 0; w < ngb * nlb; ++w) {
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         double res[TR_RB * TR_LANES], res2[TR_RB];
@@ -891,7 +4550,28 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, cons
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
         if (l0 == 0)        // the companion reduction (one value per group), from the first block of lanes
             for (long long g = g0; g < g1; ++g) tr_store(b_b, g, res2[g - g0], mode_b_b);
+        }
+    } else {
+        for (long long w = 0; w < ngb * nlb; ++w) {
+        const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
+        const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
+        double res[TR_RB * TR_LANES], res2[TR_RB];
+        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        for (long long g = g0; g < g1; ++g)
+            for (long long ln = l0; ln < l1; ++ln)
+                tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
+        if (l0 == 0)        // the companion reduction (one value per group), from the first block of lanes
+            for (long long g = g0; g < g1; ++g) tr_store(b_b, g, res2[g - g0], mode_b_b);
+        }
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_pb1_f32((float*)tr_p[0], (int)tr_n[0], (float*)tr_p[1], (int)tr_n[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (const float*)tr_p[6], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6], (long long)tr_n[7], (long long)tr_n[8]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_pb1_f64((double*)tr_p[0], (int)tr_n[0], (double*)tr_p[1], (int)tr_n[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (const double*)tr_p[6], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6], (long long)tr_n[7], (long long)tr_n[8]);
 }
 
 // tr_nn_gaussian_kernel_sum_pb2: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
@@ -932,12 +4612,22 @@ static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int m
 extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
             tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            float res[TR_RB];
+            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
         }
         return;
     }
@@ -962,12 +4652,22 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const
 extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1 && nrows * (nko * nki + 1) > 16384)
-        for (long long b = 0; b < nb; ++b) {
+        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
+        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
             tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
+        } else {
+            for (long long b = 0; b < nb; ++b) {
+            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
+            double res[TR_RB];
+            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
+            }
         }
         return;
     }
@@ -988,4 +4688,12 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, cons
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(b_s, row, v, mode_b_s);
     }
+}
+// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
+// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
+extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_pb2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+}
+extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_pb2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }

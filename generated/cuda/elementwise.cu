@@ -61,10 +61,15 @@ template <typename T> __device__ __forceinline__ T tr_shift(T stored) {
     const U top = U(1) << (8 * sizeof(U) - 1);
     U k;
     memcpy(&k, &stored, sizeof k);
-    k = (k & top) ? (k & ~top) : ~k;
+    // (k & top) ? (k & ~top) : ~k, then 0 where not finite: with masks, no branch (a loop reading a shift stays
+    // vectorizable where the target has no masked instructions)
+    const U neg = U(0) - (k >> (8 * sizeof(U) - 1));
+    k = (k & ~top & neg) | (~k & ~neg);
     T x;
     memcpy(&x, &k, sizeof x);
-    return isfinite(x) ? x : T(0);
+    k &= U(0) - U(isfinite(x));
+    memcpy(&x, &k, sizeof x);
+    return x;
 }
 
 // the modes of tr_store, for a maximum: store, combine, combine atomically
