@@ -325,7 +325,9 @@ def make_op(module_name, define, name, meta):
 
     general = op
     op = _compile_fast_op(name, meta, general, c_apply_core, plain) or general
-    op.general = general        # (tests hold the two to the same answers)
+    python_op = op
+    op = _native_first(module_name, name, meta, core[name + "_rrule"], n_out, op) or op
+    op.general, op.python = general, python_op        # (tests hold them to the same answers)
     op.__name__ = op.__qualname__ = name
     op.__module__ = __name__
     source = f"Generated from {meta['source']}." if meta.get("source") else ""
@@ -383,6 +385,46 @@ def _compile_fast_op(name, meta, general, apply, plain):
                  "_apply": apply, "_unwrap_if_dead": torch._C._functorch.unwrap_if_dead, "_plain": plain}
     exec(compile(src, f"<runtime.torch op {name}>", "exec"), namespace)
     return namespace["op"]
+
+
+def _native_first(module_name, name, meta, rrule, n_out, python_op):
+    """`python_op` with runtime/torch_native.cpp's runner in front, for an op of a module with a native CPU plan
+    (generated/cpu/): a call on small dense CPU tensors is one call into C++ and one autograd node, where the
+    Python code calls torch once per step. Any call the runner declines (it answers None) is `python_op`'s.
+    None where the op has no plan or the runner cannot be built here (runtime.torch_native)."""
+    module = sys.modules.get(module_name)
+    if module is None:
+        return None
+    from runtime import torch_native
+
+    def higher(ins, grads, needs):
+        """The pullback a backward with create_graph runs: the rrule recomputed with grad enabled, so torch
+        records the pullback's own ops (as the Python Function's backward does)."""
+        args = list(ins)
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            _, pb = rrule(*args)
+            dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else grads[0]
+            cots = pb(dy)
+        finally:
+            _state.device = prev
+        return tuple(_cotangent(c, a) if need else None for c, a, need in zip(cots[1:], args, needs))
+
+    index = torch_native.register(module, name, meta, higher)
+    if index is None:
+        return None
+    call = torch_native.extension().call
+
+    def op(*args, **kw):
+        if not kw:
+            out = call(index, *args)
+            if out is not None:
+                return out
+        return python_op(*args, **kw)
+
+    op.native_index = index
+    return op
 
 
 def _from_registry(reg):

@@ -106,7 +106,7 @@ def test_backward_computes_only_the_cotangents_asked_for(monkeypatch):
     monkeypatch.setattr(bridge, "unthunk", lambda c: run.append(c) or real(c))
     A = torch.randn(4, 4, dtype=torch.float64, requires_grad=True)
     B = torch.randn(4, 4, dtype=torch.float64)
-    rt.matmul(A, B).sum().backward()
+    rt.matmul.python(A, B).sum().backward()      # the op's Python code (runtime/torch_native.cpp: test_torch_native)
     assert len(run) == 1
     np.testing.assert_allclose(A.grad.numpy(), np.ones((4, 4)) @ B.numpy().T)
 
@@ -265,14 +265,18 @@ def test_forward_over_forward_is_refused_not_zero():
 def test_backward_drops_the_closure_and_a_retained_graph_still_differentiates_again():
     x = torch.randn(6, dtype=torch.float64, requires_grad=True)
     w = torch.arange(6.0, dtype=torch.float64)
-    y = rt.softmax(x)
-    L = (y * w).sum()
-    g1, = torch.autograd.grad(L, x, retain_graph=True)
-    assert y.grad_fn.pb is None                     # the activations the closure held are released
-    g2, = torch.autograd.grad(L, x)                 # recomputed from the saved inputs
-    s = torch.softmax(x.detach(), 0)
-    torch.testing.assert_close(g1, s * (w - (s * w).sum()))
-    torch.testing.assert_close(g2, g1)
+    for softmax in (rt.softmax.python, rt.softmax):    # the Python code, and the native runner's node
+        y = softmax(x)
+        L = (y * w).sum()
+        g1, = torch.autograd.grad(L, x, retain_graph=True)
+        if softmax is rt.softmax.python:
+            assert y.grad_fn.pb is None                 # the activations the closure held are released
+        g2, = torch.autograd.grad(L, x)                 # recomputed from the saved inputs
+        s = torch.softmax(x.detach(), 0)
+        torch.testing.assert_close(g1, s * (w - (s * w).sum()))
+        torch.testing.assert_close(g2, g1)
+        with pytest.raises(RuntimeError, match="second time"):
+            torch.autograd.grad(L, x)
 
 
 def test_load_sees_a_regenerated_file(tmp_path):
@@ -296,14 +300,15 @@ def test_under_saved_tensor_hooks_the_closure_is_not_kept():
     W = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
     c = torch.randn(5, dtype=torch.float64, requires_grad=True)
     x = torch.randn(3, 4, dtype=torch.float64)
-    packed = []
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(1) or t, lambda t: t):
-        y = rt.dense(W, x, c)
-    assert y.grad_fn.pb is None and packed
-    g = torch.autograd.grad(y.sum(), [W, c])
-    ref = torch.autograd.grad(torch.tanh(x @ W.T + c).sum(), [W, c])
-    for a, b in zip(g, ref):
-        torch.testing.assert_close(a, b)
+    for dense in (rt.dense.python, rt.dense):      # the Python code, and the native runner's node
+        packed = []
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(1) or t, lambda t: t):
+            y = dense(W, x, c)
+        assert packed and getattr(y.grad_fn, "pb", None) is None
+        g = torch.autograd.grad(y.sum(), [W, c])
+        ref = torch.autograd.grad(torch.tanh(x @ W.T + c).sum(), [W, c])
+        for a, b in zip(g, ref):
+            torch.testing.assert_close(a, b)
     out = checkpoint(lambda W, c: rt.dense(W, rt.dense(W[:, :4].T @ W, x, c[:4]), c).sum(), W, c,
                      use_reentrant=False)
     g = torch.autograd.grad(out, [W, c])
@@ -421,7 +426,7 @@ def _outcome(f, args):
 @pytest.mark.parametrize("name", NAMES)
 def test_the_compiled_usual_call_agrees_with_the_general_op(name):
     """runtime.torch compiles each op's usual call (all tensors, the rule's own axes and extents) into one
-    straight-line function; on valid arguments, extra leading axes, a wrong extent, a missing axis, a complex
+    straight-line function (`op.python`: the native runner in front of it is test_torch_native's); on valid arguments, extra leading axes, a wrong extent, a missing axis, a complex
     input, an nn.Parameter and under no_grad it gives what the general op gives: the same values, the same
     autograd node or none, the same error and message."""
     op = getattr(rt, name)
@@ -435,7 +440,7 @@ def test_the_compiled_usual_call_agrees_with_the_general_op(name):
             if bad is not None:
                 variants.append(variants[0][:k] + [bad] + variants[0][k + 1:])
     for args in variants:
-        got, want = _outcome(op, args), _outcome(op.general, args)
+        got, want = _outcome(op.python, args), _outcome(op.general, args)
         if isinstance(want, tuple):
             assert got == want
             continue
