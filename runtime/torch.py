@@ -324,7 +324,8 @@ def make_op(module_name, define, name, meta):
                                                       for a in args])
 
     general = op
-    op = _compile_fast_op(name, meta, general, c_apply_core, plain) or general
+    op = _compile_fast_op(name, meta, general, c_apply_core, plain,
+                          _node_apply(name, core[name + "_rrule"], n, n_out)) or general
     python_op = op
     op = _native_first(module_name, name, meta, core[name + "_rrule"], n_out, op) or op
     op.general, op.python = general, python_op        # (tests hold them to the same answers)
@@ -338,12 +339,13 @@ def make_op(module_name, define, name, meta):
     return op
 
 
-def _compile_fast_op(name, meta, general, apply, plain):
+def _compile_fast_op(name, meta, general, apply, plain, node_apply=None):
     """The usual call of `general` (the op above) as one straight-line function compiled for this op's signature,
     as runtime.registry compiles its shape checks: every argument positional and a tensor, each with exactly its
     rule's axes (so no loop axes) and the extents the rule's indices ask for, none complex, no torch.func
-    transform active. Then it runs the rule's own Function (an input requiring grad, grad enabled, or a
-    forward-mode level) or its forward alone, as `general` would; anything else, errors included, is
+    transform active. Then it runs the rule's own Function (a forward-mode level), the rrule under a node of
+    runtime/torch_native.cpp where it can be built (an input requiring grad, grad enabled: node_apply, the same
+    saves, closure and backward as the Function's eager twin), or its forward alone, as `general` would; anything else, errors included, is
     `general`'s. None where the op has no such call (integer parameters, elementwise or optional axes)."""
     ins = meta["inputs"]
     if (not ins or meta.get("elementwise") or meta.get("batch_indices")
@@ -377,14 +379,60 @@ def _compile_fast_op(name, meta, general, apply, plain):
         f"    if {' or '.join(ranks + extents + complex_)} or _transforms_active():",
         "        return _general(*args)",
         f"    if (({' or '.join(f'{x}.requires_grad' for x in a)}) and _grad_enabled()) or _fw._current_level >= 0:",
+        *([f"        if _fw._current_level < 0:",
+           f"            return _pyapply(_pyindex, {', '.join(f'_unwrap_if_dead({x})' for x in a)})"]
+          if node_apply else []),
         f"        return _apply({', '.join(f'_unwrap_if_dead({x})' for x in a)})",
         "    return _plain(args)",
     ])
     namespace = {"_general": general, "_Tensor": torch.Tensor, "_transforms_active":
                  torch._C._are_functorch_transforms_active, "_grad_enabled": torch.is_grad_enabled, "_fw": _fw_ad,
-                 "_apply": apply, "_unwrap_if_dead": torch._C._functorch.unwrap_if_dead, "_plain": plain}
+                 "_apply": apply, "_unwrap_if_dead": torch._C._functorch.unwrap_if_dead, "_plain": plain,
+                 "_pyapply": node_apply[0] if node_apply else None, "_pyindex": node_apply[1] if node_apply else -1}
     exec(compile(src, f"<runtime.torch op {name}>", "exec"), namespace)
     return namespace["op"]
+
+
+def _pull(rrule, n_out):
+    """pull(pb, inputs, grads, needs): the cotangents autograd asks for, from the pullback closure pb of the
+    forward, or (pb None, or a backward with create_graph) from the rrule recomputed from the inputs with grad
+    as it is, so torch records the pullback's own ops (as the Python Function's backward does)."""
+    def pull(pb, ins, grads, needs):
+        args = list(ins)
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            if pb is None or torch.is_grad_enabled():
+                _, pb = rrule(*args)
+            dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else grads[0]
+            cots = pb(dy)
+            return tuple(_cotangent(c, a) if need else None for c, a, need in zip(cots[1:], args, needs))
+        finally:
+            _state.device = prev
+    return pull
+
+
+def _node_apply(name, rrule, n_in, n_out):
+    """A call of the op's Python rrule that records one node of runtime/torch_native.cpp (PyPullNode) instead of
+    a Python autograd.Function (whose apply costs ~3 µs): (pyapply, index), or None where the extension cannot
+    be built here."""
+    from runtime import native, torch_native
+
+    if native.mode() == "off":
+        return None
+    ext = torch_native.extension()
+    if ext is None:
+        return None
+
+    def forward(*args):
+        prev = _state.__dict__.get("device")
+        _state.device = args[0].device if args else None
+        try:
+            return rrule(*args)
+        finally:
+            _state.device = prev
+
+    return ext.pyapply, ext.register_python(name, forward, _pull(rrule, n_out), n_in, n_out)
 
 
 def _native_first(module_name, name, meta, rrule, n_out, python_op):
@@ -397,21 +445,8 @@ def _native_first(module_name, name, meta, rrule, n_out, python_op):
         return None
     from runtime import torch_native
 
-    def higher(ins, grads, needs):
-        """The pullback a backward with create_graph runs: the rrule recomputed with grad enabled, so torch
-        records the pullback's own ops (as the Python Function's backward does)."""
-        args = list(ins)
-        prev = _state.__dict__.get("device")
-        _state.device = _bt.device_of(args)
-        try:
-            _, pb = rrule(*args)
-            dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else grads[0]
-            cots = pb(dy)
-        finally:
-            _state.device = prev
-        return tuple(_cotangent(c, a) if need else None for c, a, need in zip(cots[1:], args, needs))
-
-    index = torch_native.register(module, name, meta, higher)
+    pull = _pull(rrule, n_out)
+    index = torch_native.register(module, name, meta, lambda ins, grads, needs: pull(None, ins, grads, needs))
     if index is None:
         return None
     call = torch_native.extension().call

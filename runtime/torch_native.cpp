@@ -22,6 +22,7 @@
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <ATen/PythonTorchFunctionTLS.h>
+#include <ATen/SavedTensorHooks.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
 
 #include <atomic>
@@ -637,6 +638,126 @@ PyObject* pack(const variable_list& ys) {
     return tup;
 }
 
+// ---------------------------------------------------------------------------- a node for the Python code's forward
+// An op with no plan (a matrix primitive, a masked scan) runs its generated Python rrule; this node stands where a
+// Python torch.autograd.Function would, at a fraction of Function.apply's cost. It keeps what that Function keeps:
+// the inputs and outputs (version counter, saved-tensor hooks) and the pullback closure (none under saved-tensor
+// hooks, which cannot see inside it), dropped at its backward; `pull` (Python) runs it, or recomputes the rrule
+// from the inputs (a second backward, create_graph), and gives the cotangents autograd asks for.
+struct PyOp {
+    std::string name;
+    py::object rrule, pull;
+    size_t n_in = 0, n_out = 0;
+};
+std::vector<std::unique_ptr<PyOp>>& g_pyops = *new std::vector<std::unique_ptr<PyOp>>();   // (never destroyed)
+
+struct PyPullNode : public torch::autograd::Node {
+    int64_t index = 0;
+    std::vector<torch::autograd::SavedVariable> inputs, outputs;
+    PyObject* pb = nullptr;                      // owned; null: recompute
+
+    std::string name() const override { return "tensor_rules::" + g_pyops[index]->name + "Backward"; }
+
+    void drop_closure() {
+        if (!pb) return;
+        if (!Py_IsInitialized()) {               // interpreter gone: nothing left to release it to
+            pb = nullptr;
+            return;
+        }
+        py::gil_scoped_acquire gil;
+        Py_CLEAR(pb);
+    }
+    ~PyPullNode() override { drop_closure(); }
+
+    void release_variables() override {
+        inputs.clear();
+        outputs.clear();
+        drop_closure();
+    }
+
+    variable_list apply(variable_list&& grads) override {
+        const PyOp& op = *g_pyops[index];
+        variable_list out(op.n_in);
+        bool any = false;
+        for (auto& g : grads) any = any || g.defined();
+        if (!any) return out;
+        TORCH_CHECK(!inputs.empty() || op.n_in == 0, "tensor-rules: ", op.name,
+                    ": backward through the graph a second time (the saved tensors were freed; "
+                    "use retain_graph=True the first time)");
+        auto self = getptr();
+        variable_list ins, outs;
+        for (auto& s : inputs) ins.push_back(s.unpack(self));
+        for (auto& s : outputs) outs.push_back(s.unpack(self));     // (unpacked: the version counter checked)
+        py::gil_scoped_acquire gil;
+        // the closure is used once, as torch frees saved tensors; a retained graph's next backward recomputes
+        py::object closure = pb ? py::reinterpret_steal<py::object>(pb) : py::none();
+        pb = nullptr;
+        py::list needs;
+        for (size_t k = 0; k < op.n_in; ++k) needs.append(task_should_compute_output(k));
+        py::tuple res = op.pull(closure, ins, grads, needs);
+        for (size_t k = 0; k < op.n_in; ++k) {
+            py::object v = res[k];
+            if (!v.is_none()) out[k] = THPVariable_Unpack(v.ptr());
+        }
+        return out;
+    }
+};
+
+// pyapply(index, *tensors): the op's rrule run with grad off, its outputs given a PyPullNode
+PyObject* tr_pyapply(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    HANDLE_TH_ERRORS
+    long long index = nargs ? PyLong_AsLongLong(args[0]) : -1;
+    TORCH_CHECK(index >= 0 && (size_t)index < g_pyops.size(), "tensor-rules: pyapply of an unknown op");
+    const PyOp& op = *g_pyops[index];
+    TORCH_CHECK((size_t)nargs - 1 == op.n_in, "tensor-rules: ", op.name, ": wrong argument count");
+    variable_list ins;
+    for (Py_ssize_t k = 1; k < nargs; ++k) {
+        TORCH_CHECK(THPVariable_Check(args[k]), "tensor-rules: ", op.name, ": tensors only");
+        ins.push_back(THPVariable_Unpack(args[k]));
+    }
+    py::object res;
+    {
+        at::AutoGradMode off(false);             // as a Function's forward: the rrule's own ops record nothing
+        res = py::reinterpret_steal<py::object>(PyObject_Vectorcall(op.rrule.ptr(), args + 1, nargs - 1, nullptr));
+        if (!res) throw py::error_already_set();
+    }
+    py::tuple pair = res.cast<py::tuple>();
+    py::object y = pair[0];
+    variable_list ys;
+    if (op.n_out == 1) ys.push_back(THPVariable_Unpack(y.ptr()));
+    else
+        for (auto v : y.cast<py::tuple>()) ys.push_back(THPVariable_Unpack(v.ptr()));
+    for (size_t r = 0; r < ys.size(); ++r) {     // each output its own tensor (not an input, not another output)
+        bool alias = false;
+        for (const auto& t : ins) alias = alias || ys[r].is_same(t);
+        for (size_t q = 0; q < r; ++q) alias = alias || ys[r].is_same(ys[q]);
+        // the caller gets an alias (same memory and version counter): the closure keeps the tensor it made, which
+        // has no history, so no cycle output -> node -> closure -> output forms (the garbage collector cannot see
+        // through this node, and every call's outputs would leak)
+        ys[r] = alias ? ys[r].clone() : ys[r].detach();
+    }
+    auto node = c10::make_intrusive<PyPullNode>();
+    node->index = index;
+    node->set_next_edges(torch::autograd::collect_next_edges(ins));
+    for (auto& v : ys) torch::autograd::set_history(v, node);
+    for (const auto& x : ins) node->inputs.emplace_back(x, false);
+    for (const auto& v : ys) node->outputs.emplace_back(v, true);
+    if (!at::SavedTensorDefaultHooks::get_hooks().has_value()) node->pb = py::object(pair[1]).release().ptr();
+    return pack(ys);
+    END_HANDLE_TH_ERRORS
+}
+
+int64_t register_pyop(std::string name, py::object rrule, py::object pull, size_t n_in, size_t n_out) {
+    auto op = std::make_unique<PyOp>();
+    op->name = std::move(name);
+    op->rrule = std::move(rrule);
+    op->pull = std::move(pull);
+    op->n_in = n_in;
+    op->n_out = n_out;
+    g_pyops.push_back(std::move(op));
+    return (int64_t)g_pyops.size() - 1;
+}
+
 // call(index, *args): the op's outputs, or None where this runner does not take the call
 PyObject* tr_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs < 1) Py_RETURN_NONE;
@@ -681,6 +802,8 @@ PyObject* tr_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 PyMethodDef tr_methods[] = {
     {"call", (PyCFunction)(void (*)(void))tr_call, METH_FASTCALL,
      "call(index, *args): the registered op's outputs, or None where the call is not one this runner takes"},
+    {"pyapply", (PyCFunction)(void (*)(void))tr_pyapply, METH_FASTCALL,
+     "pyapply(index, *tensors): the registered Python rrule's outputs with a node of this module"},
     {nullptr, nullptr, 0, nullptr}};
 
 // ----------------------------------------------------------------------------------------------- registration
@@ -804,6 +927,9 @@ int64_t register_op(py::dict d, py::object higher) {
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     m.doc() = "tensor-rules: derived ops' native CPU plans on torch tensors (runtime/torch_native.py)";
     m.def("register", &register_op, "register(op description, higher) -> index for call()");
+    m.def("register_python", &register_pyop,
+          "register_python(name, rrule, pull, n_in, n_out) -> index for pyapply(): rrule(*args) -> (y, pullback); "
+          "pull(pullback or None, inputs, grads, needs) -> cotangents");
     m.def("set_parameter_type", [](py::object t) {
         Py_XINCREF(t.ptr());
         g_parameter = t.ptr();

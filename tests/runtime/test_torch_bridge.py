@@ -265,11 +265,12 @@ def test_forward_over_forward_is_refused_not_zero():
 def test_backward_drops_the_closure_and_a_retained_graph_still_differentiates_again():
     x = torch.randn(6, dtype=torch.float64, requires_grad=True)
     w = torch.arange(6.0, dtype=torch.float64)
-    for softmax in (rt.softmax.python, rt.softmax):    # the Python code, and the native runner's node
+    # the Python Function, the Python code under runtime/torch_native.cpp's PyPullNode, the native runner's node
+    for softmax in (rt.softmax.general, rt.softmax.python, rt.softmax):
         y = softmax(x)
         L = (y * w).sum()
         g1, = torch.autograd.grad(L, x, retain_graph=True)
-        if softmax is rt.softmax.python:
+        if softmax is rt.softmax.general:
             assert y.grad_fn.pb is None                 # the activations the closure held are released
         g2, = torch.autograd.grad(L, x)                 # recomputed from the saved inputs
         s = torch.softmax(x.detach(), 0)
@@ -300,7 +301,7 @@ def test_under_saved_tensor_hooks_the_closure_is_not_kept():
     W = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
     c = torch.randn(5, dtype=torch.float64, requires_grad=True)
     x = torch.randn(3, 4, dtype=torch.float64)
-    for dense in (rt.dense.python, rt.dense):      # the Python code, and the native runner's node
+    for dense in (rt.dense.general, rt.dense.python, rt.dense):    # Function, PyPullNode, the native runner
         packed = []
         with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(1) or t, lambda t: t):
             y = dense(W, x, c)

@@ -272,3 +272,59 @@ def test_TENSOR_RULES_NATIVE_0_turns_the_runner_off(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "None"
+
+
+PLANLESS = [n for n in rt.shipped() if n not in NATIVE and all(
+    p["kind"] == "tensor" for p in lookup(n).meta["inputs"]) and not lookup(n).meta.get("elementwise")]
+
+
+@pytest.mark.parametrize("name", PLANLESS)
+def test_an_op_without_a_plan_records_a_node_of_the_extension_with_the_functions_answers(name):
+    """Matrix primitives and scans run their Python rrule; with grad, under a PyPullNode (not a Python
+    autograd.Function): the same values and gradients as the Function (`op.general`), first and second order,
+    the closure used once (a retained graph's second backward recomputes), the saved tensors under autograd's
+    version counter."""
+    op = getattr(rt, name)
+    args = _args(name, seed=5)
+    y = op(*args)
+    assert _ours(y)
+    y_f = op.general(*args)
+    ys, ys_f = (y, y_f) if isinstance(y, tuple) else ((y,), (y_f,))
+    rng = np.random.default_rng(2)
+    cots = [torch.tensor(rng.standard_normal(tuple(v.shape))) for v in ys]
+    for a, b in zip(ys, ys_f):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+    g1 = torch.autograd.grad(ys, args, cots, retain_graph=True, allow_unused=True)
+    g2 = torch.autograd.grad(ys, args, cots, allow_unused=True)
+    gf = torch.autograd.grad(ys_f, args, cots, allow_unused=True)
+    for a, b, c in zip(g1, g2, gf):
+        assert (a is None) == (c is None)
+        if a is not None:
+            torch.testing.assert_close(a, c, rtol=0, atol=0)
+            torch.testing.assert_close(b, c, rtol=0, atol=0)
+    with pytest.raises(RuntimeError, match="second time"):
+        torch.autograd.grad(ys, args, cots, allow_unused=True)
+    assert torch.autograd.gradcheck(op, tuple(args), eps=1e-6, atol=1e-6, rtol=1e-5)
+    assert torch.autograd.gradgradcheck(op, tuple(args), eps=1e-6, atol=1e-5, rtol=1e-4)
+    y = op(*args)
+    with torch.no_grad():
+        args[0].add_(0.0)                            # a saved input changed in place: torch's error, not a wrong gradient
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        torch.autograd.grad(y if not isinstance(y, tuple) else y[0], args[0],
+                            torch.ones_like(y if not isinstance(y, tuple) else y[0]))
+
+
+def test_an_output_dropped_is_freed_with_its_node_and_closure():
+    """The closure of a PyPullNode's rrule holds the output it made; were that the caller's tensor, output ->
+    node -> closure -> output would be a cycle the garbage collector cannot see through (a C++ node), and every
+    call's outputs and activations would leak."""
+    import gc
+    import weakref
+
+    A = (torch.randn(6, 6, dtype=torch.float64) + 6 * torch.eye(6, dtype=torch.float64)).requires_grad_()
+    b = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    x = torch.randn(9, dtype=torch.float64, requires_grad=True)
+    for op, args in ((rt.inv, [A]), (rt.solve, [A, b]), (rt.softmax, [x]), (rt.cumsum, [x])):
+        refs = [weakref.ref(op(*args)) for _ in range(3)]
+        gc.collect()
+        assert all(r() is None for r in refs), op.__name__
