@@ -98,3 +98,71 @@ def test_kernels_or_module_edited_after_generation_do_not_run(tmp_path, private_
     x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64)
     torch.testing.assert_close(op(x), torch.sin(x), rtol=1e-15, atol=0)
     assert getattr(op, "native_index", None) is None
+
+
+@needs_ext
+def test_a_rule_with_many_inputs_runs_forward_and_backward(tmp_path, private_registry):
+    """33 inputs: the pullback's kernel takes 33 inputs, 33 cotangents and their modes, more pointers than the
+    runner passes. Before: the forward ran natively and backward() raised `RuntimeError: tensor-rules: a kernel
+    with over 60 parameters`; now the op is not registered with the runner and its Python code answers both."""
+    n = 33
+    rules, out = tmp_path / "advb_many.rules", tmp_path / "out"
+    rules.write_text(f"advb_many({', '.join(f'x{k}[i]' for k in range(n))}) -> y[i] = "
+                     + " + ".join(f"x{k}[i]*x{k}[i]" for k in range(n)) + "\n")
+    _derive(rules, out)
+    op = rt.load(load_module_file(out / "advb_many.py", "advb")).advb_many
+    xs = [torch.full((3,), k + 1.0, dtype=torch.float64, requires_grad=True) for k in range(n)]
+    y = op(*xs)
+    assert y.tolist() == [float(sum((k + 1) ** 2 for k in range(n)))] * 3
+    y.sum().backward()
+    assert all(x.grad.tolist() == [2.0 * (k + 1)] * 3 for k, x in enumerate(xs))
+
+
+@needs_ext
+def test_native_always_with_kernels_that_cannot_be_built_leaves_the_torch_op_to_its_python_code(monkeypatch):
+    """TENSOR_RULES_NATIVE=1 and a module's kernels that fail to build: runtime.native's NumPy calls raise that
+    error (asked for), but building the torch op raised it too. Before: rt.sin's creation raised RuntimeError (a
+    traceback for every op of the module); now the runner is not put in front and the Python code answers."""
+    import generated.elementwise as module
+    from runtime.registry import lookup
+
+    mod = native.plan_for(module)
+    assert mod is not None
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    monkeypatch.setitem(native._BROKEN, mod, "native CPU kernels of generated.elementwise could not be built: test")
+    with pytest.raises(RuntimeError):
+        native._ready(mod)
+    reg = lookup("sin")
+    op = rt.make_op(reg.module_name, reg._impls.define, "sin", reg.meta)
+    assert getattr(op, "native_index", None) is None
+    x = torch.tensor([0.5, 1.0], dtype=torch.float64)
+    torch.testing.assert_close(op(x), torch.sin(x), rtol=1e-15, atol=0)
+
+
+@needs_ext
+def test_a_fork_while_another_thread_builds_the_runner_does_not_hang_the_child():
+    """Before: a process forked while another thread held torch_native's build lock (building or loading the
+    extension) inherited the lock held, and the child's first op waited forever for a thread it does not have."""
+    code = r"""
+import os, sys, threading, time
+from runtime import torch_native
+held, release = threading.Event(), threading.Event()
+def builder():
+    with torch_native._LOCK:
+        held.set(); release.wait()
+threading.Thread(target=builder, daemon=True).start()
+held.wait()
+pid = os.fork()
+if pid == 0:
+    import signal
+    signal.alarm(15)                      # a hang ends the child with SIGALRM
+    ext = torch_native.extension()
+    os._exit(0 if ext is not None else 3)
+release.set()
+_, status = os.waitpid(pid, 0)
+print("child", status)
+sys.exit(0 if status == 0 else 1)
+"""
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": ROOT})
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
