@@ -75,7 +75,7 @@ def process_file(text: str, label: str, module: str, *, use_cache=True, bare_nam
         out["files"][f"{module}.py"] = api.render_module(results, label, doc=doc)
         if with_cuda:
             out["files"].update(_cuda_files(results, label))
-            out["files"].update(_cpu_files(results, label))
+            out["files"].update(_cpu_files(results, label, out["files"][f"{module}.py"]))
             _check_native(out, label)
     if use_cache and out["ok"]:
         try:
@@ -95,10 +95,10 @@ def _cuda_files(results, label):
     return {f"cuda/{name}": text for name, text in generate_cuda(results, label).items()}
 
 
-def _cpu_files(results, label):
+def _cpu_files(results, label, module_text):
     from .codegen_cpu import generate_cpu
 
-    return {f"cpu/{name}": text for name, text in generate_cpu(results, label).items()}
+    return {f"cpu/{name}": text for name, text in generate_cpu(results, label, module_text=module_text).items()}
 
 
 def _check_native(out, label):

@@ -15,6 +15,7 @@ matrix primitive (inv, solve, ...) or a product-except reduction has no native k
 """
 from __future__ import annotations
 
+import hashlib
 import json
 
 import sympy as sp
@@ -405,9 +406,15 @@ def generate_op(result, prefix, kernels):
     return entry
 
 
-def generate_cpu(results, source_label, command="derive-rules") -> dict:
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def generate_cpu(results, source_label, command="derive-rules", module_text=None) -> dict:
     """{"<stem>.cpp": kernel source, "<stem>.json": plan}, or {} when no rule of the file has native kernels.
-    Deterministic, like generate_cuda."""
+    Deterministic, like generate_cuda. The plan records the sha256 of the kernels' source and of `module_text` (the
+    generated module it belongs to): runtime.native.plan_for runs it only beside exactly those two files, never a
+    stale plan left by an earlier generation or kernels edited or copied from elsewhere."""
     stem = stem_of(source_label)
     env = _env()
     kernels = KernelSet(env, "cpu_kernels.cpp.j2")
@@ -428,5 +435,6 @@ def generate_cpu(results, source_label, command="derive-rules") -> dict:
     src = env.get_template("cpu_module.cpp.j2").render(source=source_label, command=command,
                                                        kernels=kernels.texts, ops=list(ops), tile=TILE)
     manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cpp": f"{stem}.cpp",
+                "cpp_sha256": _sha256(src), "module_sha256": None if module_text is None else _sha256(module_text),
                 "ops": ops, "numpy_only": skipped}
     return {f"{stem}.cpp": src, f"{stem}.json": json.dumps(manifest, indent=1) + "\n"}

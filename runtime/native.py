@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -353,7 +354,33 @@ def _files_for(module):
     cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
     if not cpp.is_file() or not js.is_file():
         return None
-    return cpp.read_text(), json.loads(js.read_text())
+    try:
+        source, manifest, text = cpp.read_text(), json.loads(js.read_text()), Path(mfile).read_text()
+    except (OSError, ValueError):
+        return None
+    # the plan runs only beside the very files it was generated with, and for the module as it was first seen
+    # (its import asks for its plan; a reload re-executes it with new OPS): a plan left by an earlier generation
+    # (derive-rules --out keeps files a new run no longer writes), kernels edited or copied from elsewhere, or files
+    # regenerated after the module was imported would run other code than the module's own (a wrong answer); then
+    # the NumPy code answers
+    ops = id(getattr(module, "OPS", None))
+    try:
+        pin = _PINNED.get(module)
+        if pin is None or pin[0] != ops:
+            pin = _PINNED[module] = (ops, _sha256(text))
+    except TypeError:                   # not weakly referenceable: only the files' agreement
+        pin = (ops, _sha256(text))
+    if (not isinstance(manifest, dict) or manifest.get("cpp_sha256") != _sha256(source)
+            or manifest.get("module_sha256") != _sha256(text) or pin[1] != _sha256(text)):
+        return None
+    return source, manifest
+
+
+_PINNED = weakref.WeakKeyDictionary()   # module -> (id of its OPS, sha256 of its file) when first seen
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def plan_for(module):

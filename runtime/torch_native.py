@@ -144,6 +144,16 @@ def stats():
 
 
 # ------------------------------------------------------------------------------------------------ registration
+# runtime/torch_native.cpp passes a kernel's parameters in fixed arrays: 64 pointers, 60 numbers (before a
+# reduction's 4 extents); an op with a wider kernel (a rule with 32 or more inputs: its pullback's kernel takes each
+# input, each cotangent and its mode) is not registered, rather than raising in its backward
+MAX_POINTERS, MAX_NUMBERS = 64, 60
+
+
+class _TooWide(Exception):
+    pass
+
+
 def _describe(name, entry, meta, kernels):
     """The plan of op `name` as the C++ runner reads it: buffers and classes numbered, kernels as addresses."""
     bufs: dict = {}
@@ -174,6 +184,9 @@ def _describe(name, entry, meta, kernels):
                          groups=[[[c(d[0])] + [-1 if q is None else q for q in d[1:]] for d in st["groups"][g]]
                                  for g in "mnkz"])
             else:
+                n_ptr = sum(k == "buf" for k, _ in st["params"])
+                if n_ptr >= MAX_POINTERS or len(st["params"]) - n_ptr >= MAX_NUMBERS:
+                    raise _TooWide(st["kernel"])
                 s.update(k32=addr(st["kernel"], "f32"), k64=addr(st["kernel"], "f64"),
                          params=[({"buf": 0, "mode": 1, "ext": 2}[k], c(v) if k == "ext" else b(v))
                                  for k, v in st["params"]],
@@ -199,7 +212,10 @@ def _describe(name, entry, meta, kernels):
         for letter, cls in zip(m.get("indices") or (), spec["classes"]):
             if letter in declared:
                 fixed.append((c(cls), int(declared[letter])))
-    progs = {k: program(entry["programs"][k]) for k in ("forward", "rrule", "pullback")}
+    try:
+        progs = {k: program(entry["programs"][k]) for k in ("forward", "rrule", "pullback")}
+    except _TooWide:
+        return None                     # a kernel with more parameters than the runner passes: the Python code
     written = {o["buf"] for st in entry["programs"]["pullback"]["steps"] for o in st["outputs"]}
     outs = [o["name"] for o in entry["outputs"]]
     pull_args = entry["programs"]["pullback"]["args"]
@@ -227,9 +243,28 @@ def register(module, name, meta, higher):
     if mod is None or name not in mod.manifest["ops"]:
         return None
     ext = extension()
-    if ext is None or not native._ready(mod):
+    if ext is None:
         return None
+    try:
+        if not native._ready(mod):
+            return None
+    except RuntimeError:                # TENSOR_RULES_NATIVE=1 and the kernels cannot be built: NumPy calls raise
+        return None                     # (_ready warned once, with the compiler's words); the Python code answers
     desc = _describe(name, mod.manifest["ops"][name], meta, mod.kernels(native._DEVICE))
-    if desc is None:
-        return None
+    if desc is None or desc["n_classes"] > MAX_CLASSES:
+        return None                     # the runner binds at most MAX_CLASSES index classes: the Python code
     return ext.register(desc, higher)
+
+
+MAX_CLASSES = 64                        # runtime/torch_native.cpp's MAX_CLASSES
+
+
+def _after_fork_in_child():
+    """A lock another thread held at a fork (building the extension) is not inherited held: the child would wait
+    for a thread it does not have."""
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
