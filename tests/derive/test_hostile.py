@@ -396,7 +396,7 @@ def test_out_into_the_packages_generated_keeps_every_shipped_file(tmp_path, cach
     assert p.returncode == 0, p.stderr
     after = _snapshot(tree / "generated")
     assert {k: v for k, v in after.items() if k in before} == before
-    assert set(after) - set(before) == {"t.py", "cuda/t.cu", "cuda/t.json"}
+    assert set(after) - set(before) == {"t.py", "cuda/t.cu", "cuda/t.json", "cpu/t.cpp", "cpu/t.json"}
     r = subprocess.run([sys.executable, "-c", "import generated, generated.t; print(generated.matmul.__name__)"],
                        cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree)), capture_output=True, text=True,
                        timeout=120)
