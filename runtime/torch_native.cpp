@@ -563,7 +563,9 @@ struct PlanNode : public torch::autograd::Node {
         std::vector<Buf> bufs(op.n_bufs);
         for (size_t s = 0; s < saves.size(); ++s) {
             at::Tensor v = saves[s].unpack(self);
-            v = op.elementwise ? v.reshape({-1}) : v.contiguous();
+            // contiguous first: reshape({-1}) of a 1-D strided view (x[::2], expand()) is that view again
+            v = v.contiguous();
+            if (op.elementwise) v = v.view({-1});
             Buf& b = bufs[op.rrule.saves[s]];
             b.p = v.data_ptr();
             b.t = std::move(v);
