@@ -134,6 +134,14 @@ struct Buf {
     void* p = nullptr;       // its data; null: absent (a zero (co)tangent)
 };
 
+// a tensor's data as a buffer's pointer: a tensor with no elements has none (data_ptr() is null), yet it is
+// present (an input, a cotangent, a result of extent 0), so it points at a byte no kernel reads
+alignas(64) char g_no_elements[64];
+void* data_of(const at::Tensor& t) {
+    void* p = t.data_ptr();
+    return p ? p : g_no_elements;
+}
+
 struct Run {
     const Op& op;
     const Program& prog;
@@ -192,7 +200,7 @@ struct Run {
                     b.p = scratch(size(cls));
                 } else {
                     b.t = at::empty(shape(cls), at::TensorOptions().dtype(dtype));
-                    b.p = b.t.data_ptr();
+                    b.p = data_of(b.t);
                 }
             }
             live.emplace_back(o.buf, init[o.buf] ? 1 : 0);
@@ -496,7 +504,7 @@ void as_buffers(const Op& op, const variable_list& ins, std::vector<Buf>& bufs) 
         at::Tensor t = ins[k].is_contiguous() ? ins[k] : ins[k].contiguous();
         if (op.elementwise && op.in_kind[k] == K_TENSOR) t = t.view({-1});
         Buf& b = bufs[op.in_buf[k]];
-        b.p = t.data_ptr();
+        b.p = data_of(t);
         b.t = std::move(t);
     }
 }
@@ -567,7 +575,7 @@ struct PlanNode : public torch::autograd::Node {
             v = v.contiguous();
             if (op.elementwise) v = v.view({-1});
             Buf& b = bufs[op.rrule.saves[s]];
-            b.p = v.data_ptr();
+            b.p = data_of(v);
             b.t = std::move(v);
         }
         for (size_t r = 0; r < n_out; ++r) {
@@ -579,7 +587,7 @@ struct PlanNode : public torch::autograd::Node {
             g = g.contiguous();
             if (op.elementwise) g = g.view({-1});
             Buf& b = bufs[op.dout_buf[r]];
-            b.p = g.data_ptr();
+            b.p = data_of(g);
             b.t = std::move(g);
         }
         // only the steps the asked-for cotangents need

@@ -33,3 +33,34 @@ def test_elementwise_gradient_of_a_strided_1d_input(layout, dtype):
         cot = torch.arange(1.0, 8.0, dtype=dtype)
         (g,) = torch.autograd.grad(y, x, cot)
         torch.testing.assert_close(g, cot * grad(x.detach()), **TOL[dtype])
+
+
+def test_tensors_with_no_elements_are_present_not_absent():
+    # a tensor with no elements has a null data_ptr(), which the runner took for an absent (zero) cotangent: the
+    # steps reading it were skipped and no gradient came back (None, or autograd.grad raising "not used")
+    D = torch.float64
+    x = torch.randn(2, 0, 3, dtype=D, requires_grad=True)
+    y = rt.tanh(x)
+    assert _ours(y)
+    (g,) = torch.autograd.grad(y.sum(), x)
+    assert g.shape == (2, 0, 3)
+    v = torch.randn(0, dtype=D, requires_grad=True)
+    s = rt.sum(v)
+    assert _ours(s) and s.item() == 0.0
+    (g,) = torch.autograd.grad(s, v)
+    assert g.shape == (0,)
+    # (0, 3) @ (3, 4): B's gradient is zeros (A has no rows), A's has no elements, as torch's own matmul gives
+    A = torch.randn(0, 3, dtype=D, requires_grad=True)
+    B = torch.randn(3, 4, dtype=D, requires_grad=True)
+    C = rt.matmul(A, B)
+    assert _ours(C) and C.shape == (0, 4)
+    gA, gB = torch.autograd.grad(C.sum(), (A, B))
+    assert gA.shape == (0, 3)
+    torch.testing.assert_close(gB, torch.zeros(3, 4, dtype=D), rtol=0, atol=0)
+    # (3, 0) @ (0, 4): zeros, and both gradients with no elements
+    A = torch.randn(3, 0, dtype=D, requires_grad=True)
+    B = torch.randn(0, 4, dtype=D, requires_grad=True)
+    C = rt.matmul(A, B)
+    torch.testing.assert_close(C, torch.zeros(3, 4, dtype=D), rtol=0, atol=0)
+    gA, gB = torch.autograd.grad(C.sum(), (A, B))
+    assert gA.shape == (3, 0) and gB.shape == (0, 4)
