@@ -87,6 +87,7 @@ struct Op {
     std::string name;
     int n_bufs = 0, n_classes = 0;
     bool elementwise = false;
+    int flat_class = -1;                               // an elementwise op's: the class of its tensors' elements
     std::vector<int> in_kind, in_buf;
     std::vector<std::vector<int>> in_classes;
     std::vector<std::pair<int, long long>> fixed;      // (class, extent) declared in the rule's header
@@ -152,6 +153,7 @@ struct Run {
     std::vector<char> init;  // holds a value to accumulate into
     size_t arena_top;
     std::vector<at::Tensor> keep;   // tensors passed by pointer that nothing else holds
+    at::IntArrayRef flat_shape;     // an elementwise op's: the shape its tensors of op.flat_class take
 
     Run(const Op& o, const Program& p, const long long* s, at::ScalarType dt, std::vector<Buf>& b)
         : op(o), prog(p), sizes(s), dtype(dt), item(dt == at::kFloat ? 4 : 8), bufs(b), init(b.size(), 0),
@@ -198,6 +200,11 @@ struct Run {
                 const auto& cls = prog.classes[o.buf];
                 if (prog.scratch[o.buf]) {
                     b.p = scratch(size(cls));
+                } else if (op.elementwise && cls.size() == 1 && cls[0] == op.flat_class) {
+                    // its own tensor of the arguments' shape: a view of a flat one would be a view of a base
+                    // autograd does not know (an in-place op on the result then fails)
+                    b.t = at::empty(flat_shape, at::TensorOptions().dtype(dtype));
+                    b.p = data_of(b.t);
                 } else {
                     b.t = at::empty(shape(cls), at::TensorOptions().dtype(dtype));
                     b.p = data_of(b.t);
@@ -498,11 +505,10 @@ at::IntArrayRef elem_shape(const Op& op, const variable_list& ins) {
     return ins[0].sizes();
 }
 
-// the tensors as the kernels read them: contiguous, an elementwise op's flat
+// the tensors as the kernels read them: contiguous (an elementwise op's read flat, kept in their shape)
 void as_buffers(const Op& op, const variable_list& ins, std::vector<Buf>& bufs) {
     for (size_t k = 0; k < ins.size(); ++k) {
         at::Tensor t = ins[k].is_contiguous() ? ins[k] : ins[k].contiguous();
-        if (op.elementwise && op.in_kind[k] == K_TENSOR) t = t.view({-1});
         Buf& b = bufs[op.in_buf[k]];
         b.p = data_of(t);
         b.t = std::move(t);
@@ -520,7 +526,7 @@ variable_list results(const Op& op, const Program& prog, std::vector<Buf>& bufs,
                 y = y.clone();
                 break;
             }
-        ys.push_back(op.elementwise ? y.view(elem_shape(op, ins)) : y);
+        ys.push_back(y);        // (an elementwise op's already in its arguments' shape)
     }
     return ys;
 }
@@ -573,7 +579,6 @@ struct PlanNode : public torch::autograd::Node {
             at::Tensor v = saves[s].unpack(self);
             // contiguous first: reshape({-1}) of a 1-D strided view (x[::2], expand()) is that view again
             v = v.contiguous();
-            if (op.elementwise) v = v.view({-1});
             Buf& b = bufs[op.rrule.saves[s]];
             b.p = data_of(v);
             b.t = std::move(v);
@@ -585,7 +590,6 @@ struct PlanNode : public torch::autograd::Node {
                 g.is_conj())
                 g = g.to(dtype).resolve_neg().resolve_conj();
             g = g.contiguous();
-            if (op.elementwise) g = g.view({-1});
             Buf& b = bufs[op.dout_buf[r]];
             b.p = data_of(g);
             b.t = std::move(g);
@@ -604,12 +608,13 @@ struct PlanNode : public torch::autograd::Node {
         }
         {
             Run run(op, op.pullback, sizes.data(), dtype, bufs);
+            if (op.elementwise) run.flat_shape = elem_shape(op, ins);
             run.run(&keep);
         }
         for (size_t k = 0; k < n_in; ++k) {
             int b = op.din_buf[k];
             if (b < 0 || !task_should_compute_output(k) || !bufs[b].p) continue;
-            out[k] = op.elementwise ? bufs[b].t.view(ins[k].sizes()) : bufs[b].t;
+            out[k] = bufs[b].t;
         }
         return out;
     }
@@ -623,6 +628,7 @@ variable_list forward_node(int64_t index, const variable_list& originals, const 
     as_buffers(op, originals, bufs);
     {
         Run run(op, op.rrule, sizes, dtype, bufs);
+        if (op.elementwise) run.flat_shape = elem_shape(op, originals);
         run.run();
     }
     variable_list ys = results(op, op.rrule, bufs, originals);
@@ -806,6 +812,7 @@ PyObject* tr_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             as_buffers(op, ins, bufs);
             {
                 Run run(op, op.forward, sizes, dtype, bufs);
+                if (op.elementwise) run.flat_shape = elem_shape(op, ins);
                 run.run();
             }
             ys = results(op, op.forward, bufs, ins);
@@ -926,6 +933,12 @@ int64_t register_op(py::dict d, py::object higher) {
         op->derived.emplace_back(t[0].cast<int>(), std::move(rs));
     }
     for (auto c : d["checks"].cast<py::list>()) op->checks.push_back(reach(c));
+    if (op->elementwise)
+        for (size_t k = 0; k < op->in_kind.size(); ++k)
+            if (op->in_kind[k] == K_TENSOR && op->in_classes[k].size() == 1) {
+                op->flat_class = op->in_classes[k][0];
+                break;
+            }
     op->out_buf = ints(d["out_buf"]);
     op->dout_buf = ints(d["dout_buf"]);
     op->din_buf = ints(d["din_buf"]);

@@ -64,3 +64,22 @@ def test_tensors_with_no_elements_are_present_not_absent():
     torch.testing.assert_close(C, torch.zeros(3, 4, dtype=D), rtol=0, atol=0)
     gA, gB = torch.autograd.grad(C.sum(), (A, B))
     assert gA.shape == (3, 0) and gB.shape == (0, 4)
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3)])
+def test_an_elementwise_result_is_its_own_tensor_not_a_view(shape):
+    # an elementwise op's result was a view of a flat tensor autograd did not know: y.mul_(2) or y[0] = 0 raised
+    # "a view of a leaf Variable that requires grad is being used in an in-place operation", where torch.sin's
+    # result (and the Python code's) takes it
+    D = torch.float64
+    x = torch.linspace(0.1, 1.0, 6, dtype=D)[: int(np.prod(shape))].reshape(shape).requires_grad_(True)
+    y = rt.sin(x)
+    assert _ours(y) and not y._is_view()
+    y.mul_(2)
+    y[0] = 0.0
+    (g,) = torch.autograd.grad(y.sum(), x)
+    want = 2 * torch.cos(x.detach())
+    want[0] = 0.0
+    torch.testing.assert_close(g, want, **TOL[D])
+    with torch.no_grad():
+        assert not rt.tanh(x)._is_view()
