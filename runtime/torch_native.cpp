@@ -23,6 +23,7 @@
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/SavedTensorHooks.h>
+#include <ATen/TensorSubclassLikeUtils.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
 
 #include <atomic>
@@ -561,7 +562,11 @@ struct PlanNode : public torch::autograd::Node {
         auto self = getptr();
         variable_list ins;
         for (auto& s : inputs) ins.push_back(s.unpack(self));
-        if (at::GradMode::is_enabled()) {
+        // a cotangent the kernels cannot read (vmap's batched one: autograd.grad(is_grads_batched=True),
+        // jacobian(vectorize=True); a tensor subclass) or a transform active: the Python pullback too
+        bool python = at::GradMode::is_enabled() || !environment_ok();
+        for (const auto& g : grads) python = python || (g.defined() && at::isTensorSubclassLike(g));
+        if (python) {
             // create_graph: the Python pullback over torch ops, which autograd records and differentiates
             py::gil_scoped_acquire gil;
             py::list needs;

@@ -83,3 +83,31 @@ def test_an_elementwise_result_is_its_own_tensor_not_a_view(shape):
     torch.testing.assert_close(g, want, **TOL[D])
     with torch.no_grad():
         assert not rt.tanh(x)._is_view()
+
+
+def test_backward_with_batched_cotangents():
+    # autograd.grad(is_grads_batched=True) and jacobian(vectorize=True) run the node's backward under vmap: the
+    # cotangent is a batched tensor with no storage, which the kernels read as if dense ("Cannot access data
+    # pointer of Tensor that doesn't have storage"); the Python pullback (torch ops) takes it
+    D = torch.float64
+    x = torch.linspace(-1.0, 1.0, 5, dtype=D).requires_grad_(True)
+    A = torch.arange(15.0, dtype=D).reshape(3, 5).div(7).requires_grad_(True)
+    y = rt.tanh(x)
+    assert _ours(y)
+    (g,) = torch.autograd.grad(y, x, torch.eye(5, dtype=D), is_grads_batched=True)
+    torch.testing.assert_close(g, torch.diag(1 - torch.tanh(x.detach()) ** 2), **TOL[D])
+    J = torch.autograd.functional.jacobian(lambda v: rt.matvec(A, v), x, vectorize=True)
+    torch.testing.assert_close(J, A.detach(), **TOL[D])
+    W = torch.arange(6.0, dtype=D).reshape(2, 3).requires_grad_(True)
+    xb = torch.ones(4, 3, dtype=D)
+    c = torch.zeros(2, dtype=D)
+    y = rt.linear(W, xb, c)
+    assert _ours(y)
+    cots = torch.zeros(2, 4, 2, dtype=D)
+    cots[0, :, 0] = 1.0
+    cots[1, 1, 1] = 2.0
+    (gW,) = torch.autograd.grad(y, W, cots, is_grads_batched=True)
+    want = torch.zeros(2, 2, 3, dtype=D)
+    want[0, 0] = 4.0
+    want[1, 1] = 2.0
+    torch.testing.assert_close(gW, want, **TOL[D])
