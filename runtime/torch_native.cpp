@@ -536,13 +536,15 @@ variable_list results(const Op& op, const Program& prog, std::vector<Buf>& bufs,
 // One node per call, as ATen's own ops record theirs: its edges to the inputs, the tensors the pullback reads saved
 // (autograd's version counter guards them), the extents.
 struct PlanNode : public torch::autograd::Node {
-    int64_t index = 0;
+    // the op itself, not its index: g_ops grows (a registration, under the GIL) while a backward or a forward
+    // reads it without the GIL, and a growing vector moves its elements (each Op stays where it is)
+    const Op* op_ = nullptr;
     std::vector<long long> sizes;
     std::vector<torch::autograd::SavedVariable> inputs;    // the inputs (a create_graph backward recomputes)
     std::vector<torch::autograd::SavedVariable> saves;     // the rrule's saves, in its order
     std::vector<char> save_is_output;
 
-    std::string name() const override { return "tensor_rules::" + g_ops[index]->name + "Backward"; }
+    std::string name() const override { return "tensor_rules::" + op_->name + "Backward"; }
 
     void release_variables() override {
         inputs.clear();
@@ -550,7 +552,7 @@ struct PlanNode : public torch::autograd::Node {
     }
 
     variable_list apply(variable_list&& grads) override {
-        const Op& op = *g_ops[index];
+        const Op& op = *op_;
         size_t n_in = op.in_kind.size(), n_out = op.out_buf.size();
         variable_list out(n_in);
         bool any = false;
@@ -626,9 +628,8 @@ struct PlanNode : public torch::autograd::Node {
 };
 
 // forward with an autograd node: the rrule program, its saves kept on the node
-variable_list forward_node(int64_t index, const variable_list& originals, const long long* sizes,
+variable_list forward_node(const Op& op, const variable_list& originals, const long long* sizes,
                            at::ScalarType dtype) {
-    const Op& op = *g_ops[index];
     std::vector<Buf> bufs(op.n_bufs);
     as_buffers(op, originals, bufs);
     {
@@ -638,7 +639,7 @@ variable_list forward_node(int64_t index, const variable_list& originals, const 
     }
     variable_list ys = results(op, op.rrule, bufs, originals);
     auto node = c10::make_intrusive<PlanNode>();
-    node->index = index;
+    node->op_ = &op;
     node->sizes.assign(sizes, sizes + op.n_classes);
     node->set_next_edges(torch::autograd::collect_next_edges(originals));
     for (auto& y : ys) torch::autograd::set_history(y, node);
@@ -811,7 +812,7 @@ PyObject* tr_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     {
         pybind11::gil_scoped_release no_gil;
         if (grad) {
-            ys = forward_node(index, ins, sizes, dtype);
+            ys = forward_node(op, ins, sizes, dtype);
         } else {
             std::vector<Buf> bufs(op.n_bufs);
             as_buffers(op, ins, bufs);
