@@ -680,11 +680,11 @@ struct PyOp {
 std::vector<std::unique_ptr<PyOp>>& g_pyops = *new std::vector<std::unique_ptr<PyOp>>();   // (never destroyed)
 
 struct PyPullNode : public torch::autograd::Node {
-    int64_t index = 0;
+    const PyOp* op_ = nullptr;                   // (not an index into g_pyops: see PlanNode::op_)
     std::vector<torch::autograd::SavedVariable> inputs, outputs;
     PyObject* pb = nullptr;                      // owned; null: recompute
 
-    std::string name() const override { return "tensor_rules::" + g_pyops[index]->name + "Backward"; }
+    std::string name() const override { return "tensor_rules::" + op_->name + "Backward"; }
 
     void drop_closure() {
         if (!pb) return;
@@ -704,7 +704,7 @@ struct PyPullNode : public torch::autograd::Node {
     }
 
     variable_list apply(variable_list&& grads) override {
-        const PyOp& op = *g_pyops[index];
+        const PyOp& op = *op_;
         variable_list out(op.n_in);
         bool any = false;
         for (auto& g : grads) any = any || g.defined();
@@ -765,7 +765,7 @@ PyObject* tr_pyapply(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         ys[r] = alias ? ys[r].clone() : ys[r].detach();
     }
     auto node = c10::make_intrusive<PyPullNode>();
-    node->index = index;
+    node->op_ = &op;
     node->set_next_edges(torch::autograd::collect_next_edges(ins));
     for (auto& v : ys) torch::autograd::set_history(v, node);
     for (const auto& x : ins) node->inputs.emplace_back(x, false);
