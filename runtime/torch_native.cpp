@@ -23,6 +23,7 @@
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/SavedTensorHooks.h>
+#include <ATen/TensorSubclassLikeUtils.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
 
 #include <atomic>
@@ -87,6 +88,7 @@ struct Op {
     std::string name;
     int n_bufs = 0, n_classes = 0;
     bool elementwise = false;
+    int flat_class = -1;                               // an elementwise op's: the class of its tensors' elements
     std::vector<int> in_kind, in_buf;
     std::vector<std::vector<int>> in_classes;
     std::vector<std::pair<int, long long>> fixed;      // (class, extent) declared in the rule's header
@@ -134,6 +136,14 @@ struct Buf {
     void* p = nullptr;       // its data; null: absent (a zero (co)tangent)
 };
 
+// a tensor's data as a buffer's pointer: a tensor with no elements has none (data_ptr() is null), yet it is
+// present (an input, a cotangent, a result of extent 0), so it points at a byte no kernel reads
+alignas(64) char g_no_elements[64];
+void* data_of(const at::Tensor& t) {
+    void* p = t.data_ptr();
+    return p ? p : g_no_elements;
+}
+
 struct Run {
     const Op& op;
     const Program& prog;
@@ -144,6 +154,7 @@ struct Run {
     std::vector<char> init;  // holds a value to accumulate into
     size_t arena_top;
     std::vector<at::Tensor> keep;   // tensors passed by pointer that nothing else holds
+    at::IntArrayRef flat_shape;     // an elementwise op's: the shape its tensors of op.flat_class take
 
     Run(const Op& o, const Program& p, const long long* s, at::ScalarType dt, std::vector<Buf>& b)
         : op(o), prog(p), sizes(s), dtype(dt), item(dt == at::kFloat ? 4 : 8), bufs(b), init(b.size(), 0),
@@ -190,9 +201,14 @@ struct Run {
                 const auto& cls = prog.classes[o.buf];
                 if (prog.scratch[o.buf]) {
                     b.p = scratch(size(cls));
+                } else if (op.elementwise && cls.size() == 1 && cls[0] == op.flat_class) {
+                    // its own tensor of the arguments' shape: a view of a flat one would be a view of a base
+                    // autograd does not know (an in-place op on the result then fails)
+                    b.t = at::empty(flat_shape, at::TensorOptions().dtype(dtype));
+                    b.p = data_of(b.t);
                 } else {
                     b.t = at::empty(shape(cls), at::TensorOptions().dtype(dtype));
-                    b.p = b.t.data_ptr();
+                    b.p = data_of(b.t);
                 }
             }
             live.emplace_back(o.buf, init[o.buf] ? 1 : 0);
@@ -490,13 +506,12 @@ at::IntArrayRef elem_shape(const Op& op, const variable_list& ins) {
     return ins[0].sizes();
 }
 
-// the tensors as the kernels read them: contiguous, an elementwise op's flat
+// the tensors as the kernels read them: contiguous (an elementwise op's read flat, kept in their shape)
 void as_buffers(const Op& op, const variable_list& ins, std::vector<Buf>& bufs) {
     for (size_t k = 0; k < ins.size(); ++k) {
         at::Tensor t = ins[k].is_contiguous() ? ins[k] : ins[k].contiguous();
-        if (op.elementwise && op.in_kind[k] == K_TENSOR) t = t.view({-1});
         Buf& b = bufs[op.in_buf[k]];
-        b.p = t.data_ptr();
+        b.p = data_of(t);
         b.t = std::move(t);
     }
 }
@@ -512,7 +527,7 @@ variable_list results(const Op& op, const Program& prog, std::vector<Buf>& bufs,
                 y = y.clone();
                 break;
             }
-        ys.push_back(op.elementwise ? y.view(elem_shape(op, ins)) : y);
+        ys.push_back(y);        // (an elementwise op's already in its arguments' shape)
     }
     return ys;
 }
@@ -521,13 +536,15 @@ variable_list results(const Op& op, const Program& prog, std::vector<Buf>& bufs,
 // One node per call, as ATen's own ops record theirs: its edges to the inputs, the tensors the pullback reads saved
 // (autograd's version counter guards them), the extents.
 struct PlanNode : public torch::autograd::Node {
-    int64_t index = 0;
+    // the op itself, not its index: g_ops grows (a registration, under the GIL) while a backward or a forward
+    // reads it without the GIL, and a growing vector moves its elements (each Op stays where it is)
+    const Op* op_ = nullptr;
     std::vector<long long> sizes;
     std::vector<torch::autograd::SavedVariable> inputs;    // the inputs (a create_graph backward recomputes)
     std::vector<torch::autograd::SavedVariable> saves;     // the rrule's saves, in its order
     std::vector<char> save_is_output;
 
-    std::string name() const override { return "tensor_rules::" + g_ops[index]->name + "Backward"; }
+    std::string name() const override { return "tensor_rules::" + op_->name + "Backward"; }
 
     void release_variables() override {
         inputs.clear();
@@ -535,7 +552,7 @@ struct PlanNode : public torch::autograd::Node {
     }
 
     variable_list apply(variable_list&& grads) override {
-        const Op& op = *g_ops[index];
+        const Op& op = *op_;
         size_t n_in = op.in_kind.size(), n_out = op.out_buf.size();
         variable_list out(n_in);
         bool any = false;
@@ -547,7 +564,11 @@ struct PlanNode : public torch::autograd::Node {
         auto self = getptr();
         variable_list ins;
         for (auto& s : inputs) ins.push_back(s.unpack(self));
-        if (at::GradMode::is_enabled()) {
+        // a cotangent the kernels cannot read (vmap's batched one: autograd.grad(is_grads_batched=True),
+        // jacobian(vectorize=True); a tensor subclass) or a transform active: the Python pullback too
+        bool python = at::GradMode::is_enabled() || !environment_ok();
+        for (const auto& g : grads) python = python || (g.defined() && at::isTensorSubclassLike(g));
+        if (python) {
             // create_graph: the Python pullback over torch ops, which autograd records and differentiates
             py::gil_scoped_acquire gil;
             py::list needs;
@@ -563,9 +584,10 @@ struct PlanNode : public torch::autograd::Node {
         std::vector<Buf> bufs(op.n_bufs);
         for (size_t s = 0; s < saves.size(); ++s) {
             at::Tensor v = saves[s].unpack(self);
-            v = op.elementwise ? v.reshape({-1}) : v.contiguous();
+            // contiguous first: reshape({-1}) of a 1-D strided view (x[::2], expand()) is that view again
+            v = v.contiguous();
             Buf& b = bufs[op.rrule.saves[s]];
-            b.p = v.data_ptr();
+            b.p = data_of(v);
             b.t = std::move(v);
         }
         for (size_t r = 0; r < n_out; ++r) {
@@ -575,9 +597,8 @@ struct PlanNode : public torch::autograd::Node {
                 g.is_conj())
                 g = g.to(dtype).resolve_neg().resolve_conj();
             g = g.contiguous();
-            if (op.elementwise) g = g.view({-1});
             Buf& b = bufs[op.dout_buf[r]];
-            b.p = g.data_ptr();
+            b.p = data_of(g);
             b.t = std::move(g);
         }
         // only the steps the asked-for cotangents need
@@ -594,30 +615,31 @@ struct PlanNode : public torch::autograd::Node {
         }
         {
             Run run(op, op.pullback, sizes.data(), dtype, bufs);
+            if (op.elementwise) run.flat_shape = elem_shape(op, ins);
             run.run(&keep);
         }
         for (size_t k = 0; k < n_in; ++k) {
             int b = op.din_buf[k];
             if (b < 0 || !task_should_compute_output(k) || !bufs[b].p) continue;
-            out[k] = op.elementwise ? bufs[b].t.view(ins[k].sizes()) : bufs[b].t;
+            out[k] = bufs[b].t;
         }
         return out;
     }
 };
 
 // forward with an autograd node: the rrule program, its saves kept on the node
-variable_list forward_node(int64_t index, const variable_list& originals, const long long* sizes,
+variable_list forward_node(const Op& op, const variable_list& originals, const long long* sizes,
                            at::ScalarType dtype) {
-    const Op& op = *g_ops[index];
     std::vector<Buf> bufs(op.n_bufs);
     as_buffers(op, originals, bufs);
     {
         Run run(op, op.rrule, sizes, dtype, bufs);
+        if (op.elementwise) run.flat_shape = elem_shape(op, originals);
         run.run();
     }
     variable_list ys = results(op, op.rrule, bufs, originals);
     auto node = c10::make_intrusive<PlanNode>();
-    node->index = index;
+    node->op_ = &op;
     node->sizes.assign(sizes, sizes + op.n_classes);
     node->set_next_edges(torch::autograd::collect_next_edges(originals));
     for (auto& y : ys) torch::autograd::set_history(y, node);
@@ -658,11 +680,11 @@ struct PyOp {
 std::vector<std::unique_ptr<PyOp>>& g_pyops = *new std::vector<std::unique_ptr<PyOp>>();   // (never destroyed)
 
 struct PyPullNode : public torch::autograd::Node {
-    int64_t index = 0;
+    const PyOp* op_ = nullptr;                   // (not an index into g_pyops: see PlanNode::op_)
     std::vector<torch::autograd::SavedVariable> inputs, outputs;
     PyObject* pb = nullptr;                      // owned; null: recompute
 
-    std::string name() const override { return "tensor_rules::" + g_pyops[index]->name + "Backward"; }
+    std::string name() const override { return "tensor_rules::" + op_->name + "Backward"; }
 
     void drop_closure() {
         if (!pb) return;
@@ -682,7 +704,7 @@ struct PyPullNode : public torch::autograd::Node {
     }
 
     variable_list apply(variable_list&& grads) override {
-        const PyOp& op = *g_pyops[index];
+        const PyOp& op = *op_;
         variable_list out(op.n_in);
         bool any = false;
         for (auto& g : grads) any = any || g.defined();
@@ -743,7 +765,7 @@ PyObject* tr_pyapply(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         ys[r] = alias ? ys[r].clone() : ys[r].detach();
     }
     auto node = c10::make_intrusive<PyPullNode>();
-    node->index = index;
+    node->op_ = &op;
     node->set_next_edges(torch::autograd::collect_next_edges(ins));
     for (auto& v : ys) torch::autograd::set_history(v, node);
     for (const auto& x : ins) node->inputs.emplace_back(x, false);
@@ -790,12 +812,13 @@ PyObject* tr_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     {
         pybind11::gil_scoped_release no_gil;
         if (grad) {
-            ys = forward_node(index, ins, sizes, dtype);
+            ys = forward_node(op, ins, sizes, dtype);
         } else {
             std::vector<Buf> bufs(op.n_bufs);
             as_buffers(op, ins, bufs);
             {
                 Run run(op, op.forward, sizes, dtype, bufs);
+                if (op.elementwise) run.flat_shape = elem_shape(op, ins);
                 run.run();
             }
             ys = results(op, op.forward, bufs, ins);
@@ -916,6 +939,12 @@ int64_t register_op(py::dict d, py::object higher) {
         op->derived.emplace_back(t[0].cast<int>(), std::move(rs));
     }
     for (auto c : d["checks"].cast<py::list>()) op->checks.push_back(reach(c));
+    if (op->elementwise)
+        for (size_t k = 0; k < op->in_kind.size(); ++k)
+            if (op->in_kind[k] == K_TENSOR && op->in_classes[k].size() == 1) {
+                op->flat_class = op->in_classes[k][0];
+                break;
+            }
     op->out_buf = ints(d["out_buf"]);
     op->dout_buf = ints(d["dout_buf"]);
     op->din_buf = ints(d["din_buf"]);
