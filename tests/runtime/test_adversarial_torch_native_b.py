@@ -170,9 +170,6 @@ sys.exit(0 if status == 0 else 1)
 
 
 @needs_ext
-@pytest.mark.xfail(strict=True, reason="runtime/torch_native.cpp takes a buffer whose data pointer is null for "
-                   "absent (a zero cotangent): an empty tensor's data_ptr() is null too, so an input's gradient "
-                   "of extent 0 is dropped (None) where torch and the op's Python code give an empty tensor")
 def test_an_input_of_extent_zero_gets_an_empty_gradient_as_torch_gives():
     x = torch.zeros(0, dtype=torch.float64, requires_grad=True)
     rt.sin(x).sum().backward()
