@@ -3,7 +3,7 @@
 Three measurements, each side by side in one process with interleaved rounds and medians (issue #14 §5):
 
 1. per-op overhead on small tensors: a derived op of `runtime.torch` against the native torch op: inference
-   (no input requires grad), forward alone (inputs requiring grad, so the autograd.Function path runs) and
+   (no input requires grad), forward alone (inputs requiring grad, so an autograd node is recorded) and
    forward + backward. Target ≤ 1.5×.
 2. an MLP training step, width 512, batch 256, float32: tanh(W1·x + c1) (the shipped `dense`), W2·h + c2
    (`linear`), mean squared error (`mse`), backward, SGD update; the same model written with torch's native
