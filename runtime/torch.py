@@ -445,8 +445,7 @@ def _native_first(module_name, name, meta, rrule, n_out, python_op):
         return None
     from runtime import torch_native
 
-    pull = _pull(rrule, n_out)
-    index = torch_native.register(module, name, meta, lambda ins, grads, needs: pull(None, ins, grads, needs))
+    index = torch_native.register(module, name, meta, _pull(rrule, n_out))
     if index is None:
         return None
     call = torch_native.extension().call

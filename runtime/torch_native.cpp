@@ -40,6 +40,9 @@ using torch::autograd::variable_list;
 namespace {
 
 using Kernel = void (*)(void* const*, const long long*);
+// what the runner passes and binds, read by runtime/torch_native.py (an op past them is not registered): a kernel's
+// pointers and numbers (a reduction adds 4 extents to the numbers), the index classes of an op
+constexpr int MAX_POINTERS = 64, MAX_NUMBERS = 60, MAX_CLASSES = 64;
 enum { MAP = 0, REDUCE = 1, GEMM = 2 };
 enum { P_BUF = 0, P_MODE = 1, P_EXT = 2 };
 enum { K_TENSOR = 0, K_SCALAR = 1 };
@@ -96,7 +99,7 @@ struct Op {
     std::vector<Reach> checks;
     std::vector<int> out_buf, dout_buf, din_buf;        // y, b:y (pullback arguments), b:x (-1: never written)
     Program forward, rrule, pullback;
-    py::object higher;                                 // Python: the differentiable pullback (create_graph)
+    py::object pull;                                   // Python: the pullback over torch ops (create_graph)
 };
 
 // never destroyed: an Op holds a Python object, which must not be released after the interpreter has finalized
@@ -248,11 +251,12 @@ struct Run {
     }
 
     void call(const Step& st, const std::vector<std::pair<int, int>>& live, const long long* extra, int n_extra) {
-        void* ptrs[64];
-        long long ns[64];
+        void* ptrs[MAX_POINTERS];
+        long long ns[MAX_NUMBERS + 4];
         int np = 0, nn = 0;
         for (auto [kind, id] : st.params) {
-            if (np >= 64 || nn >= 60) throw std::runtime_error("tensor-rules: a kernel with over 60 parameters");
+            if (np >= MAX_POINTERS || nn >= MAX_NUMBERS)      // (register refuses such ops: never reached)
+                throw std::runtime_error("tensor-rules: a kernel with more parameters than the runner passes");
             if (kind == P_MODE) {
                 ns[nn++] = std::max(0, mode_of(live, id));
             } else if (kind == P_EXT) {
@@ -436,8 +440,6 @@ bool environment_ok() {
            !torch::jit::tracer::isTracing();
 }
 
-constexpr int MAX_CLASSES = 64;
-
 // the extent of every class from a call's tensors (rank, shape and dtype checked), or false
 bool bind(const Op& op, PyObject* const* args, Py_ssize_t n, long long* sizes, at::ScalarType& dtype) {
     if ((size_t)n != op.in_kind.size() || op.n_classes > MAX_CLASSES) return false;
@@ -533,6 +535,21 @@ variable_list results(const Op& op, const Program& prog, std::vector<Buf>& bufs,
 }
 
 // ------------------------------------------------------------------------------------------ the autograd node
+// The cotangents a Python pullback gives (runtime.torch's pull(closure or None, inputs, grads, needs): from the
+// closure, or from the rrule recomputed with grad as it is), for the inputs the node's task asks for. With the GIL.
+variable_list python_cotangents(const torch::autograd::Node& node, const py::object& pull, py::object closure,
+                                const variable_list& ins, const variable_list& grads) {
+    variable_list out(ins.size());
+    py::list needs;
+    for (size_t k = 0; k < ins.size(); ++k) needs.append(node.task_should_compute_output(k));
+    py::tuple res = pull(closure, ins, grads, needs);
+    for (size_t k = 0; k < ins.size(); ++k) {
+        py::object v = res[k];
+        if (!v.is_none()) out[k] = THPVariable_Unpack(v.ptr());
+    }
+    return out;
+}
+
 // One node per call, as ATen's own ops record theirs: its edges to the inputs, the tensors the pullback reads saved
 // (autograd's version counter guards them), the extents.
 struct PlanNode : public torch::autograd::Node {
@@ -542,7 +559,6 @@ struct PlanNode : public torch::autograd::Node {
     std::vector<long long> sizes;
     std::vector<torch::autograd::SavedVariable> inputs;    // the inputs (a create_graph backward recomputes)
     std::vector<torch::autograd::SavedVariable> saves;     // the rrule's saves, in its order
-    std::vector<char> save_is_output;
 
     std::string name() const override { return "tensor_rules::" + op_->name + "Backward"; }
 
@@ -571,14 +587,7 @@ struct PlanNode : public torch::autograd::Node {
         if (python) {
             // create_graph: the Python pullback over torch ops, which autograd records and differentiates
             py::gil_scoped_acquire gil;
-            py::list needs;
-            for (size_t k = 0; k < n_in; ++k) needs.append(task_should_compute_output(k));
-            py::tuple res = op.higher(ins, grads, needs);
-            for (size_t k = 0; k < n_in; ++k) {
-                py::object v = res[k];
-                if (!v.is_none()) out[k] = THPVariable_Unpack(v.ptr());
-            }
-            return out;
+            return python_cotangents(*this, op.pull, py::none(), ins, grads);
         }
         at::ScalarType dtype = ins[0].scalar_type();
         std::vector<Buf> bufs(op.n_bufs);
@@ -720,14 +729,7 @@ struct PyPullNode : public torch::autograd::Node {
         // the closure is used once, as torch frees saved tensors; a retained graph's next backward recomputes
         py::object closure = pb ? py::reinterpret_steal<py::object>(pb) : py::none();
         pb = nullptr;
-        py::list needs;
-        for (size_t k = 0; k < op.n_in; ++k) needs.append(task_should_compute_output(k));
-        py::tuple res = op.pull(closure, ins, grads, needs);
-        for (size_t k = 0; k < op.n_in; ++k) {
-            py::object v = res[k];
-            if (!v.is_none()) out[k] = THPVariable_Unpack(v.ptr());
-        }
-        return out;
+        return python_cotangents(*this, op.pull, closure, ins, grads);
     }
 };
 
@@ -916,7 +918,7 @@ Program program(py::dict d, int n_bufs) {
     return p;
 }
 
-int64_t register_op(py::dict d, py::object higher) {
+int64_t register_op(py::dict d, py::object pull) {
     auto op = std::make_unique<Op>();
     op->name = d["name"].cast<std::string>();
     op->n_bufs = d["n_bufs"].cast<int>();
@@ -951,7 +953,7 @@ int64_t register_op(py::dict d, py::object higher) {
     op->forward = program(d["forward"].cast<py::dict>(), op->n_bufs);
     op->rrule = program(d["rrule"].cast<py::dict>(), op->n_bufs);
     op->pullback = program(d["pullback"].cast<py::dict>(), op->n_bufs);
-    op->higher = higher;
+    op->pull = pull;
     if (op->n_classes > MAX_CLASSES) throw std::runtime_error("tensor-rules: an op with over 64 index classes");
     g_ops.push_back(std::move(op));
     return (int64_t)g_ops.size() - 1;
@@ -961,7 +963,10 @@ int64_t register_op(py::dict d, py::object higher) {
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     m.doc() = "tensor-rules: derived ops' native CPU plans on torch tensors (runtime/torch_native.py)";
-    m.def("register", &register_op, "register(op description, higher) -> index for call()");
+    m.def("register", &register_op, "register(op description, pull) -> index for call(); pull as register_python's");
+    m.attr("MAX_POINTERS") = MAX_POINTERS;
+    m.attr("MAX_NUMBERS") = MAX_NUMBERS;
+    m.attr("MAX_CLASSES") = MAX_CLASSES;
     m.def("register_python", &register_pyop,
           "register_python(name, rrule, pull, n_in, n_out) -> index for pyapply(): rrule(*args) -> (y, pullback); "
           "pull(pullback or None, inputs, grads, needs) -> cotangents");

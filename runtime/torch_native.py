@@ -144,17 +144,11 @@ def stats():
 
 
 # ------------------------------------------------------------------------------------------------ registration
-# runtime/torch_native.cpp passes a kernel's parameters in fixed arrays: 64 pointers, 60 numbers (before a
-# reduction's 4 extents); an op with a wider kernel (a rule with 32 or more inputs: its pullback's kernel takes each
-# input, each cotangent and its mode) is not registered, rather than raising in its backward
-MAX_POINTERS, MAX_NUMBERS = 64, 60
-
-
 class _TooWide(Exception):
     pass
 
 
-def _describe(name, entry, meta, kernels):
+def _describe(name, entry, meta, kernels, ext):
     """The plan of op `name` as the C++ runner reads it: buffers and classes numbered, kernels as addresses."""
     bufs: dict = {}
     classes: dict = {}
@@ -185,7 +179,9 @@ def _describe(name, entry, meta, kernels):
                                  for g in "mnkz"])
             else:
                 n_ptr = sum(k == "buf" for k, _ in st["params"])
-                if n_ptr >= MAX_POINTERS or len(st["params"]) - n_ptr >= MAX_NUMBERS:
+                # the runner passes a kernel's parameters in fixed arrays: a wider kernel (a rule with 32 or more
+                # inputs: its pullback's kernel takes each input, each cotangent and its mode) is not registered
+                if n_ptr >= ext.MAX_POINTERS or len(st["params"]) - n_ptr >= ext.MAX_NUMBERS:
                     raise _TooWide(st["kernel"])
                 s.update(k32=addr(st["kernel"], "f32"), k64=addr(st["kernel"], "f64"),
                          params=[({"buf": 0, "mode": 1, "ext": 2}[k], c(v) if k == "ext" else b(v))
@@ -233,10 +229,10 @@ def _describe(name, entry, meta, kernels):
     return desc
 
 
-def register(module, name, meta, higher):
+def register(module, name, meta, pull):
     """The C++ runner's index of op `name` of `module` (a generated module with a native plan), or None where it
-    has none, or the runner cannot be built here. higher(inputs, grads, needs) is the differentiable pullback a
-    backward with create_graph runs."""
+    has none, or the runner cannot be built here. pull(closure, inputs, grads, needs) is runtime.torch's Python
+    pullback, which a backward with create_graph (or under a transform) runs, closure None."""
     if native.mode() == "off":
         return None
     mod = native.plan_for(module)
@@ -250,13 +246,10 @@ def register(module, name, meta, higher):
             return None
     except RuntimeError:                # TENSOR_RULES_NATIVE=1 and the kernels cannot be built: NumPy calls raise
         return None                     # (_ready warned once, with the compiler's words); the Python code answers
-    desc = _describe(name, mod.manifest["ops"][name], meta, mod.kernels(native._DEVICE))
-    if desc is None or desc["n_classes"] > MAX_CLASSES:
-        return None                     # the runner binds at most MAX_CLASSES index classes: the Python code
-    return ext.register(desc, higher)
-
-
-MAX_CLASSES = 64                        # runtime/torch_native.cpp's MAX_CLASSES
+    desc = _describe(name, mod.manifest["ops"][name], meta, mod.kernels(native._DEVICE), ext)
+    if desc is None or desc["n_classes"] > ext.MAX_CLASSES:
+        return None                     # more index classes than the runner binds: the Python code
+    return ext.register(desc, pull)
 
 
 def _after_fork_in_child():
