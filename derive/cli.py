@@ -47,7 +47,10 @@ def process_file(text: str, label: str, module: str, *, use_cache=True, bare_nam
     and checked before use; an entry that does not verify or has the wrong shape is regenerated."""
     from . import trusted_cache
 
-    parts = [CACHE_VERSION, engine_fingerprint(), label, module, str(bare_name), str(with_cuda), text]
+    # whether the native kernels are checked here (verify_native needs a compiler, and TENSOR_RULES_NATIVE=0 turns
+    # it off) is part of the key: an outcome whose plan went unchecked must never answer a run that checks it
+    parts = [CACHE_VERSION, engine_fingerprint(), label, module, str(bare_name), str(with_cuda),
+             f"native-checked={with_cuda and _native_checkable()}", text]
     key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
     entry = f"{key}.json"
     if use_cache:
@@ -100,6 +103,13 @@ def _cpu_files(results, label, module_text):
     from .codegen_cpu import generate_cpu
 
     return {f"cpu/{name}": text for name, text in generate_cpu(results, label, module_text=module_text).items()}
+
+
+def _native_checkable() -> bool:
+    """Whether _check_native can run the native kernels here (derive.verify_native.check's own condition)."""
+    from runtime import native
+
+    return native.available()[0]
 
 
 def _check_native(out, label):
