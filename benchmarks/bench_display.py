@@ -214,9 +214,10 @@ def _rule_text(rule):
 
 def measure(rows=TABLE):
     """One dict per row: source, rule, shown (the displayed lines used), matrix, ours, book, ok."""
-    from derive import calculus, display
+    from derive.calculus import differential as calculus
+    from derive.display import forms as display
     from derive.api import parse
-    from derive.lower import lower
+    from derive.lowering.lower import lower
 
     out = []
     for source, rule, book in rows:

@@ -1,5 +1,5 @@
 """erf and gelu per element on 10⁶ float64 values against np.tanh, side by side in one run (interleaved rounds,
-medians): runtime.special.erf (Cody's rationals; `--old REV` adds the runtime/special.py of a git revision),
+medians): primitives.special.erf (Cody's rationals; `--old REV` adds the primitives/special.py of a git revision),
 the generated NumPy gelu forward, and a g++-compiled gelu loop over templates/cpu_math.h's tr_erf on one
 thread (`#pragma omp simd`) and on two (`#pragma omp parallel for simd`). Target (issue 15): gelu ≤ 2× tanh.
 `python benchmarks/bench_erf.py [--repeats 15] [--old REV]` (a few seconds; the native rows need g++).
@@ -26,7 +26,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runtime import special  # noqa: E402
+from primitives import special  # noqa: E402
 
 GELU = r"""
 #include <cmath>
@@ -43,11 +43,11 @@ extern "C" void gelu2(const double* x, double* y, long n) {
 
 
 def _old_special(rev):
-    text = subprocess.run(["git", "show", f"{rev}:runtime/special.py"], cwd=ROOT, capture_output=True, text=True,
+    text = subprocess.run(["git", "show", f"{rev}:primitives/special.py"], cwd=ROOT, capture_output=True, text=True,
                           check=True).stdout
     spec = importlib.util.spec_from_loader("old_special", loader=None)
     module = importlib.util.module_from_spec(spec)
-    exec(compile(text, f"{rev}:runtime/special.py", "exec"), module.__dict__)
+    exec(compile(text, f"{rev}:primitives/special.py", "exec"), module.__dict__)
     return module
 
 
@@ -76,13 +76,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--n", type=int, default=10**6)
-    ap.add_argument("--old", metavar="REV", help="also time runtime/special.py as of this git revision")
+    ap.add_argument("--old", metavar="REV", help="also time primitives/special.py as of this git revision")
     args = ap.parse_args(argv)
     x = np.random.default_rng(0).standard_normal(args.n)
     z = x / np.sqrt(2.0)
     import generated
-    cases = {"np.tanh": lambda: np.tanh(x), "erf (runtime.special)": lambda: special.erf(z),
-             "erfc (runtime.special)": lambda: special.erfc(z), "gelu (generated NumPy)": lambda: generated.gelu(x)}
+    cases = {"np.tanh": lambda: np.tanh(x), "erf (primitives.special)": lambda: special.erf(z),
+             "erfc (primitives.special)": lambda: special.erfc(z), "gelu (generated NumPy)": lambda: generated.gelu(x)}
     if args.old:
         old = _old_special(args.old)
         cases[f"erf ({args.old})"] = lambda: old.erf(z)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import runtime  # noqa: E402
 try:
-    from runtime.primitives import _factor  # noqa: E402
+    from primitives import factor as _factor  # noqa: E402
 except ImportError:                          # a tree from before the shared factorisation
     _factor = None
 from runtime.tangents import unthunk  # noqa: E402

@@ -1,7 +1,7 @@
 """Derivation engine: rule language, IR, linearization and transposition, verification, codegen driver."""
 import sys
 
-# The parser allows 100 levels of nesting (derive.lang.parser.MAX_DEPTH). Every later stage walks expression
+# The parser allows 100 levels of nesting (derive.language.parser.MAX_DEPTH). Every later stage walks expression
 # trees recursively, SymPy's printers and simplifiers included, at up to about ten frames a level: more than
 # Python's default limit of 1000 allows. Chains (a + b + ...) cost no depth.
 if sys.getrecursionlimit() < 10_000:

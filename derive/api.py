@@ -12,10 +12,17 @@ from pathlib import Path
 
 import jinja2
 
-from . import batching, calculus, codegen, display, emit_numpy, record, safe_text, verify
-from .errors import DeriveError, RuleError, VerificationError
-from .lang import parser
-from .lower import lower, user_name
+from derive.lowering import batching
+from derive.calculus import differential as calculus
+from derive.emission import numpy_module as codegen
+from derive.display import forms as display
+from derive.emission import numpy_print as emit_numpy
+from derive.display import record
+from derive.emission import safe_text
+from derive.verification import verify
+from derive.language.errors import DeriveError, RuleError, VerificationError
+from derive.language import parser
+from derive.lowering.lower import lower, user_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 COMMAND = "derive-rules"
@@ -34,9 +41,9 @@ class RuleResult:
     seconds: float = 0.0
     doc: str = ""
     error: str | None = None
-    rule: object = None            # the parsed rule (derive.lang.ast.RuleDef), for the reference check
-    text: str = ""                 # the rule's source text (derive.record.rule_text)
-    twin: object = None            # its batched twin (a RuleResult, see derive.batching), None for none
+    rule: object = None            # the parsed rule (derive.language.ast.RuleDef), for the reference check
+    text: str = ""                 # the rule's source text (derive.display.record.rule_text)
+    twin: object = None            # its batched twin (a RuleResult, see derive.lowering.batching), None for none
 
     @property
     def ok(self) -> bool:
@@ -67,8 +74,8 @@ class RuleResult:
     def pullback_needs(self) -> dict:
         """What the pullback keeps from the forward pass: inputs, outputs and intermediates it reads
         (auxiliary values such as det's A⁻¹ are recomputed inside the pullback, from what is kept)."""
-        from . import ir as _ir
-        from .calculus import base_name
+        from derive.ir import nodes as _ir
+        from derive.calculus.differential import base_name
 
         p = self.program
         roles = {v.name: v.role for v in p.all_vars}
@@ -167,7 +174,7 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
 
 
 def _twin(r, prog, code):
-    """The batched twin of a derived rule (derive.batching), which runs an op over extra leading axes; None for
+    """The batched twin of a derived rule (derive.lowering.batching), which runs an op over extra leading axes; None for
     an elementwise op (which takes any shape already) or a rule whose twin cannot be derived."""
     if code.meta.get("elementwise"):
         return None
@@ -187,7 +194,7 @@ def _reset_counters():
     derived before it in the same process (deterministic output, valid cache entries)."""
     import itertools
 
-    from . import calculus
+    from derive.calculus import differential as calculus
 
     calculus._counter = itertools.count()
 

@@ -21,7 +21,7 @@ try:  # Ctrl-C while the command itself is still being imported: the same one li
     import time
     from pathlib import Path
 
-    from .fingerprint import engine_fingerprint
+    from derive.fingerprint import engine_fingerprint
 except KeyboardInterrupt:
     sys.stderr.write("derive-rules: interrupted; nothing was written\n")
     raise SystemExit(130) from None
@@ -43,9 +43,9 @@ def _valid_entry(out) -> bool:
 def process_file(text: str, label: str, module: str, *, use_cache=True, bare_name=None, with_cuda=True) -> dict:
     """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash.
 
-    The cache ($TENSOR_RULES_CACHE/derive/<key>.json) is derive.trusted_cache's: owner-only, every entry signed
+    The cache ($TENSOR_RULES_CACHE/derive/<key>.json) is runtime.trusted_cache's: owner-only, every entry signed
     and checked before use; an entry that does not verify or has the wrong shape is regenerated."""
-    from . import trusted_cache
+    from runtime import trusted_cache
 
     # whether the native kernels are checked here (verify_native needs a compiler, and TENSOR_RULES_NATIVE=0 turns
     # it off) is part of the key: an outcome whose plan went unchecked must never answer a run that checks it
@@ -64,7 +64,7 @@ def process_file(text: str, label: str, module: str, *, use_cache=True, bare_nam
             use_cache = False
         except ValueError:  # signed by us, yet not JSON: regenerate
             pass
-    from . import api
+    from derive import api
 
     results = api.derive_text(text, label, bare_name=bare_name)
     doc = _file_doc(text)
@@ -93,31 +93,31 @@ def process_file(text: str, label: str, module: str, *, use_cache=True, bare_nam
 
 def _cuda_files(results, label):
     try:
-        from .codegen_cuda import generate_cuda
+        from derive.emission.cuda import generate_cuda
     except ImportError:
         return {}
     return {f"cuda/{name}": text for name, text in generate_cuda(results, label).items()}
 
 
 def _cpu_files(results, label, module_text):
-    from .codegen_cpu import generate_cpu
+    from derive.emission.cpp import generate_cpu
 
     return {f"cpu/{name}": text for name, text in generate_cpu(results, label, module_text=module_text).items()}
 
 
 def _native_checkable() -> bool:
-    """Whether _check_native can run the native kernels here (derive.verify_native.check's own condition)."""
+    """Whether _check_native can run the native kernels here (derive.verification.native.check's own condition)."""
     from runtime import native
 
     return native.available()[0]
 
 
 def _check_native(out, label):
-    """Run the native plan against the verified NumPy code (derive.verify_native). An op whose kernels disagree is
+    """Run the native plan against the verified NumPy code (derive.verification.native). An op whose kernels disagree is
     left out of the CPU plan and the CUDA plan (the planner printed both from one plan; on a GPU the same mistake
     would go unseen here), with a warning: the rule is right and its verified NumPy code runs. Only an exception
     from the check itself fails the rule. (tests/derive/test_native_plans.py holds every shipped op to its kernels.)"""
-    from . import verify_native
+    from derive.verification import native as verify_native
 
     found = verify_native.check(out["files"][f"{out['module']}.py"], out["files"], label)
     dropped = {}
@@ -158,7 +158,7 @@ def _leave_out(files, dropped):
 
 
 def _file_doc(text):
-    from .lang import parser
+    from derive.language import parser
 
     try:
         return parser.parse_file(text).doc
@@ -221,9 +221,9 @@ def print_table(outcomes, out=None):
 
 def print_latex(outcomes, out=None):
     out = out or sys.stdout
-    from . import domains
-    from .display import latex_name
-    from .safe_text import comment_text
+    from derive.language import domains
+    from derive.display.forms import latex_name
+    from derive.emission.safe_text import comment_text
 
     for o in outcomes:
         for r in o["rules"]:  # a file name may hold a newline: it must not end the comment
@@ -302,7 +302,7 @@ def _banner(text: str, name: str):
         except ValueError:
             return None
         return doc.get("generated_from") if isinstance(doc, dict) else None
-    if name.endswith(".html"):   # a report page: the banner comment follows the doctype (derive.report)
+    if name.endswith(".html"):   # a report page: the banner comment follows the doctype (derive.display.report)
         lines = text.split("\n", 2)
         return lines[1] if len(lines) > 1 and lines[1].startswith("<!-- @generated ") else None
     first = text.split("\n", 1)[0]
@@ -608,7 +608,7 @@ def argv_is_script() -> bool:
 def read_rule_file(path: Path, shown: str) -> str:
     """The text of a rule file: UTF-8, with or without a byte-order mark. Raises DeriveError naming the file and
     the byte where decoding fails (latin-1, UTF-16, stray bytes), and OSError when it cannot be read."""
-    from .errors import DeriveError
+    from derive.language.errors import DeriveError
 
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):
@@ -644,7 +644,7 @@ def module_name_for(path: Path) -> str:
 
 def _main(argv) -> int:
     args = build_parser().parse_args(argv)
-    from .errors import DeriveError
+    from derive.language.errors import DeriveError
 
     t0 = time.perf_counter()
     outcomes = []
@@ -673,7 +673,7 @@ def _main(argv) -> int:
             modules[module] = f
             sources.append((text, f, module, None))
         for k, e in enumerate(args.expr):
-            from .lang.parser import starts_with_header
+            from derive.language.parser import starts_with_header
 
             # a whole rule (`-e "r(x[i]: positive) -> y[i] = log(x[i])"`) keeps its header and domains
             bare = None if starts_with_header(e, "<expr>") else "expr"
@@ -707,7 +707,7 @@ def _main(argv) -> int:
                 print(f"wrote {_count(len(written), 'file')} in {out_dir}", file=sys.stderr)
 
     if args.report and not args.check:    # failed rules too: the report says what failed and why
-        from . import report
+        from derive.display import report
 
         try:
             written = write_atomically(report.render(outcomes), Path(args.report))

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from generated import batched
-from runtime import grad, tnp
+from runtime import grad
+from runtime import tnp
 
 
 def skew(S):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from generated import linalg, nn
+from generated import linalg
+from generated import nn
 from runtime import grad, jvp
 
 

@@ -22,13 +22,13 @@ from jax.numpy import *  # noqa: F401,F403  (the namespace *is* jax.numpy's)
 from jax.numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newaxis  # noqa: F401
 
 from runtime import backend_numpy as _backend_numpy
-from runtime import primitives as _primitives
+from primitives import matrix as _primitives
 from runtime import shifts as _shifts
-from runtime.primitives import index_form as _index_form
-from runtime.elementwise_table import ROWS as _ROWS
+from primitives import index_form as _index_form
+from primitives.elementwise import ROWS as _ROWS
 
 # ------------------------------------------------------------------------------------- elementwise built-ins
-# The table's `numpy` spellings NumPy lacks (runtime.special implements them for backend_numpy)
+# The table's `numpy` spellings NumPy lacks (primitives.special implements them for backend_numpy)
 _JAX_IMPL = {
     "sigmoid": jax.nn.sigmoid,
     "softplus": jax.nn.softplus,
@@ -96,7 +96,7 @@ def _T(X):
 
 
 def _eigh(A):
-    """runtime.primitives._sym.eigh over jnp: eigh with the largest-magnitude component of each eigenvector
+    """primitives.sym.eigh over jnp: eigh with the largest-magnitude component of each eigenvector
     positive (the declarations' sign convention), traceable."""
     w, V = jnp.linalg.eigh(A, symmetrize_input=False)
     if V.shape[-1] == 0:
@@ -127,7 +127,7 @@ def _others_product(s):
 
 
 def others_product(x, axis):
-    """runtime.special.others_product over jnp (prefix and suffix products: no division, JAX differentiates it)."""
+    """primitives.special.others_product over jnp (prefix and suffix products: no division, JAX differentiates it)."""
     return jnp.moveaxis(_others_product(jnp.moveaxis(x, axis, -1)), -1, axis)
 
 
@@ -137,7 +137,7 @@ def _svd_parts(A):
 
 
 def _adjugate_jvp(A, E):
-    """runtime.special.adjugate_jvp over jnp (no in-place writes), linear in E so that JAX can transpose it."""
+    """primitives.special.adjugate_jvp over jnp (no in-place writes), linear in E so that JAX can transpose it."""
     U, s, Vt, sign = _svd_parts(A)
     V = _T(Vt)
     F = _T(U) @ E @ V
@@ -151,7 +151,7 @@ def _adjugate_jvp(A, E):
 
 @jax.custom_jvp
 def _adjugate(A):
-    """adj(A) through the SVD (runtime.special.adjugate), continuous at singular A; its derivative is the
+    """adj(A) through the SVD (primitives.special.adjugate), continuous at singular A; its derivative is the
     declaration's (the adjugate's jvp), not JAX's through the SVD, which is infinite at repeated singular values."""
     U, s, Vt, sign = _svd_parts(A)
     return _T(Vt) @ ((_others_product(s) * sign[..., None])[..., :, None] * _T(U))

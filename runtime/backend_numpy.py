@@ -1,7 +1,7 @@
 """The plain namespace generated code runs on: NumPy itself plus the few functions it lacks.
 
 `_define(np)` in a generated module receives this module; any name not defined here falls back to NumPy.
-The rule language's built-ins NumPy lacks come from runtime.special, named by runtime.elementwise_table.
+The rule language's built-ins NumPy lacks come from primitives.special, named by primitives.elementwise.
 """
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import numpy as _numpy
 from numpy import *  # noqa: F401,F403  (the namespace *is* NumPy's)
 from numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newaxis  # noqa: F401
 
-from runtime import special as _special
-from runtime.elementwise_table import ROWS as _ROWS
-from runtime.special import adjugate, erfc, others_product  # noqa: F401
+from primitives import special as _special
+from primitives.elementwise import ROWS as _ROWS
+from primitives.special import adjugate, erfc, others_product  # noqa: F401
 
 for _row in _ROWS:
     if _row.impl is not None:
@@ -26,7 +26,7 @@ def _lse_functions(xp):
     """lse_shift and logsumexp over the namespace xp (NumPy here; jax.numpy and runtime.tnp use the same two,
     torch spells its own).
 
-    lse_shift(x, axis): the shift of a log-sum-exp over `axis` (derive/emit_numpy.py's _lse_parts), the maximum
+    lse_shift(x, axis): the shift of a log-sum-exp over `axis` (derive/emission/numpy_print.py's _lse_parts), the maximum
     with its axes kept at extent 1, and 0 where that is not finite (all -inf, some +inf, a NaN, an empty axis),
     so that x - shift is never -inf - (-inf). logsumexp(x, axis): log Σ exp(x) over `axis` (those axes dropped)
     without overflow, shifted by it: what the generated code computed in line before the whole log-sum-exp was
@@ -47,7 +47,7 @@ lse_shift, logsumexp = _lse_functions(_numpy)
 def _prim_calls():
     import sys
 
-    from runtime.primitives import Calls
+    from primitives.matrix import Calls
 
     return Calls(sys.modules[__name__])
 

@@ -2,8 +2,8 @@
 
 `_define(backend_torch)` in a generated module gives forward functions, frules and rrules whose every
 operation is a torch op, so they run on any device and torch's autograd records them (runtime.torch builds its
-higher order on that). Only the NumPy API generated code uses is spelled here (derive/emit_numpy.py,
-derive/codegen.py, runtime/elementwise_table.py, and the `xp` calls of runtime/primitives' declarations); a name
+higher order on that). Only the NumPy API generated code uses is spelled here (derive/emission/numpy_print.py,
+derive/emission/numpy_module.py, primitives/elementwise.py, and the `xp` calls of primitives/matrix' declarations); a name
 that is missing fails loudly (AttributeError), never through a silent NumPy round trip.
 
 Devices: nothing here moves data off its device. Factories without a tensor argument (eye, full, ones, asarray of a
@@ -21,9 +21,9 @@ import threading
 import numpy as _np
 import torch
 
-from runtime import primitives as _primitives
+from primitives import matrix as _primitives
 from runtime import shifts as _shifts
-from runtime.elementwise_table import ROWS as _ROWS
+from primitives.elementwise import ROWS as _ROWS
 
 Tensor = torch.Tensor
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
@@ -180,7 +180,7 @@ def prod(x, axis=None, keepdims=False):
 
 
 def others_product(x, axis):
-    """runtime.special.others_product over torch: prefix times suffix cumulative products, no division."""
+    """primitives.special.others_product over torch: prefix times suffix cumulative products, no division."""
     x = torch.movedim(x, axis, -1)
     one = torch.ones(x.shape[:-1] + (1,), dtype=x.dtype, device=x.device)
     pre = torch.cumprod(torch.cat([one, x[..., :-1]], dim=-1), dim=-1)
@@ -226,7 +226,7 @@ def matmul(a, b):
     return torch.matmul(a, b)
 
 
-# index comparisons and cumulative sums (derive/masks.py): positions, scans along an axis
+# index comparisons and cumulative sums (derive/ir/masks.py): positions, scans along an axis
 def arange(n):
     return torch.arange(n, device=current_device())
 
@@ -277,7 +277,7 @@ def _softplus(x):
 
 
 def _step(x):
-    return (x > 0).to(x.dtype)    # step(0) = 0, as runtime.special.step
+    return (x > 0).to(x.dtype)    # step(0) = 0, as primitives.special.step
 
 
 _SPELLING = {
@@ -312,7 +312,7 @@ linalg = _Linalg()
 
 # --------------------------------------------------------------------------- matrix primitives
 def _eigh(A):
-    """torch.linalg.eigh with runtime.primitives._sym.eigh's sign convention (largest |component| positive)."""
+    """torch.linalg.eigh with primitives.sym.eigh's sign convention (largest |component| positive)."""
     w, V = torch.linalg.eigh(A)
     if V.shape[-1] == 0:
         return w, V
@@ -329,7 +329,7 @@ def _spectral(f):
 
 
 def _adjugate(A):
-    """adj(A) through the SVD, as runtime.special.adjugate: det(U)·det(V)·V·diag(Π_{j≠i} s_j)·Uᵀ, continuous at
+    """adj(A) through the SVD, as primitives.special.adjugate: det(U)·det(V)·V·diag(Π_{j≠i} s_j)·Uᵀ, continuous at
     singular A; built from torch ops, so torch differentiates it (at distinct singular values)."""
     U, s, Vh = torch.linalg.svd(A)
     sign = torch.linalg.det(U) * torch.linalg.det(Vh)
@@ -389,7 +389,7 @@ def _check_singular(info):
 
 class Factor:
     """One LU factorisation of an unbatched square matrix, shared by the primitives applied to it (the torch
-    twin of runtime.primitives._factor.Factor, with its interface). Always LU: choosing Cholesky would branch on
+    twin of primitives.factor.Factor, with its interface). Always LU: choosing Cholesky would branch on
     the matrix's values (a device sync, and no vmap). inv/solve refuse a singular matrix, as torch.linalg.inv
     does; det and logdet read the unchecked factorisation (det of a singular matrix is 0)."""
 

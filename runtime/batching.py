@@ -2,7 +2,7 @@
 
 Each input has its rule's axes last (its core axes); the axes before them are loop axes. The loop axes of all
 inputs broadcast against each other as in NumPy, and every output gets the broadcast loop shape in front of its
-own axes. Integer parameters are never batched. The op's batched twin (derive.batching: the rule with one batch
+own axes. Integer parameters are never batched. The op's batched twin (derive.lowering.batching: the rule with one batch
 index prepended to every tensor, verified like the rule) runs on all loop axes flattened into that one index;
 an input with fewer loop axes is broadcast to it (np.broadcast_to, a view), and its cotangent is summed over
 the axes it was broadcast along, so a pullback returns cotangents of the inputs' own shapes (NumPy

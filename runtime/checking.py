@@ -1,7 +1,7 @@
 """The numeric core of every derivative check: central finite differences, the adjoint identity, one relative
 error, and random tangents (general, or symmetric for arguments that live on symmetric matrices).
 
-derive.verify (run on each derived rule before it is emitted) and runtime.testing (the user's check_rrule /
+derive.verification.verify (run on each derived rule before it is emitted) and runtime.testing (the user's check_rrule /
 check_frule) both check through these functions. Plain NumPy, no SymPy. A NaN or Inf in a compared quantity is
 never dropped: every comparison here reports it as an infinite error.
 
@@ -18,7 +18,7 @@ from runtime.tangents import is_zero, unthunk
 
 FD_STEPS = (1e-4, 1e-5, 1e-6, 1e-7)    # central-difference steps tried (relative to a tangent of norm ~1)
 SPACES = ("real", "symmetric")          # tangent spaces an argument can have
-MATRIX_DOMAINS = ("spd", "symmetric")   # input domains (derive.domains) whose tangents are symmetric
+MATRIX_DOMAINS = ("spd", "symmetric")   # input domains (derive.language.domains) whose tangents are symmetric
 
 
 # -- vectors ------------------------------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def random_like(x, rng, space="real"):
 
 
 def space_of_domain(dom, ndim) -> str:
-    """The tangent space of an input whose derive.domains text is `dom`: symmetric for spd/symmetric matrices."""
+    """The tangent space of an input whose derive.language.domains text is `dom`: symmetric for spd/symmetric matrices."""
     return "symmetric" if dom in MATRIX_DOMAINS and ndim >= 2 else "real"
 
 

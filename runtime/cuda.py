@@ -1,6 +1,6 @@
 """GPU execution of generated ops: generated/cuda/<module>.cu compiled through PyCUDA, its launch plan run on GPUArrays.
 
-Compiled cubins are cached on disk by sha256(source, arch, options), signed and owner-only (derive.trusted_cache). PyCUDA is imported lazily; without it (or
+Compiled cubins are cached on disk by sha256(source, arch, options), signed and owner-only (runtime.trusted_cache). PyCUDA is imported lazily; without it (or
 without a GPU) `available()` says why and every entry point raises RuntimeError with that reason.
 """
 from __future__ import annotations
@@ -66,9 +66,9 @@ def cache_key(source: str, arch: str, options=OPTIONS) -> str:
 
 def compile_cubin(source: str, arch: str, options=OPTIONS) -> bytes:
     """The cubin for `source`: from the disk cache when its entry verifies, else compiled by PyCUDA's nvcc driver
-    and cached. The cache is derive.trusted_cache's (owner-only, every entry signed): a cubin runs on the GPU, so
+    and cached. The cache is runtime.trusted_cache's (owner-only, every entry signed): a cubin runs on the GPU, so
     a planted or corrupted one is discarded and recompiled, never loaded."""
-    from derive import trusted_cache
+    from runtime import trusted_cache
 
     key = cache_key(source, arch, options)
 
@@ -167,7 +167,7 @@ def device():
 
 # --------------------------------------------------------------------------------------------------- modules
 def register(module_name: str, files: dict):
-    """Use these generated files (as returned by derive.codegen_cuda.generate_cuda) for `module_name`."""
+    """Use these generated files (as returned by derive.emission.cuda.generate_cuda) for `module_name`."""
     cu = next(v for k, v in files.items() if k.endswith(".cu"))
     js = next(v for k, v in files.items() if k.endswith(".json"))
     _REGISTERED[module_name] = {"cu": cu, "json": js}
@@ -285,7 +285,7 @@ def _bind_inputs(entry, args, dtype, dev, op_name):
 
 def _shifted_extents(entry, sizes, op_name):
     """The extent of each index read only at shifted positions (x[i+k]): the largest for which every read
-    stays inside its tensor, as the NumPy code computes it (derive.shifts); reads past an end are refused."""
+    stays inside its tensor, as the NumPy code computes it (derive.lowering.shifts); reads past an end are refused."""
     def need(terms, const, skip=None):
         return sum(c * (sizes[k] - 1) for c, k in terms if k != skip) + const + 1
 

@@ -24,7 +24,8 @@ import types
 
 import numpy as _np
 
-from runtime import backend_jax, batching
+from runtime import backend_jax
+from runtime import batching
 from runtime import registry as _registry
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 

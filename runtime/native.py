@@ -1,12 +1,12 @@
 """Native CPU kernels: generated/cpu/<module>.cpp compiled by the system C++ compiler with OpenMP, its plan run on
 NumPy arrays (the CUDA launch-plan runner, runtime.cuda.Runner, with CPU steps).
 
-Used automatically for the ops derive.codegen_cpu marks worth it (a nonlinear map-reduce such as the Gaussian kernel
+Used automatically for the ops derive.emission.cpp marks worth it (a nonlinear map-reduce such as the Gaussian kernel
 sum, an elementwise chain through exp/erf) when a compiler is found and the arrays are large enough; the generated
 NumPy code stays the fallback. `available()` says whether it can run here and why not.
 
 Environment: TENSOR_RULES_NATIVE=0 turns it off, =1 uses it for every call the plan covers (whatever the size);
-CXX names the compiler (default: g++, then c++). Compiled libraries are cached in derive.trusted_cache (owner-only,
+CXX names the compiler (default: g++, then c++). Compiled libraries are cached in runtime.trusted_cache (owner-only,
 every entry signed and checked before use), keyed by sha256(source, compiler, flags, CPU); the first call's compile
 time is in `stats()`.
 """
@@ -154,7 +154,7 @@ def _build(source: str) -> bytes:
 def _load(source: str):
     """ctypes library for `source`: the cached build when its entry verifies, else compiled now and cached. The
     verified bytes are copied to a private file of ours and loaded from it (never a path another user could swap)."""
-    from derive import trusted_cache
+    from runtime import trusted_cache
 
     key = cache_key(source)
     # idle OpenMP threads sleep instead of spinning on the cores the next NumPy call needs (read by libgomp when
@@ -242,7 +242,7 @@ class CpuRunner(_plan.Runner):
         """The step's parameters as on the GPU, except: a linear buffer read and absent (a zero tangent) is
         passed as zeros and an output nobody reads as scratch, never null (tr_ld and tr_store test nothing, so
         their loops vectorize), and a tensor read along an axis that is not its last as a copy with that axis
-        last (derive.codegen_cpu.CpuCtx)."""
+        last (derive.emission.cpp.CpuCtx)."""
         params = step["params"]
         out = self.param_buffers(params, live)
         read = step.get("read_classes", {})
@@ -335,7 +335,7 @@ class CpuRunner(_plan.Runner):
         self.init.add(buf)
 
     def step_prim(self, step):
-        raise AssertionError("native plans have no matrix-primitive steps (derive.codegen_cpu leaves such ops out)")
+        raise AssertionError("native plans have no matrix-primitive steps (derive.emission.cpp leaves such ops out)")
 
 
 _DEVICE = CpuDevice()
@@ -546,7 +546,7 @@ def _rrule(mod, name, entry, fallback):
     from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero
 
     specs = entry["inputs"]
-    # as derive.codegen's pullbacks: with more than one differentiable input each gradient is a Thunk (computed when
+    # as derive.emission.numpy_module's pullbacks: with more than one differentiable input each gradient is a Thunk (computed when
     # first read: here the one native pass for all of them), one the rule has no terms for a ZeroTangent
     lazy = sum(p["kind"] != "int" for p in specs) > 1
     multi = len(entry["outputs"]) > 1

@@ -12,7 +12,8 @@ import sys
 
 import numpy as np
 
-from runtime import backend_numpy, batching
+from runtime import backend_numpy
+from runtime import batching
 from runtime.rule_info import RuleInfo
 from runtime.tangents import Thunk, NoTangent, ZeroTangent, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_trace
@@ -486,7 +487,7 @@ def _refuse_half_switched(module_name):
 
 def export_ops(module_name, OPS, define, RULES=None):
     """Public functions `<op>`, `<op>_frule`, `<op>_rrule` for each op of a generated module; registers them.
-    RULES (derive.record): each op's derivation and proof, shown by `op.rule` and `help(op)`."""
+    RULES (derive.display.record): each op's derivation and proof, shown by `op.rule` and `help(op)`."""
     _refuse_half_switched(module_name)
     impls = _ModuleImpls(module_name, define, OPS)
     public = {}

@@ -1,7 +1,7 @@
 """Rules defined at run time: `define(text)` derives, verifies and code-generates once, then caches on disk.
 
 The cache file is a generated module keyed by sha256(version, engine fingerprint, name, text), signed and kept
-owner-only by derive.trusted_cache (its docstring states the threat model); a later process verifies and imports
+owner-only by runtime.trusted_cache (its docstring states the threat model); a later process verifies and imports
 it without touching SymPy or `derive.api` (they are imported only on a cache miss).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ _MEMO: dict = {}
 
 
 def cache_dir() -> Path:
-    from derive.trusted_cache import cache_root
+    from runtime.trusted_cache import cache_root
 
     return cache_root()
 
@@ -96,11 +96,11 @@ def _check_name(name):
 def define(text: str, name: str | None = None):
     """Derive the rule in `text` (rule language) and return its op: callable, with `.rrule`/`.frule`,
     usable in grad/jvp at once. `name` picks the op when the text defines several (and names a bare
-    statement list). Derivation errors (derive.errors.DeriveError) propagate.
+    statement list). Derivation errors (derive.language.errors.DeriveError) propagate.
 
-    The generated module is cached on disk (see derive.trusted_cache for what makes an entry trusted): an
+    The generated module is cached on disk (see runtime.trusted_cache for what makes an entry trusted): an
     entry is imported only when its signature verifies; anything else is regenerated."""
-    from derive import trusted_cache
+    from runtime import trusted_cache
 
     _check_name(name)
     key = cache_key(text, name)

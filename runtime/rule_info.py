@@ -1,5 +1,5 @@
 """`op.rule`: an op's derivation and its proof, read from the record its generated module carries (`RULES`,
-written by derive.record at generation time). Plain data and text: nothing here imports SymPy.
+written by derive.display.record at generation time). Plain data and text: nothing here imports SymPy.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class Formula:
 
 
 class Verification:
-    """The figures of the check the rule passed before it was emitted (derive.verify): each error as the bound
+    """The figures of the check the rule passed before it was emitted (derive.verification.verify): each error as the bound
     it lies under (`fd_below`, `adjoint_below`, `reference_below`; the tolerances beside them), the number
     of points checked and skipped, and the extents of the index classes at which they were checked."""
 

@@ -1,4 +1,4 @@
-"""Reads and writes at shifted and strided positions (`x[2*i+k]`), for generated code (derive.shifts).
+"""Reads and writes at shifted and strided positions (`x[2*i+k]`), for generated code (derive.lowering.shifts).
 
 A spec gives, per array axis, ((view axis, coefficient), ...) and a constant offset: the element of view index
 (i, k) along that axis is Σ coefficient·index + offset. `window` is the gather (a read-only strided view, no

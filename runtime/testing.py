@@ -1,6 +1,6 @@
 """Checks for users' rules (ChainRulesTestUtils' test_rrule / test_frule): finite differences and the
 adjoint identity in float64 at a given point, reporting the worst relative error and where it occurs. The
-numeric core is runtime.checking, the one derive.verify checks every derived rule with; an argument on
+numeric core is runtime.checking, the one derive.verification.verify checks every derived rule with; an argument on
 symmetric matrices (tangent_space) is checked along symmetric tangents.
 """
 from __future__ import annotations

@@ -13,11 +13,11 @@ import sys as _sys
 import numpy as _np
 
 from runtime import backend_numpy as _backend
-from runtime import elementwise_table as _elementwise
-from runtime import primitives as _primitives
+from primitives import elementwise as _elementwise
+from primitives import matrix as _primitives
 from runtime import shifts as _shifts
-from runtime import special as _special
-from runtime.primitives import index_form as _index_form
+from primitives import special as _special
+from primitives import index_form as _index_form
 from runtime.tangents import AbstractZero, ZeroTangent, add_tangents, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, dtype_of, getval, shape_of
 
@@ -199,7 +199,7 @@ def _mask(cond, like):
     return _np.asarray(cond).astype(dt if dt is not None and dt.kind in "fc" else _np.float64)
 
 
-# The rule language's elementwise built-ins, one traced primitive per row of runtime.elementwise_table (the
+# The rule language's elementwise built-ins, one traced primitive per row of primitives.elementwise (the
 # row's derivative, written over this namespace, gives its VJP and JVP); the rest of NumPy's unary functions
 # follow. The names are bound here, so the module reads them as plain globals below.
 for _row in _elementwise.ROWS:
@@ -486,7 +486,7 @@ _defjvp(prod, lambda t, ans, x, axis=None, dtype=None, keepdims=False:
 
 
 def others_product(x, axis):
-    """Π over the other entries along `axis` (runtime.special.others_product), as a product over a matrix whose
+    """Π over the other entries along `axis` (primitives.special.others_product), as a product over a matrix whose
     diagonal is 1: O(n²) where the plain path is O(n), but every derivative is prod's own (exact at zeros)."""
     x = moveaxis(asarray(x), axis, -1)
     n = shape_of(x)[-1]
@@ -933,7 +933,7 @@ class _Linalg:
 linalg = _Linalg()
 
 
-# Matrix primitives, each from its declaration in runtime/primitives: forward, pushforward and pullback are
+# Matrix primitives, each from its declaration in primitives/matrix: forward, pushforward and pullback are
 # the declaration's (an index-form differential evaluated with einsum over traced arrays, or jvp/vjp code over
 # this namespace), so a derivative is written once and differentiates again. A declaration whose jvp/vjp are
 # plain NumPy (expm's Fréchet derivative, the adjugate's) gives a first derivative here and a second one in the

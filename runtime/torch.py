@@ -32,7 +32,8 @@ except ImportError:
     raise ImportError("runtime.torch needs PyTorch, which is not installed: pip install 'tensor-rules[torch]'") \
         from None
 
-from runtime import backend_torch as _bt, batching
+from runtime import backend_torch as _bt
+from runtime import batching
 from runtime.registry import _arity_error, _bind, _make_checker, _no_check, _signature_text
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
@@ -416,7 +417,8 @@ def _node_apply(name, rrule, n_in, n_out):
     """A call of the op's Python rrule that records one node of runtime/torch_native.cpp (PyPullNode) instead of
     a Python autograd.Function (whose apply costs ~3 µs): (pyapply, index), or None where the extension cannot
     be built here."""
-    from runtime import native, torch_native
+    from runtime import native
+    from runtime import torch_native
 
     if native.mode() == "off":
         return None

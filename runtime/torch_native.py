@@ -4,11 +4,11 @@ runtime.torch calls `op(*args)` of this module first for every op with a native 
 written by derive-rules beside the module): on small CPU tensors the op's Python code pays for a torch call per
 step, where the plan is a few loops and one autograd node. The C++ runner declines (and the Python code runs) any
 call it cannot run as the Python code would: see the .cpp file's header. Its kernels are the ones
-derive.verify_native checked against the verified NumPy code; tests/runtime/test_torch_native.py holds the two
+derive.verification.native checked against the verified NumPy code; tests/runtime/test_torch_native.py holds the two
 paths to the same values and gradients for every op.
 
 Built once per (source, torch, Python, compiler, CPU) with the system C++ compiler against torch's headers, cached
-in derive.trusted_cache (owner-only, signed, checked before use) like runtime.native's kernels; loaded from a private
+in runtime.trusted_cache (owner-only, signed, checked before use) like runtime.native's kernels; loaded from a private
 copy of the verified bytes. TENSOR_RULES_NATIVE=0, no compiler, or a failed build: every call runs the Python code
 (a failed build warns once, with the compiler's words).
 """
@@ -80,7 +80,7 @@ def _build(source: str) -> bytes:
 
 
 def _load():
-    from derive import trusted_cache
+    from runtime import trusted_cache
 
     source = SOURCE.read_text()
     key = _key(source)

@@ -15,7 +15,10 @@ import pytest
 
 import generated
 from derive import api
-from runtime import backend_numpy, grad, jvp, special, tnp
+from runtime import grad, jvp
+from runtime import backend_numpy
+from primitives import special
+from runtime import tnp
 from runtime.tangents import NoTangent, ZeroTangent, unthunk
 
 mpmath.mp.dps = 50
@@ -43,7 +46,7 @@ def _normwise(got, ref):
 
 def _module(text, label="<accuracy>", namespace=backend_numpy, chunk=None):
     """The generated NumPy module of `text`, derived (and verified) afresh; `chunk` sets its slice budget."""
-    from derive.emit_numpy import CHUNK_NAME
+    from derive.emission.numpy_print import CHUNK_NAME
 
     results = api.derive_text(text, label)
     assert all(r.ok for r in results), [(r.name, r.error) for r in results if not r.ok]

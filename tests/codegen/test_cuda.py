@@ -1,4 +1,4 @@
-"""CUDA code generation (derive/codegen_cuda.py, derive/emit_cuda.py) and its runtime (runtime/cuda.py).
+"""CUDA code generation (derive/emission/cuda.py, derive/emission/kernel_plan.py) and its runtime (runtime/cuda.py).
 
 (a) every .cu in generated/cuda/ and the .cu of representative rules compile with nvcc, float32 and float64;
 (b) every op's kernels agree with its NumPy code — on a GPU when there is one, and always on the CPU emulation
@@ -21,8 +21,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from derive import api, codegen_cuda, verify
-from derive.emit_cuda import CudaPrinter
+from derive import api
+from derive.emission import cuda as codegen_cuda
+from derive.verification import verify
+from derive.emission.kernel_plan import CudaPrinter
 from runtime import backend_numpy
 from runtime import cuda as rc
 from runtime.tangents import ZeroTangent, is_zero, unthunk
@@ -425,7 +427,7 @@ def spectral():
     label = "tests/codegen/spectral.rules"
     results = api.derive_text(SPECTRAL_RULES, label)
     # the NumPy module is the reference: its derivatives must pass the verifier's finite-difference and adjoint
-    # checks (r.check; derive/reference.py has no mpmath values for these primitives, so r.ok is not asked)
+    # checks (r.check; derive/verification/reference.py has no mpmath values for these primitives, so r.ok is not asked)
     bad = [(r.name, r.error) for r in results if r.check is None or not r.check.ok]
     assert not bad, f"spectral rules failed verification: {bad}"
     files = codegen_cuda.generate_cuda(results, label)
@@ -645,7 +647,7 @@ def test_reductions_hoist_invariants(plans):
 
 def test_matrix_primitives_are_batched_kernels(plans):
     # one generic kernel: the plan names the declaration's device function and its workspace numbers
-    from runtime.primitives import PRIMITIVES
+    from primitives.matrix import PRIMITIVES
 
     (s,) = _steps(plans, "batched_inv", "forward")
     assert (s["class"], s["fn"], s["batch"]) == ("prim", "tr_inv", ["b"])
@@ -682,7 +684,7 @@ class _Ctx:
 
 def test_printer_keeps_float32_float32():
     import sympy as sp
-    from derive import ir
+    from derive.ir import nodes as ir
     x, y = sp.symbols("x y", real=True)
     p = CudaPrinter(_Ctx())
     assert p.doprint(x ** 2) == "tr_sq(x)"

@@ -1,4 +1,4 @@
-"""CUDA kernels for index comparisons (derive/masks.py) beyond rules/masks.rules (whose kernels test_cuda.py
+"""CUDA kernels for index comparisons (derive/ir/masks.py) beyond rules/masks.rules (whose kernels test_cuda.py
 checks with every shipped op): a bracket inside a contraction, against a constant and an extent, inside a kernel
 sum, and a causal softmax in float32 -- nvcc compiles them and the CPU emulation matches the NumPy code."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from derive import api, codegen_cuda
+from derive import api
+from derive.emission import cuda as codegen_cuda
 from runtime import backend_numpy
 from runtime import cuda as rc
 

@@ -1,4 +1,4 @@
-"""CUDA kernels for max, min and product reductions (derive/cuda_reductions.py): nvcc compiles them, and the CPU
+"""CUDA kernels for max, min and product reductions (derive/emission/cuda_reductions.py): nvcc compiles them, and the CPU
 emulation agrees with the NumPy module at random points and with NumPy itself (np.max, np.prod, the products of
 the others by deletion) at ties, at one and two zero factors, and on long rows whose reduction is split across
 warps and blocks (the atomic merge)."""
@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from derive import api, codegen_cuda
+from derive import api
+from derive.emission import cuda as codegen_cuda
 from runtime import backend_numpy
 from runtime import cuda as rc
 from runtime.tangents import ZeroTangent

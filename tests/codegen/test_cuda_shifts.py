@@ -1,4 +1,4 @@
-"""CUDA kernels for shifted and strided subscripts (derive/cuda_shifts.py): every op of rules/conv.rules gets
+"""CUDA kernels for shifted and strided subscripts (derive/emission/cuda_shifts.py): every op of rules/conv.rules gets
 kernels (the input's cotangent a gather over its taps, no atomics), nvcc compiles them, and the CPU emulation
 of the kernels matches the NumPy code (forward, frule, rrule; float64 and float32) and NumPy's own
 np.correlate / a hand-written stencil."""
@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from derive import api, codegen_cuda
+from derive import api
+from derive.emission import cuda as codegen_cuda
 from runtime import backend_numpy
 from runtime import cuda as rc
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import generated
-from derive import verify
+from derive.verification import verify
 from runtime import backend_numpy
 from runtime.tangents import NoTangent, unthunk
 
@@ -171,7 +171,7 @@ def test_kernel_sum_chunks_agree_with_one_shot():
     """With a tiny chunk budget the kernel sum and its gradient run in many slices, with equal results:
     the same generated source, its module-level budget set small."""
     from derive import api
-    from derive.emit_numpy import CHUNK_NAME
+    from derive.emission.numpy_print import CHUNK_NAME
 
     text = "gk(x[i,d], y[j,d], b[j], s) -> out[i] = sum(j, exp(-sum(d, (x[i,d] - y[j,d])**2) / s) * b[j])"
     results = api.derive_text(text, "<t>", verify_rules=False)

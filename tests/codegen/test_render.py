@@ -1,9 +1,9 @@
-"""The printer of generated functions (derive.emit_numpy.render): variables are references in the statements,
+"""The printer of generated functions (derive.emission.numpy_print.render): variables are references in the statements,
 so folding a temporary into its one reader and leaving out unread auxiliary values count reads exactly."""
 import numpy as np
 import pytest
 
-from derive.emit_numpy import REF, Stmt, name_of, ref, render
+from derive.emission.numpy_print import REF, Stmt, name_of, ref, render
 
 I = "        "
 
@@ -106,7 +106,7 @@ def test_a_constant_that_overflows_prints_as_a_name_the_module_has():
     # exp(exp(exp(2))) is inf in float64: printed `inf`, the generated code raised NameError (hypothesis found it)
     import sympy as sp
 
-    from derive.emit_numpy import Emitter
+    from derive.emission.numpy_print import Emitter
 
     em = Emitter({}, lambda i: "n")
     for e, want in ((sp.exp(sp.exp(sp.exp(2))), np.inf), (-sp.exp(sp.exp(sp.exp(2))), -np.inf)):
@@ -117,7 +117,7 @@ def test_a_constant_that_overflows_prints_as_a_name_the_module_has():
 def test_a_cuda_constant_that_overflows_compiles():
     import sympy as sp
 
-    from derive.emit_cuda import _cuda_float
+    from derive.emission.kernel_plan import _cuda_float
 
     assert _cuda_float(sp.Float("1e400")) == "T(INFINITY)"
     assert _cuda_float(-sp.Float("1e400")) == "(-T(INFINITY))"

@@ -19,8 +19,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from derive import api, cli, trusted_cache
-from derive.errors import RuleError
+from derive import api
+from derive import cli
+from runtime import trusted_cache
+from derive.language.errors import RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE = "sq(x[i]) -> y[i] = x[i] * x[i]\n"

@@ -3,8 +3,9 @@ reads, and the errors they give. Expected values from NumPy or by hand, never fr
 import numpy as np
 import pytest
 
-from derive import api, reference
-from derive.errors import RuleError
+from derive import api
+from derive.verification import reference
+from derive.language.errors import RuleError
 
 
 def _err(text):
@@ -36,7 +37,7 @@ def test_a_window_reduction_without_a_window_extent_says_how_to_give_one():
 @pytest.mark.parametrize("matrix", [True, False])
 def test_an_equality_condition_is_shown_as_written_not_as_sympy_eq(matrix):
     # a max's tie weights and where(x == z, ...) printed SymPy's Eq(a, b) in the text display (and op.rule)
-    from derive import display
+    from derive.display import forms as display
 
     (res,) = api.derive_text("mx(x[t], w[k]) -> y[i] = max(k, x[i+k] * w[k]) + where(x[i] == w[i], x[i], 0)",
                              "adv.rules")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from derive import api, verify
+from derive import api
+from derive.verification import verify
 from runtime.tangents import ZeroTangent
 
 LSTSQ = "lstsq(X[p,i], z[p]) -> w[i] = inv(X[k,i] * X[k,j])[i,j] * X[q,j] * z[q]"
@@ -84,7 +85,7 @@ def test_rank_zero_tensor_inputs_verify():
                          "b(x[], v[i]) -> y[i] = x[] * v[i]\n"
                          "c(x[]: (2, 3)) -> y[] = 2 * x[]", "<adv9>")
     assert all(r.ok for r in rs), [(r.name, r.error) for r in rs if not r.ok]
-    from derive import reference
+    from derive.verification import reference
     got = reference.evaluate_text("f(x[], s) -> y[] = x[] * s", {"x": np.float64(3.0), "s": 2.0})
     assert float(got["y"]) == 6.0
 
@@ -96,7 +97,7 @@ def test_a_loose_index_is_pointed_at_where_it_is_loose():
     # the caret stood under the product's operator (`*`), or under the last one of a chain
     import pytest
 
-    from derive.errors import RuleError
+    from derive.language.errors import RuleError
 
     cases = [("f(x[i], v[b]) -> y[b] = log(x[i]) * v[b] * 2", "x[i]) * v"),
              ("f(x[i], S[b,i,j]) -> y[b] = logdet(S[b,i,j]) * log(x[i])", "x[i])")]

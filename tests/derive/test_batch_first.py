@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from derive import api
-from derive.errors import RuleError
+from derive.language.errors import RuleError
 from runtime import backend_numpy
 
 
@@ -98,7 +98,7 @@ def test_a_left_side_index_repeated_inside_a_matrix_functions_argument_is_not_su
 def test_a_batched_expression_argument_keeps_its_tensors_axis_order():
     """inv(delta(i,j) - A[b,i,j]) inverts I - A for each b (as np.linalg does), not the matrix over (j, b) that
     the order in which delta names i and j first would give."""
-    from derive import verify
+    from derive.verification import verify
     (r,) = api.derive_text("c(A[b,i,j]) -> Q[b,i,j] = inv(delta(i,j) - A[b,i,j])", "<t>")
     assert r.ok, r.check.problems
     ns: dict = {}

@@ -1,4 +1,4 @@
-"""Batched twins (derive.batching): every non-elementwise rule gets a twin with one batch index prepended to each
+"""Batched twins (derive.lowering.batching): every non-elementwise rule gets a twin with one batch index prepended to each
 tensor, derived and verified like the rule itself, which the runtime runs for arguments with leading axes.
 Expected values come from NumPy."""
 import textwrap
@@ -6,12 +6,14 @@ import textwrap
 import numpy as np
 import pytest
 
-from derive import api, batching
+from derive import api
+from derive.lowering import batching
 
 
 @pytest.fixture
 def define(tmp_path, monkeypatch):
-    from runtime import define, rule_cache
+    from runtime import define
+    from runtime import rule_cache
 
     monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
     monkeypatch.setattr(rule_cache, "_MEMO", {})

@@ -39,7 +39,7 @@ def test_json_covers_every_shipped_rule(cache):
     names = {r["name"] for r in rules}
     shipped = set()
     for f in (ROOT / "rules").glob("*.rules"):
-        from derive.lang.parser import parse_file
+        from derive.language.parser import parse_file
         shipped |= {r.name for r in parse_file(f.read_text(), str(f)).rules}
     assert names == shipped
     assert all(r["verified"] for r in rules)
@@ -178,18 +178,14 @@ def test_the_cli_cache_and_define_share_the_engine_fingerprint(tmp_path, monkeyp
     from runtime.rule_cache import cache_key
 
     assert cli.engine_fingerprint is fingerprint.engine_fingerprint
-    assert "runtime/elementwise_table.py" in fingerprint.SOURCES
-    for d in ("derive", "templates"):
+    assert "primitives" in fingerprint.SOURCES
+    for d in ("derive", "templates", "primitives"):
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "runtime").mkdir()
-    shutil.copy(ROOT / "runtime" / "elementwise_table.py", tmp_path / "runtime")
-    shutil.copytree(ROOT / "runtime" / "primitives", tmp_path / "runtime" / "primitives",
-                    ignore=shutil.ignore_patterns("__pycache__"))
     assert fingerprint.fingerprint_of(tmp_path) == fingerprint.engine_fingerprint()
     key = cache_key("t(x[i]) -> y[i] = x[i]", None)
     monkeypatch.setattr(fingerprint, "ROOT", tmp_path)
-    for edited in ("templates/numpy_module.py.j2", "templates/cpu_math.h", "runtime/elementwise_table.py",
-                   "runtime/primitives/inv.py"):
+    for edited in ("templates/numpy_module.py.j2", "templates/cpu_math.h", "primitives/elementwise.py",
+                   "primitives/matrix/inv.py"):
         with open(tmp_path / edited, "a") as f:
             f.write("# changed\n")
         fingerprint.engine_fingerprint.cache_clear()

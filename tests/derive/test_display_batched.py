@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from derive import api, display_check as dc, matrixform
+from derive import api
+from derive.display import check as dc
+from derive.display import matrixform
 
 BATCHED = (Path(__file__).resolve().parents[2] / "rules" / "batched.rules").read_text()
 

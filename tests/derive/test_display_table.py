@@ -3,7 +3,7 @@ the number of rules shown in matrix form no longer than the book's must not drop
 import importlib.util
 from pathlib import Path
 
-from derive import display_check as dc
+from derive.display import check as dc
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_display.py"
 _spec = importlib.util.spec_from_file_location("bench_display", _PATH)

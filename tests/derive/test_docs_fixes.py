@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from derive import api
-from derive.lang.parser import starts_with_header
+from derive.language.parser import starts_with_header
 
 SOFTPLUS = "# Softplus, a smooth ramp.\n# Never negative.\nsp(x[i]) -> y[i] = log(1 + exp(x[i]))\n"
 

@@ -7,8 +7,10 @@ import sys
 import numpy as np
 import pytest
 
-from derive import api, cli, verify
-from derive.errors import RuleError
+from derive import api
+from derive import cli
+from derive.verification import verify
+from derive.language.errors import RuleError
 
 RULES = """\
 # Rules that hold only on part of the real line.

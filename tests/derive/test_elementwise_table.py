@@ -1,4 +1,4 @@
-"""runtime/elementwise_table.py is the one declaration of the elementwise built-ins: every stage reads it.
+"""primitives/elementwise.py is the one declaration of the elementwise built-ins: every stage reads it.
 
 Each row is enrolled automatically: the lowering knows exactly the table's names and arities, its NumPy
 spelling resolves in both namespaces generated code runs on, its CUDA spelling is a CUDA math function or a
@@ -16,10 +16,14 @@ import mpmath
 import numpy as np
 import pytest
 
-from derive import api, codegen_cuda, ir, lower
-from derive.errors import RuleError
-from runtime import backend_numpy, tnp
-from runtime.elementwise_table import BY_NAME, ROWS, ZERO
+from derive import api
+from derive.emission import cuda as codegen_cuda
+from derive.ir import nodes as ir
+from derive.lowering import lower
+from derive.language.errors import RuleError
+from runtime import backend_numpy
+from runtime import tnp
+from primitives.elementwise import BY_NAME, ROWS, ZERO
 from runtime.tangents import is_zero, unthunk
 from runtime.tape import grad
 

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from derive import api
-from derive.errors import DeriveError
+from derive.language.errors import DeriveError
 
 TENSORS = ["x[i]", "y[j]", "A[i,j]", "A[j,i]", "B[j,k]", "s", "x[j]", "A[i,i]", "b[k]"]
 FUNCS = ["exp", "log", "tanh", "sin", "sigmoid", "sqrt", "abs", "softplus", "relu", "erf"]

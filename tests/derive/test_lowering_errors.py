@@ -2,7 +2,7 @@
 import pytest
 
 from derive import api
-from derive.errors import RuleError
+from derive.language.errors import RuleError
 
 
 def err(text, path="bad.rules"):

@@ -1,4 +1,4 @@
-"""Index comparisons as values (derive/masks.py): where(j <= i, ...) against NumPy's cumsum, tril/triu and a
+"""Index comparisons as values (derive/ir/masks.py): where(j <= i, ...) against NumPy's cumsum, tril/triu and a
 causal softmax; finite differences in both modes; cumsum emitted as np.cumsum without an N×N mask; errors."""
 import re
 import tracemalloc
@@ -6,13 +6,15 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from derive import api, verify
-from derive.emit_cuda import CudaPrinter
-from derive.errors import DeriveError
-from derive.masks import Iverson
-from derive.ir import Idx
+from derive import api
+from derive.verification import verify
+from derive.emission.kernel_plan import CudaPrinter
+from derive.language.errors import DeriveError
+from derive.ir.masks import Iverson
+from derive.ir.nodes import Idx
 import generated.masks as gm
-from runtime import grad, jvp, tnp, vjp
+from runtime import grad, jvp, vjp
+from runtime import tnp
 from runtime.tangents import ZeroTangent, unthunk
 
 rng = np.random.default_rng(12)
@@ -149,7 +151,7 @@ def test_display_shows_an_iverson_bracket():
     assert "[k < i]" in r.pushforward_text() and "Iverson" not in r.pushforward_text()
     r = _derive("tril(A[i,j]) -> L[i,j] = where(j <= i, A[i,j], 0)")
     assert "[j ≤ i]" in r.pullback_text()
-    from derive import display
+    from derive.display import forms as display
     assert r"[j \le i]" in display.program_text(r.derivation, "pullback", "latex")
 
 

@@ -13,8 +13,11 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
-from derive import api, reference
-from runtime import backend_numpy, check_frule, check_rrule, define, grad, tnp
+from derive import api
+from derive.verification import reference
+from runtime import check_frule, check_rrule, define, grad
+from runtime import backend_numpy
+from runtime import tnp
 from runtime.tangents import NoTangent, ZeroTangent, unthunk
 
 

@@ -1,4 +1,4 @@
-"""derive-rules checks every op's native CPU kernels against its verified NumPy code (derive.verify_native). An op
+"""derive-rules checks every op's native CPU kernels against its verified NumPy code (derive.verification.native). An op
 whose kernels disagree is a planner mistake, not a wrong rule: it is left out of the CPU and CUDA plans (both
 printed from one plan) with a warning, the rule stays verified, and its NumPy code (or a framework's) runs. No
 shipped op may be left out that way."""

@@ -1,4 +1,4 @@
-"""Tests of derive.lang.parser: every construct's tree, precedence, positioned errors, and two properties
+"""Tests of derive.language.parser: every construct's tree, precedence, positioned errors, and two properties
 (no input raises anything but RuleError; printed expressions parse back to the same tree)."""
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from derive.errors import RuleError
-from derive.lang.ast import (
+from derive.language.errors import RuleError
+from derive.language.ast import (
     Access, BinOp, Call, Index, Name, Neg, Num, Param, Pos, RuleDef, RuleFile, Statement, Subscript,
 )
-from derive.lang.parser import MAX_DEPTH, parse_file, parse_statements
+from derive.language.parser import MAX_DEPTH, parse_file, parse_statements
 
 F = "t.rules"
 

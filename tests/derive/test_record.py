@@ -1,8 +1,10 @@
-"""derive.record: the record each generated op carries (op.rule) -- the rule's text, deterministic verification
+"""derive.display.record: the record each generated op carries (op.rule) -- the rule's text, deterministic verification
 figures, and user text written only as escaped literals."""
 import numpy as np
 
-from derive import api, record, verify
+from derive import api
+from derive.display import record
+from derive.verification import verify
 
 
 def _unexported(src):

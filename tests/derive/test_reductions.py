@@ -6,8 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from derive import api, codegen_cuda, reference
-from derive.errors import RuleError
+from derive import api
+from derive.emission import cuda as codegen_cuda
+from derive.verification import reference
+from derive.language.errors import RuleError
 from runtime import backend_numpy
 from runtime.tangents import NoTangent
 
@@ -238,7 +240,7 @@ def test_three_arguments_need_index_names():
     assert "bad.rules:1:22:" in msg and "max's leading arguments must be index names" in msg
 
 
-# -- CUDA: reductions get kernels (derive/cuda_reductions.py; numbers in tests/codegen/test_cuda_reductions.py) -------
+# -- CUDA: reductions get kernels (derive/emission/cuda_reductions.py; numbers in tests/codegen/test_cuda_reductions.py) -------
 
 
 def test_cuda_plan_has_kernels_for_reductions(results):

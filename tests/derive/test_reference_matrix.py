@@ -1,4 +1,4 @@
-"""derive.reference on the matrix primitives (cholesky, eigvalsh, eigvecsh, expm, logm, sqrtm) and on det/logdet
+"""derive.verification.reference on the matrix primitives (cholesky, eigvalsh, eigvecsh, expm, logm, sqrtm) and on det/logdet
 at singular matrices, against values known from mathematics: closed forms for 2×2 and nilpotent matrices,
 hand factorisations and determinants by cofactors."""
 import math
@@ -7,7 +7,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from derive.reference import evaluate_text
+from derive.verification.reference import evaluate_text
 
 BOTH = pytest.mark.parametrize("precision", ["mp", "f64"])
 R2 = math.sqrt(2.0)
@@ -190,6 +190,6 @@ def test_det_of_float64_extremes_and_beyond():
     assert _val("f(A[i,j]) -> d[] = det(A)", {"A": [[huge, 0.0], [0.0, tiny]]}, "f64") == huge * tiny
     with mpmath.workdps(30):
         A = np.array([[mpmath.mpf("1e-1000"), 0], [0, mpmath.mpf(1)]], dtype=object)
-    from derive.reference import OutOfRange
+    from derive.verification.reference import OutOfRange
     with pytest.raises(OutOfRange):
         evaluate_text("f(A[i,j]) -> d[] = det(A)", {"A": A}, precision="mp")

@@ -9,7 +9,8 @@ import zlib
 
 import pytest
 
-from derive import cli, mathml
+from derive import cli
+from derive.display import mathml
 
 HOSTILE = "<script>alert(1)</script> & \"q\" 'a'"
 RULES = f"""\

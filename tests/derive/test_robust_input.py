@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from derive import api
-from derive.errors import RuleError
-from derive.lang.parser import MAX_DEPTH
+from derive.language.errors import RuleError
+from derive.language.parser import MAX_DEPTH
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,7 +104,7 @@ def test_nesting_beyond_the_limit_is_a_positioned_error():
 _RUNNER = r"""
 import json, sys
 from derive import api
-from derive.errors import DeriveError
+from derive.language.errors import DeriveError
 out = []
 for text in json.loads(sys.stdin.read()):
     try:

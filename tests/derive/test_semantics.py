@@ -1,5 +1,5 @@
 """One meaning for Einstein summation: the lowering and the generated code against hand values and against
-derive.reference, an evaluator of the documented semantics that walks the syntax tree with plain loops."""
+derive.verification.reference, an evaluator of the documented semantics that walks the syntax tree with plain loops."""
 import math
 import os
 import subprocess
@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from derive import api
-from derive.errors import RuleError
-from derive.lang import parser
-from derive.lower import lower
-from derive.reference import ReferenceError_, evaluate, evaluate_text
+from derive.language.errors import RuleError
+from derive.language import parser
+from derive.lowering.lower import lower
+from derive.verification.reference import ReferenceError_, evaluate, evaluate_text
 from runtime import backend_numpy
 from runtime.tangents import unthunk
 
@@ -245,7 +245,7 @@ def test_verifier_reports_the_reference_error():
 
 def test_verifier_catches_a_forward_that_means_something_else():
     """The old reading (Σ 1/v²) passed finite differences and the adjoint check; the reference does not."""
-    from derive import verify
+    from derive.verification import verify
 
     r, fns = _rule_and_fns("r(v[k]) -> y[] = 1 / (v[k] * v[k])")
     fns = dict(fns, r=lambda v: np.sum(1 / v**2))
@@ -255,7 +255,7 @@ def test_verifier_catches_a_forward_that_means_something_else():
 
 def test_verifier_strict_scales_catch_cancellation():
     """|x - μ|² multiplied out (|x|² - 2x·μ + |μ|²) is exact near the origin and loses every digit at 1e6."""
-    from derive import verify
+    from derive.verification import verify
 
     r, fns = _rule_and_fns("r(x[i], mu[i]) -> y[] = (x[i] - mu[i]) * (x[i] - mu[i])")
     fns = dict(fns, r=lambda x, mu: x @ x - 2 * x @ mu + mu @ mu)
@@ -268,7 +268,7 @@ def test_verifier_strict_scales_catch_cancellation():
 
 def test_verifier_skips_points_outside_the_domain():
     """exp near 1e3 overflows in any float64 code: such a point is not held against the rule, the others are."""
-    from derive import verify
+    from derive.verification import verify
 
     r, fns = _rule_and_fns("r(x[i]) -> y[i] = exp(x[i])")
     chk = verify.check_reference(verify.Check(), "r", fns, r.code.meta, r.rule,

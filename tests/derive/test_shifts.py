@@ -4,9 +4,13 @@ import json
 import numpy as np
 import pytest
 
-from derive import api, display, matrixform, reference, verify
-from derive.errors import RuleError
-from derive.lang.parser import parse_file
+from derive import api
+from derive.display import forms as display
+from derive.display import matrixform
+from derive.verification import reference
+from derive.verification import verify
+from derive.language.errors import RuleError
+from derive.language.parser import parse_file
 
 
 def derive(text, verify_rules=True):
@@ -138,7 +142,7 @@ def test_reference_reads_shifted_subscripts():
 def test_cuda_plan_has_shifted_ops_with_their_derived_extents():
     """conv1d gets kernels (tests/codegen/test_cuda_shifts.py runs them); the plan says how the launcher
     computes extent(i) = extent(t) - extent(k) + 1 from the input shapes."""
-    from derive.codegen_cuda import generate_cuda
+    from derive.emission.cuda import generate_cuda
 
     results = derive("conv1d(x[t], w[k]) -> y[i] = sum(k, x[i+k] * w[k])\nsq(x[i]) -> y[i] = x[i] * x[i]\n")
     plan = json.loads(generate_cuda(results, "shift.rules")["shift.json"])
@@ -198,8 +202,8 @@ def test_generated_code_does_not_depend_on_hash_seeds(tmp_path):
      {"x": np.arange(1.0, 7.0), "w": np.array([1.0, 10.0, 100.0, 1000.0])}, [3210.0, 4320.0, 5430.0, 6540.0]),
 ])
 def test_the_reference_reads_valid_ranges_as_the_docs_say(text, inputs, want):
-    """Hand values; the rule verifies, so the generated code and derive.reference agree with them."""
-    from derive import reference
+    """Hand values; the rule verifies, so the generated code and derive.verification.reference agree with them."""
+    from derive.verification import reference
     (r,) = api.derive_text(text, "<t>")
     assert r.ok and r.check.reference_points > 0, (r.check.problems, r.check.warnings)
     np.testing.assert_allclose(np.array(reference.evaluate(r.rule, inputs, precision="f64")["y"], float), want)

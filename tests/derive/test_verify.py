@@ -5,8 +5,9 @@ import re
 import numpy as np
 import pytest
 
-from derive import api, verify
-from derive.emit_numpy import CHUNK_NAME
+from derive import api
+from derive.verification import verify
+from derive.emission.numpy_print import CHUNK_NAME
 from runtime.tangents import unthunk
 
 ELEMENTWISE_META = {"inputs": [{"name": "x", "kind": "tensor", "indices": ["i"]}],
@@ -213,7 +214,8 @@ def test_inputs_too_large_for_a_step_to_move_are_not_a_vacuous_pass():
 def test_a_rule_the_reference_cannot_read_is_not_reported_as_matching_it(monkeypatch):
     """When the reference evaluator cannot read a rule, its forward value was never compared with the text:
     the check says so (a warning, and "reference not compared" on the check line), never "reference 0.0e+00"."""
-    from derive import cli, reference
+    from derive import cli
+    from derive.verification import reference
 
     def unreadable(*a, **k):
         raise reference.ReferenceError_("unknown node Frob")

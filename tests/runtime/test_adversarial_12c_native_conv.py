@@ -1,5 +1,5 @@
 """Adversarial checks of the native window contraction (runtime/contract.py + contract_native.cpp) and of the
-gather form of a stride-1 shifted read's pullback (derive/codegen.py emit_gather), with programs no other test
+gather form of a stride-1 shifted read's pullback (derive/emission/numpy_module.py emit_gather), with programs no other test
 uses: rules written with runtime.define (dilation and offsets together, two shifted reads of one tensor, tanh of a
 shifted read, a factor depending on the output position, a diagonal kernel, output extents of 1), odd input
 layouts (Fortran order, negative strides, broadcast zero strides, read-only, misaligned buffers), odd cotangents,
@@ -15,7 +15,10 @@ import pytest
 import scipy.signal as scipy_signal
 
 import runtime
-from runtime import contract, native, shifts, tnp
+from runtime import contract
+from runtime import native
+from runtime import shifts
+from runtime import tnp
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional

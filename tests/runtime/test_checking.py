@@ -1,11 +1,12 @@
-"""runtime.checking, the finite-difference and adjoint core shared by derive.verify and check_rrule/check_frule:
+"""runtime.checking, the finite-difference and adjoint core shared by derive.verification.verify and check_rrule/check_frule:
 a wrong derivative fails, NaN fails, and a derivative defined only on symmetric matrices (cholesky) passes along
 symmetric tangents and fails along general ones."""
 import numpy as np
 import pytest
 
-from derive import verify
-from runtime import NoTangent, check_frule, check_rrule, checking, register_frule, register_rrule
+from derive.verification import verify
+from runtime import NoTangent, check_frule, check_rrule, register_frule, register_rrule
+from runtime import checking
 
 
 # -- the core -----------------------------------------------------------------------------------------------------
@@ -208,7 +209,8 @@ def test_the_runtime_cholesky_agrees_with_check_rrule_along_symmetric_tangents()
 
 
 def test_a_generated_input_declared_spd_gets_symmetric_tangents_by_default(tmp_path, monkeypatch):
-    from runtime import define, rule_cache
+    from runtime import define
+    from runtime import rule_cache
 
     monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
     monkeypatch.setattr(rule_cache, "_MEMO", {})

@@ -8,7 +8,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from runtime import contract, native, shifts
+from runtime import contract
+from runtime import native
+from runtime import shifts
 
 ok, why = native.available()
 pytestmark = pytest.mark.skipif(not ok, reason=f"native CPU kernels unavailable here: {why}")

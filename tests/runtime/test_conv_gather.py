@@ -1,4 +1,4 @@
-"""The pullback of a stride-1 shifted read emitted as a gather (derive/codegen.py: emit_gather): the cotangent
+"""The pullback of a stride-1 shifted read emitted as a gather (derive/emission/numpy_module.py: emit_gather): the cotangent
 padded with zeros and read backwards, x̄[t] = Σ_k w[k]·ȳ₀[t-k+K-1]. Rules a user could write (dilated, offset,
 two taps on one axis, a kernel longer than the output), against element loops written here from the rule's text,
 and through the traced runtime (second order), PyTorch and JAX, whose views cannot go backwards."""

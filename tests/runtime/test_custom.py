@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from numdiff import assert_close, fd_grad
-from runtime import (NoTangent, Thunk, custom_rrule, frule, grad, jvp, register_frule, register_rrule, rrule, tnp,
-                     unthunk)
+from runtime import NoTangent, Thunk, custom_rrule, frule, grad, jvp, register_frule, register_rrule, rrule, unthunk
+from runtime import tnp
 
 rng = np.random.default_rng(5)
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from numdiff import assert_close
-from runtime import check_rrule, define, grad, jvp, tnp
+from runtime import check_rrule, define, grad, jvp
+from runtime import tnp
 import runtime.rule_cache as define_mod
 
 TEXT = "softplus2(x[i]) -> y[i] = log(1 + exp(x[i]))"
@@ -89,7 +90,7 @@ def generator(monkeypatch, tmp_path):
             return SOFTPLUS.replace("{label}", source_label)
         if text == TWO:
             return TWO_SRC.replace("{label}", source_label)
-        from derive.errors import DeriveError
+        from derive.language.errors import DeriveError
         raise DeriveError(f"cannot parse {text!r}")
 
     api = types.ModuleType("derive.api")
@@ -144,7 +145,7 @@ def test_cache_key_includes_the_engine_fingerprint(generator, tmp_path, monkeypa
 
 
 def test_derive_errors_propagate_and_nothing_is_cached(generator, tmp_path):
-    from derive.errors import DeriveError
+    from derive.language.errors import DeriveError
     with pytest.raises(DeriveError, match="cannot parse"):
         define("this is not a rule")
     assert not (tmp_path / "cache").exists() or not _entries(tmp_path / "cache")

@@ -1,10 +1,10 @@
-"""One factorisation per matrix, shared by forward and pullback (issue #11 §3; runtime/primitives/_factor)."""
+"""One factorisation per matrix, shared by forward and pullback (issue #11 §3; primitives/factor.py)."""
 import numpy as np
 import pytest
 import scipy.linalg as sla
 
 from runtime import define
-from runtime.primitives import _factor
+from primitives import factor as _factor
 from runtime.tangents import unthunk
 
 LOGLIK = {

@@ -4,7 +4,8 @@ import pytest
 
 import fake_generated as fg
 from numdiff import assert_close, fd_jvp
-from runtime import ZeroTangent, jvp, tnp
+from runtime import ZeroTangent, jvp
+from runtime import tnp
 from runtime.forward import Dual
 
 rng = np.random.default_rng(1)

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from numdiff import assert_close, fd_jvp
-from runtime import check_rrule, grad, jvp, tnp
+from runtime import check_rrule, grad, jvp
+from runtime import tnp
 from runtime.registry import _OPS
 
 generated = pytest.importorskip("generated")

@@ -4,7 +4,8 @@ import pytest
 
 import fake_generated as fg
 from numdiff import assert_close, fd_grad, fd_jvp
-from runtime import grad, jvp, tnp, vjp
+from runtime import grad, jvp, vjp
+from runtime import tnp
 
 rng = np.random.default_rng(7)
 

@@ -181,7 +181,7 @@ def _sym(A):
 
 def test_loaded_module_and_every_matrix_primitive(spectral, rj):
     import runtime.backend_jax as bj
-    from runtime.primitives import PRIMITIVES
+    from primitives.matrix import PRIMITIVES
 
     assert set(bj._PRIMS) == set(PRIMITIVES)
     rng = np.random.default_rng(8)

@@ -1,4 +1,4 @@
-"""The native CPU kernels (derive.codegen_cpu, runtime.native) against the verified NumPy code, through the public ops.
+"""The native CPU kernels (derive.emission.cpp, runtime.native) against the verified NumPy code, through the public ops.
 
 Expected values are the NumPy code's (verified against finite differences, the adjoint identity and the mpmath
 reference evaluator) and, for the kernel sum, a direct NumPy evaluation of its formula; never the native path's own.
@@ -70,7 +70,7 @@ def _both(monkeypatch, fn):
 
 
 def _inputs(op, rng, extents, dtype):
-    from derive import verify
+    from derive.verification import verify
 
     args = verify.sample_inputs(op.meta | {"inputs": [dict(p, indices=p.get("indices", [])) for p in op.meta["inputs"]]},
                                 rng, extents)
@@ -84,7 +84,7 @@ def test_native_matches_numpy_in_every_mode(monkeypatch, module, name, dtype, bi
     """forward, frule and rrule + pullback through the public op, native against NumPy, at random points."""
     mod = importlib.import_module(f"generated.{module}")
     op = getattr(mod, name).op
-    from derive import verify
+    from derive.verification import verify
 
     base = verify.extent_assignments(op.meta)[0]
     # past one tile (256 reduced positions) and one chunk of rows, each index in turn

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import generated as G
-from runtime import grad, jvp, tnp, vjp
+from runtime import grad, jvp, vjp
+from runtime import tnp
 
 # ------------------------------------------------------------------------------------------ operand adapters
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import runtime
-from runtime import backend_numpy, tnp
+from runtime import backend_numpy
+from runtime import tnp
 
 
 @pytest.fixture(scope="module")

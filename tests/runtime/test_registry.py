@@ -9,7 +9,8 @@ import runtime
 
 import fake_generated as fg
 from numdiff import assert_close
-from runtime import NoTangent, Thunk, ZeroTangent, frule, grad, lookup, rrule, tnp, unthunk
+from runtime import NoTangent, Thunk, ZeroTangent, frule, grad, lookup, rrule, unthunk
+from runtime import tnp
 from runtime.registry import Op
 
 rng = np.random.default_rng(3)

@@ -1,11 +1,11 @@
-"""runtime.special's erf and erfc (Cody's rational approximations) against math.erf and mpmath.erfc."""
+"""primitives.special's erf and erfc (Cody's rational approximations) against math.erf and mpmath.erfc."""
 import math
 
 import mpmath
 import numpy as np
 import pytest
 
-from runtime import special
+from primitives import special
 
 TINY = np.finfo(np.float64).tiny
 

@@ -8,7 +8,8 @@ import pytest
 
 import fake_generated as fg
 from numdiff import assert_close, fd_grad
-from runtime import NoTangent, ZeroTangent, grad, tnp, value_and_grad, vjp
+from runtime import NoTangent, ZeroTangent, grad, value_and_grad, vjp
+from runtime import tnp
 from runtime.tape import Box
 
 rng = np.random.default_rng(0)

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from runtime import grad, jvp, tnp
+from runtime import grad, jvp
+from runtime import tnp
 from runtime.tnp import _UNARY
 from numdiff import assert_close, fd_grad, fd_jvp
 

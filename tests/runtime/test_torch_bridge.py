@@ -15,7 +15,7 @@ torch = need("torch")
 import generated  # noqa: E402
 import runtime.torch as rt  # noqa: E402
 from runtime import backend_torch  # noqa: E402
-from runtime.primitives import PRIMITIVES  # noqa: E402
+from primitives.matrix import PRIMITIVES  # noqa: E402
 from runtime.registry import lookup  # noqa: E402
 from runtime.tangents import ZeroTangent  # noqa: E402
 from test_generated_ops import make_args  # noqa: E402  (valid points: declared domains, spd, well conditioned)

@@ -5,7 +5,8 @@ import pytest
 import generated
 import runtime.rule_cache as define_mod
 from numdiff import assert_close, fd_grad, fd_jvp
-from runtime import define, grad, jvp, tnp, value_and_grad, vjp
+from runtime import define, grad, jvp, value_and_grad, vjp
+from runtime import tnp
 
 rng = np.random.default_rng(11)
 

@@ -1,0 +1,98 @@
+"""What each op carries about itself (`op.rule`, `help(op)`): the rule's text and place, its pushforward and
+pullbacks as displayed, domains and extents, what the pullback keeps, and the verification figures.
+
+The record is plain data (str, int, float, bool, lists, dicts), built once here at generation time and written
+into the generated module as a Python literal (`RULES = {...}`, through repr: no user text reaches the module
+unescaped), so the runtime reads it without SymPy. Everything in it is deterministic: the verification figures
+are the bounds of verify.Check.figures, not the raw errors, which vary from machine to machine.
+"""
+from __future__ import annotations
+
+import pprint
+
+from derive.display import forms as display
+
+
+def rule_text(text: str, rules, k: int) -> str:
+    """The source text of rules[k] in `text`: from its header's line to the line before the next rule's
+    header, without the blank and comment lines at the end (they belong to the next rule, as its doc)."""
+    # lines as the parser numbers them: split at "\n" only (str.splitlines also splits at U+2028, \f, \x85...,
+    # which a comment may hold: the record would then show another rule's text)
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    r = rules[k]
+    if not getattr(r, "header", True):
+        return text.strip("\n")
+    start = r.pos.line - 1
+    end = rules[k + 1].pos.line - 1 if k + 1 < len(rules) else len(lines)
+    body = lines[start:end]
+    while len(body) > 1 and (not body[-1].strip() or body[-1].startswith("#")):
+        body.pop()
+    return "\n".join(body)
+
+
+def _location(source: str):
+    """('rules/linalg.rules', 19) from 'rules/linalg.rules:19'; (source, None) when it carries no line."""
+    path, _, line = source.rpartition(":")
+    return (path, int(line)) if path and line.isdigit() else (source, None)
+
+
+def _statements(d, which):
+    stmts = d.pushforward if which == "pushforward" else display._merged(d.pullback)
+    domains = display._domains(d)
+    out = []
+    with display.naming(d):
+        for ls in stmts:
+            from derive.display import matrixform
+
+            matrix = matrixform.safe_stmt_matrix(ls, "unicode", domains)
+            index = display.stmt_index(ls)
+            out.append({
+                "target": display.pretty_name(ls.target),
+                "text": matrix or index,          # what is shown: the matrix form where it passed its check
+                "latex": display.stmt_text(ls, "latex", domains=domains),
+                "matrix": matrix,                 # None where no checked matrix form exists
+                "index": index,
+                "index_latex": display.stmt_index(ls, "latex"),
+            })
+    return out
+
+
+def make(result) -> dict:
+    """The record of one derived rule (a derive.api.RuleResult, verified or not); made once per result."""
+    from derive.lowering.lower import user_name
+
+    done = getattr(result, "_record", None)
+    if done is not None and done[0] is result.check:
+        return done[1]
+
+    p = result.program
+    path, line = _location(result.source)
+    rec = {
+        "name": result.name,
+        "signature": p.signature,
+        "file": path,
+        "line": line,
+        "text": getattr(result, "text", "") or "",
+        "doc": result.doc or "",
+        "inputs": [{"name": user_name(v.name), "kind": v.kind, "indices": [user_name(i) for i in v.indices],
+                    **({} if v.kind == "int" else {"domain": p.domains.get(v.name, "real"),
+                                                   "declared": bool(v.domain)})}
+                   for v in p.inputs],
+        "outputs": [{"name": user_name(v.name), "indices": [user_name(i) for i in v.indices]} for v in p.outputs],
+        "extents": {user_name(k): v for k, v in p.extents.items()},
+        "equal_extents": [[user_name(i) for i in x] for x in p.equal_extents],
+        "pushforward": _statements(result.derivation, "pushforward"),
+        "pullback": _statements(result.derivation, "pullback"),
+        "saves": result.pullback_needs(),
+        "verified": result.ok,
+        "verification": result.check.figures() if result.check is not None else None,
+    }
+    result._record = (result.check, rec)
+    return rec
+
+
+def literal(records: dict) -> str:
+    """The records as a Python literal for a generated module (repr escapes every string)."""
+    return pprint.pformat(records, width=110, sort_dicts=False)

@@ -1,0 +1,392 @@
+"""The intermediate representation: SymPy scalar expressions over tensor elements, plus explicit index sums.
+
+A tensor element `A[i,k]` is an applied undefined function `A(i, k)` whose arguments are index symbols;
+`IndexSum(body, (k,))` is a sum over the whole range of k. Everything else (arithmetic, elementary
+functions, Kronecker deltas) is plain SymPy, so SymPy does the scalar algebra and we do the index algebra.
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+from dataclasses import dataclass, field
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from primitives.elementwise import BY_NAME as ELEMENTWISE_ROW, ROWS as ELEMENTWISE_ROWS, Elementwise
+
+from primitives import matrix as _primitives
+
+# ---------------------------------------------------------------------------------------------------------
+# Tensor elements and sums
+
+_TENSOR_FNS: dict[str, type] = {}
+
+
+def tensor_fn(name: str):
+    """The SymPy function class standing for tensor `name` (one class per name, so equality is by name)."""
+    fn = _TENSOR_FNS.get(name)
+    if fn is None:
+        fn = _TENSOR_FNS[name] = sp.Function(name, real=True)
+    return fn
+
+
+def access(name: str, indices) -> sp.Expr:
+    return tensor_fn(name)(*indices)
+
+
+def is_access(e) -> bool:
+    return isinstance(e, AppliedUndef)
+
+
+def acc_name(e) -> str:
+    return e.func.__name__
+
+
+class IndexSum(sp.Expr):
+    """Σ over the full range of each index in `indices` of `body` (indices are bound, like a lambda's)."""
+
+    is_commutative = True
+    is_real = True
+
+    def __new__(cls, body, indices):
+        indices = sp.Tuple(*indices)
+        if body == 0:
+            return sp.S.Zero
+        if len(indices) == 0:
+            return body
+        return sp.Expr.__new__(cls, body, indices)
+
+    @property
+    def body(self):
+        return self.args[0]
+
+    @property
+    def indices(self):
+        return tuple(self.args[1])
+
+    @property
+    def free_symbols(self):
+        return self.body.free_symbols - set(self.indices)
+
+    def _eval_subs(self, old, new):
+        if old in self.indices:
+            return self
+        return None
+
+
+
+class IndexReduce(sp.Expr):
+    """max, min or Π over the full range of each index in `indices` of `body` (bound, like IndexSum's).
+
+    Lowering gives each reduction a statement of its own, `R[I] = IndexMax(T[I,K], K)` (derive.lowering.reductions owns
+    the rest: linearization, printing); SymPy's own Max/Product would evaluate and differentiate it wrongly."""
+
+    is_commutative = True
+    is_real = True
+    op = ""
+
+    def __new__(cls, body, indices):
+        return sp.Expr.__new__(cls, body, sp.Tuple(*indices))
+
+    body = IndexSum.body
+    indices = IndexSum.indices
+    free_symbols = IndexSum.free_symbols
+    _eval_subs = IndexSum._eval_subs
+
+
+class IndexMax(IndexReduce):
+    op = "max"
+
+
+class IndexMin(IndexReduce):
+    op = "min"
+
+
+class IndexProd(IndexReduce):
+    op = "prod"
+
+
+class ProdExcept(sp.Function):
+    """ProdExcept(T[I,K], *K) at [I,K]: the product of T[I,K'] over every K' but K (prod's partials, without
+    dividing by T, so exact where factors are zero). Every index is free."""
+
+    is_real = True
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Index symbols, extents and deltas
+
+
+class Idx(sp.Symbol):
+    """An index symbol; `ext` names its extent class, so equal letters of different sizes stay apart."""
+
+    def __new__(cls, name, ext):
+        obj = sp.Symbol.__xnew__(cls, name)
+        obj.ext = ext
+        return obj
+
+    def _hashable_content(self):
+        return super()._hashable_content() + (self.ext,)
+
+    def __getnewargs_ex__(self):
+        return ((self.name, self.ext), {})
+
+
+class KroneckerDelta(sp.KroneckerDelta):
+    """SymPy's Kronecker delta, deciding δ(i, j) of two index symbols without SymPy's assumption system.
+
+    SymPy asks whether i - j is zero (about 0.6 ms for each new pair of symbols, and every renaming of a
+    term builds new pairs: most of a long program's derivation time). Two distinct index symbols are
+    never known to be equal or different, so the answer is "undecided", in the canonical argument order
+    SymPy would give. The class keeps SymPy's name, so printers, sort keys and str() treat it as SymPy's."""
+
+    @classmethod
+    def eval(cls, i, j, delta_range=None):
+        if delta_range is None and isinstance(i, Idx) and isinstance(j, Idx):
+            if i == j:
+                return sp.S.One
+            if sp.default_sort_key(j) < sp.default_sort_key(i):
+                return cls(j, i)
+            return None
+        return super().eval(i, j, delta_range)
+
+
+class Extent(sp.Function):
+    """size(i): the extent of index i, as a number in an expression."""
+
+    is_integer = True
+    is_positive = True
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Functions SymPy lacks, each with its derivative written through its own value where that is cheaper
+
+
+def _evalf_as(self, expr, prec):
+    """A constant call's numeric value (softplus(1/2) as a float) through an equivalent SymPy expression."""
+    if not all(a.is_number for a in self.args):
+        return None
+    from mpmath.libmp import prec_to_dps
+
+    return expr.evalf(prec_to_dps(prec))
+
+
+class sigmoid(sp.Function):
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        # σ(x)·σ(-x), not σ(x)·(1 - σ(x)): 1 - σ(x) rounds to 0 for large x, where σ(-x) keeps its digits
+        return sigmoid(self.args[0]) * sigmoid(-self.args[0])
+
+
+class softplus(sp.Function):
+    is_real = True
+
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.log(1 + sp.exp(self.args[0])), prec)
+
+    def fdiff(self, argindex=1):
+        return sigmoid(self.args[0])
+
+
+class step(sp.Function):
+    """Heaviside step with step(0) = 0: the derivative of relu (a subgradient choice, as PyTorch makes)."""
+
+    is_real = True
+
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.Piecewise((sp.S.One, self.args[0] > 0), (sp.S.Zero, True)), prec)
+
+    def fdiff(self, argindex=1):
+        return sp.S.Zero
+
+
+class relu(sp.Function):
+    is_real = True
+
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.Max(self.args[0], sp.S.Zero), prec)
+
+    def fdiff(self, argindex=1):
+        return step(self.args[0])
+
+
+class where(sp.Function):
+    """where(cond, a, b): a where cond holds, else b; differentiable in a and b, not in cond."""
+
+    nargs = 3
+    is_real = True
+
+    @classmethod
+    def eval(cls, c, a, b):
+        # a condition SymPy decides (Ne(1/p, 0) is True) picks its branch: there is nothing to print
+        if c is sp.true:
+            return a
+        if c is sp.false:
+            return b
+        from derive.ir.masks import where_on_indices      # a comparison of indices is a 0/1 factor (derive/ir/masks.py)
+
+        return where_on_indices(c, a, b)
+
+    def fdiff(self, argindex=1):
+        c, a, b = self.args
+        if argindex == 1:
+            return sp.S.Zero
+        if argindex == 2:
+            return where(c, sp.S.One, sp.S.Zero)
+        return where(c, sp.S.Zero, sp.S.One)
+
+
+class sign(sp.Function):
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        return sp.S.Zero
+
+
+def log_or_softplus(u):
+    """log, with log(1 + exp(v)) read as softplus(v): the text means log(1 + eᵛ), which is v at v = 1000, where
+    the literal form overflows to inf; softplus keeps its value in both tails (as XLA rewrites log(1 + x))."""
+    if isinstance(u, sp.Add) and len(u.args) == 2 and sp.S.One in u.args:
+        rest = u - 1
+        if isinstance(rest, sp.exp):
+            return softplus(rest.args[0])
+    return sp.log(u)
+
+
+def reciprocal(u):
+    """1/u, with 1/(1 + exp(-v)) read as sigmoid(v): the text means the logistic function, whose derivative
+    written literally, e⁻ᵛ/(1 + e⁻ᵛ)², is inf/inf = NaN at v = -1000 (float64) or -100 (float32), where the true
+    one is tiny; sigmoid keeps value and derivative in both tails (as log(1 + exp(v)) is read as softplus)."""
+    if isinstance(u, sp.Add) and len(u.args) == 2 and sp.S.One in u.args:
+        rest = u - 1
+        if isinstance(rest, sp.exp):
+            return sigmoid(-rest.args[0])
+    return 1 / u
+
+
+# The elementwise built-ins: primitives.elementwise's rows (names, arities, domains, spellings), each joined
+# here with its SymPy constructor. Printers find a row by the class name of the SymPy node (NODES).
+
+
+@dataclass(frozen=True)
+class Builtin:
+    row: Elementwise
+    fn: object                     # the SymPy constructor: args -> expression
+
+    @property
+    def arity(self) -> int:
+        return self.row.arity
+
+
+def _constructor(ref: str):
+    module, attr = ref.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+ELEMENTWISE = {r.name: Builtin(r, _constructor(r.sympy)) for r in ELEMENTWISE_ROWS}
+# SymPy node class name -> row; power nodes (sqrt, pow) go to the printers' power rules instead
+NODES = {r.node_name: r for r in ELEMENTWISE_ROWS if r.node_name != "Pow"}
+
+# Matrix primitives of the language, each declared once in primitives/matrix/<name>.py; trace and transpose are
+# linear and lower to index expressions
+MATRIX_PRIMITIVES = {n: p for n, p in _primitives.PRIMITIVES.items() if p.user}
+ALL_PRIMITIVES = _primitives.PRIMITIVES
+MATRIX_FUNCTIONS = tuple(MATRIX_PRIMITIVES) + ("trace", "transpose")
+
+# ---------------------------------------------------------------------------------------------------------
+# Index helpers
+
+
+def free_indices(e, index_set) -> list:
+    """Free index symbols of e (those in index_set not bound by an IndexSum), in order of first appearance."""
+    out: list = []
+
+    def walk(x, bound):
+        if isinstance(x, sp.Symbol):
+            if x in index_set and x not in bound and x not in out:
+                out.append(x)
+            return
+        if isinstance(x, (IndexSum, IndexReduce)):
+            walk(x.body, bound | set(x.indices))
+            return
+        if isinstance(x, Extent):      # size(i) is a number, not a use of index i
+            return
+        for a in x.args:
+            walk(a, bound)
+
+    walk(e, frozenset())
+    return out
+
+
+def accesses(e, names=None) -> list:
+    """Every tensor access in e (optionally only of the given names), outermost first."""
+    return [a for a in sp.preorder_traversal(e) if is_access(a) and (names is None or acc_name(a) in names)]
+
+
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The program a rule lowers to
+
+
+@dataclass
+class TensorVar:
+    name: str
+    kind: str                      # 'tensor' | 'scalar' | 'int'
+    classes: tuple                 # extent class of each axis (strings)
+    role: str = "input"            # 'input' | 'output' | 'temp'
+    indices: tuple = ()            # the header's index letters (for signatures); () for temps
+    domain: str = ""               # the domain its header declares (derive.language.domains text); "" where none
+
+    @property
+    def rank(self) -> int:
+        return len(self.classes)
+
+    @property
+    def differentiable(self) -> bool:
+        return self.kind != "int"
+
+
+@dataclass
+class Stmt:
+    """`target[indices] = expr` (expr a SymPy scalar expression), or a matrix primitive when prim is set.
+
+    For a primitive, `prim` is the op name and `args` the argument tensor names; the matrix axes are the
+    last two of each argument (batch axes lead, as in NumPy) and the target has the primitive's natural layout.
+    """
+
+    target: str
+    indices: tuple
+    expr: sp.Expr | None = None
+    prim: str | None = None
+    args: tuple = ()
+    line: int = 0
+
+
+@dataclass
+class Program:
+    name: str
+    inputs: list
+    outputs: list
+    temps: list
+    stmts: list
+    index_class: dict                      # index Symbol -> extent class (all statements' indices)
+    equal_extents: list = field(default_factory=list)
+    source: str = ""
+    doc: str = ""
+    signature: str = ""
+    domains: dict = field(default_factory=dict)   # input name -> 'real' | 'positive' | 'spd' | 'wellcond'
+    extents: dict = field(default_factory=dict)   # index letter -> extent declared in the header (x[i:3])
+    shifts: object = None                         # derive.lowering.shifts.Shifts: extents shifted subscripts imply
+
+    def var(self, name: str) -> TensorVar:
+        for v in itertools.chain(self.inputs, self.outputs, self.temps):
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    @property
+    def all_vars(self):
+        return list(itertools.chain(self.inputs, self.temps, self.outputs))

@@ -1,0 +1,185 @@
+"""Verification of the native CPU kernels (derive.emission.cpp) against the verified NumPy code of the same rules.
+
+The NumPy code is checked against finite differences, the adjoint identity and the reference evaluator
+(derive.verification.verify); the native plan computes the same quantities another way (loops in C++, reductions a tile at a
+time), so each of its ops is run forward, as an frule and as an rrule with its pullback, at random points from the
+inputs' domains, in float64 and float32, at the verifier's extents, at extents that
+cross the kernels' tiles and chunks, and with one index long enough that a reduction over it is split across
+threads, and compared with the NumPy functions. NaN where NumPy has a number is a failure.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from derive.verification import verify
+from derive.emission.cpp import TILE
+
+TOL = {np.float64: 1e-9, np.float32: 2e-3}
+SPLIT = (1 << 16) + 3        # reduced positions past which a reduction with few rows is split across threads
+SEEDS = (0, 1)
+
+
+def _reduced(entry):
+    """The (row, reduced) class tuples of the plan's reduce steps (where a long range is split across threads)."""
+    return sorted({(tuple(sub["rows"]), tuple(sub["red"])) for prog in entry["programs"].values()
+                   for st in prog["steps"] for sub in st.get("steps", [st]) if sub["class"] == "reduce" and sub["red"]})
+
+
+def _sizes(meta, reduced=()):
+    """The verifier's extent sets, then each free extent in turn past one tile of reduced positions. An input axis
+    that shifted subscripts read (x[i+k]) is not free: its extent follows from the others (verify._reached)."""
+    base = verify.extent_assignments(meta)
+    classes = verify._classes(meta)
+    reaches = meta.get("shifted", [])
+    read = {classes.get(a, a) for a, _, _ in reaches}
+    fixed = meta.get("extents", {})
+    free = [c for c in base[0] if c not in fixed and c not in read]
+
+    def at(ext):
+        return verify._reached({k: v for k, v in ext.items() if k not in read}, reaches, classes)
+
+    out = [dict(e) for e in base]
+    for c in free:
+        out.append(at({**base[0], c: TILE + 5}))
+    # one long index and the others 1: a reduction with few rows and a long reduced range is split across threads
+    # and its partial results combined (templates/cpu_kernels.cpp.j2), a path the extents above never reach
+    for rows, red in reduced:
+        # a class both a row and reduced (causal attention's i ≤ j) would make rows x reduced SPLIT²: left out
+        long = [c for c in dict.fromkeys(red) if c in free and c not in rows]
+        if reaches:     # a window's taps (x[i+k]): the input's extents grow with them; one long tap index is enough
+            long = long[:1]
+        if long:
+            n = math.ceil(SPLIT ** (1 / len(long)))     # their product just past SPLIT, every other extent 1
+            ext = at({**{k: fixed.get(k, 1) for k in base[0]}, **{c: n for c in long}})
+            # an index read along two axes of one input (trace's A[i,i]) would need SPLIT² elements: left out
+            if max((math.prod(ext.get(classes.get(l, l), 1) for l in inp.get("indices", []))
+                    for inp in meta["inputs"]), default=0) <= 4 * SPLIT:
+                out.append(ext)
+    return out
+
+
+def _rel(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return float("inf")
+    if a.size == 0:
+        return 0.0
+    fin = np.isfinite(b)
+    # the same non-finite entries: NaN where NumPy has NaN, and each infinity with its sign
+    if not (np.array_equal(np.isnan(a), np.isnan(b)) and np.array_equal(np.isposinf(a), np.isposinf(b))
+            and np.array_equal(np.isneginf(a), np.isneginf(b))):
+        return float("inf")
+    if not np.any(fin):
+        return 0.0
+    scale = max(1.0, float(np.max(np.abs(b[fin]))))
+    return float(np.max(np.abs(a[fin] - b[fin]))) / scale
+
+
+def _val(t):
+    from runtime.tangents import is_zero, unthunk
+
+    t = unthunk(t)
+    return None if is_zero(t) or t is None or type(t).__name__ == "NoTangent" else t
+
+
+def check(module_source: str, files: dict, label: str) -> dict:
+    """{op name: (worst relative difference, [problems])} for every op of the native plan in `files`
+    ({"cpu/<stem>.cpp": ..., "cpu/<stem>.json": ...}); {} when there is none or no compiler here."""
+    cpp = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".cpp")), None)
+    js = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".json")), None)
+    if cpp is None or js is None:
+        return {}
+    from runtime import backend_numpy
+    from runtime import native
+    from runtime import cuda as plan
+
+    ok, _ = native.available()
+    if not ok:
+        return {}
+    manifest = json.loads(js)
+    ns: dict = {"__name__": "_tensor_rules_native_check"}
+    exec(compile(module_source, f"<generated from {label}>", "exec"), ns)   # noqa: S102 - our own generated code
+    fns = ns["_define"](backend_numpy)
+    metas = ns["OPS"]
+    mod = plan._Module(label, cpp, manifest)
+    out = {}
+    for name in manifest["ops"]:
+        worst, problems = 0.0, []
+        meta = metas[name]
+        for sizes in _sizes(meta, _reduced(manifest["ops"][name])):
+            long = SPLIT in sizes.values()       # one point is enough there (and cheap)
+            for seed in SEEDS[:1] if long else SEEDS:
+                rng = np.random.default_rng(seed)
+                x = verify.sample_inputs(meta, rng, sizes)
+                for dtype in (np.float64,) if long else (np.float64, np.float32):
+                    err, why = _compare(mod, name, fns, meta, x, rng, dtype)
+                    worst = max(worst, err)
+                    if why:
+                        problems.append(f"{why} ({np.dtype(dtype).name}, extents {sizes}, seed {seed})")
+        out[name] = (worst, problems[:3])
+    return out
+
+
+def _force(v):
+    """`v` with every thunk in it (a tuple's items too) computed."""
+    from runtime.tangents import unthunk
+
+    v = unthunk(v)
+    return tuple(_force(u) for u in v) if isinstance(v, tuple) else v
+
+
+def _cast(v, dtype):
+    return v.astype(dtype) if isinstance(v, np.ndarray) else v
+
+
+def _compare(mod, name, fns, meta, x, rng, dtype):
+    from runtime import native
+
+    xs = [_cast(v, dtype) for v in x]
+    tan = [None if inp["kind"] == "int" else np.asarray(rng.standard_normal(np.shape(v))) if isinstance(v, np.ndarray)
+           else float(rng.standard_normal()) for v, inp in zip(x, meta["inputs"])]
+    tans = [None] + [_cast(t, dtype) if t is not None else None for t in tan]
+    from runtime.tangents import ZeroTangent
+
+    tans = [ZeroTangent() if t is None else t for t in tans]
+    with np.errstate(all="ignore"):
+        want_y = fns[name](*x)
+        want_fy, want_dy = fns[name + "_frule"](tuple([ZeroTangent()] + tan), *x)
+        want_y2, pb = fns[name + "_rrule"](*x)
+        multi = isinstance(want_y, tuple)
+        ybar = (tuple(rng.standard_normal(np.shape(v)) for v in want_y) if multi
+                else rng.standard_normal(np.shape(want_y)))
+        want_g = pb(ybar)
+        try:
+            got_y = native.call(mod, name, "forward", xs)
+            got_fy, got_dy = native.call(mod, name, "frule", [tuple(tans)] + xs)
+            got_y2, gpb = native.call(mod, name, "rrule", xs)
+            cast_bar = tuple(_cast(np.asarray(v), dtype) for v in ybar) if multi else _cast(np.asarray(ybar), dtype)
+            # the cotangents are thunks, run here: an exception from them is the kernels' problem too
+            got_g, got_dy = _force(gpb(cast_bar)), _force(got_dy)
+        except Exception as exc:  # noqa: BLE001 - reported as the problem
+            return float("inf"), f"the native kernels raised {type(exc).__name__}: {exc}"
+    pairs = [("forward", got_y, want_y), ("frule value", got_fy, want_fy), ("frule tangent", got_dy, want_dy),
+             ("rrule value", got_y2, want_y2)]
+    for k, (a, b) in enumerate(zip(got_g[1:], want_g[1:])):
+        pairs.append((f"cotangent of {meta['inputs'][k]['name']}", a, b))
+    worst, why = 0.0, None
+    for what, a, b in pairs:
+        if isinstance(b, tuple):
+            items = list(zip(a, b))
+        else:
+            items = [(a, b)]
+        for p, q in items:
+            p, q = _val(p), _val(q)
+            if q is None:
+                continue
+            if p is None:
+                p = np.zeros_like(np.asarray(q, dtype=np.float64))
+            e = _rel(p, q)
+            worst = max(worst, e)
+            if not e <= TOL[dtype] and why is None:
+                why = f"{what} differs from the NumPy code's by {e:.2g} (relative to its largest entry)"
+    return worst, why

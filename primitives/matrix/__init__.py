@@ -1,0 +1,153 @@
+"""Matrix primitives, each declared once in a file of this package; every stage reads the declaration.
+
+A declaration (`MatrixPrimitive`) holds the primitive's signature and domain, its differential -- in index form
+where one exists (`differential`, text that both the derivation and the runtime read, see `index_form`),
+otherwise a linear map and its transpose as code (`jvp`/`vjp`, written over an array namespace `xp` so the same
+code runs on NumPy arrays in generated modules and on traced arrays in `runtime.tnp`) --, its NumPy
+implementation and what it saves for the pullback, its display, and its CUDA kernel fields.
+
+Adding a matrix primitive is one new file here (plus, only for a new algorithm, a CUDA device function in
+templates/cuda_linalg.cuh.j2). This package imports no SymPy: generated code and the runtime use it directly.
+
+Layouts: declarations are written in NumPy's batch convention (matrix axes last: `(..., n, n)`), which is the
+rule language's too, so generated code passes its arrays through unchanged.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from primitives import factor as _factor
+from primitives import index_form
+
+
+@dataclass(frozen=True)
+class Cuda:
+    """A primitive's CUDA fields: the device function (templates/cuda_linalg.cuh.j2) each direction calls and
+    the workspace it needs per matrix, as numbers (a, b, c, d): a·n² + b·n·r + c·n + d elements of the kernel's
+    type (r: the columns of a right-hand side). Every device function has the signature
+    f(inputs..., outputs..., ws, n[, r])."""
+
+    forward: str
+    ws: tuple = (0, 0, 0, 0)
+    jvp: str = ""
+    jvp_ws: tuple = (0, 0, 0, 0)
+    vjp: str = ""
+    vjp_ws: tuple = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class MatrixPrimitive:
+    name: str
+    doc: str
+    forward: Callable                 # NumPy, batch-first: forward(*args) -> result
+    args: tuple = ("X",)              # argument names the differential uses
+    arg_kinds: tuple = ("square",)    # 'square': (n, n); 'rhs': (n,) or (n, r) with n = the first argument's
+    result: str = "square"            # 'square' (n, n) | 'vector' (n,) | 'scalar' () | 'rhs' (like the rhs)
+    domain: str = ""                  # the first argument's natural domain: 'wellcond' | 'spd' | 'symmetric' | ''
+    symmetric: bool = False           # defined on symmetric matrices: symmetric tangents, symmetric gradients
+    differential: str | None = None   # index form (see index_form), R the result, dX the tangent of X
+    jvp: Callable | None = None       # else: jvp(xp, *saved, dX) -> dR
+    vjp: Callable | None = None       #       vjp(xp, *saved, R̄) -> X̄ (the transpose of jvp)
+    saves: tuple = ("X", "R")         # what jvp/vjp read: 'X', 'R' or another primitive's name applied to X
+    traceable: bool = True            # jvp/vjp are written in xp operations (so they differentiate again)
+    show: str = "{name}({X})"         # the value's display; {X} is the argument's display
+    show_latex: str = r"\operatorname{{{name}}}({X})"
+    show_jvp: str = ""                # the pushforward's display, e.g. "dL = L·Φ(L⁻¹·dA·L⁻ᵀ)"
+    show_vjp: str = ""
+    cuda: Cuda | None = None
+    factored: Callable | None = None  # forward(F, *rest) from a shared factorisation F of X (see _factor)
+    user: bool = True                 # a function of the rule language (False: internal, such as adj)
+    max_norm: float | None = None     # beyond this 1-norm of the argument float64 cannot compute the value
+                                      # (verification treats such a point as ill posed, as a singular matrix)
+    optional: str = ""                # index letters of the differential that exist only when an argument has them
+    lines: tuple = field(default=(), compare=False)   # the differential, parsed
+
+    def __post_init__(self):
+        if (self.differential is None) == (self.jvp is None):
+            raise ValueError(f"primitive {self.name}: give either an index-form differential or jvp/vjp")
+        if self.jvp is not None and self.vjp is None:
+            raise ValueError(f"primitive {self.name}: a jvp needs its transpose, vjp")
+        if self.differential is not None:
+            object.__setattr__(self, "lines", index_form.parse(self.differential, self.args))
+
+    @property
+    def opaque(self) -> bool:
+        return self.jvp is not None
+
+    def aux_names(self) -> tuple:
+        """Other primitives of the same argument its derivative reads (inv(X) for logdet, eigvecsh for eigvalsh)."""
+        if self.opaque:
+            return tuple(s for s in self.saves if s not in ("X", "R"))
+        return tuple(dict.fromkeys(f.call for ln in self.lines for t in ln.terms for f in t.factors if f.call))
+
+
+def _discover() -> dict:
+    out = {}
+    for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if m.name.startswith("_") or m.name == "index_form":
+            continue
+        mod = importlib.import_module(f"{__name__}.{m.name}")
+        p = getattr(mod, "PRIMITIVE", None)
+        if isinstance(p, MatrixPrimitive):
+            if p.name in out:
+                raise RuntimeError(f"matrix primitive {p.name!r} declared twice")
+            out[p.name] = p
+    return out
+
+
+PRIMITIVES: dict = _discover()
+USER_NAMES = tuple(n for n, p in PRIMITIVES.items() if p.user)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Calls from generated code (batch axes first, matrix axes last)
+
+
+class _Bound:
+    """One primitive's functions as generated code calls them: `np.prim.inv.forward(X)`."""
+
+    def __init__(self, p: MatrixPrimitive, xp, watch=None):
+        self.p, self.xp, self.watch = p, xp, watch
+
+    def forward(self, *args):
+        if self.watch is not None:
+            self.watch(np.asarray(args[0]), self.p)
+        return self.p.forward(*args)
+
+    def factored(self, F, *rest, trans=False):
+        """The value from F = `Calls.factor(X)`: the shared factorisation where there is one, else (F is X
+        itself: batched, traced or not NumPy) the unfactored forward. `trans`: of Xᵀ (solve only)."""
+        if isinstance(F, _factor.Factor):
+            if self.watch is not None:
+                self.watch(F.X, self.p)
+            return self.p.factored(F, *rest, trans=True) if trans else self.p.factored(F, *rest)
+        if trans:
+            F = np.swapaxes(F, -1, -2)
+        return self.forward(F, *rest)
+
+    def jvp(self, *args):
+        return self.p.jvp(self.xp, *args)
+
+    def vjp(self, *args):
+        return self.p.vjp(self.xp, *args)
+
+
+class Calls:
+    """`np.prim` of a backend namespace: every primitive bound to that namespace."""
+
+    def __init__(self, xp, watch=None):
+        self._numpy = getattr(xp, "__name__", "") == "runtime.backend_numpy"
+        for name, p in PRIMITIVES.items():
+            setattr(self, name, _Bound(p, xp, watch))
+
+    def factor(self, X, spd=False):
+        """One (lazy) factorisation of an unbatched real matrix X that the primitives applied to X share
+        (`np.prim.inv.factored(F)`); X itself where there is none to share (see _Bound.factored)."""
+        if self._numpy and type(X) is np.ndarray and X.ndim == 2 and X.dtype in (np.float64, np.float32):
+            return _factor.factor(X, spd)
+        return X

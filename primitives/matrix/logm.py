@@ -1,0 +1,40 @@
+"""logm(S): the principal logarithm of a symmetric positive definite matrix, V·diag(log w)·Vᵀ.
+
+Derivative (Daleckii–Krein): dL = V·(G∘(Vᵀ·sym(dS)·V))·Vᵀ with G[i,j] = (log w_i - log w_j)/(w_i - w_j),
+written log1p((w_i - w_j)/w_j)/(w_i - w_j) so that close eigenvalues keep their digits, and 1/w_i where they
+are equal. Self-adjoint: the pullback applies the same map to L̄ (and returns a symmetric gradient)."""
+import numpy as np
+
+from primitives.matrix import Cuda, MatrixPrimitive
+from primitives.spectral import daleckii_krein, forward
+
+
+def _divided(xp, w):
+    wi, wj = xp.expand_dims(w, -1), xp.expand_dims(w, -2)
+    d = wi - wj
+    same = d == 0
+    safe = xp.where(same, 1.0, d)
+    return xp.where(same, 1.0 / (wi + 0 * wj), xp.log1p(safe / wj) / safe)
+
+
+def _jvp(xp, w, V, dS):
+    return daleckii_krein(xp, _divided(xp, w), V, dS)
+
+
+PRIMITIVE = MatrixPrimitive(
+    name="logm",
+    doc="the principal logarithm of a symmetric positive definite matrix",
+    forward=forward(np.log),
+    result="square",
+    domain="spd",
+    symmetric=True,
+    jvp=_jvp,
+    vjp=_jvp,
+    saves=("eigvalsh", "eigvecsh"),
+    show="log({X})",
+    show_latex=r"\log({X})",
+    show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ,  Gᵢⱼ = (log λᵢ - log λⱼ)/(λᵢ - λⱼ)",
+    show_vjp="d{X} = V·(G∘(Vᵀ·d{R}·V))·Vᵀ",
+    cuda=Cuda(forward="tr_logm", ws=(3, 0, 4, 3), jvp="tr_logm_jvp", jvp_ws=(2, 0, 2, 0),
+              vjp="tr_logm_vjp", vjp_ws=(2, 0, 2, 0)),
+)
