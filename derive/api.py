@@ -7,24 +7,20 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
-import jinja2
-
-from derive.lowering import batching
 from derive.calculus import differential as calculus
-from derive.emission import numpy_module as codegen
 from derive.display import forms as display
-from derive.emission import numpy_print as emit_numpy
 from derive.display import record
-from derive.emission import safe_text
-from derive.verification import verify
-from derive.language.errors import DeriveError, RuleError, VerificationError
+from derive.emission import numpy_module as codegen
+from derive.emission import numpy_print as emit_numpy
+from derive.emission.templates import template_env
 from derive.language import parser
+from derive.language.errors import DeriveError, RuleError, VerificationError
+from derive.lowering import batching
 from derive.lowering.lower import lower, user_name
+from derive.verification import verify
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 COMMAND = "derive-rules"
 
 
@@ -74,8 +70,8 @@ class RuleResult:
     def pullback_needs(self) -> dict:
         """What the pullback keeps from the forward pass: inputs, outputs and intermediates it reads
         (auxiliary values such as det's A⁻¹ are recomputed inside the pullback, from what is kept)."""
-        from derive.ir import nodes as _ir
         from derive.calculus.differential import base_name
+        from derive.ir import nodes as _ir
 
         p = self.program
         roles = {v.name: v.role for v in p.all_vars}
@@ -230,15 +226,6 @@ def verify_results(results, path="<string>"):
 def derive_expr(text: str, name: str = "expr") -> RuleResult:
     """Derive one bare expression such as "B = inv(A)" (inputs and outputs inferred)."""
     return derive_text(text, "<expr>", bare_name=name)[0]
-
-
-def template_env() -> jinja2.Environment:
-    """The Jinja2 environment of every template. User text (file names, comments) enters a template only
-    through these filters: `comment` (inside a # or // comment), `docstring` (a whole literal), `pystr`."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    env.filters.update(comment=safe_text.comment_text, docstring=safe_text.py_docstring, pystr=repr)
-    return env
 
 
 def render_module(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND) -> str:

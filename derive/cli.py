@@ -221,9 +221,9 @@ def print_table(outcomes, out=None):
 
 def print_latex(outcomes, out=None):
     out = out or sys.stdout
-    from derive.language import domains
     from derive.display.forms import latex_name
     from derive.emission.safe_text import comment_text
+    from derive.language import domains
 
     for o in outcomes:
         for r in o["rules"]:  # a file name may hold a newline: it must not end the comment

@@ -8,12 +8,12 @@ from runtime import memory as _memory
 
 _memory.tune_allocator()
 
-from runtime.tangents import NoTangent, Tangent, Thunk, ZeroTangent, add_tangents, is_zero, unthunk
 from runtime import tnp
-from runtime.tape import grad, value_and_grad, vjp
 from runtime.forward import jvp
 from runtime.registry import custom_rrule, frule, lookup, register_frule, register_rrule, rrule
 from runtime.rule_cache import define
+from runtime.tangents import NoTangent, Tangent, Thunk, ZeroTangent, add_tangents, is_zero, unthunk
+from runtime.tape import grad, value_and_grad, vjp
 from runtime.testing import check_frule, check_rrule
 
 __all__ = [

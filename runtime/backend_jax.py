@@ -1,3 +1,4 @@
+# isort: skip_file
 """The array namespace generated code runs on under JAX: jax.numpy plus the rule language's built-ins and the
 matrix primitives (`np.prim`), all traceable under jit, vmap and JAX's differentiation; runtime.jax wraps the ops.
 

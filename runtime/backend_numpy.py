@@ -1,3 +1,4 @@
+# isort: skip_file
 """The plain namespace generated code runs on: NumPy itself plus the few functions it lacks.
 
 `_define(np)` in a generated module receives this module; any name not defined here falls back to NumPy.
@@ -5,12 +6,15 @@ The rule language's built-ins NumPy lacks come from primitives.special, named by
 """
 from __future__ import annotations
 
+import sys as _sys
+
 import numpy as _numpy
 from numpy import *  # noqa: F401,F403  (the namespace *is* NumPy's)
 from numpy import linalg, abs, sum, prod, max, min, round, pi, e, inf, nan, newaxis  # noqa: F401
 
 from primitives import special as _special
 from primitives.elementwise import ROWS as _ROWS
+from primitives.matrix import Calls
 from primitives.special import adjugate, erfc, others_product  # noqa: F401
 
 for _row in _ROWS:
@@ -44,15 +48,7 @@ def _lse_functions(xp):
 lse_shift, logsumexp = _lse_functions(_numpy)
 
 
-def _prim_calls():
-    import sys
-
-    from primitives.matrix import Calls
-
-    return Calls(sys.modules[__name__])
-
-
-prim = _prim_calls()  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)
+prim = Calls(_sys.modules[__name__])  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)
 
 from runtime.shifts import window as shift_window, scatter as shift_scatter  # noqa: E402,F401  (x[i+k])
 from runtime.contract import einsum  # noqa: E402,F401  (pairs as one GEMM in the operands' memory order)

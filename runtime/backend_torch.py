@@ -22,8 +22,8 @@ import numpy as _np
 import torch
 
 from primitives import matrix as _primitives
-from runtime import shifts as _shifts
 from primitives.elementwise import ROWS as _ROWS
+from runtime import shifts as _shifts
 
 Tensor = torch.Tensor
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None

@@ -22,6 +22,8 @@ import threading
 
 import numpy as _np
 
+from runtime import native
+
 try:
     from numpy.lib.array_utils import byte_bounds as _byte_bounds
 except ImportError:                      # NumPy < 2
@@ -144,7 +146,6 @@ def _library():
     if not _LIB:
         with _LIB_LOCK:
             if not _LIB:
-                from runtime import native
                 ok, _why = native.available()
                 lib = None
                 if ok:
@@ -174,7 +175,6 @@ def _extent(x, labels, which):
 def _native(big, lbig, small, lsmall, batch, contr, free_big, free_small, inner):
     """The pair through runtime/contract_native.cpp, big read in place; an array with axes batch + free_small +
     free_big (C order), or None where that path does not apply (then the caller copies and calls BLAS)."""
-    from runtime import native
     # the library reads machine floats: a big-endian array ('>f8', from a FITS file or another machine's .npy)
     # would be read byte-swapped, so it goes to BLAS, which converts
     if (native.mode() == "off" or big.dtype != small.dtype or big.dtype.char not in "fd"
@@ -226,7 +226,6 @@ def add_into(dst, src):
     """dst += src in place (dst a writable view, src of its shape): for two NumPy arrays not overlapping, through
     the native library's strided loop where it is built and they are large enough; else the arrays' own add (a
     torch tensor's too). The sums are the same either way (one addition per element)."""
-    from runtime import native
     if (isinstance(dst, _np.ndarray) and isinstance(src, _np.ndarray) and dst.shape == src.shape
             and dst.dtype == src.dtype and dst.dtype.char in "fd" and dst.dtype.isnative and 0 < dst.ndim <= 32
             and (dst.size >= ADD_MIN or native.mode() == "always") and dst.flags.writeable

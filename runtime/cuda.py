@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from runtime import trusted_cache
 from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero, unthunk
 
 CACHE_VERSION = "1"
@@ -68,7 +69,6 @@ def compile_cubin(source: str, arch: str, options=OPTIONS) -> bytes:
     """The cubin for `source`: from the disk cache when its entry verifies, else compiled by PyCUDA's nvcc driver
     and cached. The cache is runtime.trusted_cache's (owner-only, every entry signed): a cubin runs on the GPU, so
     a planted or corrupted one is discarded and recompiled, never loaded."""
-    from runtime import trusted_cache
 
     key = cache_key(source, arch, options)
 

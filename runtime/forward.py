@@ -5,7 +5,8 @@ import numpy as np
 
 from runtime import pytree
 from runtime.tangents import AbstractZero, ZeroTangent, is_zero, unthunk
-from runtime.tape import _like_dtype, _writeable
+from runtime.tape import is_differentiable as check
+from runtime.tape import like_dtype, writeable
 from runtime.tracer import Trace, Traced, getval, shape_of
 
 _ZERO = ZeroTangent()
@@ -49,8 +50,7 @@ def _float_dtype(v):
     return dt if dt.kind in "fc" else np.float64
 
 
-def _is_differentiable(x):
-    from runtime.tape import _is_differentiable as check
+def is_differentiable(x):
     return check(x)
 
 
@@ -69,7 +69,7 @@ def jvp(f, primals, tangents):
         boxed = []
         for x, dx in zip(pl, tl):
             dx = unthunk(dx)
-            if not _is_differentiable(x) or isinstance(dx, AbstractZero):
+            if not is_differentiable(x) or isinstance(dx, AbstractZero):
                 boxed.append(x)
                 continue
             if shape_of(dx) != shape_of(x):
@@ -82,7 +82,7 @@ def jvp(f, primals, tangents):
     for leaf in leaves:
         if isinstance(leaf, Dual) and leaf._trace is trace:
             ys.append(leaf._value)
-            dys.append(_writeable(_like_dtype(unthunk(leaf._tangent), leaf._value)))
+            dys.append(writeable(like_dtype(unthunk(leaf._tangent), leaf._value)))
         else:
             ys.append(leaf)
             v = getval(leaf)

@@ -24,9 +24,10 @@ import types
 
 import numpy as _np
 
-from runtime import backend_jax
-from runtime import batching
+from runtime import backend_jax, batching
 from runtime import registry as _registry
+from runtime.rule_cache import define as _define
+from runtime.rule_cache import load_module_file
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
 __all__ = ["define", "load", "op"]
@@ -107,9 +108,9 @@ def _wrap(reg_op):
 
     def op(*args, **kw):
         if kw:
-            args = _registry._bind(name, meta, sig, args, kw)
+            args = _registry.bind_arguments(name, meta, sig, args, kw)
         if len(args) != n:
-            raise _registry._arity_error(name, meta, sig, len(args))
+            raise _registry.arity_error(name, meta, sig, len(args))
         for k, arg_name, has_axes in tensor_args:
             a = args[k]
             dtype = getattr(a, "dtype", None)
@@ -143,7 +144,6 @@ def op(name):
 
 def define(text: str, name: str | None = None):
     """runtime.define's op (derived, verified and cached on disk once) as a JAX function."""
-    from runtime.rule_cache import define as _define
 
     return _wrap(_define(text, name))
 
@@ -153,7 +153,6 @@ def load(module_or_path):
     as JAX functions, in a namespace: `rj.load("out/mine.py").myop(x)`."""
     module = module_or_path
     if not isinstance(module, types.ModuleType):
-        from runtime.rule_cache import load_module_file
 
         module = load_module_file(module_or_path, "runtime.jax.load")
     ops = getattr(module, "OPS", None)

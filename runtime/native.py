@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from runtime import cuda as _plan
-from runtime.tangents import unthunk
+from runtime import trusted_cache
+from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero, unthunk
 
 CACHE_VERSION = "1"
 # -ffp-contract=off: the same rounding in the vector body and its scalar remainder (templates/cpu_math.h uses
@@ -154,7 +155,6 @@ def _build(source: str) -> bytes:
 def _load(source: str):
     """ctypes library for `source`: the cached build when its entry verifies, else compiled now and cached. The
     verified bytes are copied to a private file of ours and loaded from it (never a path another user could swap)."""
-    from runtime import trusted_cache
 
     key = cache_key(source)
     # idle OpenMP threads sleep instead of spinning on the cores the next NumPy call needs (read by libgomp when
@@ -501,7 +501,6 @@ def _cotangents_ok(dys, dtype):
     """Whether the plan may pull `dy` back in `dtype`: each cotangent zero, a Python number, or an array or NumPy
     scalar of that dtype. Anything else (a float64 cotangent on float32 primals, which NumPy promotes; a list)
     goes to the NumPy pullback, so the result (or the error) is the NumPy code's."""
-    from runtime.tangents import is_zero
 
     for g in dys:
         g = unthunk(g)
@@ -529,7 +528,6 @@ def _forward(mod, name, entry, fallback):
 
 
 def _frule(mod, name, entry, fallback):
-    from runtime.tangents import is_zero
 
     def frule(tangents, *args):
         ts = [t for t in tangents[1:] if not is_zero(t)]
@@ -543,7 +541,6 @@ def _frule(mod, name, entry, fallback):
 
 
 def _rrule(mod, name, entry, fallback):
-    from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero
 
     specs = entry["inputs"]
     # as derive.emission.numpy_module's pullbacks: with more than one differentiable input each gradient is a Thunk (computed when

@@ -12,10 +12,11 @@ import sys
 
 import numpy as np
 
-from runtime import backend_numpy
-from runtime import batching
+from runtime import backend_numpy, batching, native, tnp
+from runtime.forward import ForwardTrace, jvp
 from runtime.rule_info import RuleInfo
-from runtime.tangents import Thunk, NoTangent, ZeroTangent, is_zero, unthunk
+from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero, unthunk
+from runtime.tape import is_differentiable, vjp
 from runtime.tracer import Primitive, Traced, contains_traced, shape_of, top_trace
 
 _ZERO = ZeroTangent()
@@ -27,7 +28,7 @@ _CUSTOM: dict = {}  # original python function -> CustomOp
 
 
 # --------------------------------------------------------------------------- argument checks
-def _signature_text(name, meta):
+def signature_text(name, meta):
     sig = meta.get("signature")
     if sig:
         return sig
@@ -39,7 +40,7 @@ def _signature_text(name, meta):
     return f"{name}({ins}) -> {outs}"
 
 
-def _make_checker(name, meta):
+def make_checker(name, meta):
     """A function args -> None raising ValueError that names the op, the index and both extents."""
     specs = [(pos, p["name"], tuple(p.get("indices") or ()), p.get("kind", "tensor"))
              for pos, p in enumerate(meta["inputs"])]
@@ -118,7 +119,7 @@ def _py_signature(meta):
         return None
 
 
-def _no_check(args, label=None):
+def no_check(args, label=None):
     pass
 
 
@@ -127,7 +128,7 @@ def _make_elementwise_checker(name, specs):
     tensors = [(pos, argname) for pos, argname, idx, kind in specs if idx]
     scalars = [(pos, argname) for pos, argname, idx, kind in specs if not idx]
     if not scalars and len(tensors) <= 1:
-        return _no_check  # one tensor of any shape: nothing can mismatch
+        return no_check  # one tensor of any shape: nothing can mismatch
 
     def check(args, label=name):
         for pos, argname in scalars:
@@ -177,7 +178,7 @@ def _compile_fast_check(name, specs, equal, batch, slow, fixed=None):
     return namespace["check"]
 
 
-def _arity_error(label, meta, sig, got):
+def arity_error(label, meta, sig, got):
     names = ", ".join(p["name"] for p in meta["inputs"])
     n = len(meta["inputs"])
     return TypeError(f"{label}: expected {n} argument{'s' if n != 1 else ''} ({names}) but got {got}; "
@@ -193,15 +194,15 @@ def _check_shapes(what, triples):
             raise ValueError(f"{what} d{name} has shape {shape_of(t)} but {name} has shape {shape_of(v)}")
 
 
-_UNSET = object()  # a parameter _bind has not filled yet
+_UNSET = object()  # a parameter bind_arguments has not filled yet
 
 
-def _bind(label, meta, sig, args, kw):
+def bind_arguments(label, meta, sig, args, kw):
     """Positional arguments from a call that names some by keyword (`matmul(A=a, B=b)`), or a TypeError
     naming the op and its signature."""
     names = [p["name"] for p in meta["inputs"]]
     if len(args) > len(names):
-        raise _arity_error(label, meta, sig, len(args) + len(kw))
+        raise arity_error(label, meta, sig, len(args) + len(kw))
     out = list(args) + [_UNSET] * (len(names) - len(args))
     for k, v in kw.items():
         if k not in names:
@@ -272,7 +273,6 @@ class _ModuleImpls:
         plain = define(backend_numpy)
         module = sys.modules.get(module_name)
         if module is not None:       # ops worth native CPU kernels run through them when they can (runtime.native)
-            from runtime import native
             plain = native.wrap(module, plain)
         self.plain = batching.wrap(plain, OPS, backend_numpy)
         self._traced = None
@@ -280,7 +280,6 @@ class _ModuleImpls:
     @property
     def traced(self):
         if self._traced is None:
-            from runtime import tnp
             self._traced = batching.wrap(self.define(tnp), self.OPS, tnp)
         return self._traced
 
@@ -293,7 +292,7 @@ class Op(Primitive):
         self.rule = RuleInfo(record) if record else None   # its derivation and proof (runtime.rule_info)
         self.module_name = module_name
         self.meta = meta
-        self.signature = _signature_text(name, meta)
+        self.signature = signature_text(name, meta)
         self.source = meta.get("source", "")
         self.inputs = meta["inputs"]
         self.outputs = meta["outputs"]
@@ -303,7 +302,7 @@ class Op(Primitive):
         self.fun = impls.plain[name]
         self._np_frule = impls.plain[name + "_frule"]
         self._np_rrule = impls.plain[name + "_rrule"]
-        self.check = _make_checker(name, meta)
+        self.check = make_checker(name, meta)
         self._float_pos = tuple(k for k, p in enumerate(self.inputs) if p.get("kind") != "int")
         self.forward = self._make_forward()
         self.__doc__ = self.forward.__doc__   # a define()d op's help() shows its signature, domains and comment
@@ -328,10 +327,10 @@ class Op(Primitive):
 
         def forward(*args, **kw):
             if kw:
-                args = _bind(name, meta, sig, args, kw)
+                args = bind_arguments(name, meta, sig, args, kw)
             if len(args) != n:
-                raise _arity_error(name, meta, sig, len(args))
-            if check is not _no_check:
+                raise arity_error(name, meta, sig, len(args))
+            if check is not no_check:
                 check(args)
             args = _floats(args, fpos)
             top = None
@@ -387,9 +386,9 @@ class Op(Primitive):
 
         def frule(tangents, *args, **kw):
             if kw:
-                args = _bind(label, meta, sig, args, kw)
+                args = bind_arguments(label, meta, sig, args, kw)
             if len(args) != n:
-                raise _arity_error(label, meta, sig, len(args))
+                raise arity_error(label, meta, sig, len(args))
             check(args, label)
             op._check_tangents(label, tangents, args)
             args = _floats(args, op._float_pos)
@@ -414,9 +413,9 @@ class Op(Primitive):
 
         def rrule(*args, **kw):
             if kw:
-                args = _bind(label, meta, sig, args, kw)
+                args = bind_arguments(label, meta, sig, args, kw)
             if len(args) != n:
-                raise _arity_error(label, meta, sig, len(args))
+                raise arity_error(label, meta, sig, len(args))
             check(args, label)
             args = _floats(args, op._float_pos)
             kind = _kind_of(args)
@@ -501,14 +500,24 @@ def export_ops(module_name, OPS, define, RULES=None):
     return public
 
 
+# The shipped library: generated output that imports this registry and registers its ops into it when imported.
+# It sits above the runtime, so the runtime finds it by name, as a plugin, never by a static import.
+SHIPPED = "generated"
+
+
+def shipped_package():
+    """The shipped library's package, imported on first need (which registers its ops)."""
+    return importlib.import_module(SHIPPED)
+
+
 def lookup(opname):
     """The op registered under `opname` ("matmul" or "generated.linalg:matmul"); the shipped library
     (`generated`) is imported on first need, so a name resolves without importing it yourself."""
     try:
         return _OPS[opname]
     except KeyError:
-        if "generated" not in sys.modules:
-            import generated  # noqa: F401  (registers the shipped ops)
+        if SHIPPED not in sys.modules:
+            shipped_package()       # registers the shipped ops
             return lookup(opname)
         import difflib
         names = sorted(k for k in _OPS if ":" not in k)
@@ -522,13 +531,10 @@ def shipped(opname):
     the same name a program defined, whichever was imported or defined first. KeyError (with the nearest names)
     if there is none."""
     import difflib
-    import importlib
-
-    import generated
 
     names = []
-    for m in generated.MODULES:
-        ops = importlib.import_module(f"generated.{m}").OPS
+    for m in shipped_package().MODULES:
+        ops = importlib.import_module(f"{SHIPPED}.{m}").OPS
         if opname in ops:
             return _OPS[f"generated.{m}:{opname}"]
         names += ops
@@ -561,7 +567,6 @@ class CustomOp(Primitive):
         trace = top_trace(args)
         if trace is None:
             return self.fun(*args, **kwargs)
-        from runtime.forward import ForwardTrace
         rule = self.user_frule if isinstance(trace, ForwardTrace) else self.user_rrule
         if rule is None or (not self.traceable and _nested(args, trace)):
             return self.fun(*args, **kwargs)
@@ -581,7 +586,6 @@ class CustomOp(Primitive):
 
         def pullback_for_trace(g):
             if contains_traced(g) and not self.traceable:
-                from runtime.tape import vjp
                 _, back = vjp(lambda *xs: self.fun(*xs, **kwargs), *vals)
                 cots = back(g)
             else:
@@ -643,7 +647,7 @@ def custom_rrule(rrule=None, *, frule=None, traceable=False):
 
 
 # --------------------------------------------------------------------------- generic rrule / frule
-def _resolve(f, label="rrule"):
+def resolve_function(f, label="rrule"):
     if isinstance(f, str):
         return lookup(f)
     if not callable(f):   # frule(f, args, tangents) hashed a tuple of arrays in _CUSTOM: "unhashable type"
@@ -661,7 +665,7 @@ def _resolve(f, label="rrule"):
 def rrule(f, *args):
     """(y, pullback) with pullback(dy) -> (d_self, d_args...); for generated ops, functions with a registered
     rule, runtime.tnp primitives, and (by tracing) any other differentiable Python function."""
-    f = _resolve(f, "rrule")
+    f = resolve_function(f, "rrule")
     if isinstance(f, Op):
         return f.rrule(*args)
     if isinstance(f, CustomOp) and f.user_rrule is not None:
@@ -681,7 +685,6 @@ def rrule(f, *args):
                     out[i] = _ZERO
             return (_NO,) + tuple(out)
         return y, pullback
-    from runtime.tape import vjp
     fn = f.fun if isinstance(f, CustomOp) else f
     y, back = vjp(fn, *args)
     return y, lambda dy: (_NO,) + tuple(back(dy))
@@ -689,7 +692,7 @@ def rrule(f, *args):
 
 def frule(tangents, f, *args):
     """(y, dy) with tangents = (d_self, d_args...); same coverage as `rrule`."""
-    f = _resolve(f, "frule")
+    f = resolve_function(f, "frule")
     if isinstance(f, Op):
         return f.frule(tangents, *args)
     if len(tangents) != len(args) + 1:
@@ -698,12 +701,10 @@ def frule(tangents, f, *args):
         return f.user_frule(tuple(tangents), *args)
     if isinstance(f, Primitive) and not isinstance(f, CustomOp):
         return f.frule_impl(list(args), [unthunk(t) for t in tangents[1:]], {})
-    from runtime.forward import jvp
     fn = f.fun if isinstance(f, CustomOp) else f
     tans = [np.zeros_like(a, dtype=float) if is_zero(unthunk(t)) else unthunk(t) for t, a in zip(tangents[1:], args)]
     return jvp(fn, args, tans)
 
 
 def _differentiable(x):
-    from runtime.tape import _is_differentiable
-    return _is_differentiable(x)
+    return is_differentiable(x)

@@ -13,13 +13,16 @@ import re
 import sys
 from pathlib import Path
 
+from runtime import trusted_cache
+from runtime.registry import lookup
+from runtime.trusted_cache import cache_root
+
 CACHE_VERSION = "2"  # bump when the generated-module contract changes
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MEMO: dict = {}
 
 
 def cache_dir() -> Path:
-    from runtime.trusted_cache import cache_root
 
     return cache_root()
 
@@ -75,7 +78,6 @@ def load_module_file(path, prefix: str):
 
 def _pick(module, name, text):
     ops = getattr(module, "OPS", {})
-    from runtime.registry import lookup
 
     if name is not None and name in ops:
         return lookup(f"{module.__name__}:{name}")
@@ -100,7 +102,6 @@ def define(text: str, name: str | None = None):
 
     The generated module is cached on disk (see runtime.trusted_cache for what makes an entry trusted): an
     entry is imported only when its signature verifies; anything else is regenerated."""
-    from runtime import trusted_cache
 
     _check_name(name)
     key = cache_key(text, name)

@@ -10,7 +10,7 @@ import gc
 
 import numpy as np
 
-from runtime import pytree
+from runtime import pytree, tnp
 from runtime.tangents import AbstractZero, NoTangent, ZeroTangent, add_tangents, is_zero, unthunk
 from runtime.tracer import Trace, Traced, getval, shape_of
 
@@ -125,7 +125,7 @@ def backward(nodes, seeds, consume=False):
 
 
 # --------------------------------------------------------------------------- user API
-def _is_differentiable(x):
+def is_differentiable(x):
     v = getval(x)
     if isinstance(v, (bool, np.bool_)):
         return False
@@ -138,7 +138,7 @@ def _is_differentiable(x):
 def _box_tree(tree, trace):
     """Box every differentiable leaf; returns (boxed tree, leaves, treedef, leaf nodes or None)."""
     leaves, td = pytree.flatten(tree)
-    nodes = [Node(None, ()) if _is_differentiable(x) else None for x in leaves]
+    nodes = [Node(None, ()) if is_differentiable(x) else None for x in leaves]
     boxed = [x if n is None else Box(x, trace, n) for x, n in zip(leaves, nodes)]
     return pytree.unflatten(td, boxed), leaves, td, nodes
 
@@ -155,10 +155,10 @@ def _materialize(g, leaf, node):
         return float(g)  # a Python float in, a Python float out
     if isinstance(g, np.generic) and type(getval(leaf)) is np.ndarray:
         g = np.array(g)  # a 0-d array in, a 0-d array out (NumPy reduces 0-d arithmetic to scalars)
-    return _writeable(_like_dtype(g, leaf))
+    return writeable(like_dtype(g, leaf))
 
 
-def _like_dtype(t, primal):
+def like_dtype(t, primal):
     """A float32 primal gets a float32 tangent even where the function mixed it with float64 data (the
     rules then computed in float64): the tangent space of a float32 array is float32, as the astype rule says."""
     dt = getattr(getval(primal), "dtype", None)
@@ -166,12 +166,11 @@ def _like_dtype(t, primal):
     if dt is None or tdt is None or dt == tdt or dt.kind != "f" or tdt.kind != "f":
         return t
     if isinstance(t, Traced):
-        from runtime import tnp
         return tnp.astype(t, dt)
     return t.astype(dt)
 
 
-def _writeable(g):
+def writeable(g):
     """Rules may return read-only broadcast views (sum's pullback is broadcast_to(dy, x.shape)); what a user
     gets back must be an ordinary array they can update in place (`W -= lr * g`)."""
     if type(g) is np.ndarray and not g.flags.writeable:

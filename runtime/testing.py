@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from runtime import checking
+from runtime.registry import CustomOp, Op, frule, resolve_function, rrule
 from runtime.tangents import NoTangent, is_zero, unthunk
 
 
@@ -40,9 +41,8 @@ class CheckReport:
 
 # --------------------------------------------------------------------------- helpers
 def _describe(f):
-    from runtime.registry import Op, _resolve
 
-    r = _resolve(f)
+    r = resolve_function(f)
     if isinstance(r, Op):
         return r.signature, [p["name"] for p in r.inputs], [p["name"] for p in r.outputs], r.forward
     name = getattr(r, "name", None) or getattr(f, "__name__", "f")
@@ -106,9 +106,8 @@ def _loc(name, shape, flat):
 def _has_frule(op):
     """False only for a function given a hand-written rrule and no frule; everything else has a forward mode
     (generated ops their frule, plain functions and tnp primitives the tracer)."""
-    from runtime.registry import CustomOp, _resolve
 
-    f = _resolve(op)
+    f = resolve_function(op)
     return f.user_frule is not None if isinstance(f, CustomOp) else True
 
 
@@ -119,10 +118,9 @@ def _spaces(op, args, in_names, tangent_space):
     """The tangent space ("real" or "symmetric") of each argument. `tangent_space` maps an argument's position or
     name to its space; an argument it does not name is symmetric when the op declares (or infers) it spd or
     symmetric and the value given is symmetric, otherwise real."""
-    from runtime.registry import Op, _resolve
 
     given = dict(tangent_space or {})
-    r = _resolve(op)
+    r = resolve_function(op)
     doms = r.meta.get("domains", {}) if isinstance(r, Op) else {}
     out = []
     for i, a in enumerate(args):
@@ -198,7 +196,6 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
     A[c,r] together, its tangents are symmetric, and its cotangent is compared through its symmetric part
     (G + Gᵀ)/2. A generated op's argument declared or inferred `spd`/`symmetric` is symmetric by default when the
     value given is symmetric."""
-    from runtime.registry import rrule, frule
 
     label, in_names, out_names, forward = _describe(op)
     args = [_as64(a) for a in args]
@@ -297,7 +294,6 @@ def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False
     finite differences along those tangents, and the adjoint identity against `rrule` when one exists.
     `tangent_space` says which arguments live on symmetric matrices, as for check_rrule: their tangents are
     symmetric."""
-    from runtime.registry import frule, rrule
 
     label, in_names, out_names, forward = _describe(op)
     args = [_as64(a) for a in args]

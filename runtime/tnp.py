@@ -12,12 +12,12 @@ import sys as _sys
 
 import numpy as _np
 
-from runtime import backend_numpy as _backend
 from primitives import elementwise as _elementwise
-from primitives import matrix as _primitives
-from runtime import shifts as _shifts
-from primitives import special as _special
 from primitives import index_form as _index_form
+from primitives import matrix as _primitives
+from primitives import special as _special
+from runtime import backend_numpy as _backend
+from runtime import shifts as _shifts
 from runtime.tangents import AbstractZero, ZeroTangent, add_tangents, is_zero, unthunk
 from runtime.tracer import Primitive, Traced, dtype_of, getval, shape_of
 

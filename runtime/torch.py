@@ -33,8 +33,12 @@ except ImportError:
         from None
 
 from runtime import backend_torch as _bt
-from runtime import batching
-from runtime.registry import _arity_error, _bind, _make_checker, _no_check, _signature_text
+from runtime import batching, native, registry, torch_native
+from runtime.registry import arity_error, bind_arguments, make_checker, no_check
+from runtime.registry import shipped as _shipped
+from runtime.registry import signature_text
+from runtime.rule_cache import define as _define
+from runtime.rule_cache import load_module_file
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
 
 _NO, _ZERO = NoTangent(), ZeroTangent()
@@ -251,9 +255,9 @@ def make_op(module_name, define, name, meta):
         return op
     core = _impls(module_name, define)
     impls = batching.wrap(core, {name: meta}, _bt)     # leading axes, as NumPy's
-    sig = _signature_text(name, meta)
+    sig = signature_text(name, meta)
     n, n_out = len(meta["inputs"]), len(meta["outputs"])
-    check = _make_checker(name, meta)
+    check = make_checker(name, meta)
     fn, eager = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out, n)
     apply = fn.apply
     # Function.apply binds the arguments to forward's signature through inspect on every call (~15 µs, twice
@@ -291,9 +295,9 @@ def make_op(module_name, define, name, meta):
 
     def op(*args, **kw):
         if kw:
-            args = _bind(name, meta, sig, args, kw)
+            args = bind_arguments(name, meta, sig, args, kw)
         if len(args) != n:
-            raise _arity_error(name, meta, sig, len(args))
+            raise arity_error(name, meta, sig, len(args))
         needs_grad = looped = False
         tensors = 0
         for k, arg_name, has_axes, rank in tensor_args:
@@ -310,7 +314,7 @@ def make_op(module_name, define, name, meta):
             elif has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
                 raise TypeError(f"{name}: {arg_name} must be a torch.Tensor, not {type(a).__name__}; "
                                 f"convert it with torch.as_tensor")
-        if check is not _no_check:
+        if check is not no_check:
             check(args)
         if transforms_active():
             out = apply(*args)
@@ -417,8 +421,6 @@ def _node_apply(name, rrule, n_in, n_out):
     """A call of the op's Python rrule that records one node of runtime/torch_native.cpp (PyPullNode) instead of
     a Python autograd.Function (whose apply costs ~3 µs): (pyapply, index), or None where the extension cannot
     be built here."""
-    from runtime import native
-    from runtime import torch_native
 
     if native.mode() == "off":
         return None
@@ -445,7 +447,6 @@ def _native_first(module_name, name, meta, rrule, n_out, python_op):
     module = sys.modules.get(module_name)
     if module is None:
         return None
-    from runtime import torch_native
 
     index = torch_native.register(module, name, meta, _pull(rrule, n_out))
     if index is None:
@@ -469,7 +470,6 @@ def _from_registry(reg):
 
 def define(text: str, name: str | None = None):
     """Derive the rule in `text` (runtime.define: verified, cached on disk) and return it as a torch op."""
-    from runtime.rule_cache import define as _define
 
     return _from_registry(_define(text, name))
 
@@ -479,7 +479,6 @@ def load(module_or_path):
     the path of its .py file. Returns a namespace with one torch op per rule (`load(p).my_rule(x)`)."""
     mod = module_or_path
     if isinstance(mod, (str, os.PathLike)) and (str(mod).endswith(".py") or os.sep in str(mod)):
-        from runtime.rule_cache import load_module_file
 
         mod = load_module_file(mod, "runtime.torch.load")
     elif isinstance(mod, str):
@@ -496,7 +495,6 @@ def __getattr__(name):
     program defined (that one is what rt.define returned)."""
     if name.startswith("__"):
         raise AttributeError(name)
-    from runtime.registry import shipped as _shipped
 
     try:
         reg = _shipped(name)
@@ -509,6 +507,5 @@ def __getattr__(name):
 
 def shipped():
     """The names of the shipped ops (rules/*.rules)."""
-    import generated
-
-    return sorted({k for m in generated.MODULES for k in sys.modules[f"generated.{m}"].OPS})
+    pkg = registry.shipped_package()
+    return sorted({k for m in pkg.MODULES for k in sys.modules[f"{pkg.__name__}.{m}"].OPS})

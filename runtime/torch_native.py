@@ -32,7 +32,7 @@ from pathlib import Path
 import torch
 import torch.utils.cpp_extension as _ext
 
-from runtime import native
+from runtime import native, trusted_cache
 
 CACHE_VERSION = "1"
 NAME = "_tr_torch_native"
@@ -80,7 +80,6 @@ def _build(source: str) -> bytes:
 
 
 def _load():
-    from runtime import trusted_cache
 
     source = SOURCE.read_text()
     key = _key(source)

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from derive.ir import nodes as ir
+from derive.ir.nodes import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from derive.lowering import reductions
-from derive.ir.nodes import IndexSum, Program, Stmt, TensorVar
-from derive.ir.nodes import Extent, Idx, KroneckerDelta
 
 TAN, COT, GIVEN = "d:", "b:", "g:"
 

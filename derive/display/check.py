@@ -10,8 +10,9 @@ import numpy as np
 import sympy as sp
 
 from derive.ir import nodes as ir
-from derive.ir.nodes import Extent, IndexSum, Idx
 from derive.ir.masks import Iverson
+from derive.ir.nodes import Extent, Idx, IndexSum
+from derive.language import domains
 
 log = logging.getLogger("derive.display")
 
@@ -100,9 +101,8 @@ class Point:
                 return self.arrays[name]
             dom = self.domains.get(name) or dom
             if dom:
-                from derive.verification.verify import _draw
 
-                self.arrays[name] = np.asarray(_draw(shape, dom, self.rng), dtype=float)
+                self.arrays[name] = np.asarray(domains.sample(shape, dom, self.rng), dtype=float)
             else:
                 self.arrays[name] = self.rng.uniform(0.3, 0.9, shape)
             self.shapes[name] = shape

@@ -7,14 +7,13 @@ from __future__ import annotations
 import contextvars
 
 import sympy as sp
-from sympy.printing.str import StrPrinter
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.str import StrPrinter
 
-from derive.ir import nodes as ir
 from derive.calculus.differential import COT, GIVEN, TAN, base_name
-from derive.ir.nodes import IndexSum
-from derive.ir.nodes import Extent
+from derive.ir import nodes as ir
 from derive.ir.masks import relation_text
+from derive.ir.nodes import Extent, IndexSum
 
 
 def pretty_name(name: str, style="unicode") -> str:
@@ -563,8 +562,8 @@ def _symbols(text):
 def shown_pullback(d, stmts, style="unicode", domains=None):
     """The pullback's statements as shown: adjugates as inverses, solve's copy folded, and an intermediate
     cotangent read by one statement substituted into it where the shown result is shorter."""
-    from derive.display import matrixform
     from derive.calculus.differential import cot
+    from derive.display import matrixform
 
     stmts = _copies(d, _adjugates(d, stmts))
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}

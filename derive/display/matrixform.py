@@ -17,12 +17,11 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
 from derive.display import check as dc
-from derive.ir import nodes as ir
-from derive.lowering import shifts
 from derive.display.forms import pretty_name, tidy, unicode_pow
 from derive.emission.numpy_print import _balanced_outer
-from derive.ir.nodes import IndexSum
-from derive.ir.nodes import Extent, Idx
+from derive.ir import nodes as ir
+from derive.ir.nodes import Extent, Idx, IndexSum
+from derive.lowering import shifts
 
 
 class _NoForm(Exception):

@@ -21,12 +21,22 @@ import json
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from derive.ir import nodes as ir
-from derive.emission.cuda import (
-    FORMAT, Ctx, Kernel, KernelSet, OpCuda, _decompose, _env, _sum_code, cname, op_entry, stem_of,
-)
 from derive.calculus.differential import canon_bound
+from derive.emission.cuda import (
+    FORMAT,
+    Ctx,
+    Kernel,
+    KernelSet,
+    OpCuda,
+    _decompose,
+    _sum_code,
+    cname,
+    op_entry,
+    stem_of,
+)
 from derive.emission.kernel_plan import Body, CudaPrinter, Piece, free_of, outer_accesses
+from derive.emission.templates import template_env
+from derive.ir import nodes as ir
 from derive.ir.nodes import IndexSum
 
 TILE = 256                  # reduced positions per tile (the sub-sum arrays: TILE values each, on the stack)
@@ -417,7 +427,7 @@ def generate_cpu(results, source_label, command="derive-rules", module_text=None
     generated module it belongs to): runtime.native.plan_for runs it only beside exactly those two files, never a
     stale plan left by an earlier generation or kernels edited or copied from elsewhere."""
     stem = stem_of(source_label)
-    env = _env()
+    env = template_env()
     kernels = KernelSet(env, "cpu_kernels.cpp.j2")
     ops, skipped = {}, {}
     for r in results:

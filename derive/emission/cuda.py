@@ -10,17 +10,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
 import sympy as sp
 
-from derive.emission import cuda_reductions
-from derive.emission import cuda_shifts
+from derive.calculus.differential import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
+from derive.emission import cuda_reductions, cuda_shifts
+from derive.emission.kernel_plan import Body, Piece, Planner, outer_accesses
+from derive.emission.templates import template_env
 from derive.ir import nodes as ir
 from derive.lowering import reductions
-from derive.calculus.differential import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
-from derive.emission.kernel_plan import Body, Piece, Planner, outer_accesses
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 FORMAT = 1
 BLOCK = 256
 LINEAR_PREFIXES = (TAN, COT, GIVEN)
@@ -679,12 +677,6 @@ class OpCuda:
 # The module
 
 
-def _env():
-    from derive.api import template_env  # one environment: the same escaping filters for .py and .cu
-
-    return template_env()
-
-
 def stem_of(source_label: str) -> str:
     return _ident(Path(source_label).stem)
 
@@ -725,7 +717,7 @@ def generate_cuda(results, source_label, command="derive-rules") -> dict:
     out and listed with its reason under "unsupported" in the plan (runtime.cuda raises for it).
     """
     stem = stem_of(source_label)
-    env = _env()
+    env = template_env()
     kernels = KernelSet(env)
     ops, unsupported = {}, {}
     for r in results:

@@ -20,7 +20,7 @@ from collections import namedtuple
 import sympy as sp
 
 from derive.ir import nodes as ir
-from derive.ir.nodes import IndexSum, Idx
+from derive.ir.nodes import Idx, IndexSum
 
 Term = namedtuple("Term", "coeff atom sums")
 

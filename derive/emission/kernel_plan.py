@@ -13,11 +13,10 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.c import C99CodePrinter, get_math_macros
 
+from derive.calculus.differential import OpaqueLin, canon_bound
 from derive.emission import cuda_shifts
 from derive.ir import nodes as ir
-from derive.calculus.differential import OpaqueLin, canon_bound
-from derive.ir.nodes import IndexSum
-from derive.ir.nodes import Extent, Idx
+from derive.ir.nodes import Extent, Idx, IndexSum
 
 # -----------------------------------------------------------------------------------------------------------
 # Scalar printing

@@ -14,16 +14,14 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from derive.ir import nodes as ir
-from derive.ir import masks
-from derive.lowering import shifts
-from primitives.matrix import PRIMITIVES
-from derive.calculus.differential import COT, GIVEN, TAN, Derivation, _factors, base_name
-from derive.calculus.differential import OpaqueLin, lin_reads
+from derive.calculus.differential import COT, GIVEN, TAN, Derivation, OpaqueLin, _factors, base_name, lin_reads
 from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, _union, name_of, ref, render
-from derive.ir.nodes import IndexSum
-from derive.ir.nodes import Extent, Idx
+from derive.ir import masks
+from derive.ir import nodes as ir
+from derive.ir.nodes import Extent, Idx, IndexSum
+from derive.lowering import shifts
 from derive.lowering.lower import user_name
+from primitives.matrix import PRIMITIVES
 
 
 @dataclass

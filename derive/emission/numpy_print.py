@@ -15,13 +15,11 @@ import string
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from derive.ir import nodes as ir
-from derive.lowering import reductions
-from derive.lowering import shifts
-from derive.ir.nodes import IndexSum
-from derive.ir.nodes import Extent, Idx
 from derive.ir import masks
+from derive.ir import nodes as ir
 from derive.ir.masks import Iverson
+from derive.ir.nodes import Extent, Idx, IndexSum
+from derive.lowering import reductions, shifts
 
 CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one slice holds (32 MB in float64)
 # The generated module's global holding that budget: sliced passes read it when they run, so verification and

@@ -120,9 +120,7 @@ def positions_as_data(e, idx, name):
     """e with index idx, where a comparison reads its position, reading the array `name`[idx] instead: a
     sliced pass (codegen's chunks) cuts that array with the tensors, so a slice compares its own positions
     (np.arange(n)[lo:hi]), not 0..len-1. Returns (expression, whether anything was replaced)."""
-    from derive.ir.nodes import access
-
-    from derive.ir.nodes import is_access
+    from derive.ir.nodes import access, is_access
 
     pos = access(name, (idx,))
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from primitives.elementwise import BY_NAME as ELEMENTWISE_ROW, ROWS as ELEMENTWISE_ROWS, Elementwise
-
 from primitives import matrix as _primitives
+from primitives.elementwise import BY_NAME as ELEMENTWISE_ROW
+from primitives.elementwise import ROWS as ELEMENTWISE_ROWS
+from primitives.elementwise import Elementwise
 
 # ---------------------------------------------------------------------------------------------------------
 # Tensor elements and sums
@@ -225,7 +226,7 @@ class where(sp.Function):
             return a
         if c is sp.false:
             return b
-        from derive.ir.masks import where_on_indices      # a comparison of indices is a 0/1 factor (derive/ir/masks.py)
+        from derive.ir.masks import where_on_indices  # a comparison of indices is a 0/1 factor (derive/ir/masks.py)
 
         return where_on_indices(c, a, b)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 # name -> (least number of indices, what it means)
 NAMED = {
     "positive": (0, "every entry > 0"),
@@ -52,3 +54,35 @@ def latex(name: str, dom: str) -> str:
     sets = {"positive": "> 0", "negative": "< 0", "nonzero": "\\neq 0", "spd": "\\succ 0",
             "symmetric": "= " + name + "^{\\top}"}
     return f"{name} {sets[dom]}" if dom in sets else f"{name}\\ \\text{{{dom}}}"
+
+
+def sample(shape, dom, rng):
+    """Entries inside the domain, away from its boundary (finite differences step 1e-4 at most)."""
+    iv = interval(dom)
+    if iv is not None:
+        lo, hi = iv
+        if np.isfinite(lo) and np.isfinite(hi):
+            return lo + (hi - lo) * rng.uniform(0.2, 0.8, shape)
+        if np.isfinite(lo):
+            return lo + rng.uniform(0.5, 1.5, shape)
+        if np.isfinite(hi):
+            return hi - rng.uniform(0.5, 1.5, shape)
+        return rng.uniform(-0.5, 0.5, shape)
+    if dom == "positive":
+        return rng.uniform(0.5, 1.5, shape)
+    if dom == "negative":
+        return -rng.uniform(0.5, 1.5, shape)
+    if dom == "nonzero":
+        return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 1.5, shape)
+    x = rng.uniform(-0.5, 0.5, shape)
+    if dom in ("spd", "wellcond", "symmetric") and len(shape) >= 2 and shape[-2] == shape[-1]:
+        n, m = shape[-1], x             # batch axes first, matrix axes last
+        if dom == "spd":        # symmetrized: a product's rounding need not be, and tangents are exactly symmetric
+            m = m @ np.swapaxes(m, -1, -2) + np.eye(n)
+            m = (m + np.swapaxes(m, -1, -2)) / 2
+        elif dom == "symmetric":    # indefinite: a diagonal of both signs
+            m = (m + np.swapaxes(m, -1, -2)) / 2 + np.diag(rng.choice([-2.0, 2.0], n))
+        else:
+            m = m + 2.0 * np.eye(n)
+        return np.ascontiguousarray(m)
+    return x

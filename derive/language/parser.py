@@ -15,11 +15,25 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from derive.language import domains
-from derive.language.errors import RuleError
 from derive.language.ast import (
-    Access, Affine, BinOp, Call, Domain, Index, Name, Neg, Node, Num, Param, Pos, RuleDef, RuleFile, Statement,
+    Access,
+    Affine,
+    BinOp,
+    Call,
+    Domain,
+    Index,
+    Name,
+    Neg,
+    Node,
+    Num,
+    Param,
+    Pos,
+    RuleDef,
+    RuleFile,
+    Statement,
     Subscript,
 )
+from derive.language.errors import RuleError
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 

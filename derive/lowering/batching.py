@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from derive.language.errors import DeriveError, RuleError
 from derive.language import ast as A
+from derive.language.errors import DeriveError, RuleError
 
 INDEX = "_batch"            # the twin's batch index (an IR name: user names never have exactly one leading '_')
 PREFIX = "__batched_"       # the twin's rule name (user rule names never start with '__')

@@ -15,14 +15,12 @@ import sys
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from derive.lowering import batching
-from derive.language import domains
 from derive.ir import nodes as ir
-from derive.lowering import reductions
-from derive.lowering import shifts
-from derive.language.errors import RuleError
 from derive.ir.nodes import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
 from derive.language import ast as A
+from derive.language import domains
+from derive.language.errors import RuleError
+from derive.lowering import batching, reductions, shifts
 
 # module-level names of a generated module that its rules' exports must not replace (everything else it uses
 # is bound inside _define, and codegen keeps user names apart from it)

@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from derive.ir import nodes as ir
-from derive.language.errors import RuleError
 from derive.ir.nodes import Idx
 from derive.language import ast as A
-
+from derive.language.errors import RuleError
 
 # -- the rule text: negative offsets --------------------------------------------------------------------------
 

@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 
-from derive.verification import verify
 from derive.emission.cpp import TILE
+from derive.verification import verify
 
 TOL = {np.float64: 1e-9, np.float32: 2e-3}
 SPLIT = (1 << 16) + 3        # reduced positions past which a reduction with few rows is split across threads
@@ -93,8 +93,8 @@ def check(module_source: str, files: dict, label: str) -> dict:
     if cpp is None or js is None:
         return {}
     from runtime import backend_numpy
-    from runtime import native
     from runtime import cuda as plan
+    from runtime import native
 
     ok, _ = native.available()
     if not ok:

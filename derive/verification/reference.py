@@ -22,8 +22,8 @@ import math
 import mpmath
 import numpy as np
 
-from derive.lowering import batching
 from derive.language import ast as A
+from derive.lowering import batching
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
 

@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from runtime import checking
-from runtime.checking import finite as _finite, flat as _flat, rel_error as _rel
-
-from derive.language import domains
 from derive.emission.numpy_print import CHUNK_NAME
+from derive.language import domains
+from runtime import checking
+from runtime.checking import finite as _finite
+from runtime.checking import flat as _flat
+from runtime.checking import rel_error as _rel
 
 SIZES = (3, 4, 5, 6, 7, 8)       # extents of free index classes, in order of first appearance (then reversed)
 FD_STEPS = checking.FD_STEPS
@@ -175,42 +176,10 @@ def sample_inputs(meta, rng, sizes=None):
             continue
         dom = meta.get("domains", {}).get(inp["name"], "real")
         if inp["kind"] == "scalar":
-            args.append(float(_draw((), dom, rng)) if dom != "real" else float(rng.uniform(0.6, 1.4)))
+            args.append(float(domains.sample((), dom, rng)) if dom != "real" else float(rng.uniform(0.6, 1.4)))
             continue
-        args.append(_draw([ext[classes.get(l, l)] for l in inp["indices"]], dom, rng))
+        args.append(domains.sample([ext[classes.get(l, l)] for l in inp["indices"]], dom, rng))
     return args
-
-
-def _draw(shape, dom, rng):
-    """Entries inside the domain, away from its boundary (finite differences step 1e-4 at most)."""
-    iv = domains.interval(dom)
-    if iv is not None:
-        lo, hi = iv
-        if np.isfinite(lo) and np.isfinite(hi):
-            return lo + (hi - lo) * rng.uniform(0.2, 0.8, shape)
-        if np.isfinite(lo):
-            return lo + rng.uniform(0.5, 1.5, shape)
-        if np.isfinite(hi):
-            return hi - rng.uniform(0.5, 1.5, shape)
-        return rng.uniform(-0.5, 0.5, shape)
-    if dom == "positive":
-        return rng.uniform(0.5, 1.5, shape)
-    if dom == "negative":
-        return -rng.uniform(0.5, 1.5, shape)
-    if dom == "nonzero":
-        return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 1.5, shape)
-    x = rng.uniform(-0.5, 0.5, shape)
-    if dom in ("spd", "wellcond", "symmetric") and len(shape) >= 2 and shape[-2] == shape[-1]:
-        n, m = shape[-1], x             # batch axes first, matrix axes last
-        if dom == "spd":        # symmetrized: a product's rounding need not be, and tangents are exactly symmetric
-            m = m @ np.swapaxes(m, -1, -2) + np.eye(n)
-            m = (m + np.swapaxes(m, -1, -2)) / 2
-        elif dom == "symmetric":    # indefinite: a diagonal of both signs
-            m = (m + np.swapaxes(m, -1, -2)) / 2 + np.diag(rng.choice([-2.0, 2.0], n))
-        else:
-            m = m + 2.0 * np.eye(n)
-        return np.ascontiguousarray(m)
-    return x
 
 
 # -- the namespace verification runs generated code on ------------------------------------------------------------

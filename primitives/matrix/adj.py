@@ -6,7 +6,6 @@ written in NumPy, not in traced operations, so det's third derivative is not ava
 import numpy as np
 
 from primitives import special
-
 from primitives.matrix import Cuda, MatrixPrimitive
 
 

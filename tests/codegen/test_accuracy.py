@@ -15,10 +15,8 @@ import pytest
 
 import generated
 from derive import api
-from runtime import grad, jvp
-from runtime import backend_numpy
 from primitives import special
-from runtime import tnp
+from runtime import backend_numpy, grad, jvp, tnp
 from runtime.tangents import NoTangent, ZeroTangent, unthunk
 
 mpmath.mp.dps = 50

@@ -103,7 +103,7 @@ class Lib:
 def builds(tmp_path_factory):
     """{build: Lib or the reason it cannot run here}, {build: g++'s vectorization report}"""
     tmp = tmp_path_factory.mktemp("cpu_math")
-    from derive.api import template_env
+    from derive.emission.templates import template_env
 
     # the helpers as the generated .cpp files carry them (rendered: they include cpu_math.h and max_keys.j2)
     (tmp / "cpu_helpers.h").write_text(template_env().get_template("cpu_helpers.h.j2").render())

@@ -18,18 +18,17 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import cuda_emu  # tests/codegen/cuda_emu.py (pytest puts this directory on sys.path)
 import numpy as np
 import pytest
 
 from derive import api
 from derive.emission import cuda as codegen_cuda
-from derive.verification import verify
 from derive.emission.kernel_plan import CudaPrinter
+from derive.verification import verify
 from runtime import backend_numpy
 from runtime import cuda as rc
 from runtime.tangents import ZeroTangent, is_zero, unthunk
-
-import cuda_emu  # tests/codegen/cuda_emu.py (pytest puts this directory on sys.path)
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "generated" / "cuda"
@@ -684,6 +683,7 @@ class _Ctx:
 
 def test_printer_keeps_float32_float32():
     import sympy as sp
+
     from derive.ir import nodes as ir
     x, y = sp.symbols("x y", real=True)
     p = CudaPrinter(_Ctx())

@@ -18,11 +18,10 @@ import tempfile
 import zlib
 from pathlib import Path
 
+import cuda_emu  # tests/codegen/cuda_emu.py (pytest puts this directory on sys.path)
 import jinja2
 import numpy as np
 import pytest
-
-import cuda_emu  # tests/codegen/cuda_emu.py (pytest puts this directory on sys.path)
 
 scipy_linalg = pytest.importorskip("scipy.linalg", reason="scipy (the [test] extra) gives the expm references")
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 
+import cuda_emu
 import numpy as np
 import pytest
+from test_cuda import NVCC, SMALL, _match_numpy, _nvcc_ptx
 
 from derive import api
 from derive.emission import cuda as codegen_cuda
 from runtime import backend_numpy
 from runtime import cuda as rc
-
-import cuda_emu
-from test_cuda import NVCC, SMALL, _match_numpy, _nvcc_ptx
 
 RULES = """\
 upper_matmul(A[i,j], B[j,k]) -> C[i,k] = where(i < k, 1, 0) * A[i,j] * B[j,k]

@@ -7,16 +7,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cuda_emu
 import numpy as np
 import pytest
+from test_cuda import NVCC, _match_numpy, _nvcc_ptx
 
 from derive import api
 from derive.emission import cuda as codegen_cuda
 from runtime import backend_numpy
 from runtime import cuda as rc
-
-import cuda_emu
-from test_cuda import NVCC, _match_numpy, _nvcc_ptx
 
 ROOT = Path(__file__).resolve().parents[2]
 LABEL = "rules/conv.rules"

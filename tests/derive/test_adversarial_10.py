@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from derive import api
-from derive import cli
-from runtime import trusted_cache
+from derive import api, cli
 from derive.language.errors import RuleError
+from runtime import trusted_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE = "sq(x[i]) -> y[i] = x[i] * x[i]\n"

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from derive import api
-from derive.verification import reference
 from derive.language.errors import RuleError
+from derive.verification import reference
 
 
 def _err(text):

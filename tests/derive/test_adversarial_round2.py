@@ -59,6 +59,7 @@ def test_correct_rules_on_far_or_narrow_domains_verify(text):
 
 def test_a_wrong_pushforward_on_a_narrow_or_far_domain_still_fails():
     import numpy as np
+
     from derive.verification import verify
     from runtime.tangents import NoTangent
 

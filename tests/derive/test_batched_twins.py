@@ -12,8 +12,7 @@ from derive.lowering import batching
 
 @pytest.fixture
 def define(tmp_path, monkeypatch):
-    from runtime import define
-    from runtime import rule_cache
+    from runtime import define, rule_cache
 
     monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
     monkeypatch.setattr(rule_cache, "_MEMO", {})

@@ -5,8 +5,8 @@ import pytest
 import sympy as sp
 
 from derive import api
-from derive.display import forms as display
 from derive.display import check as dc
+from derive.display import forms as display
 from derive.display import matrixform
 
 RULES = sorted((Path(__file__).resolve().parents[2] / "rules").glob("*.rules"))
@@ -194,10 +194,11 @@ def test_row_wise_terms_broadcast_with_ones_and_a_diagonal_is_diag():
 def test_a_nested_sum_is_shown_as_a_matrix_product_and_its_index_form_is_summed_once():
     # least squares by hand: d/dx Σᵢ (A·x - b)ᵢ² = 2·Aᵀ·(A·x - b). The checker's index form used to sum the inner
     # Σ_j′ a second time over its own axis, which made a correct matrix form look wrong.
-    from derive.calculus import differential as calculus
-    from derive.api import parse
-    from derive.lowering.lower import lower
     import numpy as np
+
+    from derive.api import parse
+    from derive.calculus import differential as calculus
+    from derive.lowering.lower import lower
 
     prog = lower(parse("f(A[i,j], x[j], b[i]) -> y[] = sum(i, (A[i,j]*x[j] - b[i])**2)\n", "<t>")[0])
     d = calculus.derive(prog)

@@ -7,10 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from derive import api
-from derive import cli
-from derive.verification import verify
+from derive import api, cli
 from derive.language.errors import RuleError
+from derive.verification import verify
 
 RULES = """\
 # Rules that hold only on part of the real line.

@@ -19,11 +19,10 @@ import pytest
 from derive import api
 from derive.emission import cuda as codegen_cuda
 from derive.ir import nodes as ir
-from derive.lowering import lower
 from derive.language.errors import RuleError
-from runtime import backend_numpy
-from runtime import tnp
+from derive.lowering import lower
 from primitives.elementwise import BY_NAME, ROWS, ZERO
+from runtime import backend_numpy, tnp
 from runtime.tangents import is_zero, unthunk
 from runtime.tape import grad
 

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from derive import api
-from derive import cli
+from derive import api, cli
 from derive.emission import safe_text
-from runtime import trusted_cache
 from derive.language.errors import DeriveError
+from runtime import trusted_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE = "sq(x[i]) -> y[i] = x[i] * x[i]\n"

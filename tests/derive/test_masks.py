@@ -6,15 +6,14 @@ import tracemalloc
 import numpy as np
 import pytest
 
+import generated.masks as gm
 from derive import api
-from derive.verification import verify
 from derive.emission.kernel_plan import CudaPrinter
-from derive.language.errors import DeriveError
 from derive.ir.masks import Iverson
 from derive.ir.nodes import Idx
-import generated.masks as gm
-from runtime import grad, jvp, vjp
-from runtime import tnp
+from derive.language.errors import DeriveError
+from derive.verification import verify
+from runtime import grad, jvp, tnp, vjp
 from runtime.tangents import ZeroTangent, unthunk
 
 rng = np.random.default_rng(12)

@@ -15,9 +15,7 @@ import scipy.linalg as sla
 
 from derive import api
 from derive.verification import reference
-from runtime import check_frule, check_rrule, define, grad
-from runtime import backend_numpy
-from runtime import tnp
+from runtime import backend_numpy, check_frule, check_rrule, define, grad, tnp
 from runtime.tangents import NoTangent, ZeroTangent, unthunk
 
 

@@ -11,10 +11,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from derive.language.errors import RuleError
 from derive.language.ast import (
-    Access, BinOp, Call, Index, Name, Neg, Num, Param, Pos, RuleDef, RuleFile, Statement, Subscript,
+    Access,
+    BinOp,
+    Call,
+    Index,
+    Name,
+    Neg,
+    Num,
+    Param,
+    Pos,
+    RuleDef,
+    RuleFile,
+    Statement,
+    Subscript,
 )
+from derive.language.errors import RuleError
 from derive.language.parser import MAX_DEPTH, parse_file, parse_statements
 
 F = "t.rules"

@@ -8,8 +8,8 @@ import pytest
 
 from derive import api
 from derive.emission import cuda as codegen_cuda
-from derive.verification import reference
 from derive.language.errors import RuleError
+from derive.verification import reference
 from runtime import backend_numpy
 from runtime.tangents import NoTangent
 

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from derive import api
-from derive.language.errors import RuleError
 from derive.language import parser
+from derive.language.errors import RuleError
 from derive.lowering.lower import lower
 from derive.verification.reference import ReferenceError_, evaluate, evaluate_text
 from runtime import backend_numpy

@@ -7,10 +7,9 @@ import pytest
 from derive import api
 from derive.display import forms as display
 from derive.display import matrixform
-from derive.verification import reference
-from derive.verification import verify
 from derive.language.errors import RuleError
 from derive.language.parser import parse_file
+from derive.verification import reference, verify
 
 
 def derive(text, verify_rules=True):

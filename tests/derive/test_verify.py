@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from derive import api
-from derive.verification import verify
 from derive.emission.numpy_print import CHUNK_NAME
+from derive.verification import verify
 from runtime.tangents import unthunk
 
 ELEMENTWISE_META = {"inputs": [{"name": "x", "kind": "tensor", "indices": ["i"]}],

@@ -1,8 +1,9 @@
 # @generated from tests/runtime/fake.rules by hand (a stand-in for `derive-rules` output) -- do not edit
 """A hand-written module in the exact format the codegen emits, so runtime tests do not depend on it."""
 import numpy as _numpy
-from runtime.tangents import NoTangent, ZeroTangent, Thunk, is_zero
+
 from runtime.registry import export_ops
+from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero
 
 
 def _define(np):

@@ -15,10 +15,7 @@ import pytest
 import scipy.signal as scipy_signal
 
 import runtime
-from runtime import contract
-from runtime import native
-from runtime import shifts
-from runtime import tnp
+from runtime import contract, native, shifts, tnp
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional

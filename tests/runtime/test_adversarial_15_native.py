@@ -52,8 +52,9 @@ def _kernel_sum(x, y, b, s):
 # --------------------------------------------------------------------------------- results look like NumPy's
 def test_zero_d_input_to_an_elementwise_op_gives_a_scalar_not_a_length_one_array(monkeypatch):
     """np.ascontiguousarray made the 0-d argument 1-d, so erf(np.array(1.5)) came back as shape (1,)."""
-    import generated.elementwise as el
     from math import erf
+
+    import generated.elementwise as el
 
     x = np.array(1.5)
     (y1, (fy1, dy1), (ry1, g1)), (y0, (fy0, dy0), (ry0, g0)) = _both(monkeypatch, lambda: (

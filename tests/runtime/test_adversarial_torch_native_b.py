@@ -14,8 +14,8 @@ from tests.frameworks import need
 torch = need("torch")
 
 import runtime.torch as rt  # noqa: E402
-from runtime import native
 from runtime import torch_native  # noqa: E402
+from runtime import native
 from runtime.rule_cache import load_module_file  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import generated
-from runtime import define, grad, jvp, vjp
-from runtime import tnp
+from runtime import define, grad, jvp, tnp, vjp
 from runtime.tangents import NoTangent, unthunk
 
 

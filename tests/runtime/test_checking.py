@@ -5,9 +5,7 @@ import numpy as np
 import pytest
 
 from derive.verification import verify
-from runtime import NoTangent, check_frule, check_rrule, register_frule, register_rrule
-from runtime import checking
-
+from runtime import NoTangent, check_frule, check_rrule, checking, register_frule, register_rrule
 
 # -- the core -----------------------------------------------------------------------------------------------------
 
@@ -209,8 +207,7 @@ def test_the_runtime_cholesky_agrees_with_check_rrule_along_symmetric_tangents()
 
 
 def test_a_generated_input_declared_spd_gets_symmetric_tangents_by_default(tmp_path, monkeypatch):
-    from runtime import define
-    from runtime import rule_cache
+    from runtime import define, rule_cache
 
     monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path))
     monkeypatch.setattr(rule_cache, "_MEMO", {})

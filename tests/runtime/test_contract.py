@@ -2,9 +2,7 @@
 import numpy as np
 import pytest
 
-from runtime import backend_numpy
-from runtime import contract
-from runtime import shifts
+from runtime import backend_numpy, contract, shifts
 
 CASES = ["abcd,ebfcdg->eafg", "abcd,aecfdg->befg", "abcd,eafg->ebfcgd", "ij,jk->ik", "ij,jk->ki", "bij,bjk->bik",
          "bij,bjk->kbi", "ijk,jl->lki", "ij,ij->i", "ij,ij->", "ijz,jk->ik", "i,i->", "ij,kj->ki", "abc,ac->ab"]

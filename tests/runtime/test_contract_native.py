@@ -8,9 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from runtime import contract
-from runtime import native
-from runtime import shifts
+from runtime import contract, native, shifts
 
 ok, why = native.available()
 pytestmark = pytest.mark.skipif(not ok, reason=f"native CPU kernels unavailable here: {why}")

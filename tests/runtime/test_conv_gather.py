@@ -114,6 +114,7 @@ def test_torch_and_jax_read_the_padded_cotangent_backwards(define):
     np.testing.assert_allclose(W.grad.numpy(), wb, rtol=1e-12, atol=1e-12)
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
+
     import runtime.jax as rj
     before = jax.config.jax_enable_x64
     jax.config.update("jax_enable_x64", True)

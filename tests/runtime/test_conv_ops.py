@@ -169,6 +169,7 @@ def test_torch_and_jax_bridges():
     np.testing.assert_allclose(KK.grad.numpy(), K2.grad.numpy(), rtol=1e-10, atol=1e-10)
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
+
     import runtime.jax as rj
     s, w = r.standard_normal(13), r.standard_normal(3)
     before = jax.config.jax_enable_x64
@@ -186,8 +187,7 @@ def test_torch_and_jax_bridges():
 def test_conv2d_batch_at_scale_in_both_modes_and_both_paths(monkeypatch, native_mode, dtype):
     """At a size where the window contractions run natively (runtime/contract_native.cpp, no im2col copy) and with
     them off: value, pushforward and both cotangents against SciPy's correlations and convolutions in float64."""
-    from runtime import contract
-    from runtime import native
+    from runtime import contract, native
     if native_mode == "auto" and not native.available()[0]:
         pytest.skip(f"native CPU kernels unavailable here: {native.available()[1]}")
     monkeypatch.setenv("TENSOR_RULES_NATIVE", native_mode)

@@ -1,10 +1,21 @@
 """Hand-written rules for any Python function: register_rrule / register_frule / @custom_rrule."""
 import numpy as np
 import pytest
-
 from numdiff import assert_close, fd_grad
-from runtime import NoTangent, Thunk, custom_rrule, frule, grad, jvp, register_frule, register_rrule, rrule, unthunk
-from runtime import tnp
+
+from runtime import (
+    NoTangent,
+    Thunk,
+    custom_rrule,
+    frule,
+    grad,
+    jvp,
+    register_frule,
+    register_rrule,
+    rrule,
+    tnp,
+    unthunk,
+)
 
 rng = np.random.default_rng(5)
 

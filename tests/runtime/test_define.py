@@ -7,11 +7,10 @@ import types
 
 import numpy as np
 import pytest
-
 from numdiff import assert_close
-from runtime import check_rrule, define, grad, jvp
-from runtime import tnp
+
 import runtime.rule_cache as define_mod
+from runtime import check_rrule, define, grad, jvp, tnp
 
 TEXT = "softplus2(x[i]) -> y[i] = log(1 + exp(x[i]))"
 TWO = "twice(x[i]) -> y[i] = 2*x[i]\nthrice(x[i]) -> y[i] = 3*x[i]"

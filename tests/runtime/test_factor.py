@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
-from runtime import define
 from primitives import factor as _factor
+from runtime import define
 from runtime.tangents import unthunk
 
 LOGLIK = {

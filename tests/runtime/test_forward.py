@@ -1,11 +1,10 @@
 """Forward mode: jvp through generated ops and tnp, pytrees, zero tangents, ints, multi-output ops."""
+import fake_generated as fg
 import numpy as np
 import pytest
-
-import fake_generated as fg
 from numdiff import assert_close, fd_jvp
-from runtime import ZeroTangent, jvp
-from runtime import tnp
+
+from runtime import ZeroTangent, jvp, tnp
 from runtime.forward import Dual
 
 rng = np.random.default_rng(1)

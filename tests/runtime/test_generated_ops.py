@@ -2,10 +2,9 @@
 differences — plain NumPy, traced (grad / jvp through the tape), and traced namespace (second order)."""
 import numpy as np
 import pytest
-
 from numdiff import assert_close, fd_jvp
-from runtime import check_rrule, grad, jvp
-from runtime import tnp
+
+from runtime import check_rrule, grad, jvp, tnp
 from runtime.registry import _OPS
 
 generated = pytest.importorskip("generated")

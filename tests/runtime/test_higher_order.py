@@ -1,11 +1,10 @@
 """Higher order through generated ops: grad(grad), Hessian-vector products both ways, third order, mixing."""
+import fake_generated as fg
 import numpy as np
 import pytest
-
-import fake_generated as fg
 from numdiff import assert_close, fd_grad, fd_jvp
-from runtime import grad, jvp, vjp
-from runtime import tnp
+
+from runtime import grad, jvp, tnp, vjp
 
 rng = np.random.default_rng(7)
 

@@ -14,7 +14,6 @@ from tests.frameworks import need
 jax = need("jax")
 import jax.numpy as jnp  # noqa: E402
 from jax.test_util import check_grads  # noqa: E402
-
 from numdiff import assert_close  # noqa: E402
 from test_generated_ops import OPS, make_args  # noqa: E402
 

@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import generated as G
-from runtime import grad, jvp, vjp
-from runtime import tnp
+from runtime import grad, jvp, tnp, vjp
 
 # ------------------------------------------------------------------------------------------ operand adapters
 

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import runtime
-from runtime import backend_numpy
-from runtime import tnp
+from runtime import backend_numpy, tnp
 
 
 @pytest.fixture(scope="module")

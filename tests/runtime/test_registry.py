@@ -2,15 +2,13 @@
 import sys
 import types
 
+import fake_generated as fg
 import numpy as np
 import pytest
+from numdiff import assert_close
 
 import runtime
-
-import fake_generated as fg
-from numdiff import assert_close
-from runtime import NoTangent, Thunk, ZeroTangent, frule, grad, lookup, rrule, unthunk
-from runtime import tnp
+from runtime import NoTangent, Thunk, ZeroTangent, frule, grad, lookup, rrule, tnp, unthunk
 from runtime.registry import Op
 
 rng = np.random.default_rng(3)

@@ -3,13 +3,12 @@ import dataclasses
 import time
 from collections import namedtuple
 
+import fake_generated as fg
 import numpy as np
 import pytest
-
-import fake_generated as fg
 from numdiff import assert_close, fd_grad
-from runtime import NoTangent, ZeroTangent, grad, value_and_grad, vjp
-from runtime import tnp
+
+from runtime import NoTangent, ZeroTangent, grad, tnp, value_and_grad, vjp
 from runtime.tape import Box
 
 rng = np.random.default_rng(0)

@@ -1,8 +1,8 @@
 """check_rrule / check_frule: pass for correct rules, fail naming the argument and index for wrong ones."""
+import fake_generated as fg
 import numpy as np
 import pytest
 
-import fake_generated as fg
 from runtime import NoTangent, check_frule, check_rrule, register_frule, register_rrule
 
 rng = np.random.default_rng(11)

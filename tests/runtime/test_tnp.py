@@ -1,11 +1,10 @@
 """Every traced-NumPy primitive, enrolled automatically: VJP, JVP and second order against finite differences."""
 import numpy as np
 import pytest
-
-from runtime import grad, jvp
-from runtime import tnp
-from runtime.tnp import _UNARY
 from numdiff import assert_close, fd_grad, fd_jvp
+
+from runtime import grad, jvp, tnp
+from runtime.tnp import _UNARY
 
 rng = np.random.default_rng(42)
 

@@ -12,13 +12,14 @@ from tests.frameworks import need
 
 torch = need("torch")
 
+from test_generated_ops import make_args  # noqa: E402  (valid points: declared domains, spd, well conditioned)
+
 import generated  # noqa: E402
 import runtime.torch as rt  # noqa: E402
-from runtime import backend_torch  # noqa: E402
 from primitives.matrix import PRIMITIVES  # noqa: E402
+from runtime import backend_torch  # noqa: E402
 from runtime.registry import lookup  # noqa: E402
 from runtime.tangents import ZeroTangent  # noqa: E402
-from test_generated_ops import make_args  # noqa: E402  (valid points: declared domains, spd, well conditioned)
 
 NAMES = rt.shipped()
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

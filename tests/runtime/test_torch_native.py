@@ -15,10 +15,11 @@ from tests.frameworks import need
 
 torch = need("torch")
 
+from test_generated_ops import make_args  # noqa: E402  (valid points: declared domains, spd, well conditioned)
+
 import runtime.torch as rt  # noqa: E402
 from runtime import torch_native  # noqa: E402
 from runtime.registry import lookup  # noqa: E402
-from test_generated_ops import make_args  # noqa: E402  (valid points: declared domains, spd, well conditioned)
 
 EXT = torch_native.extension()
 pytestmark = pytest.mark.skipif(EXT is None, reason=f"runtime/torch_native.cpp cannot be built here: "

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from isolated import as_float64, loaded
 
 from runtime import native
 from runtime.tangents import ZeroTangent
-
-from isolated import as_float64, loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 ok, why = native.available()

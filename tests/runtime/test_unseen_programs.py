@@ -1,12 +1,11 @@
 """Programs no other test composes, each once a bug: checked against finite differences or plain NumPy."""
 import numpy as np
 import pytest
+from numdiff import assert_close, fd_grad, fd_jvp
 
 import generated
 import runtime.rule_cache as define_mod
-from numdiff import assert_close, fd_grad, fd_jvp
-from runtime import define, grad, jvp, value_and_grad, vjp
-from runtime import tnp
+from runtime import define, grad, jvp, tnp, value_and_grad, vjp
 
 rng = np.random.default_rng(11)
 
