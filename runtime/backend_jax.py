@@ -74,7 +74,7 @@ def __getattr__(name):
     return getattr(jnp, name)
 
 
-lse_shift, logsumexp = _backend_numpy._lse_functions(jnp)      # runtime.backend_numpy's, over jax arrays
+lse_shift, logsumexp = _backend_numpy.lse_functions(jnp)      # runtime.backend_numpy's, over jax arrays
 
 
 # ------------------------------------------------------------------------------------- shifted subscripts

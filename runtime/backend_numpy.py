@@ -26,7 +26,7 @@ def __getattr__(name):
     return getattr(_numpy, name)
 
 
-def _lse_functions(xp):
+def lse_functions(xp):
     """lse_shift and logsumexp over the namespace xp (NumPy here; jax.numpy and runtime.tnp use the same two,
     torch spells its own).
 
@@ -45,7 +45,7 @@ def _lse_functions(xp):
     return lse_shift, logsumexp
 
 
-lse_shift, logsumexp = _lse_functions(_numpy)
+lse_shift, logsumexp = lse_functions(_numpy)
 
 
 prim = Calls(_sys.modules[__name__])  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)

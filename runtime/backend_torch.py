@@ -30,23 +30,23 @@ pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
 float64, float32, bool_ = torch.float64, torch.float32, torch.bool
 
 # --------------------------------------------------------------------------- device of argument-free factories
-_state = threading.local()
+state = threading.local()
 
 
 def current_device():
-    return getattr(_state, "device", None)
+    return getattr(state, "device", None)
 
 
 @contextlib.contextmanager
 def on_device(device):
     """Factories inside (eye, full, ...) build on `device` (autograd's engine runs backward in other threads:
     each entry point sets it where it runs)."""
-    prev = getattr(_state, "device", None)
-    _state.device = device
+    prev = getattr(state, "device", None)
+    state.device = device
     try:
         yield
     finally:
-        _state.device = prev
+        state.device = prev
 
 
 def device_of(args):

@@ -19,6 +19,7 @@ BLAS; =1 takes the native path for every size.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as _np
 
@@ -149,9 +150,8 @@ def _library():
                 ok, _why = native.available()
                 lib = None
                 if ok:
-                    from pathlib import Path
                     try:
-                        lib = native._load((Path(__file__).with_name("contract_native.cpp")).read_text())
+                        lib = native.load_library((Path(__file__).with_name("contract_native.cpp")).read_text())
                     except (OSError, RuntimeError):
                         lib = None
                 _LIB.append(lib)

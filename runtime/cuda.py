@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ BLOCK = 256
 SMEM_BUDGET = 48 * 1024           # bytes of dynamic shared memory a launch may ask for without opting in
 GEMM_MIN = 64                     # below this many rows or columns a contraction runs as a plain reduction
 
-_MODULES: dict = {}               # module name -> _Module
+_MODULES: dict = {}               # module name -> Module
 _REGISTERED: dict = {}            # module name -> {"cu": text, "json": text} (rules generated at run time)
 _DEVICE = None
 
@@ -46,7 +47,6 @@ def available():
 
 
 def _nvcc():
-    import shutil
     return shutil.which("nvcc")
 
 
@@ -186,7 +186,7 @@ def _files_for(module_name):
     return cu.read_text(), json.loads(js.read_text())
 
 
-class _Module:
+class Module:
     """One generated module: its manifest and, per device, its compiled kernels."""
 
     def __init__(self, name, source, manifest):
@@ -209,15 +209,15 @@ class _Module:
         return ops[opname]
 
 
-def load_module(module_name) -> _Module:
+def load_module(module_name) -> Module:
     mod = _MODULES.get(module_name)
     if mod is None:
         source, manifest = _files_for(module_name)
-        mod = _MODULES[module_name] = _Module(module_name, source, manifest)
+        mod = _MODULES[module_name] = Module(module_name, source, manifest)
     return mod
 
 
-_SUFFIXES = {"_frule": "frule", "_rrule": "rrule"}
+_SUFFIXES = {"_frule": "frule", "run_rrule": "rrule"}
 
 
 def dispatch(module_name, op_name, kind, args=None):
@@ -236,14 +236,14 @@ def dispatch(module_name, op_name, kind, args=None):
 
 
 # --------------------------------------------------------------------------------------------------- the ops
-def call(mod: _Module, op_name, kind, args, dev):
+def call(mod: Module, op_name, kind, args, dev):
     entry = mod.op(op_name)
     if kind == "forward":
         return _forward(mod, op_name, entry, args, dev)
     if kind == "frule":
         return _frule(mod, op_name, entry, args, dev)
     if kind == "rrule":
-        return _rrule(mod, op_name, entry, args, dev)
+        return run_rrule(mod, op_name, entry, args, dev)
     raise ValueError(f"{op_name}: unknown kind {kind!r} (forward, frule or rrule)")
 
 
@@ -352,7 +352,7 @@ def _subprogram(prog, result):
     return dict(prog, steps=keep[::-1], results=[result])
 
 
-def _rrule(mod, op_name, entry, args, dev, lazy=False):
+def run_rrule(mod, op_name, entry, args, dev, lazy=False):
     dtype = _dtype(op_name, args, dev)
     env, sizes, shape = _bind_inputs(entry, args, dtype, dev, op_name)
     fwd, pull = entry["programs"]["rrule"], entry["programs"]["pullback"]
@@ -384,31 +384,8 @@ def _rrule(mod, op_name, entry, args, dev, lazy=False):
             return _shaped(g, shape) if spec["kind"] == "tensor" else g
 
         if lazy:
-            # each cotangent a Thunk running only the steps it needs (the NumPy code's pullbacks are lazy too)
-            done: dict = {}      # cotangents a thunk's steps computed on the way (a step writing two of them)
-
-            def thunk(spec, arr):
-                name = "b:" + spec["name"]
-
-                def run():
-                    if name not in done:
-                        sub = _subprogram(pull, name)
-                        bufs = _runner(mod, dev, dtype, sizes).run(sub, dict(penv))
-                        kept = {id(st) for st in sub["steps"]}
-                        # a cotangent is complete when every step adding to it ran (not only the shared one)
-                        for k, v in bufs.items():
-                            if k.startswith("b:") and k not in penv and all(
-                                    id(st) in kept for st in pull["steps"] if any(o["buf"] == k for o in st["outputs"])):
-                                done[k] = v
-                        done.setdefault(name, bufs.get(name))
-                    return result(done.get(name), spec, arr)
-                return Thunk(run)
-
-            writes = {o["buf"] for st in pull["steps"] for o in st["outputs"]}
-            return (NoTangent(),) + tuple(
-                NoTangent() if spec["kind"] == "int" else
-                thunk(spec, arr) if "b:" + spec["name"] in writes else ZeroTangent()
-                for spec, arr in zip(entry["inputs"], was_array))
+            return _lazy_cotangents(lambda sub, env: _runner(mod, dev, dtype, sizes).run(sub, env), entry, pull,
+                                    penv, was_array, result)
         res = _runner(mod, dev, dtype, sizes).run(pull, penv)
         out = [NoTangent()]
         for spec, arr in zip(entry["inputs"], was_array):
@@ -416,6 +393,35 @@ def _rrule(mod, op_name, entry, args, dev, lazy=False):
         return tuple(out)
 
     return (ys[0] if len(ys) == 1 else tuple(ys)), pullback
+
+
+def _lazy_cotangents(run_program, entry, pull, penv, was_array, result):
+    """(NoTangent(), cotangent thunks...): each runs only the pullback steps its cotangent needs (the NumPy code's
+    pullbacks are lazy too); a step that writes two cotangents fills both on the way."""
+    done: dict = {}
+
+    def thunk(spec, arr):
+        name = "b:" + spec["name"]
+
+        def run():
+            if name not in done:
+                sub = _subprogram(pull, name)
+                bufs = run_program(sub, dict(penv))
+                kept = {id(st) for st in sub["steps"]}
+                # a cotangent is complete when every step adding to it ran (not only the shared one)
+                for k, v in bufs.items():
+                    if k.startswith("b:") and k not in penv and all(
+                            id(st) in kept for st in pull["steps"] if any(o["buf"] == k for o in st["outputs"])):
+                        done[k] = v
+                done.setdefault(name, bufs.get(name))
+            return result(done.get(name), spec, arr)
+        return Thunk(run)
+
+    writes = {o["buf"] for st in pull["steps"] for o in st["outputs"]}
+    return (NoTangent(),) + tuple(
+        NoTangent() if spec["kind"] == "int" else
+        thunk(spec, arr) if "b:" + spec["name"] in writes else ZeroTangent()
+        for spec, arr in zip(entry["inputs"], was_array))
 
 
 # --------------------------------------------------------------------------------------------------- the launch plan

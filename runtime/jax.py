@@ -18,8 +18,6 @@ except ImportError as exc:  # pragma: no cover - exercised without jax installed
     raise ImportError("runtime.jax needs JAX, which is not installed: pip install 'tensor-rules[jax]'") from exc
 
 import functools
-import importlib
-import importlib.util
 import types
 
 import numpy as _np
@@ -72,12 +70,38 @@ def _wrap(reg_op):
         return fn
     impls = _impls(reg_op)
     name, meta, sig = reg_op.name, reg_op.meta, reg_op.signature
-    forward, frule = impls[name], impls[name + "_frule"]
     n = reg_op.n_in
     ints = tuple(k for k, p in enumerate(meta["inputs"]) if p.get("kind") == "int")
+    core = _custom_jvp(impls[name], impls[name + "_frule"], n, ints)
+    check = reg_op.check
+
+    tensor_args = [(k, p["name"], bool(p.get("indices"))) for k, p in enumerate(meta["inputs"])
+                   if p.get("kind") == "tensor"]
+    int_args = [(k, meta["inputs"][k]["name"]) for k in ints]
+
+    def op(*args, **kw):
+        if kw:
+            args = _registry.bind_arguments(name, meta, sig, args, kw)
+        if len(args) != n:
+            raise _registry.arity_error(name, meta, sig, len(args))
+        _check_arguments(name, args, tensor_args, int_args)
+        check(args)
+        return core(*args)
+
+    op.__name__ = op.__qualname__ = name
+    op.__module__ = __name__
+    op.__doc__ = reg_op.forward.__doc__
+    op.signature = sig
+    op.meta = meta
+    _WRAPPED[reg_op] = op
+    return op
+
+
+def _custom_jvp(forward, frule, n, ints):
+    """forward as a jax.custom_jvp whose JVP is the op's frule (int parameters are nondiff_argnums)."""
     diff = tuple(k for k in range(n) if k not in ints)
 
-    def _assemble(fixed, primals):
+    def assemble(fixed, primals):
         args = [None] * n
         for k, v in zip(ints, fixed):
             args[k] = v
@@ -91,7 +115,7 @@ def _wrap(reg_op):
 
     def core_jvp(*a):
         fixed, (primals, tangents) = a[:len(ints)], a[len(ints):]
-        args = _assemble(fixed, primals)
+        args = assemble(fixed, primals)
         tans = [_NO] * n
         for k, t in zip(diff, tangents):
             tans[k] = _ZERO if isinstance(t, jax.custom_derivatives.SymbolicZero) else t
@@ -100,41 +124,26 @@ def _wrap(reg_op):
         return y, _tangent_out(dy, y)
 
     core.defjvp(core_jvp, symbolic_zeros=True)
-    check = reg_op.check
+    return core
 
-    tensor_args = [(k, p["name"], bool(p.get("indices"))) for k, p in enumerate(meta["inputs"])
-                   if p.get("kind") == "tensor"]
-    int_args = [(k, meta["inputs"][k]["name"]) for k in ints]
 
-    def op(*args, **kw):
-        if kw:
-            args = _registry.bind_arguments(name, meta, sig, args, kw)
-        if len(args) != n:
-            raise _registry.arity_error(name, meta, sig, len(args))
-        for k, arg_name, has_axes in tensor_args:
-            a = args[k]
-            dtype = getattr(a, "dtype", None)
-            if dtype is None:
-                if has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
-                    raise TypeError(f"{name}: {arg_name} must be an array, not {type(a).__name__}; convert it with "
-                                    f"jnp.asarray")
-            elif jnp.issubdtype(dtype, jnp.complexfloating):
-                raise TypeError(f"{name}: {arg_name} is complex ({dtype}); the derived rules are real (their "
-                                f"derivatives do not conjugate)")
-        for k, arg_name in int_args:
-            if isinstance(args[k], jax.core.Tracer):
-                raise TypeError(f"{name}: {arg_name} is an int parameter but was traced; under jax.jit mark it "
-                                f"static (jax.jit(f, static_argnums=...) or static_argnames=...)")
-        check(args)
-        return core(*args)
-
-    op.__name__ = op.__qualname__ = name
-    op.__module__ = __name__
-    op.__doc__ = reg_op.forward.__doc__
-    op.signature = sig
-    op.meta = meta
-    _WRAPPED[reg_op] = op
-    return op
+def _check_arguments(name, args, tensor_args, int_args):
+    """A clear error for what the op cannot take: a non-array where an array goes, a complex array (the rules are
+    real), a traced int parameter."""
+    for k, arg_name, has_axes in tensor_args:
+        a = args[k]
+        dtype = getattr(a, "dtype", None)
+        if dtype is None:
+            if has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
+                raise TypeError(f"{name}: {arg_name} must be an array, not {type(a).__name__}; convert it with "
+                                f"jnp.asarray")
+        elif jnp.issubdtype(dtype, jnp.complexfloating):
+            raise TypeError(f"{name}: {arg_name} is complex ({dtype}); the derived rules are real (their "
+                            f"derivatives do not conjugate)")
+    for k, arg_name in int_args:
+        if isinstance(args[k], jax.core.Tracer):
+            raise TypeError(f"{name}: {arg_name} is an int parameter but was traced; under jax.jit mark it "
+                            f"static (jax.jit(f, static_argnums=...) or static_argnames=...)")
 
 
 def op(name):
@@ -177,5 +186,5 @@ def __getattr__(name):
 
 
 def __dir__():
-    importlib.import_module("generated")
-    return sorted(set(globals()) | {k for k in _registry._OPS if ":" not in k})
+    _registry.shipped_package()
+    return sorted(set(globals()) | set(_registry.names()))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import json
-import math
 import os
 import platform
 import shutil
@@ -31,7 +30,7 @@ import numpy as np
 
 from runtime import cuda as _plan
 from runtime import trusted_cache
-from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero, unthunk
+from runtime.tangents import Thunk, is_zero, unthunk
 
 CACHE_VERSION = "1"
 # -ffp-contract=off: the same rounding in the vector body and its scalar remainder (templates/cpu_math.h uses
@@ -46,7 +45,7 @@ _STATS = {"compiles": [], "cache_hits": 0}
 _PROBE: list = []            # [(ok, why)] once probed
 
 
-def _compiler():
+def compiler():
     cxx = os.environ.get("CXX")
     if cxx:
         return shutil.which(cxx)
@@ -97,11 +96,11 @@ if hasattr(os, "register_at_fork"):
 def _probe():
     if sys.platform == "win32":
         return False, "native CPU kernels are built with a Unix C++ compiler; not on Windows"
-    cxx = _compiler()
+    cxx = compiler()
     if cxx is None:
         return False, "no C++ compiler (g++ or c++, or $CXX) on PATH"
     try:
-        _OMP.append(_load(_PROBE_SOURCE))
+        _OMP.append(load_library(_PROBE_SOURCE))
     except Exception as exc:  # noqa: BLE001 - any failure means "not here", with the reason
         return False, f"{cxx} cannot build an OpenMP shared library: {str(exc).strip().splitlines()[-1][:300]}"
     return True, ""
@@ -113,7 +112,7 @@ def stats():
 
 
 # ------------------------------------------------------------------------------------------------ compile cache
-def _cpu_id():
+def cpu_id():
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -125,20 +124,20 @@ def _cpu_id():
 
 
 def cache_key(source: str) -> str:
-    cxx = _compiler() or ""
+    cxx = compiler() or ""
     try:
         version = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         version = ""
     h = hashlib.sha256()
-    for part in (CACHE_VERSION, cxx, version, " ".join(FLAGS), platform.machine(), _cpu_id(), source):
+    for part in (CACHE_VERSION, cxx, version, " ".join(FLAGS), platform.machine(), cpu_id(), source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()
 
 
 def _build(source: str) -> bytes:
-    cxx = _compiler()
+    cxx = compiler()
     with tempfile.TemporaryDirectory(prefix="tensor-rules-native-") as d:
         src, lib = Path(d) / "k.cpp", Path(d) / "k.so"
         src.write_text(source)
@@ -152,7 +151,7 @@ def _build(source: str) -> bytes:
         return lib.read_bytes()
 
 
-def _load(source: str):
+def load_library(source: str):
     """ctypes library for `source`: the cached build when its entry verifies, else compiled now and cached. The
     verified bytes are copied to a private file of ours and loaded from it (never a path another user could swap)."""
 
@@ -228,7 +227,7 @@ class CpuDevice:
         return a.ctypes.data
 
     def load(self, source):
-        return _load(source)
+        return load_library(source)
 
     def runner(self, mod, dtype, sizes):
         return CpuRunner(mod, self, dtype, sizes)
@@ -338,12 +337,36 @@ class CpuRunner(_plan.Runner):
         raise AssertionError("native plans have no matrix-primitive steps (derive.emission.cpp leaves such ops out)")
 
 
-_DEVICE = CpuDevice()
+DEVICE = CpuDevice()
 
 
 # ------------------------------------------------------------------------------------------------ modules and calls
+def attach(module, module_text: str, cpp: str, plan: str) -> bool:
+    """Bind a CPU plan to a module that has no file of its own beside it (runtime.define's, loaded from its signed
+    cache): `plan_for(module)` answers it. Only a plan made for exactly these texts is bound (the sha256 of the
+    kernels and of the module that the plan records); the answer says whether it was."""
+    try:
+        manifest = json.loads(plan)
+    except ValueError:
+        return False
+    if (not isinstance(manifest, dict) or manifest.get("cpp_sha256") != _sha256(cpp)
+            or manifest.get("module_sha256") != _sha256(module_text)):
+        return False
+    _ATTACHED[module] = (cpp, manifest)
+    return True
+
+
+_ATTACHED = weakref.WeakKeyDictionary()   # module -> (kernels source, manifest), see attach
+
+
 def _files_for(module):
-    """(source, manifest) of a generated module's native kernels: cpu/<stem>.cpp beside the module's own file."""
+    """(source, manifest) of a generated module's native kernels: bound by attach, or cpu/<stem>.cpp beside the
+    module's own file."""
+    try:
+        if module in _ATTACHED:
+            return _ATTACHED[module]
+    except TypeError:                   # not weakly referenceable
+        pass
     mfile = getattr(module, "__file__", None)
     if not mfile:
         return None
@@ -392,7 +415,7 @@ def plan_for(module):
     # keyed by the files' text too: a module regenerated and reloaded (importlib.reload) never runs the old kernels
     key = (name, files[0], json.dumps(files[1], sort_keys=True))
     if key not in _MODULES:
-        _MODULES[key] = _plan._Module(name, files[0], files[1])
+        _MODULES[key] = _plan.Module(name, files[0], files[1])
     return _MODULES[key]
 
 
@@ -425,14 +448,14 @@ def covers(entry, args):
 _BROKEN: dict = {}           # _Module -> why its kernels cannot be built or loaded here
 
 
-def _ready(mod):
+def ready(mod):
     """Whether the module's kernels are built and loaded (once). When they cannot be (the compiler fails on them),
     its ops run through the NumPy code from then on, after one warning with the compiler's words; with
     TENSOR_RULES_NATIVE=1 (native asked for) every call raises that error instead."""
     why = _BROKEN.get(mod)
     if why is None:
         try:
-            mod.kernels(_DEVICE)
+            mod.kernels(DEVICE)
             return True
         except Exception as exc:  # noqa: BLE001 - any failure: the NumPy code still answers
             why = _BROKEN[mod] = f"native CPU kernels of {mod.name} could not be built: {exc}"
@@ -458,8 +481,8 @@ def call(mod, op_name, kind, args):
     """Run op `op_name` ("forward", "frule" or "rrule") through the native plan of `mod`; an rrule's pullback
     gives each cotangent as a Thunk that runs only the steps it needs."""
     if kind == "rrule":
-        return _plan._rrule(mod, op_name, mod.op(op_name), args, _DEVICE, lazy=True)
-    return _plan.call(mod, op_name, kind, args, _DEVICE)
+        return _plan.run_rrule(mod, op_name, mod.op(op_name), args, DEVICE, lazy=True)
+    return _plan.call(mod, op_name, kind, args, DEVICE)
 
 
 def wrap(module, plain: dict) -> dict:
@@ -520,7 +543,7 @@ def _computation_dtype(args):
 
 def _forward(mod, name, entry, fallback):
     def forward(*args):
-        if covers(entry, args) and _dtype_ok(args) and worth(args) and _ready(mod):
+        if covers(entry, args) and _dtype_ok(args) and worth(args) and ready(mod):
             return _np_like(call(mod, name, "forward", args))
         return fallback(*args)
     forward.__name__ = name
@@ -531,7 +554,7 @@ def _frule(mod, name, entry, fallback):
 
     def frule(tangents, *args):
         ts = [t for t in tangents[1:] if not is_zero(t)]
-        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args) and _ready(mod)
+        if (covers(entry, args) and _dtype_ok(list(args) + ts) and worth(args) and ready(mod)
                 and all(isinstance(t, np.ndarray) and t.shape == np.shape(a) or isinstance(t, float) and np.ndim(a) == 0
                         for t, a in zip(tangents[1:], args) if not is_zero(t))):
             return _np_like(call(mod, name, "frule", (tangents,) + args))
@@ -549,7 +572,7 @@ def _rrule(mod, name, entry, fallback):
     multi = len(entry["outputs"]) > 1
 
     def rrule(*args):
-        if not (covers(entry, args) and _dtype_ok(args) and worth(args) and _ready(mod)):
+        if not (covers(entry, args) and _dtype_ok(args) and worth(args) and ready(mod)):
             return fallback(*args)
         y, pull = call(mod, name, "rrule", args)
         dtype = _computation_dtype(args)

@@ -526,6 +526,11 @@ def lookup(opname):
         raise KeyError(f"no op named {opname!r}{hint}") from None
 
 
+def names():
+    """The plain names of the registered ops (not their "module:name" keys)."""
+    return [k for k in _OPS if ":" not in k]
+
+
 def shipped(opname):
     """The registry Op of the shipped op `opname` (rules/*.rules, in `generated`). Unlike `lookup`, never a rule of
     the same name a program defined, whichever was imported or defined first. KeyError (with the nearest names)

@@ -1,8 +1,12 @@
 """Rules defined at run time: `define(text)` derives, verifies and code-generates once, then caches on disk.
 
-The cache file is a generated module keyed by sha256(version, engine fingerprint, name, text), signed and kept
-owner-only by runtime.trusted_cache (its docstring states the threat model); a later process verifies and imports
-it without touching SymPy or `derive.api` (they are imported only on a cache miss).
+The rule goes through derive.pipeline, the pipeline `derive-rules` runs, and this is the one place the runtime
+imports derive (lazily: SymPy loads on a cache miss only). The cache file is the generated module keyed by
+sha256(version, engine fingerprint, name, text), signed and kept owner-only by runtime.trusted_cache (its
+docstring states the threat model); a later process verifies and imports it without touching SymPy or derive.
+With native kernels asked for (TENSOR_RULES_NATIVE=1) the pipeline also emits the op's CPU plan and checks it
+against the verified NumPy code; the plan is cached beside the module, signed with the same key, and bound to
+the module object (runtime.native.attach) so the ops run it as the shipped ones run theirs.
 """
 from __future__ import annotations
 
@@ -13,45 +17,56 @@ import re
 import sys
 from pathlib import Path
 
-from runtime import trusted_cache
+from runtime import native, trusted_cache
 from runtime.registry import lookup
 from runtime.trusted_cache import cache_root
 
-CACHE_VERSION = "2"  # bump when the generated-module contract changes
+CACHE_VERSION = "3"  # bump when the generated-module contract changes (3: the CPU plan is cached beside it)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MEMO: dict = {}
 
 
 def cache_dir() -> Path:
-
     return cache_root()
 
 
-def cache_key(text: str, name: str | None) -> str:
+def cache_key(text: str, name: str | None, kernels: bool = False) -> str:
     # the engine fingerprint (derive-rules' cache uses it too) hashes derive/ and templates/ by reading them,
-    # so a changed or upgraded engine regenerates entries without a cache hit importing SymPy
+    # so a changed or upgraded engine regenerates entries without a cache hit importing SymPy; lazy with the
+    # pipeline below: the runtime's one edge up into derive
     from derive.fingerprint import engine_fingerprint
 
     h = hashlib.sha256()
-    for part in (CACHE_VERSION, engine_fingerprint(), name or "", text):
+    for part in (CACHE_VERSION, engine_fingerprint(), name or "", "kernels" if kernels else "", text):
         h.update(part.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()
 
 
-def _generate(text, name, label):
-    from derive.api import generate_module_source  # lazy: SymPy is imported only here
+def _generate(text, name, label, kernels):
+    """{"module": source, "cpp": kernels source, "plan": plan JSON} (the last two only with kernels that passed
+    their check), from derive.pipeline."""
+    from derive import pipeline  # lazy: SymPy is imported only here
 
-    # the generator names a bare statement list (`B = inv(A)`) after module_name; the module itself is
-    # loaded under our own unique name, whatever this is
-    return generate_module_source(text, module_name=name, source_label=label)
+    # the pipeline names a bare statement list (`B = inv(A)`) after name; the module itself is loaded under our
+    # own unique name, whatever this is
+    files = pipeline.define_files(text, name, label, kernels=kernels)
+    out = {"module": files["module.py"]}
+    cpu = sorted(f for f in files if f.startswith("cpu/") and f.endswith(".json"))
+    if cpu:
+        out["plan"] = files[cpu[0]]
+        out["cpp"] = files[cpu[0][:-len(".json")] + ".cpp"]
+    return out
 
 
-def _load(source: str, module_name: str, filename: str):
-    """Import `source` (the exact text that was verified or just generated) as module `module_name`."""
+def _load(source: str, module_name: str, filename: str, plan=None):
+    """Import `source` (the exact text that was verified or just generated) as module `module_name`; `plan`:
+    (kernels source, plan JSON text) of its CPU kernels, bound to it before its ops are made."""
     spec = importlib.util.spec_from_loader(module_name, loader=None, origin=filename)
     module = importlib.util.module_from_spec(spec)
     module.__file__ = filename
+    if plan is not None:
+        native.attach(module, source, *plan)
     sys.modules[module_name] = module
     try:
         exec(compile(source, filename, "exec"), module.__dict__)
@@ -104,43 +119,67 @@ def define(text: str, name: str | None = None):
     entry is imported only when its signature verifies; anything else is regenerated."""
 
     _check_name(name)
-    key = cache_key(text, name)
+    kernels = native.mode() == "always" and native.available()[0]
+    key = cache_key(text, name, kernels)
     op = _MEMO.get(key)
     if op is not None:
         return op
     module_name = f"tensor_rules_cache_r{key[:24]}"
-    entry = f"r{key[:24]}.py"
-    filename = str(cache_dir() / entry)
-    use_cache = True
-    source = None
-    try:
-        payload = trusted_cache.read(None, entry, key)
-        source = payload.decode("utf-8") if payload is not None else None
-    except trusted_cache.UntrustedCache as exc:
-        trusted_cache.warn_once(exc, "tensor-rules define")
-        use_cache = False
-    except UnicodeDecodeError:
-        source = None
+    stem = f"r{key[:24]}"
+    filename = str(cache_dir() / f"{stem}.py")
+    entries = {"module": f"{stem}.py", "cpp": f"{stem}.cpp", "plan": f"{stem}.plan.json"}
+    cached, use_cache = _read_entries(entries, key)
     module = None
-    if source is not None:
+    if cached is not None:
         try:
-            module = _load(source, module_name, filename)
+            module = _load(cached["module"], module_name, filename, _plan_of(cached))
             if not getattr(module, "OPS", None):
                 raise ValueError("no ops")
         except Exception:
-            trusted_cache.discard(None, entry)  # signed by us but unusable (an older contract): regenerate
+            for e in entries.values():      # signed by us but unusable (an older contract): regenerate
+                trusted_cache.discard(None, e)
             sys.modules.pop(module_name, None)
             module = None
     if module is None:
         label = f"<define {name}>" if name else "<define>"
-        source = _generate(text, name, label)
+        made = _generate(text, name, label, kernels)
         if use_cache:
-            try:
-                trusted_cache.write(None, entry, key, source.encode("utf-8"))
-            except (OSError, trusted_cache.UntrustedCache) as exc:
-                if isinstance(exc, trusted_cache.UntrustedCache):
-                    trusted_cache.warn_once(exc, "tensor-rules define")
-        module = _load(source, module_name, filename)
+            _write_entries(entries, key, made)
+        module = _load(made["module"], module_name, filename, _plan_of(made))
     op = _pick(module, name, text)
     _MEMO[key] = op
     return op
+
+
+def _plan_of(files):
+    return (files["cpp"], files["plan"]) if "plan" in files else None
+
+
+def _read_entries(entries, key):
+    """(the cached files, or None; whether the cache may be written): every entry verified, the module first."""
+    out = {}
+    try:
+        for what, entry in entries.items():
+            payload = trusted_cache.read(None, entry, key)
+            if payload is None:
+                if what == "module":
+                    return None, True
+                continue
+            out[what] = payload.decode("utf-8")
+    except trusted_cache.UntrustedCache as exc:
+        trusted_cache.warn_once(exc, "tensor-rules define")
+        return None, False
+    except UnicodeDecodeError:
+        return None, True
+    return (out if "plan" not in out or "cpp" in out else None), True
+
+
+def _write_entries(entries, key, files):
+    """The module last: a reader that finds it finds the kernels written before it."""
+    try:
+        for what in sorted(files, key=lambda w: w == "module"):
+            trusted_cache.write(None, entries[what], key, files[what].encode("utf-8"))
+    except OSError:
+        pass
+    except trusted_cache.UntrustedCache as exc:
+        trusted_cache.warn_once(exc, "tensor-rules define")

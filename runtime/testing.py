@@ -206,14 +206,9 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
 
     y, pullback = rrule(op, *args)
     ys = _tuple(y)
-    y_ref = _tuple(forward(*args))
-    for k, (a, b) in enumerate(zip(ys, y_ref)):
-        e = _errors(a, b, atol)
-        report.record(float(np.max(e, initial=0.0)), f"primal {(out_names or ['y'] * len(ys))[k]}",
-                      "rrule's primal vs the forward function" + _why(a, b))
+    _check_primal(report, ys, _tuple(forward(*args)), out_names, atol)
     dys = tuple(rng.standard_normal(np.shape(v)) for v in ys)
-    cots = pullback(dys if isinstance(y, tuple) else dys[0])
-    cots = tuple(unthunk(c) for c in cots)
+    cots = tuple(unthunk(c) for c in pullback(dys if isinstance(y, tuple) else dys[0]))
     if len(cots) != len(args) + 1:
         raise AssertionError(f"{label}: pullback returned {len(cots)} cotangents, expected {len(args) + 1} "
                              f"(d_self first)")
@@ -223,40 +218,14 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
         return checking.inner(_tuple(forward(*xs)), dys)
 
     for i, (a, c, space) in enumerate(zip(args, cots, spaces)):
-        if not _is_diff(a):
-            if not (is_zero(c)):
-                report.record(np.inf, in_names[i], "a non-differentiable argument got a cotangent")
+        cd = _cotangent_to_check(report, in_names[i], a, c)
+        if cd is None:
             continue
-        if isinstance(c, NoTangent):
-            report.record(np.inf, in_names[i], "NoTangent for a differentiable argument")
-            continue
-        cd = _dense(c, a)
-        if np.shape(cd) != np.shape(a):
-            report.record(np.inf, in_names[i], f"cotangent shape {np.shape(cd)} != argument shape {np.shape(a)}")
-            continue
-        sym = " (symmetric part)" if space == "symmetric" else ""
         cd = checking.project(cd, space)
-        size = int(np.size(a))
-        if size <= max_elements:
-            fd, idx, stuck = _sweep(probe, args, i, space, eps)
-            if stuck:
-                report.record(np.inf, _loc(in_names[i], np.shape(a), stuck[0]),
-                              f"a step of {eps:g} cannot move the argument here (it is too large): nothing is checked")
-            got = np.ravel(cd)[idx]
-            err = _errors(got, fd[idx], atol)
-            j = int(np.argmax(err))
-            report.record(float(err[j]), _loc(in_names[i], np.shape(a), idx[j]),
-                          f"rrule gives {got[j]:.6g}{sym}, finite differences {fd[idx][j]:.6g}"
-                          + _why(got[j], fd[idx][j]))
+        if int(np.size(a)) <= max_elements:
+            _check_elementwise(report, probe, args, i, in_names[i], cd, space, eps, atol)
         else:
-            for _ in range(3):
-                v = checking.random_like(a, rng, space)
-                direction = [None] * len(args)
-                direction[i] = v
-                fd, taken = checking.central_difference(probe, args, direction, eps)
-                got = float(np.sum(cd * v))
-                report.record(float(np.max(_errors(got, fd, atol))), f"{in_names[i]} (random direction)",
-                              f"<cotangent, v> = {got:.6g}, finite differences {float(fd):.6g}" + _why(got, fd))
+            _check_directions(report, probe, args, i, in_names[i], cd, space, eps, atol, rng)
 
     # adjoint identity against the frule, where there is one; a frule that exists but raises is a failure,
     # not a reason to skip the check
@@ -266,16 +235,66 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
             _, dy = frule((NoTangent(),) + tangents, op, *args)
         except Exception as exc:
             raise AssertionError(f"{label}: its frule raised {type(exc).__name__}: {exc}") from exc
-    else:
-        dy = None
-        report.lines.append("adjoint identity: skipped (no frule registered for this function)")
-    if dy is not None:
         _adjoint(report, dys, _tuple(dy), cots, tangents, atol, "dy_bar")
+    else:
+        report.lines.append("adjoint identity: skipped (no frule registered for this function)")
     if verbose:
         print(report)
     if not report.ok:
         raise AssertionError(str(report))
     return report
+
+
+def _check_primal(report, ys, y_ref, out_names, atol):
+    for k, (a, b) in enumerate(zip(ys, y_ref)):
+        e = _errors(a, b, atol)
+        report.record(float(np.max(e, initial=0.0)), f"primal {(out_names or ['y'] * len(ys))[k]}",
+                      "rrule's primal vs the forward function" + _why(a, b))
+
+
+def _cotangent_to_check(report, name, a, c):
+    """The argument's cotangent as a dense array, or None (with a failure recorded where it is one) when there is
+    nothing to compare: a non-differentiable argument, NoTangent, or the wrong shape."""
+    if not _is_diff(a):
+        if not is_zero(c):
+            report.record(np.inf, name, "a non-differentiable argument got a cotangent")
+        return None
+    if isinstance(c, NoTangent):
+        report.record(np.inf, name, "NoTangent for a differentiable argument")
+        return None
+    cd = _dense(c, a)
+    if np.shape(cd) != np.shape(a):
+        report.record(np.inf, name, f"cotangent shape {np.shape(cd)} != argument shape {np.shape(a)}")
+        return None
+    return cd
+
+
+def _check_elementwise(report, probe, args, i, name, cd, space, eps, atol):
+    """Every entry of a small argument's cotangent against central finite differences."""
+    a = args[i]
+    sym = " (symmetric part)" if space == "symmetric" else ""
+    fd, idx, stuck = _sweep(probe, args, i, space, eps)
+    if stuck:
+        report.record(np.inf, _loc(name, np.shape(a), stuck[0]),
+                      f"a step of {eps:g} cannot move the argument here (it is too large): nothing is checked")
+    got = np.ravel(cd)[idx]
+    err = _errors(got, fd[idx], atol)
+    j = int(np.argmax(err))
+    report.record(float(err[j]), _loc(name, np.shape(a), idx[j]),
+                  f"rrule gives {got[j]:.6g}{sym}, finite differences {fd[idx][j]:.6g}"
+                  + _why(got[j], fd[idx][j]))
+
+
+def _check_directions(report, probe, args, i, name, cd, space, eps, atol, rng):
+    """A large argument's cotangent along three random directions."""
+    for _ in range(3):
+        v = checking.random_like(args[i], rng, space)
+        direction = [None] * len(args)
+        direction[i] = v
+        fd, taken = checking.central_difference(probe, args, direction, eps)
+        got = float(np.sum(cd * v))
+        report.record(float(np.max(_errors(got, fd, atol))), f"{name} (random direction)",
+                      f"<cotangent, v> = {got:.6g}, finite differences {float(fd):.6g}" + _why(got, fd))
 
 
 def _tangents(args, spaces, rng):

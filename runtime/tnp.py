@@ -524,7 +524,7 @@ min = amin = _minmax(_np.min, "min")
 
 # runtime.backend_numpy's lse_shift and logsumexp over this namespace's own max, where, exp, log and sum (looked
 # up when called): traced values, differentiated through those calls
-lse_shift, logsumexp = _backend._lse_functions(_sys.modules[__name__])
+lse_shift, logsumexp = _backend.lse_functions(_sys.modules[__name__])
 
 
 def _cumsum_raw(x, axis):
@@ -1155,8 +1155,8 @@ def _install_dispatch():
         npfn = getattr(_np.linalg, name)
         functions[(npfn.__module__, npfn.__name__)] = getattr(linalg, name)
     ufuncs["divide"] = divide
-    Traced._ufunc_table = ufuncs
-    Traced._function_table = functions
+    Traced.ufunc_table = ufuncs
+    Traced.function_table = functions
 
 
 _install_operators()

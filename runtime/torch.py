@@ -45,7 +45,7 @@ _NO, _ZERO = NoTangent(), ZeroTangent()
 _JVP = torch._C._functorch.TransformType.Jvp
 _saved_tensor_hooks = torch._C._autograd._top_saved_tensors_default_hooks
 _fw_ad = torch.autograd.forward_ad
-_state = _bt._state
+_state = _bt.state
 _IMPLS: dict = {}     # (module name, its _define) -> _define(backend_torch)
 _OPS: dict = {}       # (module name, op name) -> torch op
 
@@ -93,62 +93,62 @@ def _own(y, args, n_out):
     return tuple(outs) if n_out > 1 else outs[0]
 
 
-def _function(name, rrule, frule, n_out, n_all):
-    """The autograd.Functions of one op (rrule/frule: its generated functions over backend_torch): one written
-    with setup_context, for torch.func transforms, and one in the ctx style, for plain eager calls (torch calls
-    one Python function where setup_context takes two, and no pullback object travels as an output). Both
-    share every step below."""
+class _Steps:
+    """What both autograd.Functions of one op do (rrule/frule: its generated functions over backend_torch): run
+    the rrule on the arguments' device, keep what backward needs, pull cotangents back, push tangents forward."""
 
-    Tensor = torch.Tensor
+    def __init__(self, name, rrule, frule, n_out):
+        self.name, self.rrule, self.frule, self.n_out = name, rrule, frule, n_out
 
-    def run(args):
+    def run(self, args):
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
         try:
-            y, pb = rrule(*args)
+            y, pb = self.rrule(*args)
         finally:
             _state.device = prev
-        return _own(y, args, n_out), pb
+        return _own(y, args, self.n_out), pb
 
-    def keep(ctx, inputs, outputs, pb, forward_mode):
+    def keep(self, ctx, inputs, outputs, pb, forward_mode):
         # under saved-tensor hooks (activation checkpointing, save_on_cpu) the closure, which the hooks cannot
         # see, is not kept: backward recomputes it from the inputs the hooks saved, so they decide the memory
         ctx.pb = pb if _saved_tensor_hooks(False) is None else None
-        if forward_mode or n_out > 1:
+        if forward_mode or self.n_out > 1:
             # an output whose gradient is not asked for comes to backward as None, not as zeros torch would
             # build; one output of a ctx-style Function: backward runs only when its gradient is asked for
             ctx.set_materialize_grads(False)
-        tensors = [a for a in inputs if isinstance(a, Tensor)]
+        tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
         # the usual case, every argument a tensor, keeps no template (this runs on every call)
         ctx.template = None if len(tensors) == len(inputs) else \
-            [None if isinstance(a, Tensor) else a for a in inputs]
+            [None if isinstance(a, torch.Tensor) else a for a in inputs]
         # the outputs are saved too, though backward reads them through the pullback closure: saved, they are
         # under autograd's version counter, so modifying one in place before backward is torch's usual error
         # instead of a wrong gradient (softmax's pullback reads its output)
         ctx.n_in = len(tensors)
-        ctx.save_for_backward(*tensors, *[y for y in outputs if isinstance(y, Tensor)])
+        ctx.save_for_backward(*tensors, *[y for y in outputs if isinstance(y, torch.Tensor)])
         if forward_mode or _fw_ad._current_level >= 0:    # a jvp can only be asked for at the call itself
             ctx.save_for_forward(*tensors)
 
-    def _args(ctx, tensors):
+    @staticmethod
+    def args(ctx, tensors):
         tensors = tensors[:ctx.n_in]
         if ctx.template is None:
             return list(tensors)
         it = iter(tensors)
         return [next(it) if a is None else a for a in ctx.template]
 
-    def pull(ctx, grads):
+    def pull(self, ctx, grads):
         if all(g is None for g in grads):      # no output's gradient asked for: nothing flows back
             return (None,) * len(ctx.needs_input_grad)
-        dy = tuple(_ZERO if g is None else g for g in grads) if n_out > 1 else grads[0]
-        args = _args(ctx, ctx.saved_tensors)
+        dy = tuple(_ZERO if g is None else g for g in grads) if self.n_out > 1 else grads[0]
+        args = self.args(ctx, ctx.saved_tensors)
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
         try:
             if torch.is_grad_enabled() or ctx.pb is None:
                 # create_graph: recompute the rrule with grad enabled so torch records the pullback's torch ops;
                 # a second backward (retain_graph=True) recomputes too, since the first dropped the closure
-                _, pb = rrule(*args)
+                _, pb = self.rrule(*args)
             else:
                 pb, ctx.pb = ctx.pb, None
                 # the closure is dropped at its backward, as torch frees saved tensors: a loss kept after
@@ -160,29 +160,37 @@ def _function(name, rrule, frule, n_out, n_all):
         finally:
             _state.device = prev
 
-    def push(ctx, tangents):
+    def push(self, ctx, tangents):
         stack = torch._C._functorch.get_interpreter_stack() or ()
         if builtins.sum(i.key() == _JVP for i in stack) >= 2:
             # torch does not forward-differentiate a custom Function's jvp: forward over forward gives zeros
             # for any autograd.Function (a textbook one too), so it is refused rather than wrong
             raise NotImplementedError(
-                f"{name}: forward-mode over forward-mode (jacfwd(jacfwd(...)), jvp of jvp) is not supported for "
-                f"custom torch ops; use torch.func.hessian or jacfwd(jacrev(...)), or jacrev(jacrev(...))")
-        args = _args(ctx, ctx.saved_tensors)
+                f"{self.name}: forward-mode over forward-mode (jacfwd(jacfwd(...)), jvp of jvp) is not supported "
+                f"for custom torch ops; use torch.func.hessian or jacfwd(jacrev(...)), or jacrev(jacrev(...))")
+        args = self.args(ctx, ctx.saved_tensors)
         tans = (_NO,) + tuple(_ZERO if t is None else t for t in tangents)
         prev = _state.__dict__.get("device")
         _state.device = _bt.device_of(args)
         try:
-            y, dy = frule(tans, *args)
+            y, dy = self.frule(tans, *args)
         finally:
             _state.device = prev
-        if n_out > 1:
+        if self.n_out > 1:
             return tuple(torch.zeros_like(v) if is_zero(d) else d for v, d in zip(y, dy))
         return (torch.zeros_like(y) if is_zero(dy) else dy),
 
+
+def _function(name, rrule, frule, n_out, n_all):
+    """The autograd.Functions of one op: one written with setup_context, for torch.func transforms, and one in
+    the ctx style, for plain eager calls (torch calls one Python function where setup_context takes two, and no
+    pullback object travels as an output). Both share the steps of _Steps."""
+    steps = _Steps(name, rrule, frule, n_out)
+    keep, pull, push = steps.keep, steps.pull, steps.push
+
     # torch.func: setup_context style; the pullback closure travels out of forward as a last, non-tensor output
     def forward(*args):
-        y, pb = run(args)
+        y, pb = steps.run(args)
         return (*y, _Pullback(pb)) if n_out > 1 else (y, _Pullback(pb))
 
     def setup_context(ctx, inputs, output):
@@ -194,38 +202,7 @@ def _function(name, rrule, frule, n_out, n_all):
     def jvp(ctx, *tangents):
         return (*push(ctx, tangents), None)
 
-    # eager: ctx style
-    def eager_forward(ctx, *args):
-        # run() and keep() spelled out: this is every eager call with an input requiring grad
-        prev = _state.__dict__.get("device")
-        for a in args:
-            if isinstance(a, Tensor):
-                _state.device = a.device
-                break
-        else:
-            _state.device = None
-        try:
-            y, pb = rrule(*args)
-        finally:
-            _state.device = prev
-        if n_out == 1 and isinstance(y, Tensor):
-            # _own() and keep() for the usual call: one output, every argument a tensor
-            for a in args:
-                if a is y:
-                    y = y.clone()
-                    break
-                if not isinstance(a, Tensor):
-                    break
-            else:
-                ctx.pb = pb if _saved_tensor_hooks(False) is None else None
-                # (template None and n_in = n_all: the class's defaults, below)
-                ctx.save_for_backward(*args, y)
-                if _fw_ad._current_level >= 0:
-                    ctx.save_for_forward(*args)
-                return y
-        y = _own(y, args, n_out)
-        keep(ctx, args, y if n_out > 1 else (y,), pb, False)
-        return y
+    eager_forward = _eager_forward(rrule, n_out, keep)
 
     def eager_backward(ctx, *grads):
         return pull(ctx, grads)
@@ -247,6 +224,45 @@ def _function(name, rrule, frule, n_out, n_all):
     return transforms, eager
 
 
+def _eager_forward(rrule, n_out, keep):
+    """The ctx-style forward: _Steps.run and .keep spelled out for the usual call (one output, every argument a
+    tensor), since this is every eager call with an input requiring grad."""
+    Tensor = torch.Tensor
+
+    def eager_forward(ctx, *args):
+        prev = _state.__dict__.get("device")
+        for a in args:
+            if isinstance(a, Tensor):
+                _state.device = a.device
+                break
+        else:
+            _state.device = None
+        try:
+            y, pb = rrule(*args)
+        finally:
+            _state.device = prev
+        if n_out == 1 and isinstance(y, Tensor):
+            # _own() and keep() for the usual call: one output, every argument a tensor
+            for a in args:
+                if a is y:
+                    y = y.clone()
+                    break
+                if not isinstance(a, Tensor):
+                    break
+            else:
+                ctx.pb = pb if _saved_tensor_hooks(False) is None else None
+                # (template None and n_in = n_all: the class's defaults, see _function)
+                ctx.save_for_backward(*args, y)
+                if _fw_ad._current_level >= 0:
+                    ctx.save_for_forward(*args)
+                return y
+        y = _own(y, args, n_out)
+        keep(ctx, args, y if n_out > 1 else (y,), pb, False)
+        return y
+
+    return eager_forward
+
+
 def make_op(module_name, define, name, meta):
     """The torch op `name` of a generated module (its `_define` and its `OPS[name]`)."""
     key = (module_name, name)
@@ -258,20 +274,9 @@ def make_op(module_name, define, name, meta):
     sig = signature_text(name, meta)
     n, n_out = len(meta["inputs"]), len(meta["outputs"])
     check = make_checker(name, meta)
-    fn, eager = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out, n)
+    fn, c_apply, c_apply_core = _applies(name, impls, core, n_out, n)
     apply = fn.apply
-    # Function.apply binds the arguments to forward's signature through inspect on every call (~15 µs, twice
-    # the cost of a small matmul) to fill in defaults; our forward has none. Outside torch.func transforms,
-    # the C apply it ends in is called directly, as Function.apply itself does then (unwrap_if_dead included).
-    c_apply = super(torch.autograd.Function, eager).apply
-    # a call with no loop axes (no input has axes before its rule's own) runs the rule's own functions, not
-    # their runtime.batching wrapper (which would find no loop axes, at ~1 µs a call)
-    if impls[name] is core[name]:
-        c_apply_core, forward_core = c_apply, core[name]
-    else:
-        c_apply_core = super(torch.autograd.Function,
-                             _function(name, core[name + "_rrule"], core[name + "_frule"], n_out, n)[1]).apply
-        forward_core = core[name]
+    forward_core = core[name]
     transforms_active = torch._C._are_functorch_transforms_active
     unwrap_if_dead = torch._C._functorch.unwrap_if_dead
 
@@ -281,39 +286,15 @@ def make_op(module_name, define, name, meta):
     forward_impl = impls[name]
     grad_enabled = torch.is_grad_enabled
     fw_ad = torch.autograd.forward_ad
-    Tensor = torch.Tensor
 
-    def plain(args, forward=forward_core):
-        """The generated forward alone: no autograd node, no pullback closure (nothing will differentiate)."""
-        prev = _state.__dict__.get("device")
-        _state.device = _bt.device_of(args)
-        try:
-            y = forward(*args)
-        finally:
-            _state.device = prev
-        return _own(y, args, n_out)
+    plain = _plain(forward_core, n_out)
 
     def op(*args, **kw):
         if kw:
             args = bind_arguments(name, meta, sig, args, kw)
         if len(args) != n:
             raise arity_error(name, meta, sig, len(args))
-        needs_grad = looped = False
-        tensors = 0
-        for k, arg_name, has_axes, rank in tensor_args:
-            a = args[k]
-            if isinstance(a, Tensor):
-                tensors += 1
-                if a.requires_grad:
-                    needs_grad = True
-                if a.dim() > rank:
-                    looped = True
-                if a.dtype.is_complex:
-                    raise TypeError(f"{name}: {arg_name} is complex ({a.dtype}); the derived rules are real "
-                                    f"(their pullbacks do not conjugate)")
-            elif has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
-                raise TypeError(f"{name}: {arg_name} must be a torch.Tensor, not {type(a).__name__}; "
-                                f"convert it with torch.as_tensor")
+        needs_grad, looped, tensors = _scan_tensors(name, args, tensor_args)
         if check is not no_check:
             check(args)
         if transforms_active():
@@ -325,7 +306,7 @@ def make_op(module_name, define, name, meta):
         # a tensor left over from a finished torch.func transform is unwrapped, as Function.apply does
         if tensors == n:
             return (c_apply if looped else c_apply_core)(*map(unwrap_if_dead, args))
-        return (c_apply if looped else c_apply_core)(*[unwrap_if_dead(a) if isinstance(a, Tensor) else a
+        return (c_apply if looped else c_apply_core)(*[unwrap_if_dead(a) if isinstance(a, torch.Tensor) else a
                                                       for a in args])
 
     general = op
@@ -334,14 +315,70 @@ def make_op(module_name, define, name, meta):
     python_op = op
     op = _native_first(module_name, name, meta, core[name + "_rrule"], n_out, op) or op
     op.general, op.python = general, python_op        # (tests hold them to the same answers)
+    _describe_op(op, name, meta, sig, fn, impls)
+    _OPS[key] = op
+    return op
+
+
+def _plain(forward_core, n_out):
+    def plain(args, forward=forward_core):
+        """The generated forward alone: no autograd node, no pullback closure (nothing will differentiate)."""
+        prev = _state.__dict__.get("device")
+        _state.device = _bt.device_of(args)
+        try:
+            y = forward(*args)
+        finally:
+            _state.device = prev
+        return _own(y, args, n_out)
+
+    return plain
+
+
+def _applies(name, impls, core, n_out, n):
+    """(the Function for torch.func transforms, the C apply of the eager Function, the same over the rule's own
+    functions). Function.apply binds the arguments to forward's signature through inspect on every call (~15 µs,
+    twice the cost of a small matmul) to fill in defaults; our forward has none. Outside torch.func transforms,
+    the C apply it ends in is called directly, as Function.apply itself does then (unwrap_if_dead included)."""
+    fn, eager = _function(name, impls[name + "_rrule"], impls[name + "_frule"], n_out, n)
+    c_apply = super(torch.autograd.Function, eager).apply
+    # a call with no loop axes (no input has axes before its rule's own) runs the rule's own functions, not
+    # their runtime.batching wrapper (which would find no loop axes, at ~1 µs a call)
+    if impls[name] is core[name]:
+        return fn, c_apply, c_apply
+    core_eager = _function(name, core[name + "_rrule"], core[name + "_frule"], n_out, n)[1]
+    return fn, c_apply, super(torch.autograd.Function, core_eager).apply
+
+
+def _scan_tensors(name, args, tensor_args):
+    """(an input requires grad, an input has loop axes, how many tensors) of a call; a clear error for a complex
+    tensor or a non-tensor where a tensor goes."""
+    needs_grad = looped = False
+    tensors = 0
+    for k, arg_name, has_axes, rank in tensor_args:
+        a = args[k]
+        if isinstance(a, torch.Tensor):
+            tensors += 1
+            if a.requires_grad:
+                needs_grad = True
+            if a.dim() > rank:
+                looped = True
+            if a.dtype.is_complex:
+                raise TypeError(f"{name}: {arg_name} is complex ({a.dtype}); the derived rules are real "
+                                f"(their pullbacks do not conjugate)")
+        elif has_axes or isinstance(a, bool) or not isinstance(a, (int, float)):
+            raise TypeError(f"{name}: {arg_name} must be a torch.Tensor, not {type(a).__name__}; "
+                            f"convert it with torch.as_tensor")
+    return needs_grad, looped, tensors
+
+
+def _describe_op(op, name, meta, sig, fn, impls):
+    """What the op says about itself: name, docstring, its Function, signature, metadata and implementations."""
     op.__name__ = op.__qualname__ = name
     op.__module__ = __name__
     source = f"Generated from {meta['source']}." if meta.get("source") else ""
     op.__doc__ = "\n\n".join(part for part in (sig, meta.get("doc"), source) if part)
     op.function, op.signature, op.meta = fn, sig, meta
     op.forward_impl, op.frule_impl, op.rrule_impl = impls[name], impls[name + "_frule"], impls[name + "_rrule"]
-    _OPS[key] = op
-    return op
 
 
 def _compile_fast_op(name, meta, general, apply, plain, node_apply=None):

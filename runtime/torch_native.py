@@ -51,7 +51,7 @@ def _flags():
 
 
 def _key(source: str) -> str:
-    cxx = native._compiler() or ""
+    cxx = native.compiler() or ""
     try:
         version = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
@@ -59,14 +59,14 @@ def _key(source: str) -> str:
     cflags, libs = _flags()
     h = hashlib.sha256()
     for part in (CACHE_VERSION, cxx, version, " ".join(cflags + libs), torch.__version__, sys.version,
-                 platform.machine(), native._cpu_id(), source):
+                 platform.machine(), native.cpu_id(), source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()
 
 
 def _build(source: str) -> bytes:
-    cxx = native._compiler()
+    cxx = native.compiler()
     cflags, libs = _flags()
     with tempfile.TemporaryDirectory(prefix="tensor-rules-torch-") as d:
         src, lib = Path(d) / "torch_native.cpp", Path(d) / f"{NAME}.so"
@@ -147,56 +147,72 @@ class _TooWide(Exception):
     pass
 
 
-def _describe(name, entry, meta, kernels, ext):
-    """The plan of op `name` as the C++ runner reads it: buffers and classes numbered, kernels as addresses."""
-    bufs: dict = {}
-    classes: dict = {}
+class _Numbering:
+    """Buffers and index classes numbered in the order the plan names them, kernels as addresses: the plan of one
+    op as the C++ runner reads it."""
 
-    def b(n):
-        return bufs.setdefault(n, len(bufs))
+    def __init__(self, kernels, ext):
+        self.bufs: dict = {}
+        self.classes: dict = {}
+        self.kernels, self.ext = kernels, ext
 
-    def c(n):
-        return classes.setdefault(n, len(classes))
+    def b(self, n):
+        return self.bufs.setdefault(n, len(self.bufs))
 
-    def addr(kernel, sfx):
-        fn = kernels.lib[f"{kernel}_{sfx}_u"]
+    def c(self, n):
+        return self.classes.setdefault(n, len(self.classes))
+
+    def addr(self, kernel, sfx):
+        fn = self.kernels.lib[f"{kernel}_{sfx}_u"]
         return ctypes.cast(fn, ctypes.c_void_p).value
 
-    def program(p):
-        steps = []
-        for st in p["steps"]:
-            s = {"cls": {"map": 0, "reduce": 1, "gemm": 2}[st["class"]],
-                 "outputs": [(b(o["buf"]), o["atoms"] is None, [b(a) for a in o["atoms"] or ()])
-                             for o in st["outputs"]],
-                 "reads": [b(r) for r in st["reads"]]}
-            if st["class"] == "gemm":
-                s.update(a=b(st["a"]), b=b(st["b"]), alpha=float(st["alpha"]),
-                         alpha_buf=-1 if st["alpha_buf"] is None else b(st["alpha_buf"]),
-                         a_classes=[c(x) for x in st["a_classes"]], b_classes=[c(x) for x in st["b_classes"]],
-                         c_classes=[c(x) for x in st["c_classes"]],
-                         groups=[[[c(d[0])] + [-1 if q is None else q for q in d[1:]] for d in st["groups"][g]]
-                                 for g in "mnkz"])
-            else:
-                n_ptr = sum(k == "buf" for k, _ in st["params"])
-                # the runner passes a kernel's parameters in fixed arrays: a wider kernel (a rule with 32 or more
-                # inputs: its pullback's kernel takes each input, each cotangent and its mode) is not registered
-                if n_ptr >= ext.MAX_POINTERS or len(st["params"]) - n_ptr >= ext.MAX_NUMBERS:
-                    raise _TooWide(st["kernel"])
-                s.update(k32=addr(st["kernel"], "f32"), k64=addr(st["kernel"], "f64"),
-                         params=[({"buf": 0, "mode": 1, "ext": 2}[k], c(v) if k == "ext" else b(v))
-                                 for k, v in st["params"]],
-                         space=[c(x) for x in st.get("space", ())], rows=[c(x) for x in st.get("rows", ())],
-                         red=[c(x) for x in st.get("red", ())], lane=c(st["lane"]) if "lane" in st else -1,
-                         moved=[(b(k), v) for k, v in st.get("moved", {}).items()],
-                         read_classes=[(b(k), [c(x) for x in v]) for k, v in st.get("read_classes", {}).items()],
-                         write_classes=[(b(k), [c(x) for x in v]) for k, v in st.get("write_classes", {}).items()])
-            steps.append(s)
+    def gemm(self, st):
+        b, c = self.b, self.c
+        return dict(a=b(st["a"]), b=b(st["b"]), alpha=float(st["alpha"]),
+                    alpha_buf=-1 if st["alpha_buf"] is None else b(st["alpha_buf"]),
+                    a_classes=[c(x) for x in st["a_classes"]], b_classes=[c(x) for x in st["b_classes"]],
+                    c_classes=[c(x) for x in st["c_classes"]],
+                    groups=[[[c(d[0])] + [-1 if q is None else q for q in d[1:]] for d in st["groups"][g]]
+                            for g in "mnkz"])
+
+    def kernel(self, st):
+        b, c = self.b, self.c
+        n_ptr = sum(k == "buf" for k, _ in st["params"])
+        # the runner passes a kernel's parameters in fixed arrays: a wider kernel (a rule with 32 or more inputs:
+        # its pullback's kernel takes each input, each cotangent and its mode) is not registered
+        if n_ptr >= self.ext.MAX_POINTERS or len(st["params"]) - n_ptr >= self.ext.MAX_NUMBERS:
+            raise _TooWide(st["kernel"])
+        return dict(k32=self.addr(st["kernel"], "f32"), k64=self.addr(st["kernel"], "f64"),
+                    params=[({"buf": 0, "mode": 1, "ext": 2}[k], c(v) if k == "ext" else b(v))
+                            for k, v in st["params"]],
+                    space=[c(x) for x in st.get("space", ())], rows=[c(x) for x in st.get("rows", ())],
+                    red=[c(x) for x in st.get("red", ())], lane=c(st["lane"]) if "lane" in st else -1,
+                    moved=[(b(k), v) for k, v in st.get("moved", {}).items()],
+                    read_classes=[(b(k), [c(x) for x in v]) for k, v in st.get("read_classes", {}).items()],
+                    write_classes=[(b(k), [c(x) for x in v]) for k, v in st.get("write_classes", {}).items()])
+
+    def step(self, st):
+        b = self.b
+        s = {"cls": {"map": 0, "reduce": 1, "gemm": 2}[st["class"]],
+             "outputs": [(b(o["buf"]), o["atoms"] is None, [b(a) for a in o["atoms"] or ()]) for o in st["outputs"]],
+             "reads": [b(r) for r in st["reads"]]}
+        s.update(self.gemm(st) if st["class"] == "gemm" else self.kernel(st))
+        return s
+
+    def program(self, p):
+        b, c = self.b, self.c
+        steps = [self.step(st) for st in p["steps"]]
         kept = set(p["results"]) | set(p.get("saves", ()))
         return {"args": [b(a) for a in p["args"]], "results": [b(r) for r in p["results"]],
                 "saves": [b(s) for s in p.get("saves", ())], "steps": steps,
                 "buffers": [(b(k), [c(x) for x in v]) for k, v in p["buffers"].items()],
                 "scratch": [b(k) for k in p["buffers"] if k not in kept]}
 
+
+def _describe(name, entry, meta, kernels, ext):
+    """The plan of op `name` as the C++ runner reads it (see _Numbering); None where the Python code must run it."""
+    num = _Numbering(kernels, ext)
+    b, c = num.b, num.c
     inputs = []
     fixed = []
     declared = meta.get("extents") or {}
@@ -208,7 +224,7 @@ def _describe(name, entry, meta, kernels, ext):
             if letter in declared:
                 fixed.append((c(cls), int(declared[letter])))
     try:
-        progs = {k: program(entry["programs"][k]) for k in ("forward", "rrule", "pullback")}
+        progs = {k: num.program(entry["programs"][k]) for k in ("forward", "rrule", "pullback")}
     except _TooWide:
         return None                     # a kernel with more parameters than the runner passes: the Python code
     written = {o["buf"] for st in entry["programs"]["pullback"]["steps"] for o in st["outputs"]}
@@ -224,7 +240,7 @@ def _describe(name, entry, meta, kernels, ext):
         "dout_buf": [b(a) for a in pull_args[len(pull_args) - len(outs):]],
         "din_buf": [b("b:" + s["name"]) if "b:" + s["name"] in written else -1 for s in entry["inputs"]],
         **progs}
-    desc["n_bufs"], desc["n_classes"] = len(bufs), len(classes)
+    desc["n_bufs"], desc["n_classes"] = len(num.bufs), len(num.classes)
     return desc
 
 
@@ -241,11 +257,11 @@ def register(module, name, meta, pull):
     if ext is None:
         return None
     try:
-        if not native._ready(mod):
+        if not native.ready(mod):
             return None
     except RuntimeError:                # TENSOR_RULES_NATIVE=1 and the kernels cannot be built: NumPy calls raise
         return None                     # (_ready warned once, with the compiler's words); the Python code answers
-    desc = _describe(name, mod.manifest["ops"][name], meta, mod.kernels(native._DEVICE), ext)
+    desc = _describe(name, mod.manifest["ops"][name], meta, mod.kernels(native.DEVICE), ext)
     if desc is None or desc["n_classes"] > ext.MAX_CLASSES:
         return None                     # more index classes than the runner binds: the Python code
     return ext.register(desc, pull)

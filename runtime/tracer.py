@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 
+import numpy
+
 _levels = itertools.count(1)
 
 
@@ -29,8 +31,8 @@ class Traced:
     __slots__ = ("_value", "_trace")
 
     # Set by runtime.tnp (ufunc / array-function dispatch tables) once it is imported.
-    _ufunc_table: dict = {}
-    _function_table: dict = {}
+    ufunc_table: dict = {}
+    function_table: dict = {}
 
     # --- array-like attributes --------------------------------------------------------------
     @property
@@ -83,7 +85,7 @@ class Traced:
 
     # --- NumPy interoperability: `np.exp(box)`, `ndarray + box`, `np.sum(box)` ---------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        fn = self._ufunc_table.get(ufunc.__name__) if method == "__call__" else None
+        fn = self.ufunc_table.get(ufunc.__name__) if method == "__call__" else None
         if fn is None or kwargs.get("out") is not None:
             return NotImplemented
         kwargs.pop("out", None)
@@ -96,7 +98,7 @@ class Traced:
                         f"runtime.tracer.getval(x) to drop the derivative on purpose")
 
     def __array_function__(self, func, types, args, kwargs):
-        fn = self._function_table.get((func.__module__, func.__name__))
+        fn = self.function_table.get((func.__module__, func.__name__))
         if fn is None:
             return NotImplemented
         return fn(*args, **kwargs)
@@ -115,8 +117,6 @@ def shape_of(x):
         return tuple(shape)
     if isinstance(x, (int, float, complex)):
         return ()
-    import numpy
-
     return numpy.shape(x)
 
 
@@ -124,14 +124,10 @@ def dtype_of(x):
     dt = getattr(x, "dtype", None)
     if dt is not None:
         return dt
-    import numpy
-
     return numpy.asarray(x).dtype
 
 
 def _plain_types():
-    import numpy
-
     return frozenset({numpy.ndarray, float, int, bool, numpy.float64, numpy.float32, type(None)})
 
 

@@ -38,6 +38,12 @@ def is_linear_atom(e, prefixes=(TAN, COT, GIVEN)):
 _counter = itertools.count()
 
 
+def reset_counters():
+    """Fresh names start again from 0: every rule's derivation names the same whatever was derived before it."""
+    global _counter
+    _counter = itertools.count()
+
+
 def fresh_like(s, hint=None):
     return Idx(f"{hint or s.name.rstrip('0123456789')}{next(_counter)}", s.ext)
 

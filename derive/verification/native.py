@@ -104,7 +104,7 @@ def check(module_source: str, files: dict, label: str) -> dict:
     exec(compile(module_source, f"<generated from {label}>", "exec"), ns)   # noqa: S102 - our own generated code
     fns = ns["_define"](backend_numpy)
     metas = ns["OPS"]
-    mod = plan._Module(label, cpp, manifest)
+    mod = plan.Module(label, cpp, manifest)
     out = {}
     for name in manifest["ops"]:
         worst, problems = 0.0, []

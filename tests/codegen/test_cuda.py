@@ -179,9 +179,9 @@ def references(representative):
 
 def _module(source_name, rep_files):
     if source_name == "representative":
-        return rc._Module(source_name, rep_files["representative.cu"], json.loads(rep_files["representative.json"]))
+        return rc.Module(source_name, rep_files["representative.cu"], json.loads(rep_files["representative.json"]))
     p = GENERATED / f"{source_name}.cu"
-    return rc._Module(f"generated.{source_name}", p.read_text(), json.loads(p.with_suffix(".json").read_text()))
+    return rc.Module(f"generated.{source_name}", p.read_text(), json.loads(p.with_suffix(".json").read_text()))
 
 
 @pytest.fixture(params=["gpu", "emu"])
@@ -359,7 +359,7 @@ def lse_rules():
     files = codegen_cuda.generate_cuda(results, label)
     ns: dict = {}
     exec(compile(api.render_module(results, label, export=False), label, "exec"), ns)
-    return rc._Module("lse", files["lse.cu"], json.loads(files["lse.json"])), ns["_define"](backend_numpy)
+    return rc.Module("lse", files["lse.cu"], json.loads(files["lse.json"])), ns["_define"](backend_numpy)
 
 
 def test_max_reduction_merges_split_partials(device, lse_rules):
@@ -462,7 +462,7 @@ def test_spectral_kernels_match_numpy(op, dtype, device, spectral):
     if sizes is None and dtype == np.float32 and op.startswith("b"):
         pytest.skip("emulation runs float32 on the unbatched rules only (the same kernels as the batched ones)")
     files, fns, OPS = spectral
-    mod = rc._Module("spectral", files["spectral.cu"], json.loads(files["spectral.json"]))
+    mod = rc.Module("spectral", files["spectral.cu"], json.loads(files["spectral.json"]))
     _match_numpy(mod, fns, OPS, op, dtype, dev, sizes or {"i": 5, "j": 5, "b": 3})
 
 
@@ -478,7 +478,7 @@ def acc_rules():
     label = "tests/codegen/accuracy.rules"
     results = api.derive_text(ACC_RULES, label)
     files = codegen_cuda.generate_cuda(results, label)
-    return rc._Module("accuracy", files["accuracy.cu"], json.loads(files["accuracy.json"]))
+    return rc.Module("accuracy", files["accuracy.cu"], json.loads(files["accuracy.json"]))
 
 
 def _rel_close(got, want, dtype, what):

@@ -51,7 +51,7 @@ def test_emulated_kernels_match_numpy(built, op, dtype):
     if not ok:
         pytest.skip(f"no CPU emulation: {why}")
     files, fns, OPS = built
-    mod = rc._Module("masks_extra", files["masks_extra.cu"], json.loads(files["masks_extra.json"]))
+    mod = rc.Module("masks_extra", files["masks_extra.cu"], json.loads(files["masks_extra.json"]))
     _match_numpy(mod, fns, OPS, op, dtype, cuda_emu.EmuDevice(sm_count=2), SMALL)
 
 
@@ -62,7 +62,7 @@ def test_a_masked_out_infinity_gives_zero_not_nan(built):
     if not ok:
         pytest.skip(f"no CPU emulation: {why}")
     files, fns, OPS = built
-    mod = rc._Module("masks_extra", files["masks_extra.cu"], json.loads(files["masks_extra.json"]))
+    mod = rc.Module("masks_extra", files["masks_extra.cu"], json.loads(files["masks_extra.json"]))
     rng = np.random.default_rng(0)
     A = rng.standard_normal((5, 5))
     A[np.triu_indices(5, 1)] = np.inf

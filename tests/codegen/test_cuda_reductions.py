@@ -44,7 +44,7 @@ def built():
     assert plan["unsupported"] == {} and sorted(plan["ops"]) == sorted(OPS)
     ns: dict = {}
     exec(compile(api.render_module(results, LABEL, export=False), "<reductions>", "exec"), ns)
-    mod = rc._Module("reductions_cuda", files["reductions_cuda.cu"], plan)
+    mod = rc.Module("reductions_cuda", files["reductions_cuda.cu"], plan)
     return files, mod, ns["_define"](backend_numpy), ns["OPS"]
 
 

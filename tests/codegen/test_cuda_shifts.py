@@ -31,7 +31,7 @@ def built():
     files = codegen_cuda.generate_cuda(results, LABEL)
     ns: dict = {}
     exec(compile(api.render_module(results, LABEL, export=False), "<conv>", "exec"), ns)
-    mod = rc._Module("conv", files["conv.cu"], json.loads(files["conv.json"]))
+    mod = rc.Module("conv", files["conv.cu"], json.loads(files["conv.json"]))
     return files, mod, ns["_define"](backend_numpy), ns["OPS"]
 
 
@@ -140,7 +140,7 @@ def extra():
     ns: dict = {}
     exec(compile(api.render_module(results, label, export=False), "<extra>", "exec"), ns)
     assert json.loads(files["shifts_extra.json"])["unsupported"] == {}
-    mod = rc._Module("shifts_extra", files["shifts_extra.cu"], json.loads(files["shifts_extra.json"]))
+    mod = rc.Module("shifts_extra", files["shifts_extra.cu"], json.loads(files["shifts_extra.json"]))
     return files, mod, ns["_define"](backend_numpy), ns["OPS"]
 
 

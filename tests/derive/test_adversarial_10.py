@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from derive import api, cli
+from derive import api, cli, output
 from derive.language.errors import RuleError
 from runtime import trusted_cache
 
@@ -139,7 +139,7 @@ def test_generated_modules_refuse_to_import_beside_a_swap_journal(tmp_path, cach
     a killed swap leaves (before: `import a, b` read a new a and an old b, silently)."""
     from runtime import registry
 
-    assert registry.SWAP_JOURNAL == cli.JOURNAL
+    assert registry.SWAP_JOURNAL == output.JOURNAL
     for n, k in (("a", 2), ("b", 3)):
         (tmp_path / f"{n}.rules").write_text(f"{n}(x[i]) -> y[i] = {k} * x[i]\n")
     out = tmp_path / "o"
@@ -148,10 +148,10 @@ def test_generated_modules_refuse_to_import_beside_a_swap_journal(tmp_path, cach
     env = _env(PYTHONPATH=f"{out}{os.pathsep}{ROOT}")
     r = subprocess.run(imp, cwd=out, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and float(r.stdout) == 10.0, r.stderr
-    (out / cli.JOURNAL).write_text(json.dumps({"moves": [], "removals": []}))
+    (out / output.JOURNAL).write_text(json.dumps({"moves": [], "removals": []}))
     r = subprocess.run(imp, cwd=out, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "half-updated" in r.stderr, r.stderr
-    assert cli.finish_interrupted_swap(out)
+    assert output.finish_interrupted_swap(out)
     r = subprocess.run(imp, cwd=out, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
 
@@ -306,7 +306,7 @@ def test_a_planted_swap_journal_moves_nothing_outside_out_or_over_the_users_file
     (out / "payload").write_text("evil\n")
     (out / ".tmp-x").write_text("# @generated from x by `derive-rules` -- forged\nevil = 1\n")
     (out / "sub").symlink_to(tmp_path)
-    (out / cli.JOURNAL).write_text(json.dumps({
+    (out / output.JOURNAL).write_text(json.dumps({
         "moves": [["payload", str(victim)], [".tmp-x", "notes.py"], [".tmp-x", "../victim.py"],
                   [".tmp-x", "sub/victim.py"], [".tmp-x", str(tmp_path / "abs.py")], ["payload", "new.py"]],
         "removals": [str(victim), "notes.py", "../victim.txt"]}))
@@ -315,4 +315,4 @@ def test_a_planted_swap_journal_moves_nothing_outside_out_or_over_the_users_file
     assert cli.main([str(f), "--out", str(out), "-q"]) == 0
     assert victim.read_text() == "precious\n" and notes.read_text() == "mine = 1\n"
     assert not (tmp_path / "victim.py").exists() and not (tmp_path / "abs.py").exists()
-    assert not (out / "new.py").exists() and not (out / cli.JOURNAL).exists() and (out / "t.py").exists()
+    assert not (out / "new.py").exists() and not (out / output.JOURNAL).exists() and (out / "t.py").exists()

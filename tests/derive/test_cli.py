@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from derive import cli
+from derive import cli, output, pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,21 +96,21 @@ def test_out_writes_an_importable_module(tmp_path, cache):
 
 def test_cached_rerun_does_not_derive_again(tmp_path, monkeypatch, cache):
     text = "twice(x[i]) -> y[i] = 2 * x[i]\n"
-    first = cli.process_file(text, "t.rules", "t")
+    first = pipeline.process(text, "t.rules", "t")
     from derive import api
 
     def boom(*a, **k):
         raise AssertionError("derived again despite an unchanged input")
 
     monkeypatch.setattr(api, "derive_text", boom)
-    assert cli.process_file(text, "t.rules", "t") == first
+    assert pipeline.process(text, "t.rules", "t") == first
 
 
 def test_cache_entry_without_cuda_does_not_serve_a_run_with_cuda(cache):
     """`derive-rules rules/nn.rules --latex` caches no .cu; a later shipped run must not drop generated/cuda/nn.*."""
     text = "twice(x[i]) -> y[i] = 2 * x[i]\n"
-    assert not [f for f in cli.process_file(text, "t.rules", "t", with_cuda=False)["files"] if f.startswith("cuda/")]
-    assert "cuda/t.cu" in cli.process_file(text, "t.rules", "t", with_cuda=True)["files"]
+    assert not [f for f in pipeline.process(text, "t.rules", "t", kernels=False)["files"] if f.startswith("cuda/")]
+    assert "cuda/t.cu" in pipeline.process(text, "t.rules", "t", kernels=True)["files"]
 
 
 def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
@@ -127,14 +127,14 @@ def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", flaky)
-    cli.write_atomically(files, out, remove_stale=True)
+    output.write_atomically(files, out, remove_stale=True)
     assert sorted(p.name for p in out.iterdir()) == ["a.py", "b.py", "mine.py"]
 
     # an interrupt while deriving (before any write) leaves the directory as it was
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "process_file", interrupted)
+    monkeypatch.setattr(pipeline, "process", interrupted)
     before = {p.name: p.read_text() for p in out.iterdir()}
     assert cli.main(["--out", str(out), str(ROOT / "rules" / "linalg.rules")]) == 130
     assert {p.name: p.read_text() for p in out.iterdir()} == before
@@ -176,7 +176,7 @@ def test_the_cli_cache_and_define_share_the_engine_fingerprint(tmp_path, monkeyp
     from derive import fingerprint
     from runtime.rule_cache import cache_key
 
-    assert cli.engine_fingerprint is fingerprint.engine_fingerprint
+    assert pipeline.engine_fingerprint is fingerprint.engine_fingerprint
     assert "primitives" in fingerprint.SOURCES
     for d in ("derive", "templates", "primitives"):
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))

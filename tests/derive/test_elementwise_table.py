@@ -189,7 +189,7 @@ def test_value_and_derivative_through_cuda_kernels(derived):
     stem = next(k for k in files if k.endswith(".cu"))[:-3]
     plan = json.loads(files[stem + ".json"])
     assert not plan.get("unsupported"), plan.get("unsupported")
-    mod = rc._Module("table", files[stem + ".cu"], plan)
+    mod = rc.Module("table", files[stem + ".cu"], plan)
     dev = cuda_emu.EmuDevice(sm_count=2)
     for row in ROWS:
         _, names = rules[row.name]

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from derive import api, cli
+from derive import api, cli, output, pipeline
 from derive.emission import safe_text
 from derive.language.errors import DeriveError
 from runtime import trusted_cache
@@ -151,7 +151,7 @@ def test_any_doc_comment_gives_a_loadable_module(tmp_path, text):
         results = api.derive_text(src, "<t>", verify_rules=False)
     except DeriveError:
         return  # a character the lexer reports (a positioned error) is fine
-    doc = cli._file_doc(src)
+    doc = pipeline.file_doc(src)
     mod = api.render_module(results, f"t{body}.rules", doc=doc, export=False)
     ns: dict = {}
     exec(compile(mod, "<t>", "exec"), ns)
@@ -444,32 +444,32 @@ def test_a_killed_swap_is_finished_by_the_next_run_and_blocks_import_meanwhile(t
     out.mkdir()
     old = {"a.py": "# @generated from rules/a.rules by `derive-rules` -- x\nA = 1\n",
            "b.py": "# @generated from rules/b.rules by `derive-rules` -- x\nB = 1\n",
-           "__init__.py": cli.init_source([], {})}
-    cli.write_atomically(old, out)
+           "__init__.py": output.init_source([], {})}
+    output.write_atomically(old, out)
     new = {k: v.replace("= 1", "= 2") for k, v in old.items()}
-    real = cli.finish_interrupted_swap
+    real = output.finish_interrupted_swap
     calls = []
 
     def killed(d, staged=()):  # the first call (recovery of a previous run) passes; the swap itself dies after one rename
         calls.append(d)
         if len(calls) == 2:
-            plan = json.loads((d / cli.JOURNAL).read_text())
+            plan = json.loads((d / output.JOURNAL).read_text())
             tmp, target = plan["moves"][0]
             os.replace(d / tmp, d / target)
             raise SystemExit("SIGKILL")
         return real(d, staged)
 
-    monkeypatch.setattr(cli, "finish_interrupted_swap", killed)
+    monkeypatch.setattr(output, "finish_interrupted_swap", killed)
     with pytest.raises(SystemExit):
-        cli.write_atomically(new, out)
-    monkeypatch.setattr(cli, "finish_interrupted_swap", real)
-    assert (out / cli.JOURNAL).exists()
+        output.write_atomically(new, out)
+    monkeypatch.setattr(output, "finish_interrupted_swap", real)
+    assert (out / output.JOURNAL).exists()
     # a reader of the half-switched package is stopped, with a message
     r = subprocess.run([sys.executable, "-c", "import generated"], cwd=tmp_path, capture_output=True, text=True,
                        timeout=60)
     assert r.returncode != 0 and "half-updated" in r.stderr
-    assert cli.finish_interrupted_swap(out)
-    assert {k: (out / k).read_text() for k in new} == new and not (out / cli.JOURNAL).exists()
+    assert output.finish_interrupted_swap(out)
+    assert {k: (out / k).read_text() for k in new} == new and not (out / output.JOURNAL).exists()
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -481,21 +481,21 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_set(tmp_path, seed)
     names = [f"m{k}.py" for k in range(12)]
     old = {n: f"# @generated from rules/x.rules by `derive-rules` -- x\nV = 'old'\n" + "#" * 20000 for n in names}
     new = {n: v.replace("'old'", "'new'") for n, v in old.items()}
-    cli.write_atomically(old, out)
+    output.write_atomically(old, out)
     (tmp_path / "new.json").write_text(json.dumps(new))
-    script = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from pathlib import Path; from derive import cli\n"
+    script = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from pathlib import Path; from derive import output\n"
               f"import json; new = json.loads(Path({str(tmp_path / 'new.json')!r}).read_text())\n"
-              f"print('go', flush=True); cli.write_atomically(new, Path({str(out)!r}))\n")
+              f"print('go', flush=True); output.write_atomically(new, Path({str(out)!r}))\n")
     for _ in range(6):
         p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
         p.stdout.readline()
         time.sleep(rng.uniform(0, 0.03))
         p.kill()
         p.wait()
-        cli.finish_interrupted_swap(out)
+        output.finish_interrupted_swap(out)
         state = {n: (out / n).read_text() for n in names}
         assert state in (old, new)
-        cli.write_atomically(old, out)
+        output.write_atomically(old, out)
 
 
 @pytest.mark.parametrize("sig, code, word, seed", [(signal.SIGINT, 130, "interrupted", 10),

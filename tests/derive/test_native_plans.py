@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from derive import cli
+from derive import cli, pipeline
 from runtime import native
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def test_an_op_whose_kernels_disagree_is_left_out_of_the_plans_and_its_rule_stil
     text = capsys.readouterr().out
     assert rc == 0, text
     assert "2 rules, 2 verified, 0 failed" in text
-    assert text.count(f"warning: {cli.NATIVE_LEFT_OUT}") == 2
+    assert text.count(f"warning: {pipeline.NATIVE_LEFT_OUT}") == 2
     assert not (out / "cpu").exists()                  # no op left in the CPU plan: none written
     cuda = json.loads((out / "cuda" / "bad.json").read_text())
     assert set(cuda["unsupported"]) == {"r1", "mixed1"} and not cuda["ops"]
@@ -46,5 +46,5 @@ def test_no_shipped_op_is_left_out_of_its_plans():
     for js in sorted((ROOT / "generated" / "cpu").glob("*.json")) + sorted((ROOT / "generated" / "cuda").glob("*.json")):
         manifest = json.loads(js.read_text())
         reasons = {**manifest.get("numpy_only", {}), **manifest.get("unsupported", {})}
-        bad = {op: why for op, why in reasons.items() if cli.NATIVE_LEFT_OUT in why}
+        bad = {op: why for op, why in reasons.items() if pipeline.NATIVE_LEFT_OUT in why}
         assert not bad, f"{js.name}: {bad}"

@@ -339,7 +339,7 @@ def test_summation_table_in_the_docs():
 def test_reference_refuses_values_beyond_float64_instead_of_reducing_them_for_minutes():
     """mpmath has no overflow: sin(exp(exp(exp(3)))) reduces an argument of 10^(2e8) modulo π, for minutes
     (a 400-statement program took 7 min to verify). No float64 code computes such a point: it is skipped."""
-    code = ("from derive import reference\n"
+    code = ("from derive.verification import reference\n"
             "try:\n"
             "    reference.evaluate_text('y[i] = sin(exp(exp(exp(x[i]))))', {'x': [3.0]}, precision='mp')\n"
             "except reference.OutOfRange as e:\n"

@@ -132,7 +132,7 @@ def test_native_always_with_kernels_that_cannot_be_built_leaves_the_torch_op_to_
     monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
     monkeypatch.setitem(native._BROKEN, mod, "native CPU kernels of generated.elementwise could not be built: test")
     with pytest.raises(RuntimeError):
-        native._ready(mod)
+        native.ready(mod)
     reg = lookup("sin")
     monkeypatch.setattr(rt, "_OPS", {})            # made anew (runtime.torch caches the ops it made)
     op = rt.make_op(reg.module_name, reg._impls.define, "sin", reg.meta)

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from derive import cli
+from derive import cli, pipeline
 from runtime import native
 
 # both verify; the planner's kernels for them disagree with the NumPy code (tests/derive/test_native_plans.py)
@@ -32,7 +32,7 @@ def test_an_unchecked_cached_plan_is_not_reused_by_a_run_that_checks(tmp_path, m
     assert cli.main([str(f), "--out", str(tmp_path / "on")]) == 0
     text = capsys.readouterr().out
     assert "2 rules, 2 verified, 0 failed" in text
-    assert text.count(f"warning: {cli.NATIVE_LEFT_OUT}") == 2, text
+    assert text.count(f"warning: {pipeline.NATIVE_LEFT_OUT}") == 2, text
     assert not (tmp_path / "on" / "cpu").exists()            # neither op left in the CPU plan
     cuda = json.loads((tmp_path / "on" / "cuda" / "bad.json").read_text())
     assert not cuda["ops"] and set(cuda["unsupported"]) == {"r1", "mixed1"}
@@ -48,7 +48,7 @@ def test_a_native_cotangent_that_raises_when_computed_leaves_the_op_out_instead_
     f.write_text("sc2(x[i], s[]) -> y[i] = x[i] + s[]\n")
     assert cli.main([str(f), "--out", str(tmp_path / "out")]) == 0
     text = capsys.readouterr().out
-    assert "1 rule, 1 verified, 0 failed" in text and f"warning: {cli.NATIVE_LEFT_OUT}" in text, text
+    assert "1 rule, 1 verified, 0 failed" in text and f"warning: {pipeline.NATIVE_LEFT_OUT}" in text, text
     assert not (tmp_path / "out" / "cpu").exists()
     from runtime.rule_cache import load_module_file
     from runtime.tangents import unthunk

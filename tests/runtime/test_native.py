@@ -194,7 +194,7 @@ def test_compiled_library_is_cached_signed_and_rebuilt_when_tampered(monkeypatch
     monkeypatch.setattr(native, "_LIBS", {})
     src = 'extern "C" int tr_seven() { return 7; }\n// cache test ' + str(os.getpid()) + "\n"
     before = len(native.stats()["compiles"])
-    lib = native._load(src)
+    lib = native.load_library(src)
     assert lib.lib.tr_seven() == 7
     assert len(native.stats()["compiles"]) == before + 1
     entries = list((tmp_path / "native").glob("*.so"))
@@ -202,12 +202,12 @@ def test_compiled_library_is_cached_signed_and_rebuilt_when_tampered(monkeypatch
     # a second process would find it: the same key, read back and verified
     native._LIBS.clear()
     hits = native.stats()["cache_hits"]
-    assert native._load(src).lib.tr_seven() == 7
+    assert native.load_library(src).lib.tr_seven() == 7
     assert native.stats()["cache_hits"] == hits + 1
     # a planted library (right name, no valid signature) is discarded and rebuilt, never loaded
     entries[0].write_bytes(b"hmac-sha256 " + b"0" * 64 + b"\n" + b"\x7fELF planted")
     native._LIBS.clear()
-    assert native._load(src).lib.tr_seven() == 7
+    assert native.load_library(src).lib.tr_seven() == 7
     assert len(native.stats()["compiles"]) == before + 2
 
 
