@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from derive.ir.nodes import Extent, Idx, IndexSum, KroneckerDelta
+from derive.ir.atoms import Extent, Idx, IndexSum, KroneckerDelta, access, is_access
 
 
 def is_index_condition(c) -> bool:
@@ -120,8 +120,6 @@ def positions_as_data(e, idx, name):
     """e with index idx, where a comparison reads its position, reading the array `name`[idx] instead: a
     sliced pass (codegen's chunks) cuts that array with the tensors, so a slice compares its own positions
     (np.arange(n)[lo:hi]), not 0..len-1. Returns (expression, whether anything was replaced)."""
-    from derive.ir.nodes import access, is_access
-
     pos = access(name, (idx,))
 
     def positions(x):       # idx as a position; a tensor read x[idx] inside a value comparison stays a read
