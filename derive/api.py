@@ -15,11 +15,13 @@ from derive.display import record
 from derive.emission import numpy_module as codegen
 from derive.emission import numpy_print as emit_numpy
 from derive.emission.templates import template_env
+from derive.ir.names import user_name
 from derive.language import parser
 from derive.language.errors import DeriveError, RuleError, VerificationError
 from derive.lowering import batching
-from derive.lowering.lower import lower, user_name
+from derive.lowering.lower import lower
 from derive.verification import verify
+from derive.verification.twin import check_twin
 
 COMMAND = "derive-rules"
 
@@ -215,7 +217,7 @@ def verify_results(results, path="<string>"):
                 if x is r:
                     verify.check_reference(x.check, x.name, fns, x.code.meta, x.rule)
                 else:
-                    batching.check_twin(x.check, r.name, x.name, fns, r.code.meta, x.code.meta)
+                    check_twin(x.check, r.name, x.name, fns, r.code.meta, x.code.meta)
             except Exception as exc:
                 x.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
         if r.twin is not None and not r.twin.ok and r.error is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-
 # ---------------------------------------------------------------------------------------------------------
 # Tensor elements and sums
 

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.logic.boolalg import BooleanAtom
 
 from derive.ir.atoms import Extent, Idx, IndexSum, KroneckerDelta, access, is_access
+
+
+def is_condition(e) -> bool:
+    """A comparison, also one SymPy has already decided (3 > 3 is sp.false): where() folds that to a branch."""
+    return isinstance(e, BooleanAtom) or (isinstance(e, sp.Basic) and e.is_Relational)
 
 
 def is_index_condition(c) -> bool:

@@ -18,8 +18,8 @@ from derive.ir.atoms import (  # noqa: F401  the IR's atoms, which every stage i
     Idx,
     IndexSum,
     KroneckerDelta,
-    access,
     acc_name,
+    access,
     is_access,
     tensor_fn,
 )
