@@ -24,12 +24,14 @@ from derive.emission.cuda import generate_cuda
 from derive.emission.templates import template_env
 from derive.fingerprint import engine_fingerprint
 from derive.ir import nodes as ir
+from derive.ir.names import user_name
 from derive.language import parser
 from derive.language.errors import DeriveError, RuleError, VerificationError
 from derive.lowering import batching
-from derive.lowering.lower import lower, user_name
+from derive.lowering.lower import lower
 from derive.verification import native as verify_native
 from derive.verification import verify
+from derive.verification.twin import check_twin
 from runtime import native, trusted_cache
 
 COMMAND = "derive-rules"
@@ -220,7 +222,7 @@ def verify_results(results, path="<string>"):
                 if x is r:
                     verify.check_reference(x.check, x.name, fns, x.code.meta, x.rule)
                 else:
-                    batching.check_twin(x.check, r.name, x.name, fns, r.code.meta, x.code.meta)
+                    check_twin(x.check, r.name, x.name, fns, r.code.meta, x.code.meta)
             except Exception as exc:
                 x.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
         if r.twin is not None and not r.twin.ok and r.error is None:

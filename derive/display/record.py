@@ -61,7 +61,7 @@ def _statements(d, which):
 
 def make(result) -> dict:
     """The record of one derived rule (a derive.api.RuleResult, verified or not); made once per result."""
-    from derive.lowering.lower import user_name
+    from derive.ir.names import user_name
 
     done = getattr(result, "_record", None)
     if done is not None and done[0] is result.check:

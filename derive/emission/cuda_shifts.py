@@ -230,7 +230,7 @@ def bind(body, exprs):
 def extents_meta(program):
     """The launch plan's derived extents, {class: [[axis class, [[coef, class], ...], const], ...]} (the extent
     is the least over the list), and its run-time reach checks, [[axis class, terms, const, message], ...]."""
-    from derive.lowering.lower import user_name
+    from derive.ir.names import user_name
 
     shifts = getattr(program, "shifts", None)
     if not shifts:

@@ -18,9 +18,9 @@ from derive.calculus.differential import COT, GIVEN, TAN, Derivation, OpaqueLin,
 from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, _union, name_of, ref, render
 from derive.ir import masks
 from derive.ir import nodes as ir
+from derive.ir.names import user_name
 from derive.ir.nodes import Extent, Idx, IndexSum
 from derive.lowering import shifts
-from derive.lowering.lower import user_name
 from primitives.matrix import PRIMITIVES
 
 

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.logic.boolalg import BooleanAtom
 
-from derive.ir.nodes import Extent, Idx, IndexSum, KroneckerDelta
+from derive.ir.atoms import Extent, Idx, IndexSum, KroneckerDelta, access, is_access
+
+
+def is_condition(e) -> bool:
+    """A comparison, also one SymPy has already decided (3 > 3 is sp.false): where() folds that to a branch."""
+    return isinstance(e, BooleanAtom) or (isinstance(e, sp.Basic) and e.is_Relational)
 
 
 def is_index_condition(c) -> bool:
@@ -120,8 +126,6 @@ def positions_as_data(e, idx, name):
     """e with index idx, where a comparison reads its position, reading the array `name`[idx] instead: a
     sliced pass (codegen's chunks) cuts that array with the tensors, so a slice compares its own positions
     (np.arange(n)[lo:hi]), not 0..len-1. Returns (expression, whether anything was replaced)."""
-    from derive.ir.nodes import access, is_access
-
     pos = access(name, (idx,))
 
     def positions(x):       # idx as a position; a tensor read x[idx] inside a value comparison stays a read

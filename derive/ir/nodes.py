@@ -11,70 +11,26 @@ import itertools
 from dataclasses import dataclass, field
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
+from mpmath.libmp import prec_to_dps
 
+from derive.ir.atoms import (  # noqa: F401  the IR's atoms, which every stage imports from here
+    Extent,
+    Idx,
+    IndexSum,
+    KroneckerDelta,
+    acc_name,
+    access,
+    is_access,
+    tensor_fn,
+)
+from derive.ir.masks import where_on_indices
 from primitives import matrix as _primitives
 from primitives.elementwise import BY_NAME as ELEMENTWISE_ROW
 from primitives.elementwise import ROWS as ELEMENTWISE_ROWS
 from primitives.elementwise import Elementwise
 
 # ---------------------------------------------------------------------------------------------------------
-# Tensor elements and sums
-
-_TENSOR_FNS: dict[str, type] = {}
-
-
-def tensor_fn(name: str):
-    """The SymPy function class standing for tensor `name` (one class per name, so equality is by name)."""
-    fn = _TENSOR_FNS.get(name)
-    if fn is None:
-        fn = _TENSOR_FNS[name] = sp.Function(name, real=True)
-    return fn
-
-
-def access(name: str, indices) -> sp.Expr:
-    return tensor_fn(name)(*indices)
-
-
-def is_access(e) -> bool:
-    return isinstance(e, AppliedUndef)
-
-
-def acc_name(e) -> str:
-    return e.func.__name__
-
-
-class IndexSum(sp.Expr):
-    """Σ over the full range of each index in `indices` of `body` (indices are bound, like a lambda's)."""
-
-    is_commutative = True
-    is_real = True
-
-    def __new__(cls, body, indices):
-        indices = sp.Tuple(*indices)
-        if body == 0:
-            return sp.S.Zero
-        if len(indices) == 0:
-            return body
-        return sp.Expr.__new__(cls, body, indices)
-
-    @property
-    def body(self):
-        return self.args[0]
-
-    @property
-    def indices(self):
-        return tuple(self.args[1])
-
-    @property
-    def free_symbols(self):
-        return self.body.free_symbols - set(self.indices)
-
-    def _eval_subs(self, old, new):
-        if old in self.indices:
-            return self
-        return None
-
+# Reductions other than sum
 
 
 class IndexReduce(sp.Expr):
@@ -116,51 +72,6 @@ class ProdExcept(sp.Function):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Index symbols, extents and deltas
-
-
-class Idx(sp.Symbol):
-    """An index symbol; `ext` names its extent class, so equal letters of different sizes stay apart."""
-
-    def __new__(cls, name, ext):
-        obj = sp.Symbol.__xnew__(cls, name)
-        obj.ext = ext
-        return obj
-
-    def _hashable_content(self):
-        return super()._hashable_content() + (self.ext,)
-
-    def __getnewargs_ex__(self):
-        return ((self.name, self.ext), {})
-
-
-class KroneckerDelta(sp.KroneckerDelta):
-    """SymPy's Kronecker delta, deciding δ(i, j) of two index symbols without SymPy's assumption system.
-
-    SymPy asks whether i - j is zero (about 0.6 ms for each new pair of symbols, and every renaming of a
-    term builds new pairs: most of a long program's derivation time). Two distinct index symbols are
-    never known to be equal or different, so the answer is "undecided", in the canonical argument order
-    SymPy would give. The class keeps SymPy's name, so printers, sort keys and str() treat it as SymPy's."""
-
-    @classmethod
-    def eval(cls, i, j, delta_range=None):
-        if delta_range is None and isinstance(i, Idx) and isinstance(j, Idx):
-            if i == j:
-                return sp.S.One
-            if sp.default_sort_key(j) < sp.default_sort_key(i):
-                return cls(j, i)
-            return None
-        return super().eval(i, j, delta_range)
-
-
-class Extent(sp.Function):
-    """size(i): the extent of index i, as a number in an expression."""
-
-    is_integer = True
-    is_positive = True
-
-
-# ---------------------------------------------------------------------------------------------------------
 # Functions SymPy lacks, each with its derivative written through its own value where that is cheaper
 
 
@@ -168,8 +79,6 @@ def _evalf_as(self, expr, prec):
     """A constant call's numeric value (softplus(1/2) as a float) through an equivalent SymPy expression."""
     if not all(a.is_number for a in self.args):
         return None
-    from mpmath.libmp import prec_to_dps
-
     return expr.evalf(prec_to_dps(prec))
 
 
@@ -226,9 +135,7 @@ class where(sp.Function):
             return a
         if c is sp.false:
             return b
-        from derive.ir.masks import where_on_indices  # a comparison of indices is a 0/1 factor (derive/ir/masks.py)
-
-        return where_on_indices(c, a, b)
+        return where_on_indices(c, a, b)      # a comparison of indices is a 0/1 factor (derive/ir/masks.py)
 
     def fdiff(self, argindex=1):
         c, a, b = self.args

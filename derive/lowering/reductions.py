@@ -16,6 +16,8 @@ import sympy as sp
 from derive.ir import nodes as ir
 from derive.ir.nodes import Idx, IndexMax, IndexMin, IndexProd, IndexReduce, IndexSum, ProdExcept
 from derive.language import ast as A
+from derive.lowering import calls
+from derive.lowering.text import text_order
 
 NODES = {"max": IndexMax, "min": IndexMin, "prod": IndexProd}
 NAMES = tuple(NODES)
@@ -60,18 +62,41 @@ def is_reduction(call, known_names) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Lowering (called from derive.lowering.lower's Lowerer.c_Call)
+# Lowering: the call rules of prod, and of max and min where they reduce (derive.lowering.calls's registry)
 
 
 def lower(lw, node, bound):
     """The reduction `node` as an access R[I] to a statement R[I] = IndexMax(T[I,K], K) of its own."""
     f = node.func
-    fpos = node.func_pos or node.pos
+    idx_nodes = _reduced_indices(lw, node)
+    with lw.binding(idx_nodes, "red") as syms:   # new variables inside the reduction, as sum()'s are
+        body = lw.scalar(node.args[-1], bound | {n.name for n in idx_nodes})
+    lw.reduced_letters |= {n.name for n in idx_nodes}
+    free = lw.free_letters(body)
+    for s, n in zip(syms, idx_nodes):
+        if s not in free:
+            raise lw.err(f"index '{s.name}' does not occur in the expression {f}() reduces, so the {f} over it "
+                         f"would be the expression itself; reduce over an index the expression uses, e.g. "
+                         f"{f}({s.name}, x[{s.name}])", n, len(s.name))
+    outer = [s for s in text_order(free, node.args[-1]) if s not in syms]
+    # the same reduction written twice (the shift of a log-sum-exp, max(k, x[k]), added back) is computed once
+    key = (f, sp.srepr(body.xreplace({s: sp.Symbol(f"_K{k}") for k, s in enumerate(syms)})), tuple(outer))
+    if key in lw.reductions:
+        return ir.access(lw.reductions[key].target, outer)
+    T, syms = _reduced_tensor(lw, node, body, syms, free)
+    R = lw.lift(NODES[f](T, syms), outer, node.pos)
+    lw.reductions[key] = lw.stmts[-1]
+    return ir.access(R.name, outer)
+
+
+def _reduced_indices(lw, node) -> list:
+    """The index arguments of a reduction (all but the last): names, each once, and at least one."""
+    f = node.func
     if len(node.args) < 2:
         raise lw.err(f"{f}({_arg_text(node)}) has nothing to reduce; write {f}(k, expr) for the {f} of expr "
                      f"over index k" + (f", or {f}(a, b) for the larger of two values" if f == "max" else
                                         f", or {f}(a, b) for the smaller of two values" if f == "min" else ""),
-                     fpos, len(f))
+                     node.func_pos or node.pos, len(f))
     idx_nodes = node.args[:-1]
     for n in idx_nodes:
         if not isinstance(n, A.Name):
@@ -81,51 +106,36 @@ def lower(lw, node, bound):
     for k, n in enumerate(idx_nodes):
         if n.name in names[:k]:
             raise lw.err(f"index '{n.name}' is listed twice in {f}()", n, len(n.name))
-    inner_bound = bound | set(names)
-    # the reduced letters are new variables inside the reduction, as sum()'s are
-    saved = {n: lw.letters.get(n) for n in names}
-    syms = []
-    for n in idx_nodes:
-        s = Idx(n.name, ("red", lw.stmt_no, n.pos.line, n.pos.col, n.name))
-        lw.letters[n.name] = s
-        syms.append(s)
-    body = lw.scalar(node.args[-1], inner_bound)
-    for name, old in saved.items():
-        if old is None:
-            lw.letters.pop(name, None)
-        else:
-            lw.letters[name] = old
-    lw.reduced_letters = getattr(lw, "reduced_letters", set()) | set(names)   # for reduced_note
-    free = lw.free_letters(body)
-    for s, n in zip(syms, idx_nodes):
-        if s not in free:
-            raise lw.err(f"index '{s.name}' does not occur in the expression {f}() reduces, so the {f} over it "
-                         f"would be the expression itself; reduce over an index the expression uses, e.g. "
-                         f"{f}({s.name}, x[{s.name}])", n, len(s.name))
-    from derive.lowering.lower import _text_order
+    return idx_nodes
 
-    outer = [s for s in _text_order(free, node.args[-1]) if s not in syms]
-    # the same reduction written twice (the shift of a log-sum-exp, max(k, x[k]), added back) is computed once
-    cache = lw.__dict__.setdefault("_reductions", {})
-    key = (f, sp.srepr(body.xreplace({s: sp.Symbol(f"_K{k}") for k, s in enumerate(syms)})), tuple(outer))
-    if key in cache:
-        return ir.access(cache[key].target, outer)
+
+def _reduced_tensor(lw, node, body, syms, free):
+    """(T, K): the body as a read T[I,K] of a tensor over distinct indices (lifted into a temp where it is not
+    one), and the indices to reduce; a product over several indices nests, all but its first lifted here."""
     if ir.is_access(body) and len(set(body.args)) == len(body.args) and \
             not getattr(body, "is_number", False):
         T = body
     else:
-        order = [s for s in _text_order(free, node.args[-1])]
+        order = [s for s in text_order(free, node.args[-1])]
         T = ir.access(lw.lift(body, order, node.pos).name, order)
-    if f == "prod":
+    if node.func == "prod":
         # Π over (i, j) is Π_i Π_j: each product reduces one axis, so its partials are one prefix/suffix scan
         rest = list(T.args)
         for s in reversed(syms[1:]):
             rest.remove(s)
             T = ir.access(lw.lift(IndexProd(T, [s]), rest, node.pos).name, rest)
         syms = syms[:1]
-    R = lw.lift(NODES[f](T, syms), outer, node.pos)
-    cache[key] = lw.stmts[-1]
-    return ir.access(R.name, outer)
+    return T, syms
+
+
+def _reduction_or(pairwise):
+    """The call rule of max or min: a reduction where the call reads as one (is_reduction), else pairwise."""
+    def rule(lw, node, bound):
+        if is_reduction(node, lw.tensors):
+            return lower(lw, node, bound)
+        check_pair(lw, node)
+        return pairwise(lw, node, bound)
+    return rule
 
 
 def check_pair(lw, node):
@@ -141,10 +151,15 @@ def check_pair(lw, node):
 
 def reduced_note(lw, letter) -> str:
     """What to write when the left side keeps an index only a reduction uses (y[i] = max(i, x[i]))."""
-    if letter not in getattr(lw, "reduced_letters", ()):
+    if letter not in lw.reduced_letters:
         return ""
     return (f": a reduction over '{letter}' (max, min or prod) leaves no axis '{letter}' in its result; drop "
             f"'{letter}' from the left side, or reduce over another index")
+
+
+calls.register("prod", lower)
+for _f in ("max", "min"):
+    calls.register(_f, _reduction_or(calls.CALL_RULES[_f]))
 
 
 def _arg_text(node) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from derive.ir import nodes as ir
+from derive.ir.names import user_name
 from derive.ir.nodes import Idx
 from derive.language import ast as A
 from derive.language.errors import RuleError
@@ -246,8 +247,6 @@ def _unique(reaches):
 
 def extent_code(prog, cls, ext) -> list:
     """Lines computing the derived extent n_<cls> (the least over its reaches) and refusing an empty range."""
-    from derive.lowering.lower import user_name
-
     reaches = _unique(prog.shifts.derived[cls])
     forms = [solve_code(r, cls, ext) for r in reaches]
     value = forms[0] if len(forms) == 1 else f"min({', '.join(forms)})"
@@ -261,8 +260,6 @@ def extent_code(prog, cls, ext) -> list:
 
 def check_code(prog, ext) -> list:
     """Lines refusing a shifted read past the end of its tensor where every extent is given by the inputs."""
-    from derive.lowering.lower import user_name
-
     out = []
     for r in _unique(prog.shifts.checks):
         need = reach_code(r, ext)
@@ -275,8 +272,6 @@ def check_code(prog, ext) -> list:
 def meta(prog) -> list:
     """The reaches for verification (derive.verification.verify picks input extents from them): [axis, [[coef, index]...],
     const] with classes named by an input letter that carries them, derived classes by their own name."""
-    from derive.lowering.lower import user_name
-
     letter = {}
     for v in prog.inputs:
         for l, c in zip(v.indices, v.classes):

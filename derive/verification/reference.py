@@ -22,8 +22,8 @@ import math
 import mpmath
 import numpy as np
 
+from derive.ir.names import leading_first
 from derive.language import ast as A
-from derive.lowering import batching
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
 
@@ -619,7 +619,7 @@ class _Eval:
             v = np.asarray(self.values[node.name], dtype=object)
             r = (v, self.anon(node, v.ndim))
         else:
-            letters = self._ordered(node, batching.leading_first(self.free(node, self.fixed)), by_access)
+            letters = self._ordered(node, leading_first(self.free(node, self.fixed)), by_access)
             r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
         self.tensor_cache[key] = r
         return r
@@ -636,7 +636,7 @@ class _Eval:
             if isinstance(n, A.Access) and all(type(ix) is A.Index for ix in n.indices):
                 names = [ix.name for ix in n.indices]
                 if len(names) == len(letters) and set(names) == set(letters):
-                    return batching.leading_first(names)
+                    return leading_first(names)
             if isinstance(n, A.Call):
                 stack[:0] = list(n.args)
             elif isinstance(n, A.BinOp):
@@ -664,7 +664,7 @@ class _Eval:
     def _arg_letters(self, a):
         if isinstance(a, A.Name):
             return self.anon(a, np.ndim(self.values[a.name]))
-        return self._ordered(a, batching.leading_first(self.free(a, self.fixed)), True)
+        return self._ordered(a, leading_first(self.free(a, self.fixed)), True)
 
     def prim(self, n):
         key = ("prim", id(n))

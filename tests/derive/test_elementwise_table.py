@@ -20,7 +20,7 @@ from derive import api
 from derive.emission import cuda as codegen_cuda
 from derive.ir import nodes as ir
 from derive.language.errors import RuleError
-from derive.lowering import lower
+from derive.lowering import calls, lower
 from primitives.elementwise import BY_NAME, ROWS, ZERO
 from runtime import backend_numpy, tnp
 from runtime.tangents import is_zero, unthunk
@@ -106,7 +106,7 @@ def test_every_row_has_a_reference():
 
 
 def test_lowering_knows_exactly_the_table():
-    constructs = lower.RESERVED - set(ir.MATRIX_FUNCTIONS) - set(BY_NAME)
+    constructs = calls.RESERVED - set(ir.MATRIX_FUNCTIONS) - set(BY_NAME)
     assert constructs == {"sum", "delta", "size", "max", "min", "prod", "inf"}   # the language, not functions
     assert set(ir.ELEMENTWISE) == set(BY_NAME)
     for row in ROWS:
