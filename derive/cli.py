@@ -221,7 +221,7 @@ def print_table(outcomes, out=None):
 
 def print_latex(outcomes, out=None):
     out = out or sys.stdout
-    from derive.display.forms import latex_name
+    from derive.display.notation import latex_name
     from derive.emission.safe_text import comment_text
     from derive.language import domains
 
