@@ -21,7 +21,7 @@ try:  # Ctrl-C while the command itself is still being imported: the same one li
 
     from derive import output, pipeline
     from derive.display import report
-    from derive.display.forms import latex_name
+    from derive.display.notation import latex_name
     from derive.emission.safe_text import comment_text
     from derive.language import domains
     from derive.language.errors import DeriveError

@@ -13,6 +13,8 @@ from derive.ir import nodes as ir
 from derive.ir.masks import Iverson
 from derive.ir.nodes import Extent, Idx, IndexSum
 from derive.language import domains
+from primitives.matrix import PRIMITIVES
+from primitives.special import others_product
 
 log = logging.getLogger("derive.display")
 
@@ -52,8 +54,6 @@ def _definition(name):
     got = (DEFS.get() or {}).get(name)
     if got is not None:
         return got
-    from primitives.matrix import PRIMITIVES
-
     if name.startswith("_") and not name.startswith("__"):
         for pname, p in PRIMITIVES.items():
             if name.startswith(f"_{pname}_") and len(name) > len(pname) + 2 and len(p.args) == 1:
@@ -84,8 +84,6 @@ class Point:
         if name not in self.arrays:
             got = _definition(name)
             if got is not None:
-                from primitives.matrix import PRIMITIVES
-
                 prim, args = got
                 p = PRIMITIVES[prim]
                 n = shape[0] if shape else next((self.shapes[a][0] for a in args if a in self.shapes), 3)
@@ -156,8 +154,6 @@ def _index_value(e, pt, axes):
 
 def reduction_value(x, ev, axes, pt):
     """max/min/Π over axes (kept, as IndexSum's), or the product of the others along one (ProdExcept)."""
-    from primitives.special import others_product
-
     body, ks = (x.args[0], x.args[1:]) if isinstance(x, ir.ProdExcept) else (x.body, x.indices)
     b = ev(body)
     b = np.broadcast_to(b, [pt.size(a) if a in ks else s for a, s in zip(axes, b.shape)])

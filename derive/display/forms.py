@@ -1,408 +1,30 @@
-"""Showing derived rules the way a person writes them: matrix form where one exists, else index form.
+"""Showing derived rules the way a person writes them: each statement in matrix form where one passes its check
+(derive.display.matrixform), else index form (derive.display.notation), and a pullback rewritten as a book writes it.
 
 Both forms print in plain Unicode for terminals or LaTeX for documents, from the same term structure.
 """
 from __future__ import annotations
 
-import contextvars
-
 import sympy as sp
-from sympy.printing.latex import LatexPrinter
-from sympy.printing.str import StrPrinter
 
-from derive.calculus.differential import COT, GIVEN, TAN, base_name
+from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
+from derive.display import matrixform
+from derive.display.notation import (inverse_of, naming, opaque_text, pretty_name, primitive_defs, primitive_value,
+                                     stmt_index, symbol_count, tidy)
 from derive.ir import nodes as ir
-from derive.ir.masks import relation_text
-from derive.ir.nodes import Extent, IndexSum
-
-
-def pretty_name(name: str, style="unicode") -> str:
-    """Display name of a tensor: tangents/cotangents as dX, lifted temporaries as t0, inverses as X⁻¹."""
-    prefix = ""
-    if name.startswith((TAN, COT, GIVEN)):
-        prefix, name = "d", base_name(name)
-    prim = _primitive_value(name)
-    if prim is not None:
-        p, arg = prim
-        inner = pretty_name(arg, style)
-        shown = (p.show if style == "unicode" else p.show_latex).format(X=inner, name=p.name)
-        if prefix:
-            return "d(" + shown + ")" if style == "unicode" else r"\mathrm{d}(" + shown + ")"
-        return shown
-    if "§" in name:                 # a batch slice A§b (matrixform): A_b, dA_b, A_b⁻¹
-        base, sub = name.rsplit("§", 1)
-        inner = pretty_name(base, style)
-        if style == "latex":
-            inner = "{" + inner + "}" if "_" in inner or inner.endswith("}") else inner
-            return (r"\mathrm{d}" if prefix else "") + inner + "_{" + sub.replace("_", r"\_") + "}"
-        return prefix + inner + "_" + sub
-    shown = (_NAMES.get() or {}).get(name)
-    if shown is not None:           # an internal name, shown apart from the rule's own names
-        name = shown[style == "latex"]
-        if style == "latex":
-            return (r"\mathrm{d}" if prefix else "") + name
-        return prefix + name
-    if name.startswith("__"):  # a user's own name that starts with '_' (see lower.ir_name)
-        name = name[1:]
-    elif name.startswith("_z"):
-        name = "z"
-    elif name.startswith("_"):
-        name = name.lstrip("_")
-    if style == "latex" and prefix:
-        return r"\mathrm{d}" + latex_name(name)
-    if style == "latex":
-        return latex_name(name)
-    return prefix + name
-
-
-_NAMES: contextvars.ContextVar = contextvars.ContextVar("display_names", default=None)
-_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def internal_names(d) -> dict:
-    """Display names (Unicode, LaTeX) of the IR-made tensors of derivation d -- lifted temporaries t0, solve's
-    tangent temporaries z -- chosen apart from every name of the rule and from each other."""
-    found = set()
-    stmts = list(d.pushforward) + list(d.pullback)
-    for ls in stmts:
-        found.add(base_name(ls.target) if ls.target.startswith((TAN, COT, GIVEN)) else ls.target)
-        for t in getattr(ls, "terms", None) or ():
-            for a in ir.accesses(t.coeff * t.atom):
-                n = ir.acc_name(a)
-                found.add(base_name(n) if n.startswith((TAN, COT, GIVEN)) else n)
-    prog = getattr(d, "program", None)
-    for v in (prog.all_vars if prog is not None else ()):
-        found.add(v.name)
-    internal = sorted(n for n in found if n.startswith("_") and not n.startswith("__")
-                      and _primitive_value(n) is None)
-    taken = {n[1:] if n.startswith("__") else n for n in found if n not in internal}
-    out = {}
-    zs = [n for n in internal if n.startswith("_z")]
-    for n in internal:
-        if n.startswith("_z"):
-            base, sub = "z", ("" if len(zs) == 1 else str(zs.index(n) + 1))
-        else:
-            base, sub = n.lstrip("_"), ""
-        uni, tex = base + sub.translate(_SUB), (latex_name(base) + (f"_{{{sub}}}" if sub else ""))
-        while uni in taken:             # a rule's own name: prime the internal one (z′, t0′)
-            uni, tex = uni + "′", "{" + tex + "}'"
-        taken.add(uni)
-        out[n] = (uni, tex)
-    return out
-
-
-class naming:
-    """Within it, pretty_name shows derivation d's internal tensors by internal_names(d), and display_check's
-    points compute d's primitive values (`C = det(A)`, inv(X)) from their arguments."""
-
-    def __init__(self, d):
-        self.names = internal_names(d) if d is not None else None
-        self.defs = primitive_defs(d)
-
-    def __enter__(self):
-        from derive.display import check as display_check
-
-        self.token = _NAMES.set(self.names)
-        self.dtoken = display_check.DEFS.set(self.defs)
-
-    def __exit__(self, *exc):
-        from derive.display import check as display_check
-
-        _NAMES.reset(self.token)
-        display_check.DEFS.reset(self.dtoken)
-
-
-def primitive_defs(d) -> dict:
-    """{name: (primitive, argument names)} of d's program and auxiliary statements that apply a primitive."""
-    prog = getattr(d, "program", None)
-    stmts = list(getattr(prog, "stmts", None) or ()) + list(getattr(d, "aux", None) or ())
-    return {st.target: (st.prim, tuple(st.args)) for st in stmts
-            if getattr(st, "prim", None) and st.prim in ir.ALL_PRIMITIVES}
-
-
-def _primitive_value(name):
-    """(declaration, argument) for the IR's name of a primitive's value, `_inv_A` or `_eigvecsh_S`."""
-    if not name.startswith("_") or name.startswith("__"):
-        return None
-    for pname, p in ir.ALL_PRIMITIVES.items():
-        if name.startswith(f"_{pname}_") and len(name) > len(pname) + 2:
-            return p, name[len(pname) + 2:]
-    return None
-
-
-def latex_name(n):
-    """A name as LaTeX that compiles whatever '_' it holds: `x_1` -> x_{1} (one subscript, as SymPy prints it),
-    `a_b_c`, `x_` -> \\mathit{a\\_b\\_c}, \\mathit{x\\_} (not a double or dangling subscript)."""
-    if n.startswith("\\"):
-        return n
-    base, sep, sub = n.partition("_")
-    if sep and base and sub and "_" not in sub:
-        return _latex_word(base) + "_{" + _latex_word(sub) + "}"
-    return _latex_word(n)
-
-
-def _latex_word(n):
-    return r"\mathit{" + n.replace("_", r"\_") + "}" if len(n) > 1 else n
-
-
-def latex_indices(names) -> str:
-    """Index names as one subscript: `ij` for one-letter names, else `i,j_k` with each name escaped."""
-    names = list(names)
-    if all(len(n) == 1 for n in names):
-        return "".join(names)
-    return ",".join(n.replace("_", r"\_") for n in names)
-
-
-_PRIMES = ("′", "″", "‴")
-_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def bound_name(i, table=None):
-    """Indices bound inside a coefficient print as their class letter with primes (d′, then d″, d‴, d′₄ for the
-    next ones of the same class in one formula, so two different bound indices never share a name)."""
-    if not i.name.startswith("_b"):
-        return i.name
-    if table is None:
-        return f"{i.ext}′"
-    if i not in table:
-        k = sum(1 for j in table if j.ext == i.ext)
-        table[i] = i.ext + (_PRIMES[k] if k < len(_PRIMES) else "′" + str(k + 1).translate(_SUBSCRIPT))
-    return table[i]
-
-
-class _BoundNames:
-    """Printing one formula: each bound index keeps one name, distinct from the other bound ones'."""
-
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.bound = {}
-
-    def doprint(self, expr, *a, **kw):
-        self.bound = {}
-        return super().doprint(expr, *a, **kw)
-
-    def idx_name(self, i):
-        if not isinstance(i, ir.Idx):       # a shifted subscript, i+k: its indices by their names
-            return "+".join(self.idx_name(a) for a in _affine_order(i)) if isinstance(i, sp.Add) else \
-                self._affine_term(i)
-        return bound_name(i, self.bound)
-
-    def _affine_term(self, t):
-        if t.is_Integer:
-            return str(t)
-        c, s = t.as_coeff_Mul()
-        return f"{c}{self.idx_name(s)}" if isinstance(s, ir.Idx) else str(t)
-
-
-def _affine_order(e):
-    """The terms of a shifted subscript as a reader writes them: indices first, the constant last."""
-    terms = list(sp.Add.make_args(e))
-    return sorted(terms, key=lambda t: (t.is_Integer, str(t.as_coeff_Mul()[1])))
-
-
-def _is_sign(f):
-    return isinstance(f, (ir.sign, sp.sign))
-
-
-def tidy(e):
-    """Identities a reader applies at sight, for display only: sign(u)/|u| = 1/u, sign(u)·|u| = u (the
-    derivative of log|u| and of |u|), n·x^where(n ≠ 0, n - 1, 0) = n·xⁿ⁻¹ (the guard keeps 0·x⁻¹ from the
-    code, not from the mathematics); the matrix form's numerical check holds the result to the statement."""
-    def fix(m):
-        for f in m.args:        # f·g(where(f ≠ 0, a, b)) = f·g(a) where f ≠ 0, and 0 either way where f = 0
-            m = m.replace(lambda w: isinstance(w, ir.where) and w.args[0] == sp.Ne(f, 0), lambda w: w.args[1])
-        if not isinstance(m, sp.Mul):
-            return m
-        fs = list(m.args)
-        for k, f in enumerate(fs):
-            if not _is_sign(f):
-                continue
-            u = f.args[0]
-            for j, g in enumerate(fs):
-                if g.is_Pow and isinstance(g.base, sp.Abs) and g.base.args[0] == u and g.exp in (-1, 1) or \
-                        isinstance(g, sp.Abs) and g.args[0] == u:
-                    exp = g.exp if g.is_Pow else 1
-                    rest = [h for n, h in enumerate(fs) if n not in (j, k)]
-                    return sp.Mul(*rest, u ** exp)
-        return m
-
-    return e.replace(lambda x: isinstance(x, sp.Mul), fix)
-
-
-_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def unicode_pow(printer, e, rational=False, hadamard=False):
-    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··')."""
-    b, x = e.args
-    if x.is_Integer and x > 1:
-        return printer.parenthesize(b, 60) + ("∘" if hadamard else "") + str(x).translate(_SUP)
-    if x.is_Rational and x.is_negative and x not in (-1, -sp.S.Half):
-        return "1/" + printer.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
-    if x in (sp.S.Half, -sp.S.Half, -1):
-        return StrPrinter._print_Pow(printer, e, rational)
-    return printer.parenthesize(b, 60) + "^(" + printer._print(x) + ")"
-
-
-_REDUCE_STR = {"max": "max", "min": "min", "prod": "Π"}
-_REDUCE_TEX = {"max": r"\max", "min": r"\min", "prod": r"\prod"}
-
-
-class _IndexStr(_BoundNames, StrPrinter):
-    def _print_Abs(self, e):
-        return f"|{self._print(e.args[0])}|"
-
-    def _print_Idx(self, e):
-        return self.idx_name(e)
-
-    def _print_Function(self, e):
-        if ir.is_access(e):
-            name = pretty_name(ir.acc_name(e))
-            return f"{name}[{','.join(self.idx_name(a) for a in e.args)}]" if e.args else name
-        return super()._print_Function(e)
-
-    def _print_IndexSum(self, e):
-        return f"Σ_{''.join(self.idx_name(i) for i in e.indices)}({self._print(e.body)})"
-
-    def _print_KroneckerDelta(self, e):
-        return f"δ[{self.idx_name(e.args[0])},{self.idx_name(e.args[1])}]"
-
-    def _print_IndexReduce(self, e):
-        return f"{_REDUCE_STR[e.op]}_{''.join(self.idx_name(i) for i in e.indices)}({self._print(e.body)})"
-
-    def _print_ProdExcept(self, e):
-        # Π over the other values of k: Π_k′≠k(x[k′])
-        body, k = e.args
-        other = ir.Idx(self.idx_name(k) + "′", k.ext)
-        return f"Π_{self.idx_name(other)}≠{self.idx_name(k)}({self._print(body.xreplace({k: other}))})"
-
-    def _print_Extent(self, e):
-        return f"size({e.args[0].name})"
-
-    def _print_Iverson(self, e):      # [j ≤ i]: 1 where the comparison of indices holds, else 0
-        return relation_text(e.cond, self._print)
-
-    def _print_Unequality(self, e):
-        return f"{self._print(e.lhs)} ≠ {self._print(e.rhs)}"
-
-    def _print_Equality(self, e):     # as the rule is written (SymPy's own text is Eq(a, b))
-        return f"{self._print(e.lhs)} == {self._print(e.rhs)}"
-
-    def _print_Mul(self, e):
-        return super()._print_Mul(e).replace("*", "·")
-
-    def _print_Pow(self, e, rational=False):
-        return unicode_pow(self, e, rational)
-
-
-def _latex_index(name):
-    for k, p in enumerate(_PRIMES):
-        name = name.replace(p, "'" * (k + 1))
-    return name.replace("_", r"\_")
-
-
-class _IndexLatex(_BoundNames, LatexPrinter):
-    def _print_Idx(self, e):
-        return _latex_index(self.idx_name(e))
-
-    def _print_Function(self, e, exp=None):
-        if ir.is_access(e):
-            name = pretty_name(ir.acc_name(e), "latex")
-            if "_" in name or name.endswith("}"):
-                name = "{" + name + "}"  # x_{1} or \mathit{..} then its own subscript: no double subscript
-            s = f"{name}_{{{latex_indices(_latex_index(self.idx_name(a)) for a in e.args)}}}" \
-                if e.args else name
-            return f"{s}^{{{exp}}}" if exp else s
-        return super()._print_Function(e, exp)
-
-    def _print_IndexSum(self, e):
-        return r"\sum_{" + ",".join(self._print(i) for i in e.indices) + r"} " + self.parenthesize(e.body, 40)
-
-    def _print_KroneckerDelta(self, e, exp=None):
-        return r"\delta_{" + latex_indices([_latex_index(self.idx_name(a)) for a in e.args]) + "}"
-
-    def _print_IndexReduce(self, e, exp=None):
-        return _REDUCE_TEX[e.op] + "_{" + ",".join(self._print(i) for i in e.indices) + r"} " + \
-            self.parenthesize(e.body, 40)
-
-    def _print_ProdExcept(self, e, exp=None):
-        body, k = e.args
-        other = ir.Idx(self.idx_name(k) + "′", k.ext)
-        return r"\prod_{" + self._print(other) + r" \neq " + self._print(k) + "} " + \
-            self.parenthesize(body.xreplace({k: other}), 40)
-    def _print_Iverson(self, e, exp=None):
-        c = e.cond
-        op = {"<=": r"\le", "<": "<", ">=": r"\ge", ">": ">", "==": "=", "!=": r"\ne"}[c.rel_op]
-        s = rf"[{self._print(c.lhs)} {op} {self._print(c.rhs)}]"
-        return f"{s}^{{{exp}}}" if exp else s
-
-    def _print_Extent(self, e, exp=None):
-        return r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
-
-
-_STR = _IndexStr()
-_TEX = _IndexLatex()
-
-
-def term_index(t, style="unicode"):
-    body = tidy(t.coeff) * t.atom
-    if style == "latex":
-        s = _TEX.doprint(body)
-        return (r"\sum_{" + latex_indices(x.name for x in t.sums) + "} " + s) if t.sums else s
-    s = _STR.doprint(body)
-    if t.sums:
-        s = f"Σ_{''.join(x.name for x in t.sums)} {s}"
-    return s
-
-
-def lhs(ls, style="unicode"):
-    name = pretty_name(ls.target, style)
-    if not ls.indices:
-        return name
-    if style == "latex":
-        name = "{" + name + "}" if "_" in name else name
-        return f"{name}_{{{latex_indices(i.name for i in ls.indices)}}}"
-    return f"{name}[{','.join(i.name for i in ls.indices)}]"
-
-
-def stmt_index(ls, style="unicode"):
-    if getattr(ls, "mode", None):
-        return opaque_text(ls, style)
-    if not ls.terms:
-        return f"{lhs(ls, style)} = 0"
-    parts = [term_index(t, style) for t in ls.terms]
-    rhs = parts[0]
-    for p in parts[1:]:
-        rhs += (" - " + p[1:]) if p.startswith("-") else (" + " + p)
-    return f"{lhs(ls, style)} = {rhs}"
-
-
-def opaque_text(ls, style="unicode"):
-    """A linear map given as code, shown as its declaration writes it: dL = L·Φ(L⁻¹·dA·L⁻ᵀ)."""
-    p = ir.ALL_PRIMITIVES[ls.prim]
-    X, R = ls.of
-    text = p.show_jvp if ls.mode == "jvp" else p.show_vjp
-    if not text:
-        return f"{pretty_name(ls.target, style)} = {p.name}.{ls.mode}({pretty_name(ls.arg, style)})"
-    text = text.format(X=pretty_name(X, style), R=pretty_name(R, style))
-    if ls.mode == "vjp":   # the declaration writes d{X} = ...; here the result lands in a temporary first
-        text = pretty_name(ls.target, style) + " = " + text.split(" = ", 1)[1]
-    return text
 
 
 def stmt_text(ls, style="unicode", matrix=True, domains=None):
     if getattr(ls, "mode", None):
         return opaque_text(ls, style)
     if matrix:
-        from derive.display import matrixform
-
         m = matrixform.safe_stmt_matrix(ls, style, domains)
         if m is not None:
             return m
     return stmt_index(ls, style)
 
 
-def _merged(stmts):
+def merged_pullback(stmts):
     """A pullback's `dv = <opaque map>; dA = dv` shown as one statement `dA = <opaque map>`."""
     out = list(stmts)
     for k, ls in enumerate(out):
@@ -420,9 +42,9 @@ def _merged(stmts):
 def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
     """The program's statements; a matrix form is shown only where it passes its numerical check (on the
     program's declared domains, or on d.program's)."""
-    stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
+    stmts = d.pushforward if which == "pushforward" else merged_pullback(d.pullback)
     sep = "\n" if style == "unicode" else r" \\" + "\n"
-    domains = domains if domains is not None else _domains(d)
+    domains = domains if domains is not None else program_domains(d)
     with naming(d):
         if which != "pushforward" and matrix:
             stmts = shown_pullback(d, stmts, style, domains)
@@ -437,8 +59,6 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
 
 def _with_reads(ls, fn):
     """ls with fn applied to every coefficient and atom."""
-    from derive.calculus.differential import Term
-
     return type(ls)(ls.target, ls.indices, [Term(fn(t.coeff), t.sums, fn(t.atom)) for t in ls.terms])
 
 
@@ -450,29 +70,21 @@ def _adjugates(d, stmts):
               if prim == "det" and len(args) == 1 and not (name.startswith("_") and not name.startswith("__"))}
 
     def fix(e):
-        return e.replace(lambda a: ir.is_access(a) and _primitive_value(ir.acc_name(a)) is not None
-                         and _primitive_value(ir.acc_name(a))[0].name == "adj",
-                         lambda a: ir.access(det_of.get(_primitive_value(ir.acc_name(a))[1],
-                                                        "_det_" + _primitive_value(ir.acc_name(a))[1]), ())
-                         * ir.access("_inv_" + _primitive_value(ir.acc_name(a))[1], a.args))
+        return e.replace(lambda a: ir.is_access(a) and primitive_value(ir.acc_name(a)) is not None
+                         and primitive_value(ir.acc_name(a))[0].name == "adj",
+                         lambda a: ir.access(det_of.get(primitive_value(ir.acc_name(a))[1],
+                                                        "_det_" + primitive_value(ir.acc_name(a))[1]), ())
+                         * ir.access("_inv_" + primitive_value(ir.acc_name(a))[1], a.args))
 
     return [ls if getattr(ls, "mode", None) else _cancel_inverses(_with_reads(ls, fix)) for ls in stmts]
 
 
-def _inverse_of(name):
-    """Y for `_inv_Y`, else None."""
-    got = _primitive_value(name)
-    return got[1] if got is not None and got[0].name == "inv" else None
-
-
 def _cancel_inverses(ls):
     """inv(inv(Y)) as Y, and Y·Y⁻¹ or Y⁻¹·Y summed over their shared index as the identity."""
-    from derive.calculus.differential import Term, simplify_terms
-
     def unwrap(e):
-        return e.replace(lambda a: ir.is_access(a) and _inverse_of(ir.acc_name(a)) is not None
-                         and _inverse_of(_inverse_of(ir.acc_name(a))) is not None,
-                         lambda a: ir.access(_inverse_of(_inverse_of(ir.acc_name(a))), a.args))
+        return e.replace(lambda a: ir.is_access(a) and inverse_of(ir.acc_name(a)) is not None
+                         and inverse_of(inverse_of(ir.acc_name(a))) is not None,
+                         lambda a: ir.access(inverse_of(inverse_of(ir.acc_name(a))), a.args))
 
     terms, changed = [], False
     for t in ls.terms:
@@ -484,8 +96,8 @@ def _cancel_inverses(ls):
             fs = [f for f in sp.Mul.make_args(coeff) if ir.is_access(f) and len(f.args) == 2]
             for F in fs:
                 for G in fs:
-                    if F is G or not (_inverse_of(ir.acc_name(G)) == ir.acc_name(F)
-                                      or _inverse_of(ir.acc_name(F)) == ir.acc_name(G)):
+                    if F is G or not (inverse_of(ir.acc_name(G)) == ir.acc_name(F)
+                                      or inverse_of(ir.acc_name(F)) == ir.acc_name(G)):
                         continue
                     for s, pair in ((F.args[1], (F.args[0], G.args[1])), (F.args[0], (G.args[0], F.args[1]))):
                         hits = sum(1 for a in ir.accesses(coeff * t.atom) for x in a.args if x == s)
@@ -510,8 +122,6 @@ def _renamed(e, old, new):
 
 def _copies(d, stmts):
     """`dz = A⁻ᵀ·dx; db = dz` as `db = A⁻ᵀ·dx` (solve's temporary is the cotangent of its right-hand side)."""
-    from derive.calculus.differential import cot
-
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
     out = list(stmts)
     for ls in stmts:
@@ -533,8 +143,6 @@ def _copies(d, stmts):
 
 def _inline(reader, ls):
     """reader with every read of ls's target replaced by ls's terms (their sums renamed apart)."""
-    from derive.calculus.differential import Term, fresh_like, simplify_terms
-
     terms = []
     for t in reader.terms:
         if ir.acc_name(t.atom) != ls.target:
@@ -551,20 +159,9 @@ def _inline(reader, ls):
     return _cancel_inverses(type(reader)(reader.target, reader.indices, simplify_terms(terms, reserved=reader.indices)))
 
 
-def _symbols(text):
-    """Symbols of a shown statement's right-hand side (names, numbers, superscript runs, other characters)."""
-    import re
-
-    rhs = text.split(" = ", 1)[-1]
-    return sum(1 for t in re.findall(r"size\([^()]*\)|[A-Za-z_0-9′ΣσεμΦ𝟙]+|[ᵀ⁻¹²³⁴⁵⁶⁷⁸⁹⁰∘]+|\S", rhs) if t != "·")
-
-
 def shown_pullback(d, stmts, style="unicode", domains=None):
     """The pullback's statements as shown: adjugates as inverses, solve's copy folded, and an intermediate
     cotangent read by one statement substituted into it where the shown result is shorter."""
-    from derive.calculus.differential import cot
-    from derive.display import matrixform
-
     stmts = _copies(d, _adjugates(d, stmts))
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
 
@@ -588,35 +185,34 @@ def shown_pullback(d, stmts, style="unicode", domains=None):
             except Exception:
                 continue
             (a, ma), (b, mb), (c, mc) = shown(ls), shown(stmts[j]), shown(new)
-            if (mc or not (ma and mb)) and _symbols(c) < _symbols(a) + _symbols(b):
+            if (mc or not (ma and mb)) and symbol_count(c) < symbol_count(a) + symbol_count(b):
                 stmts = [new if m == j else o for m, o in enumerate(stmts) if m != k]
                 changed = True
                 break
     return stmts
 
 
-def _domains(d):
+def program_domains(d):
+    """The domains the program declares for its tensors ({} where none)."""
     return getattr(getattr(d, "program", None), "domains", None) or {}
 
 
 def program_json(d, which):
-    stmts = d.pushforward if which == "pushforward" else _merged(d.pullback)
+    stmts = d.pushforward if which == "pushforward" else merged_pullback(d.pullback)
     out = []
     with naming(d):
         if which != "pushforward":
-            stmts = shown_pullback(d, stmts, "unicode", _domains(d))
+            stmts = shown_pullback(d, stmts, "unicode", program_domains(d))
         return _program_json(d, stmts, out)
 
 
 def _program_json(d, stmts, out):
-    from derive.display import matrixform
-
     for ls in stmts:
         out.append({
             "target": pretty_name(ls.target),
             "indices": [i.name for i in ls.indices],
             "index_form": stmt_index(ls),
-            "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", _domains(d)),
-            "latex": stmt_text(ls, "latex", domains=_domains(d)),
+            "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", program_domains(d)),
+            "latex": stmt_text(ls, "latex", domains=program_domains(d)),
         })
     return out

@@ -10,14 +10,17 @@ y ⊙ (dy - …), (B·X + X·B)ᵀ); a scalar Σᵢ u[i]² is ‖u‖². Every s
 from __future__ import annotations
 
 import contextvars
+import re
+from math import gcd, lcm
 
 import numpy as np
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
+from derive.calculus.differential import Term
 from derive.display import check as dc
-from derive.display.forms import pretty_name, tidy, unicode_pow
+from derive.display.notation import INDEX_LATEX, inverse_of, opaque_text, pretty_name, symbol_count, tidy, unicode_pow
 from derive.emission.numpy_print import _balanced_outer
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum
@@ -264,11 +267,9 @@ _SYMMETRIC: contextvars.ContextVar = contextvars.ContextVar("display_symmetric",
 
 def _symmetric(name):
     """Whether the shown statement's domains make tensor `name` symmetric (its inverse too)."""
-    from derive.display.forms import _inverse_of
-
     sym = _SYMMETRIC.get()
-    name = name.split(SLICE, 1)[0] if SLICE in name and _inverse_of(name) is None else name
-    return name in sym or (_inverse_of(name) is not None and _symmetric(_inverse_of(name)))
+    name = name.split(SLICE, 1)[0] if SLICE in name and inverse_of(name) is None else name
+    return name in sym or (inverse_of(name) is not None and _symmetric(inverse_of(name)))
 
 
 def _value(e, orient, pt):
@@ -285,7 +286,27 @@ def _value(e, orient, pt):
         return np.float64(complex(e).real)
     if isinstance(e, Extent):
         return np.float64(pt.size(e.args[0]))
-    if isinstance(e, IndexSum) and not ir.free_indices(e, e.atoms(Idx)):      # ‖u‖², uᵀ·v
+    if isinstance(e, IndexSum):
+        return _sum_value(e, orient, pt)
+    if isinstance(e, sp.Add):
+        out = np.float64(0.0)
+        for a in e.args:
+            out = dc.add(out, _value(a, orient, pt))
+        return out
+    if isinstance(e, sp.Mul):
+        return _product_value(e, orient, pt)
+    if isinstance(e, sp.Pow):
+        return _power_value(e, orient, pt)
+    args = [_value(a, orient, pt) for a in e.args]
+    shapes = {np.shape(a) for a in args if not dc.is_scalar(a)}
+    if len(shapes) > 1:
+        raise dc.Mismatch(f"{e.func} of shapes {shapes}")
+    return dc.apply_function(e, args)
+
+
+def _sum_value(e, orient, pt):
+    """The value of a contraction inside a coefficient: a scalar ‖u‖² or uᵀ·v, else its own matrix product."""
+    if not ir.free_indices(e, e.atoms(Idx)):      # ‖u‖², uᵀ·v
         u = _norm_base(e)
         try:
             if u is not None:
@@ -294,18 +315,17 @@ def _value(e, orient, pt):
             return np.float64(np.asarray(term_matrix(_Fake(e.body), (), STYLES["unicode"], pt)[2]).item())
         except (_NoForm, ValueError):
             raise dc.Mismatch("a scalar sum with no matrix form")
-    if isinstance(e, IndexSum):
-        try:
-            return term_matrix(_Fake(e.body), _sum_orient(e, orient), STYLES["unicode"], pt)[2]
-        except _NoForm:
-            raise dc.Mismatch("a sum with no matrix form")
-    if isinstance(e, sp.Add):
-        out = np.float64(0.0)
-        for a in e.args:
-            out = dc.add(out, _value(a, orient, pt))
-        return out
-    if isinstance(e, sp.Mul) and len(_split_mul(e, orient)[2]) >= 2:
-        c, scal, idxd, outer = _split_mul(e, orient)
+    try:
+        return term_matrix(_Fake(e.body), _sum_orient(e, orient), STYLES["unicode"], pt)[2]
+    except _NoForm:
+        raise dc.Mismatch("a sum with no matrix form")
+
+
+def _product_value(e, orient, pt):
+    """The value of a product: of two or more indexed factors elementwise (⊙) or an outer product u·vᵀ, else a
+    matrix product of the factors over the quotient's factors (elementwise, as for 1/v)."""
+    c, scal, idxd, outer = _split_mul(e, orient)
+    if len(idxd) >= 2:
         if outer:
             u, v = outer
             body = dc.mul(_value(sp.Mul(*u), (orient[0],), pt), dc.transpose(_value(sp.Mul(*v), (orient[1],), pt)))
@@ -314,35 +334,32 @@ def _value(e, orient, pt):
             for f in idxd:
                 body = dc.hadamard(body, _value(f, orient, pt))
         return dc.mul(_value(sp.Mul(c, *scal), orient, pt), body)
-    if isinstance(e, sp.Mul):
-        num, den = [], []
-        for f in e.as_ordered_factors():
-            if f.is_Pow and f.exp.is_Rational and f.exp.is_negative:
-                den.append(_value(f.base ** -f.exp, orient, pt))
-            else:
-                num.append(_value(f, orient, pt))
-        out = dc.chain(num)
-        for d in den:                      # a/b: elementwise, as for 1/v
-            dc.hadamard(out, d)
-            with np.errstate(all="ignore"):
-                out = out / d
-        return out
-    if isinstance(e, sp.Pow):
-        b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
-        if not dc.is_scalar(x):
-            raise dc.Mismatch("a power with a matrix exponent")
-        if e.exp.is_Integer and e.exp > 1 and not _matrix_valued(e.base) and not dc.is_scalar(b) \
-                and min(b.shape) > 1:                  # what X² means
-            if e.exp != 2:
-                raise dc.Mismatch("a power of a broadcast vector")
-            return dc.mul(b, b)
+    num, den = [], []
+    for f in e.as_ordered_factors():
+        if f.is_Pow and f.exp.is_Rational and f.exp.is_negative:
+            den.append(_value(f.base ** -f.exp, orient, pt))
+        else:
+            num.append(_value(f, orient, pt))
+    out = dc.chain(num)
+    for d in den:                      # a/b: elementwise, as for 1/v
+        dc.hadamard(out, d)
         with np.errstate(all="ignore"):
-            return b ** x
-    args = [_value(a, orient, pt) for a in e.args]
-    shapes = {np.shape(a) for a in args if not dc.is_scalar(a)}
-    if len(shapes) > 1:
-        raise dc.Mismatch(f"{e.func} of shapes {shapes}")
-    return dc.apply_function(e, args)
+            out = out / d
+    return out
+
+
+def _power_value(e, orient, pt):
+    """The value of a power: elementwise, except a matrix's integer power (X² is X·X)."""
+    b, x = _value(e.base, orient, pt), _value(e.exp, orient, pt)
+    if not dc.is_scalar(x):
+        raise dc.Mismatch("a power with a matrix exponent")
+    if e.exp.is_Integer and e.exp > 1 and not _matrix_valued(e.base) and not dc.is_scalar(b) \
+            and min(b.shape) > 1:                  # what X² means
+        if e.exp != 2:
+            raise dc.Mismatch("a power of a broadcast vector")
+        return dc.mul(b, b)
+    with np.errstate(all="ignore"):
+        return b ** x
 
 
 def _style(st):
@@ -439,9 +456,25 @@ def _joined(pieces, st, V):
 def term_pieces(t, free, st, pt=None):
     """(number, [(text, value)]) of one term: the factors of its matrix product in order, scalars first (a
     value None without a Point pt)."""
+    num, scalars, items = _term_factors(t, free, st, pt)
+    items = _hadamard_merged(items, free)
+    num = _number_into_fraction(num, items)
+    row = _row_wise(items, free, st, pt)
+    if row is not None:
+        items, broadcast = row
+    else:
+        broadcast = None
+    chains = _Chains(items, free, st, pt)
+    out = [broadcast] if broadcast is not None else chains.from_free()
+    return num, scalars + out + chains.rest()
+
+
+def _term_factors(t, free, st, pt):
+    """(number, [(text, value)] of the scalar factors, [_Item] of the vector and matrix factors) of term t; a
+    matrix's trace over a summed index is a scalar."""
     V = pt is not None
     num = sp.S.One
-    scalars, items, svals = [], [], []
+    scalars, items = [], []
     coeff = tidy(t.coeff)
     factors = (list(coeff.args) if isinstance(coeff, sp.Mul) else [coeff]) + [t.atom]
     for f in factors:
@@ -454,21 +487,22 @@ def term_pieces(t, free, st, pt=None):
             num *= f
             continue
         if ir.is_access(f) and len(f.args) == 2 and f.args[0] == f.args[1] and f.args[0] not in free:
-            scalars.append(st["tr"] + st["open"] + _scalar(f.func(), st) + st["close"])
-            if V:
-                svals.append(np.float64(np.trace(pt.array(f))))
+            scalars.append((st["tr"] + st["open"] + _scalar(f.func(), st) + st["close"],
+                            np.float64(np.trace(pt.array(f))) if V else None))
             continue
         if ir.is_access(f) and len(set(f.args)) != len(f.args):
             raise _NoForm()
         if not idx:
-            scalars.append(_scalar(f, st))
-            if V:
-                svals.append(_value(f, (), pt))
+            scalars.append((_scalar(f, st), _value(f, (), pt) if V else None))
         elif len(idx) <= 2:
             items.append(_Item(f, idx))
         else:
             raise _NoForm()
-    # Hadamard: factors over the same indices multiply elementwise
+    return num, scalars, items
+
+
+def _hadamard_merged(items, free):
+    """items with factors over the same indices multiplied elementwise (one _Item)."""
     merged: list = []
     for it in items:
         for m in merged:
@@ -478,105 +512,115 @@ def term_pieces(t, free, st, pt=None):
                 break
         else:
             merged.append(it)
-    items = merged
-    if num.is_Rational and abs(num) != 1:      # 1/2·1/sqrt(x) reads better as 1/(2·sqrt(x)): into the fraction
+    return merged
+
+
+def _number_into_fraction(num, items):
+    """1/2·1/sqrt(x) reads better as 1/(2·sqrt(x)): a rational number goes into an item's reciprocal, where one
+    is; the number left."""
+    if num.is_Rational and abs(num) != 1:
         for it in items:
             k = next((k for k, e in enumerate(it.exprs) if _has_reciprocal(e)), None)
             if k is not None:
                 it.exprs[k] = sp.Mul(abs(num), it.exprs[k])
-                num = sp.sign(num)
-                break
-    row = _row_wise(items, free, st, pt)
-    if row is not None:
-        items, broadcast = row
-    else:
-        broadcast = None
-    where: dict = {}
-    for k, it in enumerate(items):
-        for s in it.idx:
-            where.setdefault(s, []).append(k)
-    for s, ks in where.items():
-        if len(ks) > 2 or (s in free and len(ks) > 1):
-            raise _NoForm()
-    used = set()
+                return sp.sign(num)
+    return num
 
-    def piece(it, orient):
-        text, val = _print_item(it, orient, st), (_item_value(it, orient, pt) if V else None)
+
+class _Chains:
+    """The matrix product of a term's vector and matrix factors: chains of factors linked by shared indices,
+    walked from the result's free indices, then vector-to-vector chains (scalars like xᵀ·A·y), then closed
+    chains (traces). An index shared by more than two factors, or a free one by two, has no matrix form."""
+
+    def __init__(self, items, free, st, pt):
+        self.items, self.free, self.st, self.pt = items, free, st, pt
+        self.V = pt is not None
+        self.where: dict = {}
+        for k, it in enumerate(items):
+            for s in it.idx:
+                self.where.setdefault(s, []).append(k)
+        for s, ks in self.where.items():
+            if len(ks) > 2 or (s in free and len(ks) > 1):
+                raise _NoForm()
+        self.used = set()
+
+    def piece(self, it, orient):
+        st, pt = self.st, self.pt
+        text, val = _print_item(it, orient, st), (_item_value(it, orient, pt) if self.V else None)
         return (text, val) + ((_had_factors(it, orient, st, pt),) if text.startswith("(") else ())
 
-    def ones(i):
-        return st["ones"], (np.ones((pt.size(i), 1)) if V else None)
+    def ones(self, i):
+        return self.st["ones"], (np.ones((self.pt.size(i), 1)) if self.V else None)
 
-    def walk(start_idx):
+    def transposed(self, p):
+        return p[0] + self.st["T"], (dc.transpose(p[1]) if self.V else None)
+
+    def walk(self, start_idx):
         """Follow the chain starting at index start_idx; return (printed pieces, end index or None)."""
         pieces = []
         cur = start_idx
         while True:
-            ks = [k for k in where.get(cur, []) if k not in used]
+            ks = [k for k in self.where.get(cur, []) if k not in self.used]
             if not ks:
                 return pieces, cur
             k = ks[0]
-            used.add(k)
-            it = items[k]
+            self.used.add(k)
+            it = self.items[k]
             if len(it.idx) == 1:
-                pieces.append(piece(it, it.idx))
+                pieces.append(self.piece(it, it.idx))
                 return pieces, None
             other = it.idx[1] if it.idx[0] == cur else it.idx[0]
-            pieces.append(piece(it, (cur, other)))
-            if other in free:
+            pieces.append(self.piece(it, (cur, other)))
+            if other in self.free:
                 return pieces, other
             cur = other
 
-    dot = st["dot"]
+    def from_free(self):
+        """The pieces of the chains from the free indices: p to q, or an outer product (chain from p)·(chain
+        from q)ᵀ; a vector's chain from its one index."""
+        free = self.free
+        if len(free) == 2:
+            p, q = free
+            chain, end = self.walk(p)
+            if end == q:
+                return chain
+            left = chain + ([self.ones(end)] if end is not None else [])
+            right, end2 = self.walk(q)
+            right = right + ([self.ones(end2)] if end2 is not None else [])
+            return left + _transposed_chain(right, self.st, self.V)
+        if len(free) == 1:
+            chain, end = self.walk(free[0])
+            if end is not None:
+                chain.append(self.ones(end))
+            return chain
+        return []
 
-    def join(ps):
-        return dot.join(p[0] for p in ps), (dc.chain([p[1] for p in ps]) if V else None)
-
-    def T(p, wrap):
-        text = (st["open"] + p[0] + st["close"] if wrap else p[0]) + st["T"]
-        return text, (dc.transpose(p[1]) if V else None)
-
-    out = []
-    if broadcast is not None:
-        out.append(broadcast)
-    elif len(free) == 2:
-        p, q = free
-        chain, end = walk(p)
-        if end == q:
-            out.extend(chain)
-        else:
-            # an outer product: (chain from p)·(chain from q)ᵀ
-            left = chain + ([ones(end)] if end is not None else [])
-            right, end2 = walk(q)
-            right = right + ([ones(end2)] if end2 is not None else [])
-            out.extend(left + _transposed_chain(right, st, V))
-    elif len(free) == 1:
-        chain, end = walk(free[0])
-        if end is not None:
-            chain.append(ones(end))
-        out.extend(chain)
-    # what is left: vector-to-vector chains (scalars like xᵀ·A·y), then closed chains (traces)
-    while len(used) < len(items):
-        rest = [k for k in range(len(items)) if k not in used]
-        vec = [k for k in rest if len(items[k].idx) == 1]
-        dangling = [k for k in rest if any(len(where[s]) == 1 for s in items[k].idx)]
-        if vec:
-            k = vec[0]
-            used.add(k)
-            head = T(piece(items[k], items[k].idx), False)
-            chain, end = walk(items[k].idx[0])
-        elif dangling:
-            k = dangling[0]
-            s0 = next(s for s in items[k].idx if len(where[s]) == 1)
-            head = T(ones(s0), False)
-            chain, end = walk(s0)
-        else:
-            chain, _ = walk(items[rest[0]].idx[0])
-            text, val = join(chain)
-            out.append((f"{st['tr']}{st['open']}{text}{st['close']}", dc.trace(val) if V else None))
-            continue
-        out.extend([head] + chain + ([ones(end)] if end is not None else []))
-    return num, [(x, v) for x, v in zip(scalars, svals if V else [None] * len(scalars))] + out
+    def rest(self):
+        """The pieces of what the free indices' chains left: vector-to-vector chains, then closed chains."""
+        st, where, items = self.st, self.where, self.items
+        out = []
+        while len(self.used) < len(items):
+            rest = [k for k in range(len(items)) if k not in self.used]
+            vec = [k for k in rest if len(items[k].idx) == 1]
+            dangling = [k for k in rest if any(len(where[s]) == 1 for s in items[k].idx)]
+            if vec:
+                k = vec[0]
+                self.used.add(k)
+                head = self.transposed(self.piece(items[k], items[k].idx))
+                chain, end = self.walk(items[k].idx[0])
+            elif dangling:
+                k = dangling[0]
+                s0 = next(s for s in items[k].idx if len(where[s]) == 1)
+                head = self.transposed(self.ones(s0))
+                chain, end = self.walk(s0)
+            else:
+                chain, _ = self.walk(items[rest[0]].idx[0])
+                text = st["dot"].join(p[0] for p in chain)
+                val = dc.chain([p[1] for p in chain]) if self.V else None
+                out.append((f"{st['tr']}{st['open']}{text}{st['close']}", dc.trace(val) if self.V else None))
+                continue
+            out.extend([head] + chain + ([self.ones(end)] if end is not None else []))
+        return out
 
 
 def _transposed_piece(text, st):
@@ -596,21 +640,17 @@ def _transposed_piece(text, st):
 
 
 def _atomic(text):
-    import re
-
     return bool(re.fullmatch(r"[\w′𝟙]+|\\mathit\{[^{}]*\}(_\{[^{}]*\})?|\\mathbf\{1\}", text)) or \
         (text.startswith(("(", "\\left(")) and _balanced_outer(text))
 
 
 def _transposed_chain(ps, st, V):
     """[(text, value)] of the transpose of the product of pieces ps: (a·b)ᵀ, or bᵀ·aᵀ where that is shorter."""
-    from derive.display.forms import _symbols
-
     text = st["dot"].join(p[0] for p in ps)
     whole = ((st["open"] + text + st["close"]) if len(ps) != 1 else text) + st["T"], \
         (dc.transpose(dc.chain([p[1] for p in ps])) if V else None)
     each = [_transposed_piece(p[0], st) for p in reversed(ps)]
-    if len(ps) > 1 and all(each) and _symbols(st["dot"].join(t for t, _ in each)) < _symbols(whole[0]):
+    if len(ps) > 1 and all(each) and symbol_count(st["dot"].join(t for t, _ in each)) < symbol_count(whole[0]):
         return [(t, (dc.transpose(p[1]) if flip else p[1]) if V else None)
                 for (t, flip), p in zip(each, reversed(ps))]
     return [whole]
@@ -682,7 +722,6 @@ def stmt_matrix(ls, style="unicode", pt=None):
 
 def _stmt_matrix(ls, style, pt):
     st = STYLES[style]
-    V = pt is not None
     free = tuple(ls.indices)
     if len(free) > 2:
         return None
@@ -716,7 +755,7 @@ def _stmt_matrix(ls, style, pt):
     factored = _factored(parts, st, style, pt)
     if factored is not None:
         rhs2 = _sum_text([(factored[0], _joined(factored[1], st, False)[0])], style)
-        if _symbols_of(rhs2) < _symbols_of(rhs):
+        if symbol_count(rhs2) < symbol_count(rhs):
             rhs, parts = rhs2, [factored]
     text = f"{pretty_name(ls.target, style)} = {rhs}"
     if pt is None:
@@ -725,12 +764,6 @@ def _stmt_matrix(ls, style, pt):
     for num, pieces in parts:
         value = dc.add(value, dc.mul(_value(num, (), pt), _joined(pieces, st, True)[1]))
     return text, value
-
-
-def _symbols_of(rhs):
-    from derive.display.forms import _symbols
-
-    return _symbols(rhs)
 
 
 def _sum_text(parts, style):
@@ -759,8 +792,6 @@ def _sum_text(parts, style):
 def _common_number(nums):
     """The positive number every term's number is a multiple of: 1/2 of 1/2 and -1/2, 1 of 2 and 3."""
     if all(n.is_Rational for n in nums):
-        from math import gcd, lcm
-
         return sp.Rational(gcd(*[int(n.p) for n in nums]), lcm(*[int(n.q) for n in nums]))
     first = -nums[0] if nums[0].could_extract_minus_sign() else nums[0]
     return first if all(n in (first, -first) for n in nums) else sp.S.One
@@ -794,7 +825,7 @@ def _factored(parts, st, style, pt):
         if one is None:
             return None
         middles = [(num, ps or [one]) for num, ps in middles]
-        middles.sort(key=lambda m: _symbols_of(_joined(m[1], st, False)[0]))    # D + Dᵀ, I - u·uᵀ
+        middles.sort(key=lambda m: symbol_count(_joined(m[1], st, False)[0]))    # D + Dᵀ, I - u·uᵀ
         inner = st["open"] + _sum_text([(num, _joined(ps, st, False)[0]) for num, ps in middles], style) + \
             st["close"]
         value = None
@@ -806,7 +837,7 @@ def _factored(parts, st, style, pt):
         if all(all(f) for _, f, _ in flipped):
             inner_t = st["open"] + _sum_text([(num, st["dot"].join(t for t, _ in f)) for num, f, _ in flipped],
                                              style) + st["close"] + st["T"]
-            if _symbols_of(inner_t) < _symbols_of(inner):
+            if symbol_count(inner_t) < symbol_count(inner):
                 inner = inner_t
                 if V:
                     value = np.float64(0.0)
@@ -924,8 +955,7 @@ def _num(x, style):
         if any(ir.is_access(a) for a in sp.preorder_traversal(x)):     # a scalar of the rule: v, ‖x‖
             return _printer((), STYLES[style]).doprint(x)
         if style == "latex":
-            from derive.display.forms import _TEX
-            return _TEX.doprint(x)
+            return INDEX_LATEX.doprint(x)
         return _ElemPrinter((), STYLES["unicode"]).doprint(x)
     if x.is_Integer:
         return str(x)
@@ -938,8 +968,6 @@ def safe_stmt_matrix(ls, style="unicode", domains=None):
     """stmt_matrix, shown only when its value (its own algebra, at a random point) equals the statement's (its
     index form); a display limitation of ours, or a form that fails the check, falls back to index form."""
     if getattr(ls, "mode", None):       # a linear map given as code: its declaration's display
-        from derive.display.forms import opaque_text
-
         return opaque_text(ls, style)
     token = _SYMMETRIC.set(frozenset(n for n, dom in (domains or {}).items() if dom in ("spd", "symmetric")))
     try:
@@ -1011,8 +1039,6 @@ def _batch_slice(ls):
     """(the statement's slice at one batch index, [each term's batch index], whether the target is shared across
     the batch (its slices are summed), the batch index's name), or None when the statement is not batched: some
     tensor of rank ≥ 3 not batched along axis 0 of the others, or a rank ≤ 2 statement (its own form applies)."""
-    from derive.calculus.differential import Term
-
     if getattr(ls, "mode", None) or not ls.terms:
         return None
     if not any(len(a.args) >= 3 for t in ls.terms for a in ir.accesses(t.coeff * t.atom)) and len(ls.indices) < 3:

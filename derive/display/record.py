@@ -11,6 +11,9 @@ from __future__ import annotations
 import pprint
 
 from derive.display import forms as display
+from derive.display import matrixform
+from derive.display.notation import naming, pretty_name, stmt_index
+from derive.ir.names import user_name
 
 
 def rule_text(text: str, rules, k: int) -> str:
@@ -39,30 +42,26 @@ def _location(source: str):
 
 
 def _statements(d, which):
-    stmts = d.pushforward if which == "pushforward" else display._merged(d.pullback)
-    domains = display._domains(d)
+    stmts = d.pushforward if which == "pushforward" else display.merged_pullback(d.pullback)
+    domains = display.program_domains(d)
     out = []
-    with display.naming(d):
+    with naming(d):
         for ls in stmts:
-            from derive.display import matrixform
-
             matrix = matrixform.safe_stmt_matrix(ls, "unicode", domains)
-            index = display.stmt_index(ls)
+            index = stmt_index(ls)
             out.append({
-                "target": display.pretty_name(ls.target),
+                "target": pretty_name(ls.target),
                 "text": matrix or index,          # what is shown: the matrix form where it passed its check
                 "latex": display.stmt_text(ls, "latex", domains=domains),
                 "matrix": matrix,                 # None where no checked matrix form exists
                 "index": index,
-                "index_latex": display.stmt_index(ls, "latex"),
+                "index_latex": stmt_index(ls, "latex"),
             })
     return out
 
 
 def make(result) -> dict:
     """The record of one derived rule (a derive.api.RuleResult, verified or not); made once per result."""
-    from derive.ir.names import user_name
-
     done = getattr(result, "_record", None)
     if done is not None and done[0] is result.check:
         return done[1]

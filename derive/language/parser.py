@@ -180,7 +180,10 @@ class _Lexer:
         return Pos(p.file, p.line, p.col + len(tok.text), p.text)
 
 
-class _Parser:
+class _TokenCursor:
+    """The token stream of one text, read with peek (any lookahead) and advance, and the errors every part of
+    the grammar raises at the current token."""
+
     def __init__(self, text: str, path: str):
         self.path = path
         self.lexer = _Lexer(text, path)
@@ -189,8 +192,6 @@ class _Parser:
         self._i = 0
         self._prev: _Token | None = None
         self._depth = 0
-
-    # -- token cursor -------------------------------------------------------------------------------
 
     def peek(self, k: int = 0) -> _Token:
         while len(self._buf) <= self._i + k:
@@ -236,161 +237,11 @@ class _Parser:
             raise RuleError(f"'{bad}' is not a valid name; use '_' instead of '-'", tok.pos, width=len(bad))
         return tok.text
 
-    # -- files and rules ----------------------------------------------------------------------------
 
-    def file(self) -> RuleFile:
-        rules = []
-        while self.peek().kind != "eof":
-            if self.peek().indent > 0:
-                raise _error("unexpected indentation", self.peek())
-            rules.append(self.rule())
-        return RuleFile(self.path, tuple(rules), self.file_doc(rules), Pos(self.path, 1, 1, self.lexer.lines[0]))
+class _StatementParser(_TokenCursor):
+    """Statements, expressions and subscripts: what a rule's body and a bare statement are made of."""
 
-    def rule(self) -> RuleDef:
-        start = self.peek()
-        if start.kind != "name":
-            raise _error(f"expected a rule header like 'name(inputs) -> outputs', found {start.describe()}", start)
-        self.advance()
-        name = self.name(start)
-        if self.peek().is_op("=", "["):
-            raise _error("a statement must be inside a rule; start the rule with a header like "
-                         "'name(inputs) -> outputs:'", start)
-        opener = self.expect("(", f"expected '(' after the rule name '{name}'")
-        inputs = self.params(opener, output=False)
-        self.expect("->", f"expected '->' after the inputs of rule '{name}'")
-        outputs = self.outputs()
-        doc = self.doc_above(start.pos.line)
-        tok = self.peek()
-        if tok.is_op("="):
-            self.advance()
-            if len(outputs) > 1:
-                raise _error("a rule with several outputs needs the block form", tok)
-            statements = (self.one_line_statement(outputs[0]),)
-            if self.peek().is_op(";"):
-                raise _error("a one-line rule holds a single expression; use the block form for several "
-                             "statements", self.peek())
-            self.end_of_line()
-        elif tok.is_op(":"):
-            self.advance()
-            after = self.peek()
-            if after.kind == "name" and after.text in _TYPES:
-                raise _error("an output is always a tensor and takes no type", after)
-            if not after.ends_line:
-                raise _error(f"expected the statements of rule '{name}' on the following lines, indented", after)
-            self.advance()
-            if self.peek().kind == "eof" or self.peek().indent == 0:
-                raise RuleError(f"rule '{name}' has no statements; indent them under its header",
-                                start.pos, width=len(name))
-            statements = self.lines(self.peek().indent, f"the lines above it in rule '{name}'", block=True)
-        else:
-            raise _error(f"expected '=' or ':' after the outputs of rule '{name}'", tok)
-        return RuleDef(name, inputs, outputs, statements, start.pos, header=True, doc=doc)
-
-    def params(self, opener: _Token, output: bool) -> tuple[Param, ...]:
-        if self.peek().is_op(")"):
-            if output:
-                raise _error("expected an output after '('", self.peek())
-            self.advance()
-            return ()
-        params = []
-        while True:
-            params.append(self.param(output))
-            tok = self.peek()
-            if tok.is_op(","):
-                self.advance()
-            elif tok.is_op(")"):
-                self.advance()
-                return tuple(params)
-            elif tok.kind == "eof":
-                raise self.unclosed(opener)
-            else:
-                raise _error(f"expected ',' or ')' after {'output' if output else 'parameter'} "
-                             f"'{params[-1].name}'", tok)
-
-    def param(self, output: bool) -> Param:
-        tok = self.peek()
-        if tok.kind != "name":
-            what = "an output" if output else "a parameter"
-            raise _error(f"expected {what} after '{self._prev.text}'", tok)
-        self.advance()
-        name = self.name(tok)
-        if self.peek().is_op("["):
-            indices = self.indices(self.advance(), header=True)
-            # After an output, ':' opens the block, so only an input can carry a domain.
-            if not output and self.peek().is_op(":"):
-                self.advance()
-                if self.peek().kind == "name" and self.peek().text in _TYPES:
-                    raise _error(f"only a bare name takes a type; '{name}' is a tensor", self.peek())
-                return Param(name, indices, "tensor", tok.pos, self.domain(name))
-            return Param(name, indices, "tensor", tok.pos)
-        if output:
-            return Param(name, None, "tensor", tok.pos)
-        if not self.peek().is_op(":"):
-            return Param(name, None, "scalar", tok.pos)
-        self.advance()
-        kind = self.peek()
-        if kind.kind == "name" and kind.text in _TYPES:
-            self.advance()
-            if self.peek().is_op(":"):
-                more = self.peek()
-                if kind.text == "int":
-                    raise _error(f"an integer parameter takes no domain: '{name}: int' is any integer", more)
-                raise _error(f"write the domain in place of 'scalar': '{name}: positive' is a scalar parameter "
-                             f"with a domain", more)
-            return Param(name, None, kind.text, tok.pos)
-        return Param(name, None, "scalar", tok.pos, self.domain(name, types=True))
-
-    def domain(self, name: str, types: bool = False) -> Domain:
-        """A declared domain after ':' (`positive`, `spd`, `(1, inf)`); `types`: 'int'/'scalar' were allowed too."""
-        tok = self.peek()
-        choices = "positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"
-        if types:
-            choices = "'int', 'scalar' or a domain: " + choices
-        if tok.kind == "name":
-            if tok.text not in domains.NAMED:
-                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'; use {choices}", tok)
-            self.advance()
-            return Domain(tok.text, tok.pos, len(tok.text))
-        if not tok.is_op("("):
-            raise _error(f"expected {'a type or domain' if types else 'a domain'} after ':' in parameter "
-                         f"'{name}': {choices}", tok)
-        opener = self.advance()
-        lo = self.bound(name)
-        self.expect(",", "expected ',' between the bounds of an interval, as in (0, 1)")
-        hi = self.bound(name)
-        close = self.close(opener)
-        width = close.pos.col + 1 - opener.pos.col if close.pos.line == opener.pos.line else 1
-        if not lo < hi:
-            raise RuleError(f"the interval of '{name}' is empty: its lower bound {domains.number_text(lo)} is not "
-                            f"below its upper bound {domains.number_text(hi)}", opener.pos, width=width)
-        return Domain(domains.interval_text(lo, hi), opener.pos, width)
-
-    def bound(self, name: str) -> float:
-        """One bound of an interval domain: a number or inf, optionally signed."""
-        sign = self.advance().text if self.peek().is_op("-", "+") else "+"
-        tok = self.peek()
-        if tok.kind == "num":
-            value = float(tok.text)
-            if value == float("inf"):
-                raise _error(f"'{tok.text}' is too large for a bound; write inf", tok)
-        elif tok.kind == "name" and tok.text == "inf":
-            value = float("inf")
-        else:
-            raise _error(f"expected a number or inf as a bound of the interval of '{name}'", tok)
-        self.advance()
-        return -value if sign == "-" else value
-
-    def outputs(self) -> tuple[Param, ...]:
-        if self.peek().is_op("("):
-            return self.params(self.advance(), output=True)
-        return (self.param(output=True),)
-
-    def one_line_statement(self, out: Param) -> Statement:
-        if out.indices is None:
-            target: Access | Name = Name(out.name, out.pos)
-        else:
-            target = Access(out.name, tuple(Index(ix.name, ix.pos) for ix in out.indices), out.pos)
-        return Statement(target, self.expr(), out.pos)
+    # -- subscripts ---------------------------------------------------------------------------------
 
     def indices(self, opener: _Token, header: bool) -> tuple[Index, ...]:
         if self.peek().is_op("]"):
@@ -632,6 +483,166 @@ class _Parser:
             raise _error("an expression can be subscripted only once", self.peek())
         return node
 
+
+class _Parser(_StatementParser):
+    """Rule files: rules, their headers (parameters, outputs, declared domains and extents) and doc comments."""
+
+    # -- files and rules ----------------------------------------------------------------------------
+
+    def file(self) -> RuleFile:
+        rules = []
+        while self.peek().kind != "eof":
+            if self.peek().indent > 0:
+                raise _error("unexpected indentation", self.peek())
+            rules.append(self.rule())
+        return RuleFile(self.path, tuple(rules), self.file_doc(rules), Pos(self.path, 1, 1, self.lexer.lines[0]))
+
+    def rule(self) -> RuleDef:
+        start = self.peek()
+        if start.kind != "name":
+            raise _error(f"expected a rule header like 'name(inputs) -> outputs', found {start.describe()}", start)
+        self.advance()
+        name = self.name(start)
+        if self.peek().is_op("=", "["):
+            raise _error("a statement must be inside a rule; start the rule with a header like "
+                         "'name(inputs) -> outputs:'", start)
+        opener = self.expect("(", f"expected '(' after the rule name '{name}'")
+        inputs = self.params(opener, output=False)
+        self.expect("->", f"expected '->' after the inputs of rule '{name}'")
+        outputs = self.outputs()
+        doc = self.doc_above(start.pos.line)
+        tok = self.peek()
+        if tok.is_op("="):
+            self.advance()
+            if len(outputs) > 1:
+                raise _error("a rule with several outputs needs the block form", tok)
+            statements = (self.one_line_statement(outputs[0]),)
+            if self.peek().is_op(";"):
+                raise _error("a one-line rule holds a single expression; use the block form for several "
+                             "statements", self.peek())
+            self.end_of_line()
+        elif tok.is_op(":"):
+            self.advance()
+            after = self.peek()
+            if after.kind == "name" and after.text in _TYPES:
+                raise _error("an output is always a tensor and takes no type", after)
+            if not after.ends_line:
+                raise _error(f"expected the statements of rule '{name}' on the following lines, indented", after)
+            self.advance()
+            if self.peek().kind == "eof" or self.peek().indent == 0:
+                raise RuleError(f"rule '{name}' has no statements; indent them under its header",
+                                start.pos, width=len(name))
+            statements = self.lines(self.peek().indent, f"the lines above it in rule '{name}'", block=True)
+        else:
+            raise _error(f"expected '=' or ':' after the outputs of rule '{name}'", tok)
+        return RuleDef(name, inputs, outputs, statements, start.pos, header=True, doc=doc)
+
+    def params(self, opener: _Token, output: bool) -> tuple[Param, ...]:
+        if self.peek().is_op(")"):
+            if output:
+                raise _error("expected an output after '('", self.peek())
+            self.advance()
+            return ()
+        params = []
+        while True:
+            params.append(self.param(output))
+            tok = self.peek()
+            if tok.is_op(","):
+                self.advance()
+            elif tok.is_op(")"):
+                self.advance()
+                return tuple(params)
+            elif tok.kind == "eof":
+                raise self.unclosed(opener)
+            else:
+                raise _error(f"expected ',' or ')' after {'output' if output else 'parameter'} "
+                             f"'{params[-1].name}'", tok)
+
+    def param(self, output: bool) -> Param:
+        tok = self.peek()
+        if tok.kind != "name":
+            what = "an output" if output else "a parameter"
+            raise _error(f"expected {what} after '{self._prev.text}'", tok)
+        self.advance()
+        name = self.name(tok)
+        if self.peek().is_op("["):
+            indices = self.indices(self.advance(), header=True)
+            # After an output, ':' opens the block, so only an input can carry a domain.
+            if not output and self.peek().is_op(":"):
+                self.advance()
+                if self.peek().kind == "name" and self.peek().text in _TYPES:
+                    raise _error(f"only a bare name takes a type; '{name}' is a tensor", self.peek())
+                return Param(name, indices, "tensor", tok.pos, self.domain(name))
+            return Param(name, indices, "tensor", tok.pos)
+        if output:
+            return Param(name, None, "tensor", tok.pos)
+        if not self.peek().is_op(":"):
+            return Param(name, None, "scalar", tok.pos)
+        self.advance()
+        kind = self.peek()
+        if kind.kind == "name" and kind.text in _TYPES:
+            self.advance()
+            if self.peek().is_op(":"):
+                more = self.peek()
+                if kind.text == "int":
+                    raise _error(f"an integer parameter takes no domain: '{name}: int' is any integer", more)
+                raise _error(f"write the domain in place of 'scalar': '{name}: positive' is a scalar parameter "
+                             f"with a domain", more)
+            return Param(name, None, kind.text, tok.pos)
+        return Param(name, None, "scalar", tok.pos, self.domain(name, types=True))
+
+    def domain(self, name: str, types: bool = False) -> Domain:
+        """A declared domain after ':' (`positive`, `spd`, `(1, inf)`); `types`: 'int'/'scalar' were allowed too."""
+        tok = self.peek()
+        choices = "positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"
+        if types:
+            choices = "'int', 'scalar' or a domain: " + choices
+        if tok.kind == "name":
+            if tok.text not in domains.NAMED:
+                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'; use {choices}", tok)
+            self.advance()
+            return Domain(tok.text, tok.pos, len(tok.text))
+        if not tok.is_op("("):
+            raise _error(f"expected {'a type or domain' if types else 'a domain'} after ':' in parameter "
+                         f"'{name}': {choices}", tok)
+        opener = self.advance()
+        lo = self.bound(name)
+        self.expect(",", "expected ',' between the bounds of an interval, as in (0, 1)")
+        hi = self.bound(name)
+        close = self.close(opener)
+        width = close.pos.col + 1 - opener.pos.col if close.pos.line == opener.pos.line else 1
+        if not lo < hi:
+            raise RuleError(f"the interval of '{name}' is empty: its lower bound {domains.number_text(lo)} is not "
+                            f"below its upper bound {domains.number_text(hi)}", opener.pos, width=width)
+        return Domain(domains.interval_text(lo, hi), opener.pos, width)
+
+    def bound(self, name: str) -> float:
+        """One bound of an interval domain: a number or inf, optionally signed."""
+        sign = self.advance().text if self.peek().is_op("-", "+") else "+"
+        tok = self.peek()
+        if tok.kind == "num":
+            value = float(tok.text)
+            if value == float("inf"):
+                raise _error(f"'{tok.text}' is too large for a bound; write inf", tok)
+        elif tok.kind == "name" and tok.text == "inf":
+            value = float("inf")
+        else:
+            raise _error(f"expected a number or inf as a bound of the interval of '{name}'", tok)
+        self.advance()
+        return -value if sign == "-" else value
+
+    def outputs(self) -> tuple[Param, ...]:
+        if self.peek().is_op("("):
+            return self.params(self.advance(), output=True)
+        return (self.param(output=True),)
+
+    def one_line_statement(self, out: Param) -> Statement:
+        if out.indices is None:
+            target: Access | Name = Name(out.name, out.pos)
+        else:
+            target = Access(out.name, tuple(Index(ix.name, ix.pos) for ix in out.indices), out.pos)
+        return Statement(target, self.expr(), out.pos)
+
     # -- doc comments -------------------------------------------------------------------------------
 
     def doc_above(self, line: int) -> str:
@@ -697,7 +708,7 @@ def parse_file(text: str, path: str = "<string>") -> RuleFile:
 def parse_statements(text: str, name: str = "expr", path: str = "<expr>") -> RuleDef:
     """Parse bare statements (`B = inv(A)`; separated by newlines or ';') into a header-less RuleDef."""
     def parse() -> RuleDef:
-        p = _Parser(text, path)
+        p = _StatementParser(text, path)
         first = p.peek()
         if first.kind == "eof":
             raise _error("expected at least one statement, like 'B = inv(A)'", first)

@@ -16,6 +16,9 @@ import numpy as np
 
 from derive.emission.cpp import TILE
 from derive.verification import verify
+from runtime import backend_numpy, native
+from runtime import cuda as plan
+from runtime.tangents import ZeroTangent, is_zero, unthunk
 
 TOL = {np.float64: 1e-9, np.float32: 2e-3}
 SPLIT = (1 << 16) + 3        # reduced positions past which a reduction with few rows is split across threads
@@ -32,7 +35,7 @@ def _sizes(meta, reduced=()):
     """The verifier's extent sets, then each free extent in turn past one tile of reduced positions. An input axis
     that shifted subscripts read (x[i+k]) is not free: its extent follows from the others (verify._reached)."""
     base = verify.extent_assignments(meta)
-    classes = verify._classes(meta)
+    classes = verify.index_classes(meta)
     reaches = meta.get("shifted", [])
     read = {classes.get(a, a) for a, _, _ in reaches}
     fixed = meta.get("extents", {})
@@ -79,8 +82,6 @@ def _rel(a, b):
 
 
 def _val(t):
-    from runtime.tangents import is_zero, unthunk
-
     t = unthunk(t)
     return None if is_zero(t) or t is None or type(t).__name__ == "NoTangent" else t
 
@@ -92,10 +93,6 @@ def check(module_source: str, files: dict, label: str) -> dict:
     js = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".json")), None)
     if cpp is None or js is None:
         return {}
-    from runtime import backend_numpy
-    from runtime import cuda as plan
-    from runtime import native
-
     ok, _ = native.available()
     if not ok:
         return {}
@@ -125,8 +122,6 @@ def check(module_source: str, files: dict, label: str) -> dict:
 
 def _force(v):
     """`v` with every thunk in it (a tuple's items too) computed."""
-    from runtime.tangents import unthunk
-
     v = unthunk(v)
     return tuple(_force(u) for u in v) if isinstance(v, tuple) else v
 
@@ -136,14 +131,10 @@ def _cast(v, dtype):
 
 
 def _compare(mod, name, fns, meta, x, rng, dtype):
-    from runtime import native
-
     xs = [_cast(v, dtype) for v in x]
     tan = [None if inp["kind"] == "int" else np.asarray(rng.standard_normal(np.shape(v))) if isinstance(v, np.ndarray)
            else float(rng.standard_normal()) for v, inp in zip(x, meta["inputs"])]
     tans = [None] + [_cast(t, dtype) if t is not None else None for t in tan]
-    from runtime.tangents import ZeroTangent
-
     tans = [ZeroTangent() if t is None else t for t in tans]
     with np.errstate(all="ignore"):
         want_y = fns[name](*x)

@@ -24,6 +24,7 @@ import numpy as np
 
 from derive.ir.names import leading_first
 from derive.language import ast as A
+from derive.language import parser
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
 
@@ -245,7 +246,143 @@ def _is_product(n):
     return isinstance(n, A.BinOp) and n.op in ("*", "/")
 
 
-class _Eval:
+class _MatrixFunctions:
+    """Whole tensors and matrix functions: a matrix function's argument evaluated as a whole tensor over its free
+    letters, then the function applied per batch element. Mixed into _Eval, whose letters and loops it uses."""
+
+    def tensor_of(self, node, by_access=False):
+        """node as a tensor over its free letters (in order of appearance; a matrix function's argument in the
+        order of its first plain read carrying them all, if any): (array, letters).
+        A bare name is the whole tensor, with letters of its own."""
+        key = (id(node), by_access)
+        if key in self.tensor_cache:
+            return self.tensor_cache[key]
+        if isinstance(node, A.Name):
+            v = np.asarray(self.values[node.name], dtype=object)
+            r = (v, self.anon(node, v.ndim))
+        else:
+            letters = self._ordered(node, leading_first(self.free(node, self.fixed)), by_access)
+            r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
+        self.tensor_cache[key] = r
+        return r
+
+    @staticmethod
+    def _ordered(node, letters, by_access):
+        """The language's rule for a matrix function's argument: its axes follow the first plain tensor read
+        (A[b,i,j]) whose indices are exactly its free letters; with none, the order of first appearance."""
+        if not by_access:
+            return letters
+        stack = [node]
+        while stack:
+            n = stack.pop(0)
+            if isinstance(n, A.Access) and all(type(ix) is A.Index for ix in n.indices):
+                names = [ix.name for ix in n.indices]
+                if len(names) == len(letters) and set(names) == set(letters):
+                    return leading_first(names)
+            if isinstance(n, A.Call):
+                stack[:0] = list(n.args)
+            elif isinstance(n, A.BinOp):
+                stack[:0] = [n.left, n.right]
+            elif isinstance(n, A.Neg):
+                stack[:0] = [n.operand]
+        return letters
+
+    def prim_letters(self, n) -> list:
+        f = n.func
+        if f == "sum" or not n.args:
+            return []
+        la = self._arg_letters(n.args[0])
+        if f in _SQUARE:
+            return la
+        if f in ("det", "logdet", "trace"):
+            return la[:-2]
+        if f == "eigvalsh":
+            return la[:-1]
+        if f == "transpose":
+            return la[:-2] + [la[-1], la[-2]]
+        lb = self._arg_letters(n.args[1])
+        return la[:-1] + lb[len(la) - 1:]
+
+    def _arg_letters(self, a):
+        if isinstance(a, A.Name):
+            return self.anon(a, np.ndim(self.values[a.name]))
+        return self._ordered(a, leading_first(self.free(a, self.fixed)), True)
+
+    def prim(self, n):
+        key = ("prim", id(n))
+        if key in self.tensor_cache:
+            return self.tensor_cache[key]
+        f = n.func
+        a, la = self.tensor_of(n.args[0], True)
+        batch = a.shape[:-2]
+        if f == "transpose":
+            out = np.swapaxes(a, -1, -2)
+        elif f == "trace":
+            out = np.empty(batch, dtype=object)
+            for b in np.ndindex(*batch):
+                out[b] = self.ctx.fsum([a[b + (k, k)] for k in range(a.shape[-1])])
+        elif f in ("inv", "det", "logdet") or f in _SQUARE or f == "eigvalsh":
+            if a.ndim < 2 or a.shape[-2] != a.shape[-1]:
+                raise ReferenceError_(f"{f}() needs a square matrix in its last two axes, not shape {a.shape}")
+            out = np.empty(a.shape if f in _SQUARE else a.shape[:-1] if f == "eigvalsh" else batch,
+                           dtype=object)
+            for b in np.ndindex(*batch):
+                r = self._matrix(f, a[b]) if f in ("inv", "det", "logdet") else self._matfun(f, a[b])
+                out[b] = r
+        else:                                   # solve(A, b): b's first axis after the batch are A's columns
+            rhs, lb = self.tensor_of(n.args[1], True)
+            nb = len(batch)
+            out = np.empty(batch + a.shape[-2:-1] + rhs.shape[nb + 1:], dtype=object)
+            for b in np.ndindex(*batch):
+                out[b] = self._solve(a[b], rhs[b])
+        res = (out, self.prim_letters(n))
+        self.tensor_cache[key] = res
+        return res
+
+    def _matrix(self, f, m):
+        if f in ("det", "logdet"):
+            return _det(f, m, self.ctx)
+        if self.ctx is _MP:
+            mm = mpmath.matrix(m.tolist())
+            return np.array(mpmath.inverse(mm).tolist(), dtype=object)
+        return np.linalg.inv(np.array(m, dtype=float)).astype(object)
+
+    def _matfun(self, f, m):
+        """cholesky, eigvalsh, eigvecsh, expm, logm or sqrtm of one matrix (an object array of numbers)."""
+        ctx = self.ctx
+        n = m.shape[0]
+        shape = (n,) if f == "eigvalsh" else (n, n)
+        if not all(ctx.finite(x) for x in m.flat):
+            return np.full(shape, ctx.nan, dtype=object)
+        if ctx is _MP and any(abs(x) > _FLOAT64_MAX for x in m.flat):
+            raise OutOfRange(f"{f}() of a matrix with an entry beyond float64's range")
+        if ctx is _MP:
+            r = _matfun_mp(f, m)
+            if any(mpmath.isfinite(x) and abs(x) > _FLOAT64_MAX for x in r.flat):
+                # expm of a matrix with entries ~1e3: the true value overflows float64, where code gives inf
+                raise OutOfRange(f"{f}() whose value is beyond float64's range")
+        else:
+            with mpmath.workdps(REFERENCE_DPS):
+                r = _matfun_mp(f, np.vectorize(mpmath.mpf, otypes=[object])(m))
+            r = np.vectorize(float, otypes=[object])(r) if r.size else r
+        return r
+
+    def _solve(self, m, r):
+        if self.ctx is _MP:
+            mm = mpmath.matrix(m.tolist())
+            cols = r.reshape(r.shape[0], -1)
+            out = np.empty(cols.shape, dtype=object)
+            for c in range(cols.shape[1]):
+                x = mpmath.lu_solve(mm, mpmath.matrix(cols[:, c].tolist()))
+                out[:, c] = [x[k] for k in range(cols.shape[0])]
+            return out.reshape(r.shape)
+        return np.linalg.solve(np.array(m, dtype=float), np.array(r, dtype=float).reshape(r.shape[0], -1)) \
+            .reshape(r.shape).astype(object)
+
+
+class _Eval(_MatrixFunctions):
+    """One rule evaluated element by element: each statement's left side over its letters' extents, each
+    expression by recursion on the syntax tree with the letters' values in an environment."""
     def __init__(self, rule: A.RuleDef, values: dict, ctx):
         self.rule, self.ctx = rule, ctx
         self.values = values                  # name -> np.ndarray (object) or a number
@@ -607,135 +744,6 @@ class _Eval:
         args = [self.ev(a, fixed, env, scope) for a in n.args]
         return _common(ctx, f, args)
 
-    # -- whole tensors and matrix functions --------------------------------------------------------------------
-    def tensor_of(self, node, by_access=False):
-        """node as a tensor over its free letters (in order of appearance; a matrix function's argument in the
-        order of its first plain read carrying them all, if any): (array, letters).
-        A bare name is the whole tensor, with letters of its own."""
-        key = (id(node), by_access)
-        if key in self.tensor_cache:
-            return self.tensor_cache[key]
-        if isinstance(node, A.Name):
-            v = np.asarray(self.values[node.name], dtype=object)
-            r = (v, self.anon(node, v.ndim))
-        else:
-            letters = self._ordered(node, leading_first(self.free(node, self.fixed)), by_access)
-            r = (self.loop(node, letters, frozenset(letters), {}, {}), letters)
-        self.tensor_cache[key] = r
-        return r
-
-    @staticmethod
-    def _ordered(node, letters, by_access):
-        """The language's rule for a matrix function's argument: its axes follow the first plain tensor read
-        (A[b,i,j]) whose indices are exactly its free letters; with none, the order of first appearance."""
-        if not by_access:
-            return letters
-        stack = [node]
-        while stack:
-            n = stack.pop(0)
-            if isinstance(n, A.Access) and all(type(ix) is A.Index for ix in n.indices):
-                names = [ix.name for ix in n.indices]
-                if len(names) == len(letters) and set(names) == set(letters):
-                    return leading_first(names)
-            if isinstance(n, A.Call):
-                stack[:0] = list(n.args)
-            elif isinstance(n, A.BinOp):
-                stack[:0] = [n.left, n.right]
-            elif isinstance(n, A.Neg):
-                stack[:0] = [n.operand]
-        return letters
-
-    def prim_letters(self, n) -> list:
-        f = n.func
-        if f == "sum" or not n.args:
-            return []
-        la = self._arg_letters(n.args[0])
-        if f in _SQUARE:
-            return la
-        if f in ("det", "logdet", "trace"):
-            return la[:-2]
-        if f == "eigvalsh":
-            return la[:-1]
-        if f == "transpose":
-            return la[:-2] + [la[-1], la[-2]]
-        lb = self._arg_letters(n.args[1])
-        return la[:-1] + lb[len(la) - 1:]
-
-    def _arg_letters(self, a):
-        if isinstance(a, A.Name):
-            return self.anon(a, np.ndim(self.values[a.name]))
-        return self._ordered(a, leading_first(self.free(a, self.fixed)), True)
-
-    def prim(self, n):
-        key = ("prim", id(n))
-        if key in self.tensor_cache:
-            return self.tensor_cache[key]
-        f = n.func
-        a, la = self.tensor_of(n.args[0], True)
-        batch = a.shape[:-2]
-        if f == "transpose":
-            out = np.swapaxes(a, -1, -2)
-        elif f == "trace":
-            out = np.empty(batch, dtype=object)
-            for b in np.ndindex(*batch):
-                out[b] = self.ctx.fsum([a[b + (k, k)] for k in range(a.shape[-1])])
-        elif f in ("inv", "det", "logdet") or f in _SQUARE or f == "eigvalsh":
-            if a.ndim < 2 or a.shape[-2] != a.shape[-1]:
-                raise ReferenceError_(f"{f}() needs a square matrix in its last two axes, not shape {a.shape}")
-            out = np.empty(a.shape if f in _SQUARE else a.shape[:-1] if f == "eigvalsh" else batch,
-                           dtype=object)
-            for b in np.ndindex(*batch):
-                r = self._matrix(f, a[b]) if f in ("inv", "det", "logdet") else self._matfun(f, a[b])
-                out[b] = r
-        else:                                   # solve(A, b): b's first axis after the batch are A's columns
-            rhs, lb = self.tensor_of(n.args[1], True)
-            nb = len(batch)
-            out = np.empty(batch + a.shape[-2:-1] + rhs.shape[nb + 1:], dtype=object)
-            for b in np.ndindex(*batch):
-                out[b] = self._solve(a[b], rhs[b])
-        res = (out, self.prim_letters(n))
-        self.tensor_cache[key] = res
-        return res
-
-    def _matrix(self, f, m):
-        if f in ("det", "logdet"):
-            return _det(f, m, self.ctx)
-        if self.ctx is _MP:
-            mm = mpmath.matrix(m.tolist())
-            return np.array(mpmath.inverse(mm).tolist(), dtype=object)
-        return np.linalg.inv(np.array(m, dtype=float)).astype(object)
-
-    def _matfun(self, f, m):
-        """cholesky, eigvalsh, eigvecsh, expm, logm or sqrtm of one matrix (an object array of numbers)."""
-        ctx = self.ctx
-        n = m.shape[0]
-        shape = (n,) if f == "eigvalsh" else (n, n)
-        if not all(ctx.finite(x) for x in m.flat):
-            return np.full(shape, ctx.nan, dtype=object)
-        if ctx is _MP and any(abs(x) > _FLOAT64_MAX for x in m.flat):
-            raise OutOfRange(f"{f}() of a matrix with an entry beyond float64's range")
-        if ctx is _MP:
-            r = _matfun_mp(f, m)
-            if any(mpmath.isfinite(x) and abs(x) > _FLOAT64_MAX for x in r.flat):
-                # expm of a matrix with entries ~1e3: the true value overflows float64, where code gives inf
-                raise OutOfRange(f"{f}() whose value is beyond float64's range")
-        else:
-            with mpmath.workdps(REFERENCE_DPS):
-                r = _matfun_mp(f, np.vectorize(mpmath.mpf, otypes=[object])(m))
-            r = np.vectorize(float, otypes=[object])(r) if r.size else r
-        return r
-    def _solve(self, m, r):
-        if self.ctx is _MP:
-            mm = mpmath.matrix(m.tolist())
-            cols = r.reshape(r.shape[0], -1)
-            out = np.empty(cols.shape, dtype=object)
-            for c in range(cols.shape[1]):
-                x = mpmath.lu_solve(mm, mpmath.matrix(cols[:, c].tolist()))
-                out[:, c] = [x[k] for k in range(cols.shape[0])]
-            return out.reshape(r.shape)
-        return np.linalg.solve(np.array(m, dtype=float), np.array(r, dtype=float).reshape(r.shape[0], -1)) \
-            .reshape(r.shape).astype(object)
-
 
 def _det(f, m, ctx):
     """det or logdet of one matrix, exactly: fraction-free (Bareiss) elimination on the entries' binary values, so
@@ -899,8 +907,6 @@ def evaluate(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40) 
 
 def evaluate_text(text: str, inputs, **kw) -> dict:
     """evaluate() for rule text: one rule with a header, or bare statements (`y[] = x[i] * x[i]`)."""
-    from derive.language import parser
-
     if parser.starts_with_header(text):
         rules = parser.parse_file(text).rules
         if len(rules) != 1:

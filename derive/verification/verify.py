@@ -21,10 +21,13 @@ import numpy as np
 
 from derive.emission.numpy_print import CHUNK_NAME
 from derive.language import domains
-from runtime import checking
+from derive.verification import reference
+from primitives.matrix import Calls
+from runtime import backend_numpy, checking
 from runtime.checking import finite as _finite
 from runtime.checking import flat as _flat
 from runtime.checking import rel_error as _rel
+from runtime.tangents import NoTangent, unthunk
 
 SIZES = (3, 4, 5, 6, 7, 8)       # extents of free index classes, in order of first appearance (then reversed)
 FD_STEPS = checking.FD_STEPS
@@ -97,7 +100,8 @@ class Check:
 # -- extents and inputs -----------------------------------------------------------------------------------------
 
 
-def _classes(meta):
+def index_classes(meta):
+    """{index: the first index of its equal_extents group}: indices declared to share one extent."""
     classes = {}
     for group in meta.get("equal_extents", []):
         for l in group:
@@ -109,7 +113,7 @@ def extent_assignments(meta) -> list:
     """Extents (by class) to verify at: each free class a distinct extent ≥ 3, ascending in order of first
     appearance, then descending, so every pair of classes is met both ways (X tall and wide); extents declared
     in the header (x[i:3]) stay as declared."""
-    classes = _classes(meta)
+    classes = index_classes(meta)
     fixed = {classes.get(l, l): n for l, n in meta.get("extents", {}).items()}
     free = []
     for inp in meta["inputs"]:
@@ -154,7 +158,7 @@ def _reached(ext, reaches, classes):
 
 
 def _by_letter(meta, ext):
-    classes = _classes(meta)
+    classes = index_classes(meta)
     out = {}
     for inp in meta["inputs"]:
         for l in inp.get("indices", []) if inp["kind"] == "tensor" else []:
@@ -165,7 +169,7 @@ def _by_letter(meta, ext):
 def sample_inputs(meta, rng, sizes=None):
     """Random arguments for an op from its OPS metadata: shapes from `sizes` (index -> extent; by default the
     first of extent_assignments), entries from each input's domain."""
-    classes = _classes(meta)
+    classes = index_classes(meta)
     ext = dict(extent_assignments(meta)[0])
     for l, n in (sizes or {}).items():
         ext[classes.get(l, l)] = n
@@ -219,13 +223,9 @@ class Watched:
     how verification tells a point where the primal is ill posed (a singular XᵀX) from a wrong derivative."""
 
     def __init__(self):
-        from runtime import backend_numpy
-
         self._base = backend_numpy
         self.worst_cond = 0.0
         self.linalg = _WatchedLinalg(self)
-        from primitives.matrix import Calls
-
         self.prim = Calls(self, watch=self.linalg._seen)
 
     def __getattr__(self, name):
@@ -322,8 +322,6 @@ def check_op(name, fns, meta, seeds=(0, 1), module=None) -> Check:
 
 def _run(name, fns, x, xdot, ybar):
     """Forward, frule and rrule (with its pullback applied) at one point: what the chunked pass must repeat."""
-    from runtime.tangents import NoTangent, unthunk
-
     tangents = (NoTangent(),) + tuple(t if t is not None else NoTangent() for t in xdot)
     y = fns[name](*x)
     y1, ydot = fns[name + "_frule"](tangents, *x)
@@ -341,8 +339,6 @@ def _width(inp, meta):
 
 
 def _check_point(chk, name, fns, meta, x, rng, watch):
-    from runtime.tangents import NoTangent
-
     f = fns[name]
     diff = [inp["kind"] != "int" for inp in meta["inputs"]]
     if watch is not None:
@@ -424,8 +420,6 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     """Compare the emitted forward function's values with derive.verification.reference's reading of the rule's text
     (mpmath, REFERENCE_DPS digits) at the sampled point moved by each (offset, scale); record the worst relative
     error in chk.reference_error and a problem above REFERENCE_TOL."""
-    from derive.verification import reference
-
     if rule is None:
         return chk
     f = fns[name]
@@ -437,51 +431,74 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     sizes = chk.extents[0] if chk.extents else None
     for offset, scale in (REFERENCE_SCALES if scales is None else scales):
         x = sample_inputs(meta, np.random.default_rng(seed), sizes)
-        moved = []
-        for inp, v in zip(meta["inputs"], x):
-            moved.append(_moved(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale))
+        moved = [_moved(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale)
+                 for inp, v in zip(meta["inputs"], x)]
         if any(m is None for m in moved):
             continue
-        try:
-            want = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
-                                      precision="mp", dps=REFERENCE_DPS)
-            want = tuple(np.array(want[o], dtype=float) for o in outs)
-        except reference.ReferenceError_ as e:
-            unread = str(e)
+        want, why = _reference_values(rule, meta, moved, outs)
+        unread = why if why is not None else unread
+        if want is None:
             continue
-        except (ArithmeticError, ValueError, ZeroDivisionError):
-            continue
-        if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
-            continue
-        if watch is not None:
-            watch.worst_cond = 0.0
-        with np.errstate(all="ignore"):
-            try:
-                got = f(*moved)
-            except (ArithmeticError, ValueError, np.linalg.LinAlgError):
-                got = None
-        if watch is not None and watch.worst_cond > COND_LIMIT:
+        got, ill_posed = _generated_values(f, watch, moved)
+        if ill_posed:
             continue        # a matrix near singular (XᵀX far from the origin): ill posed, as check_op skips it
         where = f"at inputs offset by {offset:g}, scaled by {scale:g}"
         _derivatives_finite(chk, name, fns, meta, moved, got, where)
         err = _worst_rel(got, want)
         chk.reference_points += 1
         chk.reference_error = max(chk.reference_error, err)
-        if err <= REFERENCE_TOL:
-            continue
-        text_err = _text_error(reference, rule, meta, moved, outs, want)
-        if err <= TEXT_SLACK * text_err:
-            # the digits are lost by the formula as written, not by the generated code: evaluating the text
-            # itself in float64 (compensated sums) loses as many. Say so; the code is as faithful as the text.
-            if not np.isfinite(err):
-                overflow.append(where)
-            else:
-                lost.append(f"{where} (as written in float64 it errs by {text_err:.1e}, the generated code by "
-                            f"{err:.1e})")
-            continue
-        chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
-                    f"error {err:.2e} {where})")
-    # one warning for each kind, naming every place it showed (not four near-identical lines)
+        if err > REFERENCE_TOL:
+            _judge_reference(chk, err, _text_error(rule, meta, moved, outs, want), where, lost, overflow)
+    _warn_reference(chk, lost, overflow, unread)
+    return chk
+
+
+def _reference_values(rule, meta, moved, outs):
+    """(the outputs' exact values at inputs `moved`, None), or (None, why the reference evaluator cannot read the
+    rule, or None where this point only has no finite value in float64)."""
+    try:
+        want = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
+                                  precision="mp", dps=REFERENCE_DPS)
+        want = tuple(np.array(want[o], dtype=float) for o in outs)
+    except reference.ReferenceError_ as e:
+        return None, str(e)
+    except (ArithmeticError, ValueError, ZeroDivisionError):
+        return None, None
+    if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
+        return None, None
+    return want, None
+
+
+def _generated_values(f, watch, moved):
+    """(the emitted forward function's outputs at `moved`, or None where it raised; whether a matrix it handed to
+    a CONDITIONED function was near singular)."""
+    if watch is not None:
+        watch.worst_cond = 0.0
+    with np.errstate(all="ignore"):
+        try:
+            got = f(*moved)
+        except (ArithmeticError, ValueError, np.linalg.LinAlgError):
+            got = None
+    return got, watch is not None and watch.worst_cond > COND_LIMIT
+
+
+def _judge_reference(chk, err, text_err, where, lost, overflow):
+    """An error above REFERENCE_TOL: a problem of the generated code, unless the text as written loses as much."""
+    if err <= TEXT_SLACK * text_err:
+        # the digits are lost by the formula as written, not by the generated code: evaluating the text
+        # itself in float64 (compensated sums) loses as many. Say so; the code is as faithful as the text.
+        if not np.isfinite(err):
+            overflow.append(where)
+        else:
+            lost.append(f"{where} (as written in float64 it errs by {text_err:.1e}, the generated code by "
+                        f"{err:.1e})")
+        return
+    chk.problem(f"forward value differs from the reference evaluation of the rule's text (rel. "
+                f"error {err:.2e} {where})")
+
+
+def _warn_reference(chk, lost, overflow, unread):
+    """One warning for each kind, naming every place it showed (not four near-identical lines)."""
     remedy = (" (write it so that no intermediate cancels or overflows: (x - m)² rather than x² - 2xm + m², "
               "exp(x - max x) rather than exp(x))")
     if overflow:
@@ -493,7 +510,6 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         # never a silent "reference 0.0": say that the forward value was not compared with the text's reading
         chk.warn(f"the forward value was not compared with the reference evaluation of the rule's text: the "
                  f"reference evaluator cannot read it ({unread})")
-    return chk
 
 
 def _derivatives_finite(chk, name, fns, meta, x, y, where):
@@ -530,7 +546,7 @@ def _worst_rel(got, want):
                 else np.inf for g, w in zip(got, want)), default=0.0)
 
 
-def _text_error(reference, rule, meta, moved, outs, want):
+def _text_error(rule, meta, moved, outs, want):
     """The relative error of the rule's text evaluated as written in float64 (derive.verification.reference, compensated
     sums), against the high-precision value: what any faithful float64 code of that formula loses."""
     try:

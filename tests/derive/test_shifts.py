@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from derive import api
-from derive.display import forms as display
+from derive.display import notation as display
 from derive.display import matrixform
 from derive.language.errors import RuleError
 from derive.language.parser import parse_file
