@@ -8,14 +8,34 @@ temporary file is left behind.
 """
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
-try:  # Ctrl-C while the command itself is still being imported: the same one line and 130 as later
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that it unwinds like Ctrl-C (no temporary file is left)."""
+
+
+def _terminate(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated()
+
+
+def argv_is_script() -> bool:
+    """Running as the command (not called in-process by tests or a notebook): only then is SIGINT ours to ignore."""
+    main_mod = sys.modules.get("__main__")
+    return getattr(main_mod, "__spec__", None) is not None and main_mod.__spec__.name == __name__ or \
+        os.path.basename(sys.argv[0] or "") == "derive-rules"
+
+
+if argv_is_script():  # SIGTERM takes Ctrl-C's path from the start, while the engine (SymPy) is still importing
+    signal.signal(signal.SIGTERM, _terminate)
+
+try:  # a signal while the command itself is still being imported: the same one line and exit code as later
     import argparse
     import json
     import keyword
-    import os
-    import signal
     import time
     from pathlib import Path
 
@@ -27,9 +47,10 @@ try:  # Ctrl-C while the command itself is still being imported: the same one li
     from derive.language.errors import DeriveError
     from derive.language.parser import starts_with_header
     from derive.output import OutputConflict, planned_files, stale_files, write_atomically
-except KeyboardInterrupt:
-    sys.stderr.write("derive-rules: interrupted; nothing was written\n")
-    raise SystemExit(130) from None
+except KeyboardInterrupt as _exc:
+    _how, _code = ("terminated", 128 + signal.SIGTERM) if isinstance(_exc, Terminated) else ("interrupted", 130)
+    sys.stderr.write(f"derive-rules: {_how}; nothing was written\n")
+    raise SystemExit(_code) from None
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
@@ -177,15 +198,6 @@ def _interrupt_in(exc):
     return None
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the program is, so that it unwinds like Ctrl-C (no temporary file is left)."""
-
-
-def _terminate(signum, frame):
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise Terminated()
-
-
 def _interrupted(how="interrupted", code=130) -> int:
     script = argv_is_script()
     if script:
@@ -203,13 +215,6 @@ def _interrupted(how="interrupted", code=130) -> int:
         except (OSError, ValueError):
             pass
     return code
-
-
-def argv_is_script() -> bool:
-    """Running as the command (not called in-process by tests or a notebook): only then is SIGINT ours to ignore."""
-    main_mod = sys.modules.get("__main__")
-    return getattr(main_mod, "__spec__", None) is not None and main_mod.__spec__.name == __name__ or \
-        os.path.basename(sys.argv[0] or "") == "derive-rules"
 
 
 def read_rule_file(path: Path, shown: str) -> str:

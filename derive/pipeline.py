@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from derive.calculus import differential as calculus
 from derive.display import forms as display
@@ -54,11 +54,18 @@ class RuleResult:
     rule: object = None            # the parsed rule (derive.language.ast.RuleDef), for the reference check
     text: str = ""                 # the rule's source text (derive.display.record.rule_text)
     twin: object = None            # its batched twin (a RuleResult, see derive.lowering.batching), None for none
+    _record: tuple | None = field(default=None, repr=False, compare=False)   # (the check it was made for, record)
 
     @property
     def ok(self) -> bool:
         return self.error is None and self.check is not None and self.check.ok and (
             self.twin is None or self.twin.ok)
+
+    def record(self) -> dict:
+        """What the generated op carries about itself (op.rule; derive.display.record), made once per check."""
+        if self._record is None or self._record[0] is not self.check:
+            self._record = (self.check, record.make(self))
+        return self._record[1]
 
     # display --------------------------------------------------------------------------------------------------
     def pushforward_text(self, style="unicode") -> str:
@@ -129,7 +136,7 @@ class RuleResult:
                                    "problems": list(c.problems), "warnings": list(c.warnings)}
         if self.error:
             out["error"] = self.error
-        out["record"] = record.make(self)       # what the generated op carries (op.rule); the report reads it
+        out["record"] = self.record()       # what the generated op carries (op.rule); the report reads it
         return out
 
 
@@ -235,7 +242,7 @@ def render_module(results, source: str, *, export: bool = True, doc: str = "", c
     ops = [r.code for r in results] + [r.twin.code for r in results if r.twin is not None]
     metas = {r.name: r.code.meta for r in results}
     # the records (op.rule) are for the exported module; the one verification runs needs none
-    rules = record.literal({r.name: record.make(r) for r in results}) if export else "{}"
+    rules = record.literal({r.name: r.record() for r in results}) if export else "{}"
     return tpl.render(source=source, command=command, doc=(doc or f"Rules derived from {source}.").strip(),
                       ops=ops, ops_literal=codegen.ops_literal(metas), rules_literal=rules, export=export,
                       chunk_name=emit_numpy.CHUNK_NAME, chunk_elements=emit_numpy.CHUNK_ELEMENTS)

@@ -61,11 +61,8 @@ def _statements(d, which):
 
 
 def make(result) -> dict:
-    """The record of one derived rule (a derive.api.RuleResult, verified or not); made once per result."""
-    done = getattr(result, "_record", None)
-    if done is not None and done[0] is result.check:
-        return done[1]
-
+    """The record of one derived rule (a derive.pipeline.RuleResult, verified or not); RuleResult.record() makes
+    it once per verification."""
     p = result.program
     path, line = _location(result.source)
     rec = {
@@ -88,7 +85,6 @@ def make(result) -> dict:
         "verified": result.ok,
         "verification": result.check.figures() if result.check is not None else None,
     }
-    result._record = (result.check, rec)
     return rec
 
 

@@ -33,7 +33,7 @@ def _reduced(entry):
 
 def _sizes(meta, reduced=()):
     """The verifier's extent sets, then each free extent in turn past one tile of reduced positions. An input axis
-    that shifted subscripts read (x[i+k]) is not free: its extent follows from the others (verify._reached)."""
+    that shifted subscripts read (x[i+k]) is not free: its extent follows from the others (verify.reached_extents)."""
     base = verify.extent_assignments(meta)
     classes = verify.index_classes(meta)
     reaches = meta.get("shifted", [])
@@ -42,7 +42,7 @@ def _sizes(meta, reduced=()):
     free = [c for c in base[0] if c not in fixed and c not in read]
 
     def at(ext):
-        return verify._reached({k: v for k, v in ext.items() if k not in read}, reaches, classes)
+        return verify.reached_extents({k: v for k, v in ext.items() if k not in read}, reaches, classes)
 
     out = [dict(e) for e in base]
     for c in free:

@@ -29,7 +29,7 @@ def check_twin(chk, base, twin, fns, base_meta, twin_meta, seeds=(0, 1)):
         multi = len(base_meta["outputs"]) > 1
         want = tuple(np.stack([np.asarray(e[o] if multi else e, dtype=float) for e in each])
                      for o in range(len(base_meta["outputs"])))
-        err = verify._worst_rel(tuple(np.asarray(g, dtype=float) for g in got) if multi else
+        err = verify.worst_rel(tuple(np.asarray(g, dtype=float) for g in got) if multi else
                                 np.asarray(got, dtype=float), want)
         if not err <= TWIN_TOL:
             chk.problem(f"the batched code differs from the op applied to each batch element (rel. error "

@@ -134,10 +134,10 @@ def extent_assignments(meta) -> list:
     out = [{**fixed, **dict(zip(free, sizes))}]
     if len(free) > 1:
         out.append({**fixed, **dict(zip(free, reversed(sizes)))})
-    return [_reached(ext, reaches, classes) for ext in out]
+    return [reached_extents(ext, reaches, classes) for ext in out]
 
 
-def _reached(ext, reaches, classes):
+def reached_extents(ext, reaches, classes):
     """Input extents that the shifted reads need (the largest over each axis's reads), computed once every
     extent a read depends on is known (a chain of convolutions needs several rounds)."""
     ext = dict(ext)
@@ -444,7 +444,7 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
             continue        # a matrix near singular (XᵀX far from the origin): ill posed, as check_op skips it
         where = f"at inputs offset by {offset:g}, scaled by {scale:g}"
         _derivatives_finite(chk, name, fns, meta, moved, got, where)
-        err = _worst_rel(got, want)
+        err = worst_rel(got, want)
         chk.reference_points += 1
         chk.reference_error = max(chk.reference_error, err)
         if err > REFERENCE_TOL:
@@ -539,7 +539,7 @@ def _derivatives_finite(chk, name, fns, meta, x, y, where):
 TEXT_SLACK = 64   # the generated code may lose up to this many times what the text, evaluated as written, loses
 
 
-def _worst_rel(got, want):
+def worst_rel(got, want):
     """The worst relative error of the outputs `got` (None: not computed) against the reference values `want`."""
     got = got if isinstance(got, tuple) else (got,)
     return max((_rel(g, w, floor=1e-300, relative_to="want") if g is not None and np.shape(g) == np.shape(w)
@@ -552,7 +552,7 @@ def _text_error(rule, meta, moved, outs, want):
     try:
         with np.errstate(all="ignore"):
             base = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)}, precision="f64")
-        return _worst_rel(tuple(np.array(base[o], dtype=float) for o in outs), want)
+        return worst_rel(tuple(np.array(base[o], dtype=float) for o in outs), want)
     except (reference.ReferenceError_, ArithmeticError, ValueError, ZeroDivisionError):
         return 0.0
 

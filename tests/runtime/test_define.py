@@ -80,21 +80,24 @@ def _entries(d):
 
 @pytest.fixture
 def generator(monkeypatch, tmp_path):
-    """A stand-in for derive.api.generate_module_source, recording its calls; cache in a fresh folder."""
+    """A stand-in for derive.pipeline.define_files (the pipeline runtime.define runs), recording its calls; cache
+    in a fresh folder."""
     calls = []
 
-    def generate_module_source(text, module_name=None, source_label="<runtime>"):
-        calls.append((text, module_name, source_label))
+    def define_files(text, name=None, label="<runtime>", *, kernels=False):
+        calls.append((text, name, label))
         if text == TEXT:
-            return SOFTPLUS.replace("{label}", source_label)
+            return {"module.py": SOFTPLUS.replace("{label}", label)}
         if text == TWO:
-            return TWO_SRC.replace("{label}", source_label)
+            return {"module.py": TWO_SRC.replace("{label}", label)}
         from derive.language.errors import DeriveError
         raise DeriveError(f"cannot parse {text!r}")
 
-    api = types.ModuleType("derive.api")
-    api.generate_module_source = generate_module_source
-    monkeypatch.setitem(sys.modules, "derive.api", api)
+    pipeline = types.ModuleType("derive.pipeline")
+    pipeline.define_files = define_files
+    monkeypatch.setitem(sys.modules, "derive.pipeline", pipeline)
+    import derive
+    monkeypatch.setattr(derive, "pipeline", pipeline, raising=False)   # `from derive import pipeline` reads this
     monkeypatch.setenv("TENSOR_RULES_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(define_mod, "_MEMO", {})
     return calls
@@ -117,7 +120,7 @@ def test_define_derives_once_and_the_op_is_differentiable(generator, tmp_path):
 def test_cache_on_disk_is_reused_without_the_generator(generator, monkeypatch):
     define(TEXT)
     monkeypatch.setattr(define_mod, "_MEMO", {})  # as if in a new process
-    sys.modules["derive.api"].generate_module_source = None  # would fail if called
+    sys.modules["derive.pipeline"].define_files = None  # would fail if called
     op = define(TEXT)
     assert_close(op(np.zeros(1)), [np.log(2.0)])
     assert len(generator) == 1
@@ -170,7 +173,7 @@ def test_second_process_loads_from_cache_without_sympy(generator, tmp_path):
         g = runtime.grad(lambda x: runtime.tnp.sum(op(x)))(np.zeros(2))
         assert np.allclose(g, 0.5), g
         assert 'sympy' not in sys.modules, 'sympy was imported'
-        assert 'derive.api' not in sys.modules, 'the generator was imported'
+        assert 'derive.pipeline' not in sys.modules, 'the generator was imported'
         print('ok')
     """)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
