@@ -223,14 +223,7 @@ class OpCpu(OpPlan):
     def cpu_reduce_step(self, name, pc: Piece, companion: Piece | None = None):
         """A reduction's kernel; with a companion (rows = pc's rows but the last, same reduced indices), one lane
         kernel computing both, or None when pc is no lane kernel."""
-        if pc.op not in ("sum", "max"):
-            raise NotImplementedError(f"no native CPU kernel for a {pc.op} reduction")
-        for _, inner in pc.terms:
-            if any(type(a).__name__ == "Iverson" for a in sp.preorder_traversal(inner)):
-                # a masked sum (a cumulative sum, a causal mask): NumPy runs it as a scan, in O(n) not O(n²)
-                raise NotImplementedError("a masked reduction (NumPy's scans are faster)")
-            if _functions(inner) & NONLINEAR and not self._covered(pc):
-                self.worth.add("nonlinear summand over rows x reduced")
+        self._note_reduce(pc)
         rows_cls = tuple(s.ext for s in pc.indices)
         red_cls = tuple(s.ext for s in pc.sums)
         k = Kernel(name, "cpu_reduce")
@@ -243,27 +236,7 @@ class OpCpu(OpPlan):
         inner_names.update(zip(pc.sums, kvars))
         K = set(pc.sums)
         is_sum = pc.op == "sum"
-
-        # index sums inside the summand: once per row when free of the reduced indices, else a tile at a time
-        placeholders: dict = {}
-
-        def abstract(e):
-            if isinstance(e, IndexSum):
-                key = canon_bound(e)
-                if key not in placeholders:
-                    placeholders[key] = (sp.Symbol(ctx.fresh("s"), real=True), e)
-                return placeholders[key][0]
-            if not e.args or ir.is_access(e):
-                return e
-            return e.func(*[abstract(a) for a in e.args])
-
-        exprs = [abstract(i) for _, i in pc.terms]
-        free_terms = []
-        if companion is not None:
-            # the companion's indices renamed to pc's: its rows are pc's but the last, its reduced ones the same
-            ren = dict(zip(companion.indices, pc.indices[:-1]))
-            ren.update(zip(companion.sums, pc.sums))
-            free_terms = [(o.xreplace(ren), abstract(i.xreplace(ren))) for o, i in companion.terms]
+        placeholders, exprs, free_terms = _abstract_sums(ctx, pc, companion)
         row_lines, tile_decls, tile_lines, row_syms = [], [], [], []
         subs = {}
         for sym, e in sorted(placeholders.values(), key=lambda p: int(p[0].name[1:])):
@@ -275,27 +248,7 @@ class OpCpu(OpPlan):
                 continue
             arr = sym.name + "_t"
             tile_decls.append(f"    T {arr}[TR_TILE];")
-            lines = [f"        for (long long t = 0; t < tn; ++t) {arr}[t] = T(0);"]
-            loop_names = dict(inner_names)
-            depth = 0
-            for s in e.indices:
-                v = ctx.fresh("k")
-                loop_names[s] = v
-                lines.append("        " + "    " * depth
-                             + f"for (long long {v} = 0; {v} < {ctx.extent(s.ext)}; ++{v}) {{")
-                depth += 1
-            ind = "        " + "    " * depth
-            lines.append(ind + "#pragma omp simd")
-            lines.append(ind + "for (long long t = 0; t < tn; ++t) {")
-            lines.append(ind + f"    const long long {kvars[-1]} = k0 + t;")
-            body = CpuBody(ctx, loop_names, ind + "    ")
-            (code,) = body.values([e.body])
-            lines += body.lines
-            lines.append(ind + f"    {arr}[t] += {code};")
-            lines.append(ind + "}")
-            for d in reversed(range(depth)):
-                lines.append("        " + "    " * d + "}")
-            tile_lines += lines
+            tile_lines += self._tile_sum(ctx, arr, e, inner_names, kvars[-1])
             subs[sym] = sp.Symbol(f"{arr}[t]", real=True)
         exprs = [e.xreplace(subs) for e in exprs]
         lane = pc.indices[-1] if is_sum and len(pc.indices) >= 2 else None
@@ -319,6 +272,17 @@ class OpCpu(OpPlan):
                              "out2": cname(companion.target) if companion is not None else ""})
             return self._reduce_step(k, [pc] + ([companion] if companion is not None else []), moved,
                                      lane=lane.ext)
+        return self._row_kernel(k, ctx, pc, exprs, (names, inner_names, rvars, kvars),
+                                (row_lines, tile_decls, tile_lines, row_syms), moved)
+
+    def _row_kernel(self, k, ctx, pc, exprs, scope, tiles, moved):
+        """The step of a reduction kernel with one row per iteration (no lanes): the reduced indices but the last
+        from an outer counter, the last in the simd loop."""
+        names, inner_names, rvars, kvars = scope
+        row_lines, tile_decls, tile_lines, row_syms = tiles
+        rows_cls = tuple(s.ext for s in pc.indices)
+        red_cls = tuple(s.ext for s in pc.sums)
+        is_sum = pc.op == "sum"
         accs = [f"a{j}" for j in range(len(exprs))]
         inner = CpuBody(ctx, inner_names, "                ")
         codes = inner.values(exprs)
@@ -343,6 +307,43 @@ class OpCpu(OpPlan):
         k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
         k.fields["combine"] = "+" if is_sum else "max"
         return self._reduce_step(k, [pc], moved)
+
+    def _note_reduce(self, pc):
+        """Refuse a reduction the kernels do not beat NumPy at; note a nonlinear summand as why they are worth it."""
+        if pc.op not in ("sum", "max"):
+            raise NotImplementedError(f"no native CPU kernel for a {pc.op} reduction")
+        for _, inner in pc.terms:
+            if any(type(a).__name__ == "Iverson" for a in sp.preorder_traversal(inner)):
+                # a masked sum (a cumulative sum, a causal mask): NumPy runs it as a scan, in O(n) not O(n²)
+                raise NotImplementedError("a masked reduction (NumPy's scans are faster)")
+            if _functions(inner) & NONLINEAR and not self._covered(pc):
+                self.worth.add("nonlinear summand over rows x reduced")
+
+    @staticmethod
+    def _tile_sum(ctx, arr, e, inner_names, klast):
+        """Lines filling arr[t] with the index sum e at the tile's reduced positions (klast = k0 + t): its own
+        indices in outer loops, so the innermost loop over t has no loop in it and vectorizes."""
+        lines = [f"        for (long long t = 0; t < tn; ++t) {arr}[t] = T(0);"]
+        loop_names = dict(inner_names)
+        depth = 0
+        for s in e.indices:
+            v = ctx.fresh("k")
+            loop_names[s] = v
+            lines.append("        " + "    " * depth
+                         + f"for (long long {v} = 0; {v} < {ctx.extent(s.ext)}; ++{v}) {{")
+            depth += 1
+        ind = "        " + "    " * depth
+        lines.append(ind + "#pragma omp simd")
+        lines.append(ind + "for (long long t = 0; t < tn; ++t) {")
+        lines.append(ind + f"    const long long {klast} = k0 + t;")
+        body = CpuBody(ctx, loop_names, ind + "    ")
+        (code,) = body.values([e.body])
+        lines += body.lines
+        lines.append(ind + f"    {arr}[t] += {code};")
+        lines.append(ind + "}")
+        for d in reversed(range(depth)):
+            lines.append("        " + "    " * d + "}")
+        return lines
 
     def _reduce_step(self, k, pieces, moved, lane=None):
         """The plan's step for reduce kernel k writing the pieces' targets (a lane kernel's companion second)."""
@@ -413,6 +414,32 @@ class OpCpu(OpPlan):
                     "hoist_simd": f"#pragma omp simd reduction(+:{', '.join(faccs)})" if fsum else "#pragma omp simd"}
         return {"tile_decls_h": decls, "hoist": hoist_lines, "lane": lane_lines, "epilogue": epi.lines,
                 "epilogue2": fepi.lines}
+
+
+def _abstract_sums(ctx, pc, companion):
+    """The summands (pc's, then its companion's renamed to pc's indices) with each index sum inside replaced by a
+    placeholder symbol: ({key: (symbol, sum)}, pc's summands, [(companion outer, summand)]). The sums are computed
+    once per row when free of the reduced indices, else a tile at a time."""
+    placeholders: dict = {}
+
+    def abstract(e):
+        if isinstance(e, IndexSum):
+            key = canon_bound(e)
+            if key not in placeholders:
+                placeholders[key] = (sp.Symbol(ctx.fresh("s"), real=True), e)
+            return placeholders[key][0]
+        if not e.args or ir.is_access(e):
+            return e
+        return e.func(*[abstract(a) for a in e.args])
+
+    exprs = [abstract(i) for _, i in pc.terms]
+    free_terms = []
+    if companion is not None:
+        # the companion's indices renamed to pc's: its rows are pc's but the last, its reduced ones the same
+        ren = dict(zip(companion.indices, pc.indices[:-1]))
+        ren.update(zip(companion.sums, pc.sums))
+        free_terms = [(o.xreplace(ren), abstract(i.xreplace(ren))) for o, i in companion.terms]
+    return placeholders, exprs, free_terms
 
 
 def generate_op(result, prefix, kernels):

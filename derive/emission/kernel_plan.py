@@ -396,16 +396,7 @@ class Planner:
         map_terms: list = []
         groups: dict = {}
         direct: list = []                     # pieces planned from single terms (gemm / reduce chains)
-        # a log-sum-exp term joins the elementwise terms it is added to, so _stabilize can subtract the
-        # maximum from them first (log-softmax: (x - M) - log Σ exp(x - M))
-        lse = [t for t in terms if any(isinstance(g * t, sp.log) and _is_sum_of_exp((g * t).args[0])
-                                       for g in (1, -1))]
-        if len(lse) == 1:
-            plain = [t for t in terms if t is not lse[0] and _split_sum(t) is None]
-            if plain:
-                terms = [sp.Add(lse[0], *plain)] + [t for t in terms if t is not lse[0]
-                                                     and not any(t is q for q in plain)]
-        for term in terms:
+        for term in _join_lse(terms):
             term = self._stabilize(term)
             split = _split_sum(term)
             if split is None:
@@ -556,6 +547,19 @@ class Planner:
                          gemm={"a": a, "b": b, "rows": rows, "cols": cols, "batch": batch, "red": red,
                                "alpha": float(num), "alpha_buf": alpha})
         return Piece("reduce", target, I, [(outer, a * b)], sums=tuple(summed))
+
+
+def _join_lse(terms):
+    """A log-sum-exp term joined with the elementwise terms it is added to, so _stabilize can subtract the
+    maximum from them first (log-softmax: (x - M) - log Σ exp(x - M))."""
+    lse = [t for t in terms if any(isinstance(g * t, sp.log) and _is_sum_of_exp((g * t).args[0])
+                                   for g in (1, -1))]
+    if len(lse) == 1:
+        plain = [t for t in terms if t is not lse[0] and _split_sum(t) is None]
+        if plain:
+            return [sp.Add(lse[0], *plain)] + [t for t in terms if t is not lse[0]
+                                               and not any(t is q for q in plain)]
+    return terms
 
 
 def _split_sum(term):
