@@ -18,7 +18,7 @@ from sympy.printing.str import StrPrinter
 
 from derive.display import check as dc
 from derive.display.forms import pretty_name, tidy, unicode_pow
-from derive.emission.numpy_print import _balanced_outer
+from derive.emission.numpy_text import balanced_outer as _balanced_outer
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum
 from derive.lowering import shifts
