@@ -183,7 +183,7 @@ def _has_linear(e):
     return any(is_linear_atom(a) for a in ir.accesses(e))
 
 
-def _factors(c):
+def factors(c):
     return list(c.args) if isinstance(c, sp.Mul) else [c]
 
 
@@ -193,7 +193,7 @@ def contract_deltas(t: Term) -> Term:
     changed = True
     while changed:
         changed = False
-        for f in _factors(coeff):
+        for f in factors(coeff):
             if isinstance(f, sp.KroneckerDelta):
                 a, b = f.args
                 if a == b:
@@ -224,7 +224,7 @@ def contract_deltas(t: Term) -> Term:
 def split_sums(t: Term) -> list:
     """Distribute a coefficient factor that is a sum when that keeps intermediates smaller or exposes deltas."""
     out = [t]
-    fs = _factors(t.coeff)
+    fs = factors(t.coeff)
     for k, f in enumerate(fs):
         if not isinstance(f, sp.Add):
             continue
@@ -373,10 +373,10 @@ def _collapse_where(c):
     conds = {}
     rest = []
     for a in c.args:
-        ws = [f for f in _factors(a) if isinstance(f, ir.where)]
+        ws = [f for f in factors(a) if isinstance(f, ir.where)]
         if len(ws) == 1:
             w = ws[0]
-            others = sp.Mul(*[f for f in _factors(a) if f is not w])
+            others = sp.Mul(*[f for f in factors(a) if f is not w])
             conds.setdefault(w.args[0], []).append((others, w.args[1], w.args[2]))
         else:
             rest.append(a)

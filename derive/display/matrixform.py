@@ -21,7 +21,7 @@ from sympy.printing.str import StrPrinter
 from derive.calculus.differential import Term
 from derive.display import check as dc
 from derive.display.notation import INDEX_LATEX, inverse_of, opaque_text, pretty_name, symbol_count, tidy, unicode_pow
-from derive.emission.numpy_print import _balanced_outer
+from derive.emission.numpy_text import balanced_outer
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum
 from derive.lowering import shifts
@@ -94,8 +94,8 @@ class _ElemMixin:
             return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
         text = super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
         k = text.find("(")
-        if self.st is STYLES["unicode"] and k > 0 and text.endswith(")") and _balanced_outer(text[k:]) and \
-                text[k + 1] == "(" and _balanced_outer(text[k + 1:-1]):
+        if self.st is STYLES["unicode"] and k > 0 and text.endswith(")") and balanced_outer(text[k:]) and \
+                text[k + 1] == "(" and balanced_outer(text[k + 1:-1]):
             text = text[:k + 1] + text[k + 2:-2] + ")"     # log(exp(z)ᵀ·𝟙), not log((exp(z)ᵀ·𝟙))
         return text
 
@@ -409,9 +409,9 @@ def _print_item(item, orient, st):
     if num and den and st is STYLES["unicode"]:       # dy/x, not 1/x ⊙ dy ('/' is elementwise, as in 1/x)
         top = _print_item(_Item.of(num, item.idx), orient, st)
         bottom = _print_item(_Item.of([1 / e for e in den], item.idx), orient, st)
-        if _top_level_op(bottom) and not (bottom.startswith("(") and _balanced_outer(bottom)):
+        if _top_level_op(bottom) and not (bottom.startswith("(") and balanced_outer(bottom)):
             bottom = "(" + bottom + ")"
-        if _top_level_sum(top) and not (top.startswith("(") and _balanced_outer(top)):
+        if _top_level_sum(top) and not (top.startswith("(") and balanced_outer(top)):
             top = "(" + top + ")"
         return top + "/" + bottom
     parts = []
@@ -448,7 +448,7 @@ def term_matrix(t, free, st, pt=None):
 def _joined(pieces, st, V):
     """(text, value) of a product of pieces: `a·b·c`, one parenthesised piece without its parentheses."""
     text = st["dot"].join(p[0] for p in pieces) if pieces else "1"
-    if text.startswith("(") and _balanced_outer(text) and len(pieces) == 1:
+    if text.startswith("(") and balanced_outer(text) and len(pieces) == 1:
         text = text[1:-1]
     return text, ((dc.chain([p[1] for p in pieces]) if pieces else np.float64(1.0)) if V else None)
 
@@ -641,7 +641,7 @@ def _transposed_piece(text, st):
 
 def _atomic(text):
     return bool(re.fullmatch(r"[\w′𝟙]+|\\mathit\{[^{}]*\}(_\{[^{}]*\})?|\\mathbf\{1\}", text)) or \
-        (text.startswith(("(", "\\left(")) and _balanced_outer(text))
+        (text.startswith(("(", "\\left(")) and balanced_outer(text))
 
 
 def _transposed_chain(ps, st, V):
@@ -690,13 +690,13 @@ def _row_wise(items, free, st, pt):
         b_text = st["open"] + wrap + st["dot"] + st["ones"] + st["T"] + st["close"]
         b_val = dc.mul(val, ones) if pt is not None else None
     else:
-        if _top_level_op(text) and not (text.startswith("(") and _balanced_outer(text)):
+        if _top_level_op(text) and not (text.startswith("(") and balanced_outer(text)):
             wrap = st["open"] + text + st["close"]      # (a·b)ᵀ: the transpose of the whole product
         b_text = st["open"] + st["ones"] + st["dot"] + wrap + st["T"] + st["close"]
         b_val = dc.mul(dc.transpose(ones), dc.transpose(val)) if pt is not None else None
     f_text = _print_item(F, free, st)
     f_val = _item_value(F, free, pt) if pt is not None else None
-    if _top_level_op(f_text) and not (f_text.startswith("(") and _balanced_outer(f_text)):
+    if _top_level_op(f_text) and not (f_text.startswith("(") and balanced_outer(f_text)):
         f_text = "(" + f_text + ")"
     had = (_had_factors(F, free, st, pt) or [(f_text, f_val)]) + [(b_text, b_val)]
     return [], (st["open"] + f_text + st["had"] + b_text + st["close"],
@@ -873,7 +873,7 @@ def _factored_hadamard(parts, st, style, pt):
     g = _common_number([num for num, _ in parts])
 
     def strip(t):
-        return t[len(st["open"]):-len(st["close"])] if t.startswith(st["open"]) and _balanced_outer(t) else t
+        return t[len(st["open"]):-len(st["close"])] if t.startswith(st["open"]) and balanced_outer(t) else t
 
     rest = [(num / g, st["had"].join(h[0] for h in hs) if len(hs) > 1 else strip(hs[0][0]), hs) for (num, _), hs
             in zip(parts, had)]
@@ -943,7 +943,7 @@ def _over(text, den, style):
     if style == "latex":
         return "\\frac{" + text + "}{" + _num(den, style) + "}"
     d = _num(den, style)
-    if _top_level_op(d) and not (d.startswith("(") and _balanced_outer(d)):
+    if _top_level_op(d) and not (d.startswith("(") and balanced_outer(d)):
         d = "(" + d + ")"
     if _top_level_sum(text):
         text = "(" + text + ")"

@@ -1,4 +1,4 @@
-"""Native CPU kernels: the CUDA planner's steps (derive.emission.cuda) printed as C++ loops with OpenMP.
+"""Native CPU kernels: the kernel plan's steps (derive.emission.kernels, as for CUDA) printed as C++ loops with OpenMP.
 
 `generate_cpu(results, "rules/foo.rules")` returns {"foo.cpp": kernels, "foo.json": plan} for every op the planner
 can print (not those with a matrix primitive or a masked scan). The plan has the CUDA plan's format; each op's
@@ -22,19 +22,21 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from derive.calculus.differential import canon_bound
-from derive.emission.cuda import (
+from derive.emission.kernel_plan import Body, CudaPrinter, Piece, free_of, outer_accesses
+from derive.emission.kernels import (
     FORMAT,
     Ctx,
     Kernel,
     KernelSet,
-    OpCuda,
-    _decompose,
-    _sum_code,
+    OpPlan,
     cname,
+    decompose,
+    horner,
     op_entry,
+    plan_ops,
     stem_of,
+    sum_code,
 )
-from derive.emission.kernel_plan import Body, CudaPrinter, Piece, free_of, outer_accesses
 from derive.emission.templates import template_env
 from derive.ir import nodes as ir
 from derive.ir.nodes import IndexSum
@@ -51,9 +53,19 @@ NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos"
              "sigmoid", "softplus", "erf", "Abs", "relu"}
 
 
+def cpp_spelling(row):
+    """The C++ spelling of an elementwise built-in (a row of primitives/elementwise.py): its `cpp` column, or its
+    CUDA spelling where the row has none (templates/cpu_helpers.h.j2 defines the tr_* helpers under CUDA's names).
+    The one place the C++ kernels choose a built-in's spelling."""
+    return getattr(row, "cpp", None) or row.cuda
+
+
 class CpuPrinter(CudaPrinter):
     """CUDA's printing, with exp/erf from templates/cpu_math.h and selects as tr_select (a blend of both values,
     which g++ vectorizes without AVX-512's masks; `c ? a : b` with a constant arm becomes a branch)."""
+
+    def spelling(self, row):
+        return cpp_spelling(row)
 
     def select(self, cond, a, b):
         return f"tr_select<T>({cond}, {a}, {b})"
@@ -101,12 +113,10 @@ class CpuCtx(Ctx):
         codes = list(codes)
         classes.append(classes.pop(p))
         codes.append(codes.pop(p))
-        from derive.emission.cuda import _horner
-
-        return _horner(codes, [self.extent(c) for c in classes])
+        return horner(codes, [self.extent(c) for c in classes])
 
 
-class OpCpu(OpCuda):
+class OpCpu(OpPlan):
     body_cls = CpuBody
 
     def __init__(self, result, prefix, kernels):
@@ -141,7 +151,7 @@ class OpCpu(OpCuda):
         # no division per element
         if not evars:
             return []
-        return _decompose("o", list(evars[:-1]), space[:-1], ctx, "    ")
+        return decompose("o", list(evars[:-1]), space[:-1], ctx, "    ")
 
     def kernel_step(self, tag, n, grp, local_only):
         step = self._kernel_step(tag, n, grp, local_only)
@@ -213,14 +223,7 @@ class OpCpu(OpCuda):
     def cpu_reduce_step(self, name, pc: Piece, companion: Piece | None = None):
         """A reduction's kernel; with a companion (rows = pc's rows but the last, same reduced indices), one lane
         kernel computing both, or None when pc is no lane kernel."""
-        if pc.op not in ("sum", "max"):
-            raise NotImplementedError(f"no native CPU kernel for a {pc.op} reduction")
-        for _, inner in pc.terms:
-            if any(type(a).__name__ == "Iverson" for a in sp.preorder_traversal(inner)):
-                # a masked sum (a cumulative sum, a causal mask): NumPy runs it as a scan, in O(n) not O(n²)
-                raise NotImplementedError("a masked reduction (NumPy's scans are faster)")
-            if _functions(inner) & NONLINEAR and not self._covered(pc):
-                self.worth.add("nonlinear summand over rows x reduced")
+        self._note_reduce(pc)
         rows_cls = tuple(s.ext for s in pc.indices)
         red_cls = tuple(s.ext for s in pc.sums)
         k = Kernel(name, "cpu_reduce")
@@ -233,27 +236,7 @@ class OpCpu(OpCuda):
         inner_names.update(zip(pc.sums, kvars))
         K = set(pc.sums)
         is_sum = pc.op == "sum"
-
-        # index sums inside the summand: once per row when free of the reduced indices, else a tile at a time
-        placeholders: dict = {}
-
-        def abstract(e):
-            if isinstance(e, IndexSum):
-                key = canon_bound(e)
-                if key not in placeholders:
-                    placeholders[key] = (sp.Symbol(ctx.fresh("s"), real=True), e)
-                return placeholders[key][0]
-            if not e.args or ir.is_access(e):
-                return e
-            return e.func(*[abstract(a) for a in e.args])
-
-        exprs = [abstract(i) for _, i in pc.terms]
-        free_terms = []
-        if companion is not None:
-            # the companion's indices renamed to pc's: its rows are pc's but the last, its reduced ones the same
-            ren = dict(zip(companion.indices, pc.indices[:-1]))
-            ren.update(zip(companion.sums, pc.sums))
-            free_terms = [(o.xreplace(ren), abstract(i.xreplace(ren))) for o, i in companion.terms]
+        placeholders, exprs, free_terms = _abstract_sums(ctx, pc, companion)
         row_lines, tile_decls, tile_lines, row_syms = [], [], [], []
         subs = {}
         for sym, e in sorted(placeholders.values(), key=lambda p: int(p[0].name[1:])):
@@ -265,27 +248,7 @@ class OpCpu(OpCuda):
                 continue
             arr = sym.name + "_t"
             tile_decls.append(f"    T {arr}[TR_TILE];")
-            lines = [f"        for (long long t = 0; t < tn; ++t) {arr}[t] = T(0);"]
-            loop_names = dict(inner_names)
-            depth = 0
-            for s in e.indices:
-                v = ctx.fresh("k")
-                loop_names[s] = v
-                lines.append("        " + "    " * depth
-                             + f"for (long long {v} = 0; {v} < {ctx.extent(s.ext)}; ++{v}) {{")
-                depth += 1
-            ind = "        " + "    " * depth
-            lines.append(ind + "#pragma omp simd")
-            lines.append(ind + "for (long long t = 0; t < tn; ++t) {")
-            lines.append(ind + f"    const long long {kvars[-1]} = k0 + t;")
-            body = CpuBody(ctx, loop_names, ind + "    ")
-            (code,) = body.values([e.body])
-            lines += body.lines
-            lines.append(ind + f"    {arr}[t] += {code};")
-            lines.append(ind + "}")
-            for d in reversed(range(depth)):
-                lines.append("        " + "    " * d + "}")
-            tile_lines += lines
+            tile_lines += self._tile_sum(ctx, arr, e, inner_names, kvars[-1])
             subs[sym] = sp.Symbol(f"{arr}[t]", real=True)
         exprs = [e.xreplace(subs) for e in exprs]
         lane = pc.indices[-1] if is_sum and len(pc.indices) >= 2 else None
@@ -300,8 +263,8 @@ class OpCpu(OpCuda):
             # them, and the summand's parts free of it (the exp of the kernel sum); a row group does its lanes
             lines = self._lanes(ctx, k, pc, exprs, names, inner_names, rvars, kvars, lane, free_exprs,
                                 [o for o, _ in free_terms])
-            k.lines = {"decompose_row": _decompose("grp", rvars[:-1], rows_cls[:-1], ctx, "    "),
-                       "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
+            k.lines = {"decompose_row": decompose("grp", rvars[:-1], rows_cls[:-1], ctx, "    "),
+                       "decompose_outer": decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
                        "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines, **lines}
             k.cls = "cpu_reduce_lanes"
             k.extra = ["const long long nrows", "const long long nko", "const long long nki", "const long long nlane"]
@@ -309,6 +272,17 @@ class OpCpu(OpCuda):
                              "out2": cname(companion.target) if companion is not None else ""})
             return self._reduce_step(k, [pc] + ([companion] if companion is not None else []), moved,
                                      lane=lane.ext)
+        return self._row_kernel(k, ctx, pc, exprs, (names, inner_names, rvars, kvars),
+                                (row_lines, tile_decls, tile_lines, row_syms), moved)
+
+    def _row_kernel(self, k, ctx, pc, exprs, scope, tiles, moved):
+        """The step of a reduction kernel with one row per iteration (no lanes): the reduced indices but the last
+        from an outer counter, the last in the simd loop."""
+        names, inner_names, rvars, kvars = scope
+        row_lines, tile_decls, tile_lines, row_syms = tiles
+        rows_cls = tuple(s.ext for s in pc.indices)
+        red_cls = tuple(s.ext for s in pc.sums)
+        is_sum = pc.op == "sum"
         accs = [f"a{j}" for j in range(len(exprs))]
         inner = CpuBody(ctx, inner_names, "                ")
         codes = inner.values(exprs)
@@ -318,14 +292,14 @@ class OpCpu(OpCuda):
         epi = CpuBody(ctx, names, "        ")
         ocodes = epi.values([o for o, _ in pc.terms])
         parts = [f"acc{j}[row - r0]" if o == "T(1)" else f"{o} * acc{j}[row - r0]" for j, o in enumerate(ocodes)]
-        k.lines = {"decompose_row": _decompose("row", rvars, rows_cls, ctx, "    "),
+        k.lines = {"decompose_row": decompose("row", rvars, rows_cls, ctx, "    "),
                    # the reduced indices but the last from the outer counter ko; the last is k0 + t
-                   "decompose_outer": _decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
+                   "decompose_outer": decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
                    "decompose_k": [f"                const long long {kvars[-1]} = k0 + t;"],
                    "row": row_lines, "tile_decls": tile_decls, "tile": tile_lines,
                    "inner": inner.lines + ["                " + update.format(a=a, c=c) for a, c in zip(accs, codes)],
                    "epilogue": epi.lines}
-        k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"), "out": cname(pc.target),
+        k.fields = {"accs": accs, "result": sum_code(parts).replace("T(-1) * ", "-"), "out": cname(pc.target),
                     "init": "T(0)" if is_sum else "-T(INFINITY)",
                     "simd": f"#pragma omp simd reduction({'+' if is_sum else 'max'}:{', '.join(accs)})",
                     "store": "tr_store" if is_sum else "tr_store_max",
@@ -333,6 +307,43 @@ class OpCpu(OpCuda):
         k.extra = ["const long long nrows", "const long long nko", "const long long nki"]
         k.fields["combine"] = "+" if is_sum else "max"
         return self._reduce_step(k, [pc], moved)
+
+    def _note_reduce(self, pc):
+        """Refuse a reduction the kernels do not beat NumPy at; note a nonlinear summand as why they are worth it."""
+        if pc.op not in ("sum", "max"):
+            raise NotImplementedError(f"no native CPU kernel for a {pc.op} reduction")
+        for _, inner in pc.terms:
+            if any(type(a).__name__ == "Iverson" for a in sp.preorder_traversal(inner)):
+                # a masked sum (a cumulative sum, a causal mask): NumPy runs it as a scan, in O(n) not O(n²)
+                raise NotImplementedError("a masked reduction (NumPy's scans are faster)")
+            if _functions(inner) & NONLINEAR and not self._covered(pc):
+                self.worth.add("nonlinear summand over rows x reduced")
+
+    @staticmethod
+    def _tile_sum(ctx, arr, e, inner_names, klast):
+        """Lines filling arr[t] with the index sum e at the tile's reduced positions (klast = k0 + t): its own
+        indices in outer loops, so the innermost loop over t has no loop in it and vectorizes."""
+        lines = [f"        for (long long t = 0; t < tn; ++t) {arr}[t] = T(0);"]
+        loop_names = dict(inner_names)
+        depth = 0
+        for s in e.indices:
+            v = ctx.fresh("k")
+            loop_names[s] = v
+            lines.append("        " + "    " * depth
+                         + f"for (long long {v} = 0; {v} < {ctx.extent(s.ext)}; ++{v}) {{")
+            depth += 1
+        ind = "        " + "    " * depth
+        lines.append(ind + "#pragma omp simd")
+        lines.append(ind + "for (long long t = 0; t < tn; ++t) {")
+        lines.append(ind + f"    const long long {klast} = k0 + t;")
+        body = CpuBody(ctx, loop_names, ind + "    ")
+        (code,) = body.values([e.body])
+        lines += body.lines
+        lines.append(ind + f"    {arr}[t] += {code};")
+        lines.append(ind + "}")
+        for d in reversed(range(depth)):
+            lines.append("        " + "    " * d + "}")
+        return lines
 
     def _reduce_step(self, k, pieces, moved, lane=None):
         """The plan's step for reduce kernel k writing the pieces' targets (a lane kernel's companion second)."""
@@ -397,12 +408,38 @@ class OpCpu(OpCuda):
         fepi = CpuBody(ctx, free_names, "        ")
         fcodes = fepi.values(list(free_outer))
         fparts = [f"facc{j}[g - g0]" if o == "T(1)" else f"{o} * facc{j}[g - g0]" for j, o in enumerate(fcodes)]
-        k.fields = {"accs": accs, "result": _sum_code(parts).replace("T(-1) * ", "-"),
+        k.fields = {"accs": accs, "result": sum_code(parts).replace("T(-1) * ", "-"),
                     "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})", "what": "reduction",
-                    "faccs": faccs, "result2": _sum_code(fparts).replace("T(-1) * ", "-") if fsum else "",
+                    "faccs": faccs, "result2": sum_code(fparts).replace("T(-1) * ", "-") if fsum else "",
                     "hoist_simd": f"#pragma omp simd reduction(+:{', '.join(faccs)})" if fsum else "#pragma omp simd"}
         return {"tile_decls_h": decls, "hoist": hoist_lines, "lane": lane_lines, "epilogue": epi.lines,
                 "epilogue2": fepi.lines}
+
+
+def _abstract_sums(ctx, pc, companion):
+    """The summands (pc's, then its companion's renamed to pc's indices) with each index sum inside replaced by a
+    placeholder symbol: ({key: (symbol, sum)}, pc's summands, [(companion outer, summand)]). The sums are computed
+    once per row when free of the reduced indices, else a tile at a time."""
+    placeholders: dict = {}
+
+    def abstract(e):
+        if isinstance(e, IndexSum):
+            key = canon_bound(e)
+            if key not in placeholders:
+                placeholders[key] = (sp.Symbol(ctx.fresh("s"), real=True), e)
+            return placeholders[key][0]
+        if not e.args or ir.is_access(e):
+            return e
+        return e.func(*[abstract(a) for a in e.args])
+
+    exprs = [abstract(i) for _, i in pc.terms]
+    free_terms = []
+    if companion is not None:
+        # the companion's indices renamed to pc's: its rows are pc's but the last, its reduced ones the same
+        ren = dict(zip(companion.indices, pc.indices[:-1]))
+        ren.update(zip(companion.sums, pc.sums))
+        free_terms = [(o.xreplace(ren), abstract(i.xreplace(ren))) for o, i in companion.terms]
+    return placeholders, exprs, free_terms
 
 
 def generate_op(result, prefix, kernels):
@@ -429,18 +466,7 @@ def generate_cpu(results, source_label, command="derive-rules", module_text=None
     stem = stem_of(source_label)
     env = template_env()
     kernels = KernelSet(env, "cpu_kernels.cpp.j2")
-    ops, skipped = {}, {}
-    for r in results:
-        mark = len(kernels.texts), dict(kernels._by_text)
-        try:
-            entry = generate_op(r, stem, kernels)
-        except NotImplementedError as exc:
-            del kernels.texts[mark[0]:]
-            del kernels.classes[mark[0]:]
-            kernels._by_text = mark[1]
-            skipped[r.name] = str(exc)
-            continue
-        ops[r.name] = entry
+    ops, skipped = plan_ops(results, kernels, lambda r, ks: generate_op(r, stem, ks))
     if not ops:
         return {}
     src = env.get_template("cpu_module.cpp.j2").render(source=source_label, command=command,

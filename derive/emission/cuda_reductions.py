@@ -1,15 +1,16 @@
-"""CUDA kernels for max, min and product reductions (derive/lowering/reductions.py) and for ProdExcept, their partials.
+"""Kernel pieces for max, min and product reductions (derive/lowering/reductions.py) and for ProdExcept, their partials.
 
 A reduction statement R[I] = IndexMax(T[I,K], K) becomes two pieces: an elementwise one filling R with the
-identity (-inf, +inf, 1) and a map-reduce (emit_cuda's `reduce` class) that combines into it, so a reduction split
+identity (-inf, +inf, 1) and a map-reduce (the `reduce` class) that combines into it, so a reduction split
 across warps or blocks merges its partial results atomically into an initialised buffer, as a sum's does into zeros.
-ProdExcept(T[I,k], k) becomes a temp filled by one thread per row from suffix then prefix products: O(n) per row,
-no division, so exact where factors are zero.
+ProdExcept(T[I,k], k) becomes a temp of a `prod_except` piece (printed by cuda.OpCuda.prod_except_step: one thread
+per row from suffix then prefix products, O(n) per row, no division, so exact where factors are zero).
 """
 from __future__ import annotations
 
 import sympy as sp
 
+from derive.emission.kernel_plan import Piece, order_sums
 from derive.ir import nodes as ir
 from derive.ir.nodes import IndexMax, IndexMin, IndexProd, ProdExcept
 
@@ -34,8 +35,6 @@ def _plain(e):
 
 def plan_stmt(planner, st):
     """Pieces of R[I] = Reduce(T[I,K], K): fill R with the identity, then combine T into it over K."""
-    from derive.emission.kernel_plan import Piece, _order_sums
-
     e = st.expr
     T, K = e.body, tuple(e.indices)
     if not _plain(T):
@@ -43,7 +42,7 @@ def plan_stmt(planner, st):
     op, identity = OPS[type(e)]
     I = tuple(st.indices)
     init = Piece("map", st.target, I, [identity], single=False)
-    red = Piece("reduce", st.target, I, [(sp.S.One, T)], sums=_order_sums(K, [(None, T, None)]), single=False,
+    red = Piece("reduce", st.target, I, [(sp.S.One, T)], sums=order_sums(K, [(None, T, None)]), single=False,
                 op=op)
     planner.pieces.extend([init, red])
 
@@ -60,61 +59,12 @@ def rewrite(planner, e):
 
 
 def _temp(planner, p):
-    from derive.emission.kernel_plan import Piece
-
     T, k = p.args
     if not _plain(T) or k not in T.args:
         raise NotImplementedError(f"the partials of prod() of '{T}' have no CUDA kernel (not a tensor element)")
     ren = {s: ir.Idx(f"_f{j}", s.ext) for j, s in enumerate(T.args)}
     key = ("prod_except", sp.srepr(T.xreplace(ren)), list(T.args).index(k))
-    name = planner._registry.get(key)
-    if name is None:
-        name = f"{planner.prefix}{next(planner._count)}"
-        planner._registry[key] = name
-        planner.temps[name] = tuple(s.ext for s in T.args)
+    name, new = planner.register(key, tuple(s.ext for s in T.args))
+    if new:
         planner.pieces.append(Piece("prod_except", name, tuple(T.args), [T], sums=(k,)))
     return ir.access(name, tuple(T.args))
-
-
-def prod_except_step(gen, name, pc):
-    """A `map`-class step over the rows of T (its indices but k): each thread writes P[row, q] = Π_{j≠q} T[row, j]
-    for every q, from the suffix products (first pass, stored) times the prefix products (second pass)."""
-    from derive.emission.cuda import Ctx, Kernel, _decompose, _product, cname
-
-    (T,) = pc.terms
-    (k,) = pc.sums
-    rows = [s for s in T.args if s != k]
-    rows_cls = tuple(s.ext for s in rows)
-    kern = Kernel(name, "map")
-    ctx = Ctx(gen, kern)
-    kern.outputs.append(pc.target)
-    rvars = [f"e{j}" for j in range(len(rows))]
-    decomp = _decompose("e", rvars, rows_cls, ctx, "        ")
-    names = dict(zip(rows, rvars))
-    names[k] = "q"
-    buf = ir.acc_name(T)
-    # P has T's axes in T's order, so one offset serves both
-    off = ctx.offset(buf, [names[s] for s in T.args])
-    assert gen.classes(pc.target) == gen.classes(buf), (pc.target, buf)
-    x = ctx.load(buf, "o")
-    P = cname(pc.target)
-    n = ctx.extent(k.ext)
-    ind = "        "
-    body = [f"{ind}// the product of the other factors along the reduced axis: suffix products, then times the prefix ones",
-            f"{ind}T suf = T(1);",
-            f"{ind}for (long long q = {n} - 1; q >= 0; --q) {{",
-            f"{ind}    const long long o = {off};",
-            f"{ind}    {P}[o] = suf;",
-            f"{ind}    suf *= {x};",
-            f"{ind}}}",
-            f"{ind}T pre = T(1);",
-            f"{ind}for (long long q = 0; q < {n}; ++q) {{",
-            f"{ind}    const long long o = {off};",
-            f"{ind}    const T v = {x};",
-            f"{ind}    {P}[o] *= pre;",
-            f"{ind}    pre *= v;",
-            f"{ind}}}"]
-    kern.lines = {"decompose": decomp, "body": body}
-    kern.fields = {"total": _product(rows_cls, ctx)}
-    return {"class": "map", "kernel": gen.add(kern), "outputs": [{"buf": pc.target, "atoms": None}],
-            "params": kern.manifest_params(), "space": list(rows_cls), "reads": list(kern.reads)}

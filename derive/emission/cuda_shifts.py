@@ -20,6 +20,7 @@ from collections import namedtuple
 import sympy as sp
 
 from derive.ir import nodes as ir
+from derive.ir.names import user_name
 from derive.ir.nodes import Idx, IndexSum
 
 Term = namedtuple("Term", "coeff atom sums")
@@ -230,8 +231,6 @@ def bind(body, exprs):
 def extents_meta(program):
     """The launch plan's derived extents, {class: [[axis class, [[coef, class], ...], const], ...]} (the extent
     is the least over the list), and its run-time reach checks, [[axis class, terms, const, message], ...]."""
-    from derive.ir.names import user_name
-
     shifts = getattr(program, "shifts", None)
     if not shifts:
         return {}, []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+import opt_einsum
 import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.c import C99CodePrinter, get_math_macros
@@ -23,7 +24,6 @@ from derive.ir.nodes import Extent, Idx, IndexSum
 
 # the device spelling of the functions that are not elementwise built-ins (those are read from ir.NODES)
 _OWN = {"max_shift": "tr_shift", "grouped": ""}
-_SQRT, _POW = ir.ELEMENTWISE_ROW["sqrt"].cuda, ir.ELEMENTWISE_ROW["pow"].cuda
 
 
 def spell(spelling, args):
@@ -71,6 +71,11 @@ class CudaPrinter(C99CodePrinter):
     def __init__(self, ctx, settings=None):
         super().__init__(settings or {})
         self.ctx = ctx
+
+    def spelling(self, row):
+        """The spelling of an elementwise built-in (a row of primitives/elementwise.py) in this printer's
+        language."""
+        return row.cuda
 
     def parenthesize(self, item, level, strict=False):
         if getattr(item, "is_Number", False):      # printed as T(...), an atom
@@ -154,12 +159,12 @@ class CudaPrinter(C99CodePrinter):
         if x == -2:
             return f"(T(1) / tr_sq({self._print(b)}))"
         if x == sp.S.Half:
-            return spell(_SQRT, [self._print(b)])
+            return spell(self.spelling(ir.ELEMENTWISE_ROW["sqrt"]), [self._print(b)])
         if x == -sp.S.Half:
             return f"rsqrt({self._print(b)})"
         if x == 3:
             return f"({bs} * tr_sq({self._print(b)}))"
-        return spell(_POW, [self._print(b), self._print(x)])
+        return spell(self.spelling(ir.ELEMENTWISE_ROW["pow"]), [self._print(b), self._print(x)])
 
     def _print_Function(self, e):
         if isinstance(e, AppliedUndef):
@@ -167,9 +172,9 @@ class CudaPrinter(C99CodePrinter):
         name = type(e).__name__
         if name == "log" and isinstance(e.args[0], ir.sigmoid):
             # log σ(u) = -softplus(-u): finite where σ(u) underflows
-            return f"(-{spell(ir.NODES['softplus'].cuda, [self._print(-e.args[0].args[0])])})"
+            return f"(-{spell(self.spelling(ir.NODES['softplus']), [self._print(-e.args[0].args[0])])})"
         row = ir.NODES.get(name)
-        fn = row.cuda if row is not None else _OWN.get(name)
+        fn = self.spelling(row) if row is not None else _OWN.get(name)
         if fn is None:
             raise NotImplementedError(f"no CUDA spelling for {name}")
         # a condition prints parenthesized or as a name
@@ -295,16 +300,23 @@ class Planner:
         self.prefix = prefix
 
     # -- temporaries ---------------------------------------------------------------------------------------
+    def register(self, key, classes):
+        """(name, new): the temp that holds what `key` describes, named (over `classes`) the first time."""
+        name = self._registry.get(key)
+        if name is not None:
+            return name, False
+        name = f"{self.prefix}{next(self._count)}"
+        self._registry[key] = name
+        self.temps[name] = tuple(classes)
+        return name, True
+
     def temp(self, expr, order=None):
         """An access to a temp holding expr over its free indices (ordered by `order` or first appearance)."""
         order = list(order) if order is not None else idx_order(expr)
         ren = {s: Idx(f"_f{k}", s.ext) for k, s in enumerate(order)}
         key = (sp.srepr(canon_bound(expr.xreplace(ren))), tuple(s.ext for s in order))
-        name = self._registry.get(key)
-        if name is None:
-            name = f"{self.prefix}{next(self._count)}"
-            self._registry[key] = name
-            self.temps[name] = tuple(s.ext for s in order)
+        name, new = self.register(key, tuple(s.ext for s in order))
+        if new:
             if any(self.linear(n) for n in read_names(expr)):
                 self.linear_temps.add(name)
             self.assign(name, tuple(order), [expr])
@@ -319,13 +331,10 @@ class Planner:
         order = idx_order(s)
         ren = {x: Idx(f"_f{k}", x.ext) for k, x in enumerate(order)}
         key = ("max", sp.srepr(canon_bound(s.xreplace(ren))), tuple(x.ext for x in order))
-        name = self._registry.get(key)
-        if name is None:
-            name = f"{self.prefix}{next(self._count)}"
-            self._registry[key] = name
-            self.temps[name] = tuple(x.ext for x in order)
+        name, new = self.register(key, tuple(x.ext for x in order))
+        if new:
             self.pieces.append(Piece("reduce", name, tuple(order), [(sp.S.One, u)],
-                                     sums=_order_sums(tuple(K), [(None, u, None)]), op="max"))
+                                     sums=order_sums(tuple(K), [(None, u, None)]), op="max"))
         return max_shift(ir.access(name, tuple(order)))
 
     def _shiftable(self, s):
@@ -387,16 +396,7 @@ class Planner:
         map_terms: list = []
         groups: dict = {}
         direct: list = []                     # pieces planned from single terms (gemm / reduce chains)
-        # a log-sum-exp term joins the elementwise terms it is added to, so _stabilize can subtract the
-        # maximum from them first (log-softmax: (x - M) - log Σ exp(x - M))
-        lse = [t for t in terms if any(isinstance(g * t, sp.log) and _is_sum_of_exp((g * t).args[0])
-                                       for g in (1, -1))]
-        if len(lse) == 1:
-            plain = [t for t in terms if t is not lse[0] and _split_sum(t) is None]
-            if plain:
-                terms = [sp.Add(lse[0], *plain)] + [t for t in terms if t is not lse[0]
-                                                     and not any(t is q for q in plain)]
-        for term in terms:
+        for term in _join_lse(terms):
             term = self._stabilize(term)
             split = _split_sum(term)
             if split is None:
@@ -429,7 +429,7 @@ class Planner:
                 outer, inner, R = items[0]
                 map_terms.append(outer * self.temp(IndexSum(inner, K), _ordered(R, I, inner)))
                 continue
-            pieces.append(Piece("reduce", target, I, [(o, i) for o, i, _ in items], sums=_order_sums(K, items)))
+            pieces.append(Piece("reduce", target, I, [(o, i) for o, i, _ in items], sums=order_sums(K, items)))
         for outer, ops, K in direct:
             pieces.append(self._final_contraction(target, I, outer, ops, K))
         # a direct contraction may come back as elementwise (an outer product): fold it into the map part
@@ -549,6 +549,19 @@ class Planner:
         return Piece("reduce", target, I, [(outer, a * b)], sums=tuple(summed))
 
 
+def _join_lse(terms):
+    """A log-sum-exp term joined with the elementwise terms it is added to, so _stabilize can subtract the
+    maximum from them first (log-softmax: (x - M) - log Σ exp(x - M))."""
+    lse = [t for t in terms if any(isinstance(g * t, sp.log) and _is_sum_of_exp((g * t).args[0])
+                                   for g in (1, -1))]
+    if len(lse) == 1:
+        plain = [t for t in terms if t is not lse[0] and _split_sum(t) is None]
+        if plain:
+            return [sp.Add(lse[0], *plain)] + [t for t in terms if t is not lse[0]
+                                               and not any(t is q for q in plain)]
+    return terms
+
+
 def _split_sum(term):
     """(outer, K, inner) for outer · Σ_K inner, or None when the term has no top-level sum."""
     if isinstance(term, IndexSum):
@@ -575,7 +588,7 @@ def _ordered(R, I, expr):
     return out
 
 
-def _order_sums(K, items):
+def order_sums(K, items):
     """Reduced indices ordered so the fastest-varying one is the last axis of the first access that has it."""
     for _, inner, _ in items:
         for a in outer_accesses(inner):
@@ -586,8 +599,6 @@ def _order_sums(K, items):
 
 
 def _best_pair(ops, out_axes):
-    import opt_einsum
-
     letters: dict = {}
     specs = ["".join(letters.setdefault(x, opt_einsum.get_symbol(len(letters))) for x in o.args) for o in ops]
     out = "".join(letters[x] for x in out_axes if x in letters)
