@@ -48,7 +48,7 @@ def emit_gather(em, t, place, rest, target, ext):
     atom, solved = t.atom, set(rows)
 
     def span(others):                  # Σ c·(extent - 1) over the taps: how far the taps move a position
-        return " + ".join(shifts._times(c, f"({ext(s)} - 1)") for c, s in others) or "0"
+        return " + ".join(shifts.scaled_text(c, f"({ext(s)} - 1)") for c, s in others) or "0"
     # the cotangent padded: ȳ₀[const + span + e] = ȳ[e] along each solved axis, extent(t) + span long
     pad_spec, pad_shape = [], []
     for k, a in enumerate(atom.args):

@@ -223,7 +223,7 @@ def resolve(constraints, cls_of, known, rule_pos, rule_name) -> Shifts:
 def solve_code(r: Reach, cls, ext) -> str:
     """Python code for the largest extent of `cls` that keeps reach r inside its tensor; ext(cls) -> code."""
     coef = next(c for c, k in r.terms if k == cls)
-    rest = "".join(f" - {_times(c, f'({ext(k)} - 1)')}" for c, k in r.terms if k != cls)
+    rest = "".join(f" - {scaled_text(c, f'({ext(k)} - 1)')}" for c, k in r.terms if k != cls)
     const = f" - {r.const}" if r.const > 0 else ""
     body = f"{ext(r.axis)}{rest}{const} - 1"
     return f"({body}) // {coef} + 1" if coef != 1 else f"{body} + 1"
@@ -231,7 +231,7 @@ def solve_code(r: Reach, cls, ext) -> str:
 
 def reach_code(r: Reach, ext) -> str:
     """Python code for the extent reach r needs of its tensor's axis."""
-    parts = [_times(c, f"({ext(k)} - 1)") for c, k in r.terms]
+    parts = [scaled_text(c, f"({ext(k)} - 1)") for c, k in r.terms]
     return " + ".join(parts) + f" + {r.const + 1}"
 
 
@@ -281,7 +281,8 @@ def meta(prog) -> list:
     return [[name(r.axis), [[c, name(k)] for c, k in r.terms], r.const] for r in _unique(reaches)]
 
 
-def _times(c, x):
+def scaled_text(c, x):
+    """The text of c·x, as generated code spells an extent's multiple (x alone for c = 1)."""
     return x if c == 1 else f"{c} * {x}"
 
 
