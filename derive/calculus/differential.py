@@ -490,9 +490,10 @@ def _inner_sums_fresh(e):
 
 @dataclass
 class OpaqueLin:
-    """`target = prim.jvp(saved..., arg)` or `target = prim.vjp(saved..., arg)`: a primitive's differential
-    without an index form (expm, eigh, cholesky), given as code and its transpose by the declaration.
-    `saved` are primal tensors; `arg` is the one linear input (a tangent or cotangent name)."""
+    """`target = prim.jvp(saved..., arg)` or `target = prim.vjp(saved..., arg)`: one argument's part of a
+    primitive's differential without an index form (expm, eigh, cholesky, solve_triangular), given as code and its
+    transpose by the declaration. `saved` are primal tensors; `arg` is the one linear input (a tangent or
+    cotangent name); `argnum` the primitive's argument whose map it is (declarations give one per argument)."""
 
     target: str
     indices: tuple
@@ -500,8 +501,9 @@ class OpaqueLin:
     mode: str            # 'jvp' | 'vjp'
     saved: tuple
     arg: str
-    of: tuple = ()       # (argument, result) of the primitive statement, for displays
+    of: tuple = ()       # (arguments..., result) of the primitive statement, for displays
     terms: tuple = ()    # none: nothing here is a sum of index terms
+    argnum: int = 0
 
     def reads(self):
         return set(self.saved)
@@ -521,6 +523,24 @@ def lin_atoms(ls) -> set:
     return {ir.acc_name(t.atom) for t in ls.terms}
 
 
+def _opaque_differential(p, st: Stmt, aux, active):
+    """dR = Σ over the active arguments of that argument's map (the declaration's jvp per argument): one
+    OpaqueLin into dR where one argument is active, else one into a tangent temporary each, and their sum."""
+    R, X = st.target, st.args[0]
+    values = dict(zip(p.args, st.args), X=X, R=R)
+    saved = tuple(values[s] if s in values else aux(X, s) for s in p.saves)
+    parts = [(k, a) for k, a in enumerate(st.args) if a in active and p.jvps[k] is not None]
+    if len(parts) == 1:
+        k, a = parts[0]
+        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(a), (*st.args, R), argnum=k)]
+    out, total = [], sp.S.Zero
+    for k, a in parts:
+        z = f"_z{next(_counter)}"
+        out.append(OpaqueLin(tan(z), st.indices, p.name, "jvp", saved, tan(a), (*st.args, R), argnum=k))
+        total += ir.access(tan(z), st.indices)
+    return out + [LinStmt(tan(R), st.indices, total)] if out else []
+
+
 def primitive_differential(st: Stmt, prog: Program, aux, active):
     """The differential of a primitive statement, read from its declaration (primitives/matrix): LinStmts
     from its index form, or an OpaqueLin for a linear map given as code."""
@@ -529,10 +549,7 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
     X = st.args[0]
     nb = prog.var(X).rank - 2
     if p.opaque:
-        if X not in active:
-            return []
-        saved = tuple(X if s == "X" else R if s == "R" else aux(X, s) for s in p.saves)
-        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(X), (X, R))]
+        return _opaque_differential(p, st, aux, active)
     names = dict(zip(p.args, st.args))
     names["R"] = R
     classes = {a: prog.var(n).classes for a, n in names.items()}
@@ -637,6 +654,8 @@ def derive(prog: Program) -> Derivation:
         for ls in lins:
             if isinstance(ls, OpaqueLin):
                 active.add(base_name(ls.target))
+                if base_name(ls.target).startswith("_z"):
+                    d.tangent_temps.append(base_name(ls.target))
                 d.pushforward.append(ls)
                 continue
             ls.terms = simplify_terms(to_terms(_inner_sums_fresh(ls.terms)), ls.indices)
@@ -729,7 +748,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             d.tangent_temps.append(v)
             xcl = prog.var(X).classes
             vidx = tuple(Idx(f"q{next(_counter)}", c) for c in xcl)
-            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.of))
+            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.of, argnum=ls.argnum))
             P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
             contrib.setdefault(X, []).append(Term(sp.S.One, (), ir.access(cot(v), P)))
             continue

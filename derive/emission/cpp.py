@@ -55,6 +55,8 @@ class CpuPrinter(CudaPrinter):
     """CUDA's printing, with exp/erf from templates/cpu_math.h and selects as tr_select (a blend of both values,
     which g++ vectorizes without AVX-512's masks; `c ? a : b` with a constant arm becomes a branch)."""
 
+    column = "cpp"
+
     def select(self, cond, a, b):
         return f"tr_select<T>({cond}, {a}, {b})"
 

@@ -67,6 +67,7 @@ class CudaPrinter(C99CodePrinter):
 
     # computed once: C89CodePrinter.__init__ otherwise rebuilds this table for every printer, one per body
     math_macros = get_math_macros()
+    column = "cuda"          # the spelling of primitives.elementwise's rows this printer reads (C++: "cpp")
 
     def __init__(self, ctx, settings=None):
         super().__init__(settings or {})
@@ -169,7 +170,7 @@ class CudaPrinter(C99CodePrinter):
             # log σ(u) = -softplus(-u): finite where σ(u) underflows
             return f"(-{spell(ir.NODES['softplus'].cuda, [self._print(-e.args[0].args[0])])})"
         row = ir.NODES.get(name)
-        fn = row.cuda if row is not None else _OWN.get(name)
+        fn = getattr(row, self.column) if row is not None else _OWN.get(name)
         if fn is None:
             raise NotImplementedError(f"no CUDA spelling for {name}")
         # a condition prints parenthesized or as a name
