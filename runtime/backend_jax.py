@@ -29,7 +29,7 @@ from primitives import matrix as _primitives
 from runtime import shifts as _shifts
 from primitives import index_form as _index_form
 from primitives.elementwise import ROWS as _ROWS
-from primitives.elementwise import resolve
+from primitives.elementwise import resolve as _resolve
 
 # ------------------------------------------------------------------------------------- elementwise built-ins
 def _python_number(x):
@@ -52,7 +52,7 @@ def _install_elementwise():
     for row in _ROWS:
         if "{" in row.numpy:
             continue            # an operator template (x ** y)
-        jfn = resolve(jax, row.jax, "numpy." + row.numpy)     # the row's JAX spelling
+        jfn = _resolve(jax, row.jax, "numpy." + row.numpy)     # the row's JAX spelling
         g[row.numpy] = _scalar_safe(jfn, getattr(_backend_numpy, row.numpy))
 
 
@@ -299,7 +299,7 @@ _PRIMS: dict = {}
 _PRIM_MAPS: dict = {}
 prim = _Calls()
 for _name, _p in _primitives.PRIMITIVES.items():
-    _fwd = _FORWARD.get(_name) or (resolve(jax, _p.jax, None) if _p.jax is not None else None)
+    _fwd = _FORWARD.get(_name) or (_resolve(jax, _p.jax, None) if _p.jax is not None else None)
     if _fwd is None:
         raise ImportError(f"runtime.backend_jax: matrix primitive {_name!r} has no JAX forward; declare it (the "
                           f"declaration's `jax`) or add it to _FORWARD in runtime/backend_jax.py")

@@ -23,7 +23,7 @@ import torch
 
 from primitives import matrix as _primitives
 from primitives.elementwise import ROWS as _ROWS
-from primitives.elementwise import resolve
+from primitives.elementwise import resolve as _resolve
 from runtime import backend_numpy as _backend_numpy
 from runtime import shifts as _shifts
 
@@ -279,7 +279,7 @@ for _row in _ROWS:
     if "{" in _row.numpy or _row.numpy == "where":
         continue     # an operator template (`**`) or `where`, defined above
     _scalar = getattr(math, _row.numpy, None) or (lambda v, _f=getattr(_backend_numpy, _row.numpy): float(_f(v)))
-    globals()[_row.numpy] = _lift(resolve(torch, _row.torch, _row.numpy), _scalar)
+    globals()[_row.numpy] = _lift(_resolve(torch, _row.torch, _row.numpy), _scalar)
 log = _lift(torch.log, math.log)   # also used by the log-sum-exp emitter
 
 
@@ -436,7 +436,7 @@ class _Bound:
 
     def __init__(self, p):
         self.p = p
-        self.fwd = FORWARD.get(p.name) or (resolve(torch, p.torch, None) if p.torch is not None else None)
+        self.fwd = FORWARD.get(p.name) or (_resolve(torch, p.torch, None) if p.torch is not None else None)
         # one (jvp, vjp) per argument: MAPS' for a primitive torch computes otherwise, else the declaration's
         self._maps = [MAPS[p.name]] if p.name in MAPS else list(zip(p.jvps, p.vjps))
 

@@ -562,20 +562,19 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
     for a, kind in zip(p.args, p.arg_kinds):
         if kind == "rhs" and prog.var(names[a]).rank - nb == 1:
             missing = set(p.optional)
-    letters: dict = {}
 
     def present(ix):
         return tuple(c for c in ix if c not in missing)
 
-    temp_names: dict = {}
+    letters: dict = {}       # index letter of the declaration -> index class
     for ln in p.lines:
         for m in ln.terms:
             for f in m.factors:
                 cls = classes.get(f.name, classes.get(f.call and f.name))
-                if cls is None:
-                    continue
-                for c, k in zip(present(f.indices), cls[nb:]):
-                    letters.setdefault(c, k)
+                if cls is not None:
+                    for c, k in zip(present(f.indices), cls[nb:]):
+                        letters.setdefault(c, k)
+    temp_names: dict = {}
     out = []
     for ln in p.lines:
         if ln.target == "dR":
@@ -585,32 +584,41 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
             tgt = tan(z)
         sym = {c: Idx(f"{c}{next(_counter)}", letters[c]) for c in letters}
         tidx = batch + tuple(sym[c] for c in present(ln.indices))
+
+        def ix(f):
+            return batch + tuple(sym[c] for c in present(f.indices))
         terms = sp.S.Zero
         for m in ln.terms:
-            tf = m.factors[m.tangent]
-            if tf.name in temp_names:
-                atom_name = tan(temp_names[tf.name])
-            else:
-                base = names[tf.name[1:]]
-                if base not in active:
-                    continue
-                atom_name = tan(base)
-            e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
-            for k, f in enumerate(m.factors):
-                ix = batch + tuple(sym[c] for c in present(f.indices))
-                if k == m.tangent:
-                    e = e * ir.access(atom_name, ix)
-                elif f.call:
-                    e = e * ir.access(aux(names[f.name], f.call), ix)
-                else:
-                    e = e * ir.access(names[f.name], ix)
-            summed = [sym[c] for c in dict.fromkeys(c for f in m.factors for c in present(f.indices))
-                      if c not in present(ln.indices)]
-            terms = terms + IndexSum(e, summed)
-        if terms == 0:
-            continue
-        out.append(LinStmt(tgt, tidx, terms))
+            e = _index_term(m, ix, names, temp_names, aux, active)
+            if e is not None:
+                summed = [sym[c] for c in dict.fromkeys(c for f in m.factors for c in present(f.indices))
+                          if c not in present(ln.indices)]
+                terms = terms + IndexSum(e, summed)
+        if terms != 0:
+            out.append(LinStmt(tgt, tidx, terms))
     return out
+
+
+def _index_term(m, ix, names, temp_names, aux, active):
+    """One term of an index-form line as an IR product (its sums apart), or None where its tangent is inactive;
+    ix(factor) gives the factor's subscripts."""
+    tf = m.factors[m.tangent]
+    if tf.name in temp_names:
+        atom_name = tan(temp_names[tf.name])
+    else:
+        base = names[tf.name[1:]]
+        if base not in active:
+            return None
+        atom_name = tan(base)
+    e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
+    for k, f in enumerate(m.factors):
+        if k == m.tangent:
+            e = e * ir.access(atom_name, ix(f))
+        elif f.call:
+            e = e * ir.access(aux(names[f.name], f.call), ix(f))
+        else:
+            e = e * ir.access(names[f.name], ix(f))
+    return e
 
 
 # -----------------------------------------------------------------------------------------------------------

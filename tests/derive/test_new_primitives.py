@@ -64,13 +64,18 @@ ERFINV_X = np.array([-1 + 2.0 ** -52, -0.999999, -0.9, -0.3, 1e-12, 0.2, 0.5, 0.
                      1 - 2.0 ** -53])
 
 
+def _module(rules, label):
+    """(results, generated NumPy source, its _define) of the rules, derived without verification."""
+    results = api.derive_text("\n".join(rules.values()), label, verify_rules=False)
+    src = api.render_module(results, label, export=False)
+    ns: dict = {}
+    exec(compile(src, label, "exec"), ns)
+    return results, src, ns["_define"]
+
+
 @pytest.fixture(scope="module")
 def derived():
-    results = api.derive_text("\n".join(RULES.values()), "<new>", verify_rules=False)
-    src = api.render_module(results, "<new>", export=False)
-    ns: dict = {}
-    exec(compile(src, "<new>", "exec"), ns)
-    return results, src, ns["_define"]
+    return _module(RULES, "<new>")
 
 
 @pytest.mark.parametrize("name", list(RULES))
@@ -149,21 +154,41 @@ def test_cpp_erfinv_kernel_function_near_one(tmp_path):
     assert np.signbit(y[5])
 
 
-def test_cuda_kernels_in_the_emulation(derived):
+def _emulated(results, stem):
+    """The CUDA module of `results` in the CPU emulation: (module, device, its .cu source)."""
     ok, why = cuda_emu.available()
     if not ok:
         pytest.skip(f"no CPU emulation: {why}")
     from runtime import cuda as rc
+
+    files = codegen_cuda.generate_cuda(results, f"<{stem}>")
+    plan = json.loads(files[f"{stem}.json"])
+    assert not plan.get("unsupported"), plan.get("unsupported")
+    return rc._Module(stem, files[f"{stem}.cu"], plan), cuda_emu.EmuDevice(sm_count=2), files[f"{stem}.cu"]
+
+
+def _host(a):
+    return np.asarray(a.get() if hasattr(a, "get") else a, dtype=np.float64)
+
+
+NVCC = shutil.which("nvcc")
+
+
+def _nvcc_compiles(results, stem, tmp_path):
+    cu = tmp_path / f"{stem}.cu"
+    cu.write_text(codegen_cuda.generate_cuda(results, f"<{stem}>")[f"{stem}.cu"])
+    done = subprocess.run([NVCC, "-std=c++17", "-c", str(cu), "-o", str(tmp_path / f"{stem}.o")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_cuda_kernels_in_the_emulation(derived):
+    from runtime import cuda as rc
     from runtime.tangents import is_zero
 
-    results, _, _ = derived
-    files = codegen_cuda.generate_cuda(results, "<new>")
-    plan = json.loads(files["new.json"])
-    assert not plan.get("unsupported"), plan.get("unsupported")
-    assert "erfinv(" in files["new.cu"] and "cbrt(" in files["new.cu"]
-    mod = rc._Module("new", files["new.cu"], plan)
-    dev = cuda_emu.EmuDevice(sm_count=2)
-    host = lambda a: np.asarray(a.get() if hasattr(a, "get") else a, dtype=np.float64)   # noqa: E731
+    mod, dev, source = _emulated(derived[0], "new")
+    assert "erfinv(" in source and "cbrt(" in source
+    host = _host
     for name, x, ref, dref in (("t_cbrt", CBRT_X, cbrt_ref, dcbrt_ref), ("t_erfinv", ERFINV_X, erfinv_ref,
                                                                            derfinv_ref)):
         y, pullback = rc.call(mod, name, "rrule", [dev.asarray(x, np.float64)], dev)
@@ -173,19 +198,11 @@ def test_cuda_kernels_in_the_emulation(derived):
         np.testing.assert_allclose(host(g), dref(x), rtol=1e-11, err_msg=name)
 
 
-NVCC = shutil.which("nvcc")
-
-
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_cuda_source_compiles_with_nvcc(derived, tmp_path):
     """CUDA's own erfinv and cbrt, for float and double (the emulation stands in for them with templates/erfinv.h
     and std::cbrt)."""
-    results, _, _ = derived
-    cu = tmp_path / "new.cu"
-    cu.write_text(codegen_cuda.generate_cuda(results, "<new>")["new.cu"])
-    done = subprocess.run([NVCC, "-std=c++17", "-c", str(cu), "-o", str(tmp_path / "new.o")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+    _nvcc_compiles(derived[0], "new", tmp_path)
 
 
 def test_torch_bridge(tmp_path, monkeypatch):
@@ -260,11 +277,8 @@ def _tri_inputs(name, rng, scale=1.0):
 
 @pytest.fixture(scope="module")
 def tri():
-    results = api.derive_text("\n".join(TRI.values()), "<tri>", verify_rules=False)
-    src = api.render_module(results, "<tri>", export=False)
-    ns: dict = {}
-    exec(compile(src, "<tri>", "exec"), ns)
-    return results, ns["_define"]
+    results, _, define = _module(TRI, "<tri>")
+    return results, define
 
 
 @pytest.mark.parametrize("name", list(TRI))
@@ -343,20 +357,13 @@ def test_solve_triangular_traced_second_order(tri):
 
 
 def test_solve_triangular_cuda_kernels_in_the_emulation(tri):
-    ok, why = cuda_emu.available()
-    if not ok:
-        pytest.skip(f"no CPU emulation: {why}")
     from runtime import cuda as rc
     from runtime.tangents import unthunk
 
     results, define = tri
     fns = define(backend_numpy)
-    files = codegen_cuda.generate_cuda(results, "<tri>")
-    plan = json.loads(files["tri.json"])
-    assert not plan.get("unsupported"), plan.get("unsupported")
-    mod = rc._Module("tri", files["tri.cu"], plan)
-    dev = cuda_emu.EmuDevice(sm_count=2)
-    host = lambda a: np.asarray(a.get() if hasattr(a, "get") else a, dtype=np.float64)   # noqa: E731
+    mod, dev, _ = _emulated(results, "tri")
+    host = _host
     rng = np.random.default_rng(6)
     for name in TRI:
         args = _tri_inputs(name, rng)
@@ -372,12 +379,7 @@ def test_solve_triangular_cuda_kernels_in_the_emulation(tri):
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_solve_triangular_cuda_source_compiles_with_nvcc(tri, tmp_path):
-    results, _ = tri
-    cu = tmp_path / "tri.cu"
-    cu.write_text(codegen_cuda.generate_cuda(results, "<tri>")["tri.cu"])
-    done = subprocess.run([NVCC, "-std=c++17", "-c", str(cu), "-o", str(tmp_path / "tri.o")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+    _nvcc_compiles(tri[0], "tri", tmp_path)
 
 
 def test_solve_triangular_torch_bridge(tmp_path, monkeypatch):
