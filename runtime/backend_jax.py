@@ -11,7 +11,9 @@ jax.config.update("jax_enable_x64", True) before creating arrays.
 from __future__ import annotations
 
 import builtins as _builtins
+import functools
 import numbers
+import operator
 import sys
 
 import jax
@@ -27,18 +29,9 @@ from primitives import matrix as _primitives
 from runtime import shifts as _shifts
 from primitives import index_form as _index_form
 from primitives.elementwise import ROWS as _ROWS
+from primitives.elementwise import resolve as _resolve
 
 # ------------------------------------------------------------------------------------- elementwise built-ins
-# The table's `numpy` spellings NumPy lacks (primitives.special implements them for backend_numpy)
-_JAX_IMPL = {
-    "sigmoid": jax.nn.sigmoid,
-    "softplus": jax.nn.softplus,
-    "erf": _jsp.erf,
-    "relu": jax.nn.relu,                              # relu'(0) = 0, as step(0) = 0
-    "step": lambda x: jnp.heaviside(x, 0.0),
-}
-
-
 def _python_number(x):
     return isinstance(x, numbers.Number) and not isinstance(x, (jax.Array, _numpy.ndarray))
 
@@ -59,10 +52,7 @@ def _install_elementwise():
     for row in _ROWS:
         if "{" in row.numpy:
             continue            # an operator template (x ** y)
-        jfn = _JAX_IMPL.get(row.numpy) or getattr(jnp, row.numpy, None)
-        if jfn is None:
-            raise ImportError(f"runtime.backend_jax: no JAX spelling for the built-in {row.name!r} "
-                              f"(np.{row.numpy}); add it to _JAX_IMPL")
+        jfn = _resolve(jax, row.jax, "numpy." + row.numpy)     # the row's JAX spelling
         g[row.numpy] = _scalar_safe(jfn, getattr(_backend_numpy, row.numpy))
 
 
@@ -194,15 +184,19 @@ _MAPS = {
 
 
 def _maps(p):
+    """One (jvp, vjp) per argument (None for an argument without), or None for an index-form differential."""
     if p.name in _MAPS:
-        return _MAPS[p.name]
+        return [_MAPS[p.name]]
     if not p.opaque:
         return None
     if not p.traceable:
         raise ImportError(f"runtime.backend_jax: primitive {p.name!r} declares NumPy-only jvp/vjp; give it JAX "
                           f"maps in runtime/backend_jax.py _MAPS")
     this = sys.modules[__name__]
-    return (lambda *a: p.jvp(this, *a)), (lambda *a: p.vjp(this, *a))
+
+    def bound(f):
+        return None if f is None else (lambda *a: f(this, *a))
+    return [(bound(j), bound(v)) for j, v in zip(p.jvps, p.vjps)]
 
 
 def _declared(p, fwd, maps):
@@ -223,9 +217,10 @@ def _declared(p, fwd, maps):
                 cache[name] = _PRIMS[name](X)
             return cache[name]
         if p.opaque:
-            vals = {"X": X, "R": R}
+            vals = dict(zip(p.args, primals), X=X, R=R)
             saved = [vals[s] if s in vals else aux(s) for s in p.saves]
-            return R, maps[0](*saved, tangents[0])
+            parts = [m[0](*saved, t) for m, t in zip(maps, tangents) if m[0] is not None]
+            return R, functools.reduce(operator.add, parts)
         values = dict(zip(p.args, primals))
         values["R"] = R
         t = {a: dt for a, dt in zip(p.args, tangents)}
@@ -282,11 +277,11 @@ class _Bound:
             F = jnp.swapaxes(F, -1, -2)
         return self.forward(F, *rest)
 
-    def jvp(self, *args):
-        return _PRIM_MAPS[self.p.name][0](*args)
+    def jvp(self, *args, arg=0):
+        return _PRIM_MAPS[self.p.name][arg][0](*args)
 
-    def vjp(self, *args):
-        return _PRIM_MAPS[self.p.name][1](*args)
+    def vjp(self, *args, arg=0):
+        return _PRIM_MAPS[self.p.name][arg][1](*args)
 
 
 class _Calls:
@@ -304,11 +299,12 @@ _PRIMS: dict = {}
 _PRIM_MAPS: dict = {}
 prim = _Calls()
 for _name, _p in _primitives.PRIMITIVES.items():
-    if _name not in _FORWARD:
-        raise ImportError(f"runtime.backend_jax: matrix primitive {_name!r} has no JAX forward; add it to "
-                          f"_FORWARD in runtime/backend_jax.py")
+    _fwd = _FORWARD.get(_name) or (_resolve(jax, _p.jax, None) if _p.jax is not None else None)
+    if _fwd is None:
+        raise ImportError(f"runtime.backend_jax: matrix primitive {_name!r} has no JAX forward; declare it (the "
+                          f"declaration's `jax`) or add it to _FORWARD in runtime/backend_jax.py")
     _m = _maps(_p)
     if _m is not None:
         _PRIM_MAPS[_name] = _m
-    _PRIMS[_name] = _declared(_p, _FORWARD[_name], _m)
+    _PRIMS[_name] = _declared(_p, _fwd, _m)
     setattr(prim, _name, _Bound(_p))

@@ -6,6 +6,7 @@ The rule language's built-ins NumPy lacks come from primitives.special, named by
 """
 from __future__ import annotations
 
+import importlib as _importlib
 import sys as _sys
 
 import numpy as _numpy
@@ -17,9 +18,22 @@ from primitives.elementwise import ROWS as _ROWS
 from primitives.matrix import Calls
 from primitives.special import adjugate, erfc, others_product  # noqa: F401
 
+def _on_first_call(ref):
+    """module:attribute of an optional dependency (scipy.special:erfinv), imported when first called."""
+    module, attr = ref.split(":")
+    found = []
+
+    def fn(*args, **kw):
+        if not found:
+            found.append(getattr(_importlib.import_module(module), attr))
+        return found[0](*args, **kw)
+    fn.__name__ = attr
+    return fn
+
+
 for _row in _ROWS:
     if _row.impl is not None:
-        globals()[_row.numpy] = getattr(_special, _row.impl)
+        globals()[_row.numpy] = _on_first_call(_row.impl) if ":" in _row.impl else getattr(_special, _row.impl)
 
 
 def __getattr__(name):

@@ -23,6 +23,8 @@ import torch
 
 from primitives import matrix as _primitives
 from primitives.elementwise import ROWS as _ROWS
+from primitives.elementwise import resolve as _resolve
+from runtime import backend_numpy as _backend_numpy
 from runtime import shifts as _shifts
 
 Tensor = torch.Tensor
@@ -271,32 +273,13 @@ def _lift(fn, scalar):
     return f
 
 
-def _softplus(x):
-    # log(1 + e^x) = max(x, 0) + log1p(e^-|x|): exact in both tails (F.softplus's threshold returns x past 20)
-    return torch.clamp_min(x, 0) + torch.log1p(torch.exp(-torch.abs(x)))
-
-
-def _step(x):
-    return (x > 0).to(x.dtype)    # step(0) = 0, as primitives.special.step
-
-
-_SPELLING = {
-    "exp": torch.exp, "log": torch.log, "log1p": torch.log1p, "expm1": torch.expm1, "sin": torch.sin,
-    "cos": torch.cos, "tan": torch.tan, "arcsin": torch.asin, "arccos": torch.acos, "arctan": torch.atan,
-    "sinh": torch.sinh, "cosh": torch.cosh, "tanh": torch.tanh, "sqrt": torch.sqrt, "abs": torch.abs,
-    "sign": torch.sign, "sigmoid": torch.sigmoid, "softplus": _softplus, "erf": torch.erf, "relu": torch.relu,
-    "step": _step,
-}
-_SCALAR = {"arcsin": math.asin, "arccos": math.acos, "arctan": math.atan, "abs": abs, "erf": math.erf,
-           "sign": lambda v: float(_np.sign(v)), "sigmoid": lambda v: 1 / (1 + math.exp(-v)),
-           "softplus": lambda v: builtins.max(v, 0) + math.log1p(math.exp(-abs(v))),
-           "relu": lambda v: builtins.max(v, 0.0), "step": lambda v: 1.0 if v > 0 else 0.0}
-
+# each row's torch spelling (primitives.elementwise); on Python numbers (a rule's constant, a scalar argument)
+# math's function where math has it under the NumPy name, else NumPy's, as a Python number
 for _row in _ROWS:
     if "{" in _row.numpy or _row.numpy == "where":
         continue     # an operator template (`**`) or `where`, defined above
-    _fn = _SPELLING[_row.numpy]     # a KeyError here: a new table row needs its torch spelling
-    globals()[_row.numpy] = _lift(_fn, _SCALAR.get(_row.numpy) or getattr(math, _row.numpy))
+    _scalar = getattr(math, _row.numpy, None) or (lambda v, _f=getattr(_backend_numpy, _row.numpy): float(_f(v)))
+    globals()[_row.numpy] = _lift(_resolve(torch, _row.torch, _row.numpy), _scalar)
 log = _lift(torch.log, math.log)   # also used by the log-sum-exp emitter
 
 
@@ -453,10 +436,9 @@ class _Bound:
 
     def __init__(self, p):
         self.p = p
-        self.fwd = FORWARD.get(p.name)
-        jvp, vjp = MAPS.get(p.name, (p.jvp, p.vjp))
-        self._jvp = None if jvp is None else (lambda *a: jvp(_this, *a))
-        self._vjp = None if vjp is None else (lambda *a: vjp(_this, *a))
+        self.fwd = FORWARD.get(p.name) or (_resolve(torch, p.torch, None) if p.torch is not None else None)
+        # one (jvp, vjp) per argument: MAPS' for a primitive torch computes otherwise, else the declaration's
+        self._maps = [MAPS[p.name]] if p.name in MAPS else list(zip(p.jvps, p.vjps))
 
     def forward(self, *args):
         if self.fwd is None:
@@ -471,11 +453,11 @@ class _Bound:
             F = F.transpose(-1, -2)
         return self.forward(F, *rest)
 
-    def jvp(self, *args):
-        return self._jvp(*args)
+    def jvp(self, *args, arg=0):
+        return self._maps[arg][0](_this, *args)
 
-    def vjp(self, *args):
-        return self._vjp(*args)
+    def vjp(self, *args, arg=0):
+        return self._maps[arg][1](_this, *args)
 
 
 class _Calls:

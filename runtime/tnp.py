@@ -215,7 +215,6 @@ del _row, _raw
 exp2 = _unary("exp2", _np.exp2, lambda ans, x: ans * _LN2)
 log2 = _unary("log2", _np.log2, lambda ans, x: 1.0 / (x * _LN2))
 log10 = _unary("log10", _np.log10, lambda ans, x: 1.0 / (x * _LN10))
-cbrt = _unary("cbrt", _np.cbrt, lambda ans, x: 1.0 / (3.0 * ans * ans))
 square = _unary("square", _np.square, lambda ans, x: 2.0 * x)
 reciprocal = _unary("reciprocal", _np.reciprocal, lambda ans, x: -(ans * ans))
 arcsinh = _unary("arcsinh", _np.arcsinh, lambda ans, x: 1.0 / sqrt(x * x + 1.0))
@@ -967,30 +966,49 @@ def _no_second(p):
 
 
 def _opaque_maps(p):
-    """jvp(saved..., E) and vjp(saved..., G) as traced functions of their last argument."""
+    """Per argument, (jvp(saved..., E), vjp(saved..., G)) as traced functions of their last argument (None for an
+    argument without maps)."""
     if p.traceable:
-        return (lambda *a: p.jvp(_this, *a)), (lambda *a: p.vjp(_this, *a))
-    jv = _prim(lambda *a: p.jvp(_np, *a), p.name + "_jvp")
-    vj = _prim(lambda *a: p.vjp(_np, *a), p.name + "_vjp")
-    k = len(p.saves)
-    # both are linear in the last argument, each the other's transpose; the saved values' derivative is absent
-    _defvjp(jv, *([_no_second(p)] * k + [lambda ans, *a: lambda g: vj(*a[:-1], g)]))
-    _defvjp(vj, *([_no_second(p)] * k + [lambda ans, *a: lambda g: jv(*a[:-1], g)]))
-    _defjvp(jv, *([lambda t, ans, *a: _no_second(p)(ans)(t)] * k + [lambda t, ans, *a: jv(*a[:-1], t)]))
-    _defjvp(vj, *([lambda t, ans, *a: _no_second(p)(ans)(t)] * k + [lambda t, ans, *a: vj(*a[:-1], t)]))
-    return jv, vj
+        return [(None, None) if j is None else ((lambda *a, f=j: f(_this, *a)), (lambda *a, f=v: f(_this, *a)))
+                for j, v in zip(p.jvps, p.vjps)]
+    out = []
+    for j, v in zip(p.jvps, p.vjps):
+        if j is None:
+            out.append((None, None))
+            continue
+        jv = _prim(lambda *a, f=j: f(_np, *a), p.name + "_jvp")
+        vj = _prim(lambda *a, f=v: f(_np, *a), p.name + "_vjp")
+        k = len(p.saves)
+        # both are linear in the last argument, each the other's transpose; the saved values' derivative is absent
+        _defvjp(jv, *([_no_second(p)] * k + [lambda ans, *a, vj=vj: lambda g: vj(*a[:-1], g)]))
+        _defvjp(vj, *([_no_second(p)] * k + [lambda ans, *a, jv=jv: lambda g: jv(*a[:-1], g)]))
+        _defjvp(jv, *([lambda t, ans, *a: _no_second(p)(ans)(t)] * k + [lambda t, ans, *a, jv=jv: jv(*a[:-1], t)]))
+        _defjvp(vj, *([lambda t, ans, *a: _no_second(p)(ans)(t)] * k + [lambda t, ans, *a, vj=vj: vj(*a[:-1], t)]))
+        out.append((jv, vj))
+    return out
 
 
 def _declared(p):
     P = _prim(p.forward, p.name, broadcasting=len(p.args) > 1)
     if p.opaque:
-        jv, vj = _opaque_maps(p)
+        maps = _opaque_maps(p)
 
-        def saved(ans, X):
-            vals, aux = _saved_maker(p, X, ans, (X,))
+        def saved(ans, args):
+            vals, aux = _saved_maker(p, args[0], ans, args)
+            vals["X"] = args[0]
             return [vals[s] if s in vals else aux(s) for s in p.saves]
-        _defvjp(P, lambda ans, X: lambda g: vj(*saved(ans, X), g))
-        _defjvp(P, lambda t, ans, X: jv(*saved(ans, X), t))
+
+        def vjp_of(vj):
+            if vj is None:
+                return None
+            return lambda ans, *args: lambda g: vj(*saved(ans, args), g)
+
+        def jvp_of(jv):
+            if jv is None:
+                return None
+            return lambda t, ans, *args: jv(*saved(ans, args), t)
+        _defvjp(P, *[vjp_of(vj) for _, vj in maps])
+        _defjvp(P, *[jvp_of(jv) for jv, _ in maps])
         return P
 
     def vjp_maker(k):
@@ -1026,11 +1044,11 @@ class _BoundTraced:
             X = swapaxes(X, -1, -2)
         return self.forward(X, *rest)
 
-    def jvp(self, *args):
-        return _MAPS[self.p.name][0](*args)
+    def jvp(self, *args, arg=0):
+        return _MAPS[self.p.name][arg][0](*args)
 
-    def vjp(self, *args):
-        return _MAPS[self.p.name][1](*args)
+    def vjp(self, *args, arg=0):
+        return _MAPS[self.p.name][arg][1](*args)
 
 
 _this = _sys.modules[__name__]

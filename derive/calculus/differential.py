@@ -496,9 +496,10 @@ def _inner_sums_fresh(e):
 
 @dataclass
 class OpaqueLin:
-    """`target = prim.jvp(saved..., arg)` or `target = prim.vjp(saved..., arg)`: a primitive's differential
-    without an index form (expm, eigh, cholesky), given as code and its transpose by the declaration.
-    `saved` are primal tensors; `arg` is the one linear input (a tangent or cotangent name)."""
+    """`target = prim.jvp(saved..., arg)` or `target = prim.vjp(saved..., arg)`: one argument's part of a
+    primitive's differential without an index form (expm, eigh, cholesky, solve_triangular), given as code and its
+    transpose by the declaration. `saved` are primal tensors; `arg` is the one linear input (a tangent or
+    cotangent name); `argnum` the primitive's argument whose map it is (declarations give one per argument)."""
 
     target: str
     indices: tuple
@@ -506,8 +507,9 @@ class OpaqueLin:
     mode: str            # 'jvp' | 'vjp'
     saved: tuple
     arg: str
-    of: tuple = ()       # (argument, result) of the primitive statement, for displays
+    of: tuple = ()       # (arguments..., result) of the primitive statement, for displays
     terms: tuple = ()    # none: nothing here is a sum of index terms
+    argnum: int = 0
 
     def reads(self):
         return set(self.saved)
@@ -527,6 +529,24 @@ def lin_atoms(ls) -> set:
     return {ir.acc_name(t.atom) for t in ls.terms}
 
 
+def _opaque_differential(p, st: Stmt, aux, active):
+    """dR = Σ over the active arguments of that argument's map (the declaration's jvp per argument): one
+    OpaqueLin into dR where one argument is active, else one into a tangent temporary each, and their sum."""
+    R, X = st.target, st.args[0]
+    values = dict(zip(p.args, st.args), X=X, R=R)
+    saved = tuple(values[s] if s in values else aux(X, s) for s in p.saves)
+    parts = [(k, a) for k, a in enumerate(st.args) if a in active and p.jvps[k] is not None]
+    if len(parts) == 1:
+        k, a = parts[0]
+        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(a), (*st.args, R), argnum=k)]
+    out, total = [], sp.S.Zero
+    for k, a in parts:
+        z = f"_z{next(_counter)}"
+        out.append(OpaqueLin(tan(z), st.indices, p.name, "jvp", saved, tan(a), (*st.args, R), argnum=k))
+        total += ir.access(tan(z), st.indices)
+    return out + [LinStmt(tan(R), st.indices, total)] if out else []
+
+
 def primitive_differential(st: Stmt, prog: Program, aux, active):
     """The differential of a primitive statement, read from its declaration (primitives/matrix): LinStmts
     from its index form, or an OpaqueLin for a linear map given as code."""
@@ -535,10 +555,7 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
     X = st.args[0]
     nb = prog.var(X).rank - 2
     if p.opaque:
-        if X not in active:
-            return []
-        saved = tuple(X if s == "X" else R if s == "R" else aux(X, s) for s in p.saves)
-        return [OpaqueLin(tan(R), st.indices, p.name, "jvp", saved, tan(X), (X, R))]
+        return _opaque_differential(p, st, aux, active)
     names = dict(zip(p.args, st.args))
     names["R"] = R
     classes = {a: prog.var(n).classes for a, n in names.items()}
@@ -551,20 +568,19 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
     for a, kind in zip(p.args, p.arg_kinds):
         if kind == "rhs" and prog.var(names[a]).rank - nb == 1:
             missing = set(p.optional)
-    letters: dict = {}
 
     def present(ix):
         return tuple(c for c in ix if c not in missing)
 
-    temp_names: dict = {}
+    letters: dict = {}       # index letter of the declaration -> index class
     for ln in p.lines:
         for m in ln.terms:
             for f in m.factors:
                 cls = classes.get(f.name, classes.get(f.call and f.name))
-                if cls is None:
-                    continue
-                for c, k in zip(present(f.indices), cls[nb:]):
-                    letters.setdefault(c, k)
+                if cls is not None:
+                    for c, k in zip(present(f.indices), cls[nb:]):
+                        letters.setdefault(c, k)
+    temp_names: dict = {}
     out = []
     for ln in p.lines:
         if ln.target == "dR":
@@ -574,32 +590,41 @@ def primitive_differential(st: Stmt, prog: Program, aux, active):
             tgt = tan(z)
         sym = {c: Idx(f"{c}{next(_counter)}", letters[c]) for c in letters}
         tidx = batch + tuple(sym[c] for c in present(ln.indices))
+
+        def ix(f):
+            return batch + tuple(sym[c] for c in present(f.indices))
         terms = sp.S.Zero
         for m in ln.terms:
-            tf = m.factors[m.tangent]
-            if tf.name in temp_names:
-                atom_name = tan(temp_names[tf.name])
-            else:
-                base = names[tf.name[1:]]
-                if base not in active:
-                    continue
-                atom_name = tan(base)
-            e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
-            for k, f in enumerate(m.factors):
-                ix = batch + tuple(sym[c] for c in present(f.indices))
-                if k == m.tangent:
-                    e = e * ir.access(atom_name, ix)
-                elif f.call:
-                    e = e * ir.access(aux(names[f.name], f.call), ix)
-                else:
-                    e = e * ir.access(names[f.name], ix)
-            summed = [sym[c] for c in dict.fromkeys(c for f in m.factors for c in present(f.indices))
-                      if c not in present(ln.indices)]
-            terms = terms + IndexSum(e, summed)
-        if terms == 0:
-            continue
-        out.append(LinStmt(tgt, tidx, terms))
+            e = _index_term(m, ix, names, temp_names, aux, active)
+            if e is not None:
+                summed = [sym[c] for c in dict.fromkeys(c for f in m.factors for c in present(f.indices))
+                          if c not in present(ln.indices)]
+                terms = terms + IndexSum(e, summed)
+        if terms != 0:
+            out.append(LinStmt(tgt, tidx, terms))
     return out
+
+
+def _index_term(m, ix, names, temp_names, aux, active):
+    """One term of an index-form line as an IR product (its sums apart), or None where its tangent is inactive;
+    ix(factor) gives the factor's subscripts."""
+    tf = m.factors[m.tangent]
+    if tf.name in temp_names:
+        atom_name = tan(temp_names[tf.name])
+    else:
+        base = names[tf.name[1:]]
+        if base not in active:
+            return None
+        atom_name = tan(base)
+    e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
+    for k, f in enumerate(m.factors):
+        if k == m.tangent:
+            e = e * ir.access(atom_name, ix(f))
+        elif f.call:
+            e = e * ir.access(aux(names[f.name], f.call), ix(f))
+        else:
+            e = e * ir.access(names[f.name], ix(f))
+    return e
 
 
 # -----------------------------------------------------------------------------------------------------------
@@ -643,6 +668,8 @@ def derive(prog: Program) -> Derivation:
         for ls in lins:
             if isinstance(ls, OpaqueLin):
                 active.add(base_name(ls.target))
+                if base_name(ls.target).startswith("_z"):
+                    d.tangent_temps.append(base_name(ls.target))
                 d.pushforward.append(ls)
                 continue
             ls.terms = simplify_terms(to_terms(_inner_sums_fresh(ls.terms)), ls.indices)
@@ -735,7 +762,7 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             d.tangent_temps.append(v)
             xcl = prog.var(X).classes
             vidx = tuple(Idx(f"q{next(_counter)}", c) for c in xcl)
-            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.of))
+            pull.append(OpaqueLin(cot(v), vidx, ls.prim, "vjp", ls.saved, ybar_name, ls.of, argnum=ls.argnum))
             P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
             contrib.setdefault(X, []).append(Term(sp.S.One, (), ir.access(cot(v), P)))
             continue

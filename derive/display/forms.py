@@ -9,8 +9,17 @@ import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
 from derive.display import matrixform
-from derive.display.notation import (inverse_of, naming, opaque_text, pretty_name, primitive_defs, primitive_value,
-                                     stmt_index, symbol_count, tidy)
+from derive.display.notation import (
+    inverse_of,
+    naming,
+    opaque_text,
+    pretty_name,
+    primitive_defs,
+    primitive_value,
+    stmt_index,
+    symbol_count,
+    tidy,
+)
 from derive.ir import nodes as ir
 
 
@@ -34,7 +43,8 @@ def merged_pullback(stmts):
                  and any(ir.acc_name(t.atom) == ls.target for t in o.terms)]
         if len(users) == 1 and len(out[users[0]].terms) == 1 and out[users[0]].terms[0].coeff == 1:
             u = out[users[0]]
-            out[users[0]] = type(ls)(u.target, u.indices, ls.prim, "vjp", ls.saved, ls.arg, ls.of)
+            out[users[0]] = type(ls)(u.target, u.indices, ls.prim, "vjp", ls.saved, ls.arg, ls.of,
+                                     argnum=ls.argnum)
             out[k] = None
     return [ls for ls in out if ls is not None]
 

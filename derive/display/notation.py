@@ -375,12 +375,15 @@ def stmt_index(ls, style="unicode"):
 def opaque_text(ls, style="unicode"):
     """A linear map given as code, shown as its declaration writes it: dL = L·Φ(L⁻¹·dA·L⁻ᵀ)."""
     p = ir.ALL_PRIMITIVES[ls.prim]
-    X, R = ls.of
-    text = p.show_jvp if ls.mode == "jvp" else p.show_vjp
+    *args, R = ls.of
+    text = p.show_map(ls.mode, ls.argnum)
     if not text:
         return f"{pretty_name(ls.target, style)} = {p.name}.{ls.mode}({pretty_name(ls.arg, style)})"
-    text = text.format(X=pretty_name(X, style), R=pretty_name(R, style))
-    if ls.mode == "vjp":   # the declaration writes d{X} = ...; here the result lands in a temporary first
+    names = {a: pretty_name(n, style) for a, n in zip(p.args, args)}
+    text = text.format(**dict(names, X=pretty_name(args[0], style), R=pretty_name(R, style)))
+    if ls.mode == "vjp" or base_name(ls.target) != R:
+        # the declaration writes d{X} = ... (d{R} = ...); here the result lands in a temporary first (one part of
+        # dR where several arguments have maps)
         text = pretty_name(ls.target, style) + " = " + text.split(" = ", 1)[1]
     return text
 

@@ -54,10 +54,9 @@ NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos"
 
 
 def cpp_spelling(row):
-    """The C++ spelling of an elementwise built-in (a row of primitives/elementwise.py): its `cpp` column, or its
-    CUDA spelling where the row has none (templates/cpu_helpers.h.j2 defines the tr_* helpers under CUDA's names).
-    The one place the C++ kernels choose a built-in's spelling."""
-    return getattr(row, "cpp", None) or row.cuda
+    """The C++ spelling of an elementwise built-in: its row's `cpp` column (primitives/elementwise.py). The one
+    place the C++ kernels choose a built-in's spelling."""
+    return row.cpp
 
 
 class CpuPrinter(CudaPrinter):

@@ -214,8 +214,7 @@ class OpCuda(OpPlan):
         st = pc.stmt
         if isinstance(st, OpaqueLin):
             p = ir.ALL_PRIMITIVES[st.prim]
-            fn = getattr(p.cuda, st.mode, "") if p.cuda else ""
-            ws = getattr(p.cuda, st.mode + "_ws") if fn else None
+            fn, ws = p.cuda.map(st.mode, st.argnum) if p.cuda else ("", None)
             inputs, X, atoms = list(st.saved) + [st.arg], st.of[0], [st.arg]
         else:
             p = ir.ALL_PRIMITIVES[st.prim]
@@ -236,6 +235,8 @@ class OpCuda(OpPlan):
                 bcl = self.classes(a)
                 if kind == "rhs" and len(bcl) == 2 + nb:
                     rhs = bcl[-1]
+        elif "rhs" in p.arg_kinds and len(self.classes(st.of[-1])) == 2 + nb:
+            rhs = self.classes(st.of[-1])[-1]      # a map of a solve: the columns of its result
 
         def operand(buf):
             cl = self.classes(buf)

@@ -257,7 +257,8 @@ class OpGen:
         """target = prim.jvp/vjp(saved..., arg): a linear map given as code; a zero input gives a zero result."""
         av = atom_var(ls.arg)
         saved = ", ".join(self.names[s] for s in ls.saved)
-        em.line(f"{tvar} = _ZERO if is_zero({av}) else np.prim.{ls.prim}.{ls.mode}({saved}, {av})")
+        which = f", arg={ls.argnum}" if ls.argnum else ""      # the declaration's map of that argument
+        em.line(f"{tvar} = _ZERO if is_zero({av}) else np.prim.{ls.prim}.{ls.mode}({saved}, {av}{which})")
 
     def emit_lin(self, em: Emitter, ls, tvar, atom_var, nonzero=frozenset()):
         """target = Σ terms, one guarded block per distinct linear atom (zero tangents cost nothing);

@@ -6,12 +6,13 @@ functions, Kronecker deltas) is plain SymPy, so SymPy does the scalar algebra an
 """
 from __future__ import annotations
 
-import importlib
 import itertools
 from dataclasses import dataclass, field
 
+import mpmath
 import sympy as sp
 from mpmath.libmp import prec_to_dps
+from sympy.codegen import cfunctions
 
 from derive.ir.atoms import (  # noqa: F401  the IR's atoms, which every stage imports from here
     Extent,
@@ -28,6 +29,7 @@ from primitives import matrix as _primitives
 from primitives.elementwise import BY_NAME as ELEMENTWISE_ROW
 from primitives.elementwise import ROWS as ELEMENTWISE_ROWS
 from primitives.elementwise import Elementwise
+from primitives.elementwise import resolve as elementwise_resolve
 
 # ---------------------------------------------------------------------------------------------------------
 # Reductions other than sum
@@ -175,7 +177,12 @@ def reciprocal(u):
 
 
 # The elementwise built-ins: primitives.elementwise's rows (names, arities, domains, spellings), each joined
-# here with its SymPy constructor. Printers find a row by the class name of the SymPy node (NODES).
+# here with its SymPy constructor, which a row names (OWN_FUNCTIONS first, then SymPy's) or leaves to
+# `function_of_row`. Printers find a row by the class name of the SymPy node (NODES).
+
+# derive's own SymPy functions, by the names the rows' `sympy` column gives
+OWN_FUNCTIONS = {"sigmoid": sigmoid, "softplus": softplus, "step": step, "relu": relu, "where": where,
+                 "sign": sign, "log_or_softplus": log_or_softplus}
 
 
 @dataclass(frozen=True)
@@ -188,12 +195,54 @@ class Builtin:
         return self.row.arity
 
 
-def _constructor(ref: str):
-    module, attr = ref.split(":")
-    return getattr(importlib.import_module(module), attr)
+class _SympyNamespace:
+    """The namespace a row's dydx(np, y, x) is written over, as SymPy: np.<numpy spelling> is that row's
+    constructor, so the derivative the runtime traces is the one derive differentiates with."""
+
+    def __getattr__(self, name):
+        for b in ELEMENTWISE.values():
+            if b.row.numpy == name:
+                return b.fn
+        raise AttributeError(f"no elementwise built-in is spelled np.{name}")
 
 
-ELEMENTWISE = {r.name: Builtin(r, _constructor(r.sympy)) for r in ELEMENTWISE_ROWS}
+def _exact(e):
+    """Short decimal constants of a row's dydx (1.0, 3.0, 0.5) as SymPy rationals, so they simplify and print as
+    the other rows' derivatives do; others (2/√π as a float) stay floats."""
+    floats = {f: sp.Rational(repr(float(f))) for f in e.atoms(sp.Float) if len(repr(float(f)).lstrip("-")) <= 8}
+    return e.xreplace(floats).doit()      # doit: evaluated, as if built with evaluation on
+
+
+def function_of_row(row: Elementwise):
+    """A SymPy function for a row that names none: its derivative from the row's dydx, its value at numbers
+    from the row's mpmath reference (a constant call prints as a number, as SymPy's own functions do)."""
+    reference = elementwise_resolve(mpmath, row.mpmath, row.name)
+
+    def fdiff(self, argindex=1):
+        with sp.evaluate(False):         # keep 1.0/(3.0·y²) apart until its constants are exact
+            d = row.dydx(_SympyNamespace(), self, self.args[0])
+        return _exact(d)
+
+    def _eval_evalf(self, prec):
+        if not all(a.is_number for a in self.args):
+            return None
+        with mpmath.workprec(prec):
+            return sp.Float(reference(*(mpmath.mpf(sp.Float(a.evalf(prec_to_dps(prec)))) for a in self.args)),
+                            precision=prec)
+    return type(row.name, (sp.Function,), {"nargs": row.arity, "is_real": True, "fdiff": fdiff,
+                                           "_eval_evalf": _eval_evalf, "__module__": __name__})
+
+
+def _constructor(row: Elementwise):
+    if row.sympy is None:
+        return function_of_row(row)
+    fn = OWN_FUNCTIONS.get(row.sympy) or getattr(sp, row.sympy, None) or getattr(cfunctions, row.sympy, None)
+    if fn is None:
+        raise ImportError(f"primitives.elementwise row {row.name!r}: no SymPy function {row.sympy!r}")
+    return fn
+
+
+ELEMENTWISE = {r.name: Builtin(r, _constructor(r)) for r in ELEMENTWISE_ROWS}
 # SymPy node class name -> row; power nodes (sqrt, pow) go to the printers' power rules instead
 NODES = {r.node_name: r for r in ELEMENTWISE_ROWS if r.node_name != "Pow"}
 

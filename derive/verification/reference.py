@@ -25,6 +25,7 @@ import numpy as np
 from derive.ir.names import leading_first
 from derive.language import ast as A
 from derive.language import parser
+from primitives import elementwise
 
 __all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
 
@@ -105,11 +106,34 @@ class _F64:
         return math.isfinite(x)
 
 
-_MATH = {
-    "exp": math.exp, "log1p": math.log1p, "expm1": math.expm1, "sin": math.sin, "cos": math.cos,
-    "tan": math.tan, "asin": math.asin, "acos": math.acos, "atan": math.atan, "sinh": math.sinh,
-    "cosh": math.cosh, "tanh": math.tanh, "abs": abs, "erf": math.erf,
-}
+def _at_double(f):
+    """A float64 function from an mpmath one (erfinv, which math lacks): correctly rounded, as libm's nearly are."""
+    def fn(*a):
+        with mpmath.workprec(53):
+            v = f(*(mpmath.mpf(x) for x in a))
+        if isinstance(v, mpmath.mpc):
+            raise ValueError("complex value")
+        return float(v)
+    return fn
+
+
+def _math_name(row):
+    return row.mpmath if isinstance(row.mpmath, str) else row.name
+
+
+# every row of primitives.elementwise the evaluator does not define itself (pow, where): its mpmath function (the
+# row's column), and in float64 math's function of that name where math has one
+class _Table(dict):
+    """name -> function; a name without one (a matrix primitive this evaluator does not know, read as a call)
+    is a rule the reference cannot read, not a crash."""
+
+    def __missing__(self, name):
+        raise ReferenceError_(f"the reference evaluator has no implementation of {name}()")
+
+
+_ROWS = [r for r in elementwise.ROWS if r.mpmath != ""]
+_MPF = _Table({r.name: elementwise.resolve(mpmath, r.mpmath, r.name) for r in _ROWS})
+_MATH = _Table({r.name: getattr(math, _math_name(r), None) or _at_double(_MPF[r.name]) for r in _ROWS})
 
 
 class _MP:
@@ -166,14 +190,6 @@ class _MP:
     @staticmethod
     def finite(x):
         return mpmath.isfinite(x)
-
-
-_MPF = {
-    "exp": mpmath.exp, "log": mpmath.log, "log1p": mpmath.log1p, "expm1": mpmath.expm1, "sin": mpmath.sin,
-    "cos": mpmath.cos, "tan": mpmath.tan, "asin": mpmath.asin, "acos": mpmath.acos, "atan": mpmath.atan,
-    "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh, "sqrt": mpmath.sqrt, "abs": mpmath.fabs,
-    "erf": mpmath.erf,
-}
 
 
 def _common(ctx, name, args):

@@ -2,12 +2,14 @@
 
 A declaration (`MatrixPrimitive`) holds the primitive's signature and domain, its differential -- in index form
 where one exists (`differential`, text that both the derivation and the runtime read, see `index_form`),
-otherwise a linear map and its transpose as code (`jvp`/`vjp`, written over an array namespace `xp` so the same
-code runs on NumPy arrays in generated modules and on traced arrays in `runtime.tnp`) --, its NumPy
-implementation and what it saves for the pullback, its display, and its CUDA kernel fields.
+otherwise one linear map and its transpose as code per argument (`jvp`/`vjp`, as JAX's defjvp per argument,
+written over an array namespace `xp` so the same code runs on NumPy arrays in generated modules and on traced
+arrays in `runtime.tnp`) --, its NumPy implementation (and torch's and JAX's where those frameworks have
+it under another name) and what it saves for the pullback, its display, and its CUDA kernel fields.
 
 Adding a matrix primitive is one new file here (plus, only for a new algorithm, a CUDA device function in
-templates/cuda_linalg.cuh.j2). This package imports no SymPy: generated code and the runtime use it directly.
+templates/cuda_linalg.cuh.j2); a file may declare several related primitives (`PRIMITIVES`, a tuple). This
+package imports no SymPy: generated code and the runtime use it directly.
 
 Layouts: declarations are written in NumPy's batch convention (matrix axes last: `(..., n, n)`), which is the
 rule language's too, so generated code passes its arrays through unchanged.
@@ -34,10 +36,17 @@ class Cuda:
 
     forward: str
     ws: tuple = (0, 0, 0, 0)
-    jvp: str = ""
-    jvp_ws: tuple = (0, 0, 0, 0)
-    vjp: str = ""
+    jvp: str | tuple = ""             # per argument (a tuple) where the primitive's maps are
+    jvp_ws: tuple = (0, 0, 0, 0)      # ... and then a tuple of workspaces, one per argument
+    vjp: str | tuple = ""
     vjp_ws: tuple = (0, 0, 0, 0)
+
+    def map(self, mode: str, arg: int = 0):
+        """(device function, workspace) of argument `arg`'s jvp or vjp ("" where there is none)."""
+        fn, ws = getattr(self, mode), getattr(self, mode + "_ws")
+        if isinstance(fn, tuple):
+            return fn[arg], ws[arg]
+        return (fn, ws) if arg == 0 else ("", ws)
 
 
 @dataclass(frozen=True)
@@ -51,15 +60,19 @@ class MatrixPrimitive:
     domain: str = ""                  # the first argument's natural domain: 'wellcond' | 'spd' | 'symmetric' | ''
     symmetric: bool = False           # defined on symmetric matrices: symmetric tangents, symmetric gradients
     differential: str | None = None   # index form (see index_form), R the result, dX the tangent of X
-    jvp: Callable | None = None       # else: jvp(xp, *saved, dX) -> dR
-    vjp: Callable | None = None       #       vjp(xp, *saved, R̄) -> X̄ (the transpose of jvp)
-    saves: tuple = ("X", "R")         # what jvp/vjp read: 'X', 'R' or another primitive's name applied to X
+    jvp: Callable | tuple | None = None   # else: jvp(xp, *saved, dX) -> dR, or a tuple: one map per argument
+    vjp: Callable | tuple | None = None   #       (None: not differentiable in it); vjp(xp, *saved, R̄) -> X̄,
+                                          #       the transpose of jvp (per argument likewise)
+    saves: tuple = ("X", "R")         # what jvp/vjp read: 'X' (the first argument), 'R', another argument's name,
+                                      # or another primitive's name applied to X
     traceable: bool = True            # jvp/vjp are written in xp operations (so they differentiate again)
     show: str = "{name}({X})"         # the value's display; {X} is the argument's display
     show_latex: str = r"\operatorname{{{name}}}({X})"
-    show_jvp: str = ""                # the pushforward's display, e.g. "dL = L·Φ(L⁻¹·dA·L⁻ᵀ)"
-    show_vjp: str = ""
+    show_jvp: str | tuple = ""        # the pushforward's display, e.g. "dL = L·Φ(L⁻¹·dA·L⁻ᵀ)" (per argument
+    show_vjp: str | tuple = ""        # where the maps are); {X}, {R} and the arguments' names are filled in
     cuda: Cuda | None = None
+    torch: Callable | None = None     # forward(torch, *args) where torch spells it otherwise than the runtime's
+    jax: Callable | None = None       # table (runtime/backend_torch.py FORWARD), likewise over the jax module
     factored: Callable | None = None  # forward(F, *rest) from a shared factorisation F of X (see _factor)
     user: bool = True                 # a function of the rule language (False: internal, such as adj)
     max_norm: float | None = None     # beyond this 1-norm of the argument float64 cannot compute the value
@@ -70,14 +83,30 @@ class MatrixPrimitive:
     def __post_init__(self):
         if (self.differential is None) == (self.jvp is None):
             raise ValueError(f"primitive {self.name}: give either an index-form differential or jvp/vjp")
-        if self.jvp is not None and self.vjp is None:
-            raise ValueError(f"primitive {self.name}: a jvp needs its transpose, vjp")
+        if self.jvp is not None:
+            if len(self.jvps) != len(self.args) or len(self.vjps) != len(self.args):
+                raise ValueError(f"primitive {self.name}: one jvp and one vjp per argument {self.args}")
+            if any((j is None) != (v is None) for j, v in zip(self.jvps, self.vjps)):
+                raise ValueError(f"primitive {self.name}: a jvp needs its transpose, vjp")
         if self.differential is not None:
             object.__setattr__(self, "lines", index_form.parse(self.differential, self.args))
 
     @property
     def opaque(self) -> bool:
         return self.jvp is not None
+
+    @property
+    def jvps(self) -> tuple:
+        """One pushforward per argument (None: not differentiable in it), as JAX's defjvp takes them."""
+        return _per_argument(self.jvp, self.args)
+
+    @property
+    def vjps(self) -> tuple:
+        return _per_argument(self.vjp, self.args)
+
+    def show_map(self, mode: str, arg: int = 0) -> str:
+        text = self.show_jvp if mode == "jvp" else self.show_vjp
+        return text[arg] if isinstance(text, tuple) else (text if arg == 0 else "")
 
     def aux_names(self) -> tuple:
         """Other primitives of the same argument its derivative reads (inv(X) for logdet, eigvecsh for eigvalsh)."""
@@ -86,14 +115,22 @@ class MatrixPrimitive:
         return tuple(dict.fromkeys(f.call for ln in self.lines for t in ln.terms for f in t.factors if f.call))
 
 
+def _per_argument(maps, args) -> tuple:
+    if isinstance(maps, tuple):
+        return maps
+    return (maps,) + (None,) * (len(args) - 1) if maps is not None else ()
+
+
 def _discover() -> dict:
     out = {}
     for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if m.name.startswith("_") or m.name == "index_form":
             continue
         mod = importlib.import_module(f"{__name__}.{m.name}")
-        p = getattr(mod, "PRIMITIVE", None)
-        if isinstance(p, MatrixPrimitive):
+        found = getattr(mod, "PRIMITIVES", None) or (getattr(mod, "PRIMITIVE", None),)
+        for p in found:
+            if not isinstance(p, MatrixPrimitive):
+                continue
             if p.name in out:
                 raise RuntimeError(f"matrix primitive {p.name!r} declared twice")
             out[p.name] = p
@@ -130,11 +167,12 @@ class _Bound:
             F = np.swapaxes(F, -1, -2)
         return self.forward(F, *rest)
 
-    def jvp(self, *args):
-        return self.p.jvp(self.xp, *args)
+    def jvp(self, *args, arg=0):
+        """Argument `arg`'s pushforward (generated code passes arg= for all but the first)."""
+        return self.p.jvps[arg](self.xp, *args)
 
-    def vjp(self, *args):
-        return self.p.vjp(self.xp, *args)
+    def vjp(self, *args, arg=0):
+        return self.p.vjps[arg](self.xp, *args)
 
 
 class Calls:

@@ -77,6 +77,9 @@ template <typename T> T atomicCAS(T* p, T compare, T val) {
     return compare;  // the old value, as CUDA's atomicCAS returns
 }
 template <typename T> T rsqrt(T x) { return T(1) / std::sqrt(x); }
+// CUDA's erfinv (C++ has none): the native CPU kernels' implementation
+#include "../../templates/erfinv.h"
+template <typename T> T erfinv(T x) { return tr_erfinv(x); }
 
 template <typename... A, std::size_t... I>
 void tr_emu_call(void (*f)(A...), void** args, std::index_sequence<I...>) {

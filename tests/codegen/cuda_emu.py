@@ -32,6 +32,8 @@ def available():
 def build(source: str) -> Path:
     """A shared library exporting emu_<kernel> for every kernel of `source` (cached by content)."""
     header = (HERE / "cuda_emu.h").read_text()
+    # and the files it includes (templates/erfinv.h): a stale library must not outlive an edit of them
+    header += "".join((HERE / inc).read_text() for inc in re.findall(r'#include "([^"]+)"', header))
     key = hashlib.sha256((header + "\0" + source).encode()).hexdigest()[:24]
     lib = _BUILD / f"emu_{key}.so"
     if lib.exists():

@@ -151,13 +151,16 @@ def test_every_matrix_primitive_has_a_torch_forward_and_maps_matching_numpy():
                                    rtol=1e-10, atol=1e-12, err_msg=name)
         if p.opaque:
             nb = getattr(__import__("runtime.backend_numpy", fromlist=["prim"]).prim, name)
-            saved = [A if s == "X" else p.forward(A) if s == "R" else PRIMITIVES[s].forward(A) for s in p.saves]
+            vals = dict(zip(p.args, args), X=A, R=p.forward(*args))
+            saved = [vals[s] if s in vals else PRIMITIVES[s].forward(A) for s in p.saves]
             tsaved = [torch.tensor(s) for s in saved]
-            for mode in ("jvp", "vjp"):
-                E_ = E if p.result != "vector" or mode == "jvp" else E[0]
-                np.testing.assert_allclose(getattr(tb, mode)(*tsaved, torch.tensor(E_)).numpy(),
-                                           getattr(nb, mode)(*saved, E_), rtol=1e-9, atol=1e-11,
-                                           err_msg=f"{name}.{mode}")
+            for k in (k for k, j in enumerate(p.jvps) if j is not None):    # each argument's maps
+                for mode in ("jvp", "vjp"):
+                    # a tangent of argument k, or a cotangent of the result
+                    E_ = np.resize(E, np.shape(args[k] if mode == "jvp" else vals["R"]))
+                    np.testing.assert_allclose(getattr(tb, mode)(*tsaved, torch.tensor(E_), arg=k).numpy(),
+                                               getattr(nb, mode)(*saved, E_, arg=k), rtol=1e-9, atol=1e-11,
+                                               err_msg=f"{name}.{mode} of argument {k}")
 
 
 def test_defined_op_trains_with_a_torch_optimizer(tmp_path, monkeypatch):
