@@ -52,6 +52,86 @@ def _tokens(text):
     return out
 
 
+class _Statement:
+    """One statement of a differential, `dR[i,j] = -R[i,k] * dX[k,l] * R[l,j]`, read token by token."""
+
+    def __init__(self, stmt, args, tangents):
+        self.stmt, self.args, self.tangents = stmt, args, tangents
+        self.toks = _tokens(stmt)
+        self.pos = 0
+
+    def peek(self):
+        return self.toks[self.pos] if self.pos < len(self.toks) else None
+
+    def take(self, want=None):
+        t = self.peek()
+        if t is None or (want is not None and t != want):
+            raise ValueError(f"differential {self.stmt!r}: expected {want or 'more'} at token {self.pos}")
+        self.pos += 1
+        return t
+
+    def indices(self):
+        if self.peek() != "[":
+            return ()
+        self.take("[")
+        out = []
+        while self.peek() != "]":
+            out.append(self.take())
+            if self.peek() == ",":
+                self.take(",")
+        self.take("]")
+        return tuple(out)
+
+    def line(self) -> Line:
+        target = self.take()
+        tidx = self.indices()
+        self.take("=")
+        terms = []
+        sign = 1
+        if self.peek() == "-":
+            self.take("-")
+            sign = -1
+        while True:
+            terms.append(self.term(sign))
+            if self.peek() is None:
+                return Line(target, tidx, tuple(terms))
+            op = self.take()
+            if op not in "+-":
+                raise ValueError(f"differential {self.stmt!r}: unexpected {op!r}")
+            sign = 1 if op == "+" else -1
+
+    def term(self, sign) -> Mono:
+        coeff = Fraction(sign)
+        factors = []
+        while True:
+            t = self.take()
+            if re.fullmatch(r"\d+(?:\.\d+)?", t):
+                coeff *= Fraction(t)
+            elif self.peek() == "(":
+                self.take("(")
+                arg = self.take()
+                self.take(")")
+                if arg not in self.args:
+                    raise ValueError(f"differential {self.stmt!r}: {t}({arg}) must apply to an argument")
+                factors.append(Factor(arg, self.indices(), t))
+            else:
+                factors.append(Factor(t, self.indices()))
+            if self.peek() == "*":
+                self.take("*")
+                continue
+            if self.peek() == "/":
+                self.take("/")
+                coeff /= Fraction(self.take())
+                if self.peek() == "*":
+                    self.take("*")
+                    continue
+            break
+        tan = [k for k, f in enumerate(factors) if not f.call and f.name in self.tangents]
+        if len(tan) != 1:
+            raise ValueError(f"differential {self.stmt!r}: each term needs exactly one tangent factor")
+        return Mono(coeff, tuple(factors), tan[0])
+
+
 def parse(text: str, args: tuple) -> tuple:
     """The statements of a differential; raises ValueError (a declaration bug, not a user's) when malformed."""
     lines = []
@@ -59,78 +139,9 @@ def parse(text: str, args: tuple) -> tuple:
     for stmt in re.split(r"[;\n]", text):
         if not stmt.strip():
             continue
-        toks = _tokens(stmt)
-        pos = 0
-
-        def peek():
-            return toks[pos] if pos < len(toks) else None
-
-        def take(want=None):
-            nonlocal pos
-            t = peek()
-            if t is None or (want is not None and t != want):
-                raise ValueError(f"differential {stmt!r}: expected {want or 'more'} at token {pos}")
-            pos += 1
-            return t
-
-        def indices():
-            if peek() != "[":
-                return ()
-            take("[")
-            out = []
-            while peek() != "]":
-                out.append(take())
-                if peek() == ",":
-                    take(",")
-            take("]")
-            return tuple(out)
-
-        target = take()
-        tidx = indices()
-        take("=")
-        terms = []
-        sign = 1
-        if peek() == "-":
-            take("-")
-            sign = -1
-        while True:
-            coeff = Fraction(sign)
-            factors = []
-            while True:
-                t = take()
-                if re.fullmatch(r"\d+(?:\.\d+)?", t):
-                    coeff *= Fraction(t)
-                elif peek() == "(":
-                    take("(")
-                    arg = take()
-                    take(")")
-                    if arg not in args:
-                        raise ValueError(f"differential {stmt!r}: {t}({arg}) must apply to an argument")
-                    factors.append(Factor(arg, indices(), t))
-                else:
-                    factors.append(Factor(t, indices()))
-                if peek() in ("*",):
-                    take("*")
-                    continue
-                if peek() == "/":
-                    take("/")
-                    coeff /= Fraction(take())
-                    if peek() == "*":
-                        take("*")
-                        continue
-                break
-            tan = [k for k, f in enumerate(factors) if not f.call and f.name in tangents]
-            if len(tan) != 1:
-                raise ValueError(f"differential {stmt!r}: each term needs exactly one tangent factor")
-            terms.append(Mono(coeff, tuple(factors), tan[0]))
-            if peek() is None:
-                break
-            op = take()
-            if op not in "+-":
-                raise ValueError(f"differential {stmt!r}: unexpected {op!r}")
-            sign = 1 if op == "+" else -1
-        lines.append(Line(target, tidx, tuple(terms)))
-        tangents.add(target)
+        line = _Statement(stmt, args, tangents).line()
+        lines.append(line)
+        tangents.add(line.target)
     if not lines or lines[-1].target != "dR":
         raise ValueError(f"differential {text!r}: the last statement must define dR")
     return tuple(lines)
