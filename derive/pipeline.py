@@ -1,11 +1,15 @@
 """The one pipeline that `derive-rules` (derive.cli) and `runtime.define` (runtime.rule_cache) both run.
 
-A rule file's text passes each stage once, in this order: language (parse) -> lowering (to the IR) -> calculus
-(pushforward, then the pullback as its transpose) -> emission (the NumPy code of each op) -> verification (that
-code run against finite differences, the adjoint identity and the reference evaluator) -> display (the shown
-formulas and each op's record) -> emission of the files (the module, its CPU and CUDA kernel plans) ->
-verification of the native kernels against the verified NumPy code. `process` returns the outcome as plain data
-(the files to write and each rule's JSON), cached by content in runtime.trusted_cache.
+A rule file's text passes the stages in this order, each called from here:
+  language (derive.language: parse, each rule's own text) -> lowering (derive.lowering: the IR program, and the
+  batched twin's) -> calculus (derive.calculus: pushforward, then the pullback as its transpose) -> emission
+  (derive.emission: each op's NumPy code) -> verification (derive.verification.run: that code run against finite
+  differences, the adjoint identity and the reference evaluator) -> display (derive.display.outcome: the shown
+  formulas, each op's record) -> emission (the module's text, which carries the records; with kernels, the CPU
+  and CUDA plans) -> verification of the native kernels against the verified NumPy code.
+The module is emitted after display because it carries what display made; nothing else goes back a stage.
+`process` returns the outcome as plain data (the files to write and each rule's JSON), cached by content in
+runtime.trusted_cache.
 """
 from __future__ import annotations
 
@@ -16,25 +20,22 @@ from dataclasses import dataclass, field
 
 from derive.calculus import differential as calculus
 from derive.display import forms as display
-from derive.display import record
+from derive.display import outcome, record
+from derive.emission import module as emit_module
 from derive.emission import numpy_module as codegen
-from derive.emission import numpy_print as emit_numpy
 from derive.emission.cpp import generate_cpu
 from derive.emission.cuda import generate_cuda
-from derive.emission.templates import template_env
 from derive.fingerprint import engine_fingerprint
-from derive.ir import nodes as ir
-from derive.ir.names import user_name
 from derive.language import parser
 from derive.language.errors import DeriveError, RuleError, VerificationError
 from derive.lowering import batching
 from derive.lowering.lower import lower
 from derive.verification import native as verify_native
 from derive.verification import verify
-from derive.verification.twin import check_twin
+from derive.verification.run import verify_results
 from runtime import native, trusted_cache
 
-COMMAND = "derive-rules"
+COMMAND = emit_module.COMMAND
 CACHE_VERSION = "2"
 
 
@@ -52,13 +53,13 @@ class RuleResult:
     doc: str = ""
     error: str | None = None
     rule: object = None            # the parsed rule (derive.language.ast.RuleDef), for the reference check
-    text: str = ""                 # the rule's source text (derive.display.record.rule_text)
+    text: str = ""                 # the rule's source text (derive.language.parser.rule_text)
     twin: object = None            # its batched twin (a RuleResult, see derive.lowering.batching), None for none
     _record: tuple | None = field(default=None, repr=False, compare=False)   # (the check it was made for, record)
 
     @property
     def ok(self) -> bool:
-        return self.error is None and self.check is not None and self.check.ok and (
+        return self.error is None and self.check is not None and not self.check.problems and (
             self.twin is None or self.twin.ok)
 
     def record(self) -> dict:
@@ -89,67 +90,25 @@ class RuleResult:
         return [(s.target, s.indices, s.terms) for s in self.derivation.pullback]
 
     def pullback_needs(self) -> dict:
-        """What the pullback keeps from the forward pass: inputs, outputs and intermediates it reads
-        (auxiliary values such as det's A⁻¹ are recomputed inside the pullback, from what is kept)."""
-        p = self.program
-        roles = {v.name: v.role for v in p.all_vars}
-        aux = {st.target: st.args for st in self.derivation.aux}
-        names = set()
-        for ls in self.derivation.pullback:
-            for t in ls.terms:
-                for a in ir.accesses(t.coeff):
-                    n = ir.acc_name(a)
-                    names |= set(aux[n]) if n in aux else ({n} if ":" not in n else set())
-        order = [v.name for v in p.inputs + p.outputs + p.temps]
-        out = {"inputs": [], "outputs": [], "intermediates": []}
-        for n in order:
-            if n in names:
-                key = {"input": "inputs", "output": "outputs"}.get(roles.get(n), "intermediates")
-                out[key].append(user_name(n))
-        return out
+        """What the pullback keeps from the forward pass (derive.display.outcome.pullback_needs)."""
+        return outcome.pullback_needs(self)
 
     def to_json(self) -> dict:
-        p = self.program
-        out = {
-            "name": self.name,
-            "signature": p.signature,
-            "doc": self.doc,
-            "source": self.source,
-            "inputs": [{"name": user_name(v.name), "kind": v.kind, "indices": [user_name(i) for i in v.indices],
-                        **({} if v.kind == "int" else {"domain": p.domains.get(v.name, "real"),
-                                                       "domain_declared": bool(v.domain)})}
-                       for v in p.inputs],
-            "outputs": [{"name": user_name(v.name), "indices": [user_name(i) for i in v.indices]}
-                        for v in p.outputs],
-            "pushforward": display.program_json(self.derivation, "pushforward"),
-            "pullback": display.program_json(self.derivation, "pullback"),
-            "pullback_needs": self.pullback_needs(),
-            "verified": self.ok,
-            "seconds": round(self.seconds, 4),
-        }
-        if self.check is not None:
-            c = self.check
-            out["verification"] = {"fd_error": c.fd_error, "adjoint_error": c.adjoint_error,
-                                   "chunk_error": c.chunk_error, "reference_error": c.reference_error,
-                                   "reference_points": c.reference_points, "points": c.points, "skipped": c.skipped,
-                                   "extents": [dict(e) for e in c.extents], "skipped_because": list(c.notes),
-                                   "problems": list(c.problems), "warnings": list(c.warnings)}
-        if self.error:
-            out["error"] = self.error
-        out["record"] = self.record()       # what the generated op carries (op.rule); the report reads it
-        return out
+        return outcome.rule_json(self)
 
 
 def parse(text: str, path: str = "<string>", bare_name: str | None = None):
+    return _parse(text, path, bare_name)[0]
+
+
+def _parse(text, path, bare_name):
+    """(the rules, the file's doc comment, each rule's own text): a bare statement list is one rule named
+    bare_name; two rules of one name, or two exporting one name, are a RuleError at the second."""
     if bare_name is not None:
-        return [parser.parse_statements(text, name=bare_name, path=path)]
-    return list(parser.parse_file(text, path).rules)
-
-
-def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = None,
-                verify_rules: bool = True) -> list[RuleResult]:
-    """Parse, lower, derive, generate and verify every rule in `text`. Bad input raises RuleError."""
-    rules = parse(text, path, bare_name)
+        rules = [parser.parse_statements(text, name=bare_name, path=path)]
+        return rules, "", [parser.rule_text(text, rules, 0)]
+    parsed = parser.parse_file(text, path)
+    rules = list(parsed.rules)
     seen: dict = {}
     exported: dict = {}  # every public name a module exports: <op>, <op>_frule, <op>_rrule -> (rule, line)
     for r in rules:
@@ -164,88 +123,90 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
                 raise RuleError(f"rule '{r.name}' exports '{n}', the name of {what} (line {line}); rename one",
                                 r.pos, width=len(r.name))
             exported[n] = (r.name, r.pos.line)
-    results = []
-    for k, r in enumerate(rules):
-        t0 = time.perf_counter()
-        _reset_counters()
-        try:
-            prog = lower(r)
-            prog.source = f"{path}:{r.pos.line}"
-            d = calculus.derive(prog)
-            code = codegen.generate_op(d)
-            twin = _twin(r, prog, code)
-        except DeriveError:
-            raise
-        except Exception as exc:  # a bug of ours must still name the rule, never dump SymPy's insides
-            raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
-                              f"{type(exc).__name__}: {exc}") from exc
-        results.append(RuleResult(r.name, prog.source, prog, d, code, doc=r.doc,
-                                  seconds=time.perf_counter() - t0, rule=r, text=record.rule_text(text, rules, k),
-                                  twin=twin))
+    return rules, parsed.doc, [parser.rule_text(text, rules, k) for k in range(len(rules))]
+
+
+def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = None,
+                verify_rules: bool = True) -> list[RuleResult]:
+    """Parse, lower, derive, generate and verify every rule in `text`. Bad input raises RuleError."""
+    return _derive(text, path, bare_name, verify_rules)[0]
+
+
+def _derive(text, path, bare_name, verify_rules=True):
+    """(results, the file's doc comment): each stage over every rule before the next stage (language, lowering,
+    calculus, emission), then the verification of all of them at once (one module of their code)."""
+    rules, doc, texts = _parse(text, path, bare_name)
+    clock = [0.0] * len(rules)
+    lowered = [_timed(clock, k, r, path, _lowered, r, path) for k, r in enumerate(rules)]
+    derived = [_timed(clock, k, r, path, _derived, lw) for k, (r, lw) in enumerate(zip(rules, lowered))]
+    results = [_timed(clock, k, r, path, _emitted, r, t, lw, dv)
+               for k, (r, t, lw, dv) in enumerate(zip(rules, texts, lowered, derived))]
+    for res, seconds in zip(results, clock):
+        res.seconds = seconds
     if verify_rules:
         verify_results(results, path)
-    return results
+    return results, doc
 
 
-def _twin(r, prog, code):
-    """The batched twin of a derived rule (derive.lowering.batching), which runs an op over extra leading axes; None for
-    an elementwise op (which takes any shape already) or a rule whose twin cannot be derived."""
-    if code.meta.get("elementwise"):
-        return None
+def _timed(clock, k, r, path, step, *args):
+    """step(*args) for rule r, its time added to clock[k]; an exception of ours still names the rule, never
+    SymPy's insides."""
     t0 = time.perf_counter()
-    parts, _why = batching.derive_twin(r, prog, lambda p: calculus.derive(p))
-    if parts is None:
-        return None
-    twin, tprog, d = parts
-    tprog.source = prog.source
-    tcode = codegen.generate_op(d)
-    code.meta["batched"] = twin.name
-    return RuleResult(twin.name, prog.source, tprog, d, tcode, seconds=time.perf_counter() - t0, rule=twin)
-
-
-def _reset_counters():
-    """Fresh-name counters restart for every rule, so its generated code never depends on what was
-    derived before it in the same process (deterministic output, valid cache entries)."""
-    calculus.reset_counters()
-
-
-def verify_results(results, path="<string>"):
-    t0 = time.perf_counter()
-    src = render_module(results, path, export=False)
-    ns: dict = {}
     try:
-        exec(compile(src, f"<generated from {path}>", "exec"), ns)
-        fns = verify.load(ns)
+        return step(*args)
+    except DeriveError:
+        raise
     except Exception as exc:
-        for r in results:
-            r.error = f"generated code does not load: {type(exc).__name__}: {exc}"
-        return
-    share = (time.perf_counter() - t0) / max(1, len(results))
-    for r in results:
-        t1 = time.perf_counter()
-        for x in (r, r.twin) if r.twin is not None else (r,):
-            try:
-                x.check = verify.check_op(x.name, fns, x.code.meta)
-                if x is r:
-                    verify.check_reference(x.check, x.name, fns, x.code.meta, x.rule)
-                else:
-                    check_twin(x.check, r.name, x.name, fns, r.code.meta, x.code.meta)
-            except Exception as exc:
-                x.error = f"generated code fails at a random point: {type(exc).__name__}: {exc}"
-        if r.twin is not None and not r.twin.ok and r.error is None:
-            r.error = f"its batched twin (leading axes) fails verification: {r.twin.error or r.twin.check.problems}"
-        r.seconds += time.perf_counter() - t1 + share
+        raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
+                          f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        clock[k] += time.perf_counter() - t0
+
+
+def _lowered(r, path):
+    """(the rule's Program, (its batched twin's rule, Program) or None): the lowering stage."""
+    prog = lower(r)
+    prog.source = f"{path}:{r.pos.line}"
+    twin = batching.lower_twin(r, prog)[0]
+    if twin is not None:
+        twin[1].source = prog.source
+    return prog, twin
+
+
+def _derived(lowered):
+    """(the rule's Derivation, its twin's or None): the calculus stage. Fresh names restart for every rule, so its
+    code never depends on what was derived before it (deterministic output, valid cache entries)."""
+    prog, twin = lowered
+    calculus.reset_counters()
+    return calculus.derive(prog), _derived_twin(twin)
+
+
+def _emitted(r, text, lowered, derived) -> RuleResult:
+    """The RuleResult of a rule (`text`: its own source text) with its twin's: the emission stage (each op's code)."""
+    (prog, twin), (d, td) = lowered, derived
+    code = codegen.generate_op(d)
+    tresult = None
+    if td is not None:
+        trule, tprog = twin
+        code.meta["batched"] = trule.name
+        tresult = RuleResult(trule.name, prog.source, tprog, td, codegen.generate_op(td), rule=trule)
+    return RuleResult(r.name, prog.source, prog, d, code, doc=r.doc, rule=r, text=text, twin=tresult)
+
+
+def _derived_twin(twin):
+    """The twin's derivation, or None where it cannot be derived (the op then refuses leading axes)."""
+    if twin is None:
+        return None
+    try:
+        return calculus.derive(twin[1])
+    except (DeriveError, RuleError):
+        return None
 
 
 def render_module(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND) -> str:
-    tpl = template_env().get_template("numpy_module.py.j2")
-    ops = [r.code for r in results] + [r.twin.code for r in results if r.twin is not None]
-    metas = {r.name: r.code.meta for r in results}
-    # the records (op.rule) are for the exported module; the one verification runs needs none
-    rules = record.literal({r.name: r.record() for r in results}) if export else "{}"
-    return tpl.render(source=source, command=command, doc=(doc or f"Rules derived from {source}.").strip(),
-                      ops=ops, ops_literal=codegen.ops_literal(metas), rules_literal=rules, export=export,
-                      chunk_name=emit_numpy.CHUNK_NAME, chunk_elements=emit_numpy.CHUNK_ELEMENTS)
+    """The module of `results`, with their records (op.rule) where it is exported."""
+    records = record.literal({r.name: r.record() for r in results}) if export else "{}"
+    return emit_module.render(results, source, export=export, doc=doc, command=command, records=records)
 
 
 def generate_module_source(text: str, module_name: str | None = None, source_label: str = "<runtime>") -> str:
@@ -297,7 +258,7 @@ def process(text: str, label: str, module: str, *, use_cache=True, bare_name=Non
 
 def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=True, command: str = COMMAND):
     """(results, outcome) of one rule file, uncached: every stage once, in the order the module docstring gives."""
-    results = derive_text(text, label, bare_name=bare_name)
+    results, doc = _derive(text, label, bare_name)
     out = {
         "source": label,
         "module": module,
@@ -306,7 +267,7 @@ def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=T
         "files": {},
     }
     if out["ok"]:
-        out["files"][f"{module}.py"] = render_module(results, label, doc=file_doc(text), command=command)
+        out["files"][f"{module}.py"] = render_module(results, label, doc=doc, command=command)
         if kernels:
             out["files"].update(_cuda_files(results, label))
             out["files"].update(_cpu_files(results, label, out["files"][f"{module}.py"]))

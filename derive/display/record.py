@@ -16,25 +16,6 @@ from derive.display.notation import naming, pretty_name, stmt_index
 from derive.ir.names import user_name
 
 
-def rule_text(text: str, rules, k: int) -> str:
-    """The source text of rules[k] in `text`: from its header's line to the line before the next rule's
-    header, without the blank and comment lines at the end (they belong to the next rule, as its doc)."""
-    # lines as the parser numbers them: split at "\n" only (str.splitlines also splits at U+2028, \f, \x85...,
-    # which a comment may hold: the record would then show another rule's text)
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()
-    r = rules[k]
-    if not getattr(r, "header", True):
-        return text.strip("\n")
-    start = r.pos.line - 1
-    end = rules[k + 1].pos.line - 1 if k + 1 < len(rules) else len(lines)
-    body = lines[start:end]
-    while len(body) > 1 and (not body[-1].strip() or body[-1].startswith("#")):
-        body.pop()
-    return "\n".join(body)
-
-
 def _location(source: str):
     """('rules/linalg.rules', 19) from 'rules/linalg.rules:19'; (source, None) when it carries no line."""
     path, _, line = source.rpartition(":")

@@ -21,7 +21,7 @@ from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, 
 from derive.emission.numpy_shifted import emit_scatter
 from derive.ir import nodes as ir
 from derive.ir.names import user_name
-from derive.ir.nodes import Extent, Idx, IndexSum
+from derive.ir.nodes import Idx, IndexSum
 from derive.lowering import shifts
 from primitives.matrix import PRIMITIVES
 
@@ -544,34 +544,12 @@ def op_meta(p):
         "outputs": [{"name": u(v.name), "indices": [u(i) for i in v.indices]} for v in p.outputs],
         "equal_extents": [[u(i) for i in x] for x in p.equal_extents],
         "domains": {u(k): v for k, v in p.domains.items()},
-        **({"elementwise": True} if _is_elementwise(p) else {}),
+        **({"elementwise": True} if p.elementwise else {}),
         **({"extents": {u(k): v for k, v in p.extents.items()}} if p.extents else {}),
         **({"shifted": shifts.meta(p)} if p.shifts else {}),
         "source": p.source,
         **({"doc": p.doc} if p.doc else {}),   # the comment lines right above the rule
     }
-
-
-def _is_elementwise(p):
-    """Every statement maps element to element over one index list: the op works for any shape."""
-    idx = None
-    if p.shifts:
-        return False
-    for st in p.stmts:
-        if st.prim or st.expr.has(IndexSum) or st.expr.has(sp.KroneckerDelta) or st.expr.has(Extent):
-            return False
-        names = tuple(s.name for s in st.indices)
-        idx = names if idx is None else idx
-        if names != idx or len(names) != 1:
-            return False
-        for a in ir.accesses(st.expr):
-            if a.args and tuple(a.args) != tuple(st.indices):
-                return False
-    # every tensor input is read over the output's own index (one unused, or over another index, would be
-    # refused for a shape it may have), and no extent is fixed in the signature
-    outs = {v.classes for v in p.outputs}
-    return idx is not None and len(outs) == 1 and not p.extents and \
-        all(v.kind != "tensor" or v.rank == 0 or v.classes in outs for v in p.inputs)
 
 
 def _shared_groups(stmts, allowed_atoms):

@@ -338,6 +338,28 @@ class Program:
     extents: dict = field(default_factory=dict)   # index letter -> extent declared in the header (x[i:3])
     shifts: object = None                         # derive.lowering.shifts.Shifts: extents shifted subscripts imply
 
+    @property
+    def elementwise(self) -> bool:
+        """Every statement maps element to element over one index list: the op works for any shape."""
+        idx = None
+        if self.shifts:
+            return False
+        for st in self.stmts:
+            if st.prim or st.expr.has(IndexSum) or st.expr.has(sp.KroneckerDelta) or st.expr.has(Extent):
+                return False
+            names = tuple(s.name for s in st.indices)
+            idx = names if idx is None else idx
+            if names != idx or len(names) != 1:
+                return False
+            for a in accesses(st.expr):
+                if a.args and tuple(a.args) != tuple(st.indices):
+                    return False
+        # every tensor input is read over the output's own index (one unused, or over another index, would be
+        # refused for a shape it may have), and no extent is fixed in the signature
+        outs = {v.classes for v in self.outputs}
+        return idx is not None and len(outs) == 1 and not self.extents and \
+            all(v.kind != "tensor" or v.rank == 0 or v.classes in outs for v in self.inputs)
+
     def var(self, name: str) -> TensorVar:
         for v in itertools.chain(self.inputs, self.outputs, self.temps):
             if v.name == name:

@@ -90,12 +90,13 @@ def _rebuild(node, fn):
     return dataclasses.replace(node, **changes) if changes else node
 
 
-def derive_twin(rule: A.RuleDef, prog, derive_program):
-    """(twin RuleDef, its lowered Program, whatever derive_program(program) returns), or None with the reason
-    when the twin cannot be derived (the op then refuses leading axes, saying why)."""
+def lower_twin(rule: A.RuleDef, prog):
+    """(twin RuleDef, its lowered Program), or None with the reason when the op needs none (an elementwise op
+    takes any shape already) or the twin cannot be lowered (the op then refuses leading axes, saying why)."""
+    if prog.elementwise:
+        return None, "elementwise"
     try:
         twin = twin_rule(apart_from_internal(rule), prog)
-        tprog = Lowerer(twin).lower()
-        return (twin, tprog, derive_program(tprog)), None
+        return (twin, Lowerer(twin).lower()), None
     except (DeriveError, RuleError) as exc:
         return None, str(exc)

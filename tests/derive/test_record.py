@@ -4,6 +4,7 @@ import numpy as np
 
 from derive import api
 from derive.display import record
+from derive.language import parser
 from derive.verification import verify
 
 
@@ -80,4 +81,4 @@ def test_rule_text_counts_lines_as_the_parser_does():
     text = "# harmless\u2028evil(x[i]) -> y[i] = 1000*x[i]\nf(x[i]) -> y[i] = 2*x[i]\r\n"
     rules = api.parse(text, "<t>")
     assert [r.name for r in rules] == ["f"]
-    assert record.rule_text(text, rules, 0) == "f(x[i]) -> y[i] = 2*x[i]"
+    assert parser.rule_text(text, rules, 0) == "f(x[i]) -> y[i] = 2*x[i]"
