@@ -77,6 +77,17 @@ def resolve(module, spelling, default_name):
     return out
 
 
+def row_function(row, column: str, module, default_name: str):
+    """The function row `row` names in `column` ("torch", "jax", "mpmath") of framework `module`; a misspelt
+    column is an error naming the row, where the framework is imported (never a bare AttributeError later)."""
+    try:
+        return resolve(module, getattr(row, column), default_name)
+    except AttributeError:
+        spelled = getattr(row, column) or default_name
+        raise LookupError(f"primitives/elementwise.py: the row of {row.name!r} spells its {column} function "
+                          f"{spelled!r}, which {module.__name__} does not have") from None
+
+
 ZERO = "zero"        # dydx of a piecewise constant function: 0 wherever it is differentiable
 _TWO_OVER_SQRT_PI = 1.1283791670955126   # 2/√π as a Python float: float32 arrays stay float32
 _SQRT_PI_OVER_TWO = 0.886226925452758    # √π/2

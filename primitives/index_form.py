@@ -144,7 +144,30 @@ def parse(text: str, args: tuple) -> tuple:
         tangents.add(line.target)
     if not lines or lines[-1].target != "dR":
         raise ValueError(f"differential {text!r}: the last statement must define dR")
+    _check_names_and_letters(text, lines, args)
     return tuple(lines)
+
+
+def _check_names_and_letters(text, lines, args):
+    """Every factor names an argument, R, or a tangent (an argument's, or an earlier statement's), and every
+    term's free letters (those it holds once) are its statement's own: a slip in a declaration is an error
+    here, naming the statement, not a KeyError deep in a derivation."""
+    known = set(args) | {"R"} | {"d" + a for a in args}
+    for line in lines:
+        for term in line.terms:
+            counts: dict = {}
+            for f in term.factors:
+                if not f.call and f.name not in known:
+                    raise ValueError(f"differential {text!r}: {f.name}[...] is no argument, R or tangent "
+                                     f"(arguments: {', '.join(args)})")
+                for letter in f.indices:
+                    counts[letter] = counts.get(letter, 0) + 1
+            free = {letter for letter, n in counts.items() if n == 1}
+            if free != set(line.indices) or any(n > 2 for n in counts.values()):
+                raise ValueError(f"differential {text!r}: a term of {line.target} has the free letters "
+                                 f"{sorted(free)}, its statement {sorted(line.indices)} (a letter is free once, "
+                                 f"summed twice)")
+        known.add(line.target)
 
 
 # ---------------------------------------------------------------------------------------------------------

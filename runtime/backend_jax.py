@@ -29,6 +29,7 @@ from primitives import matrix as _primitives
 from runtime import shifts as _shifts
 from primitives import index_form as _index_form
 from primitives.elementwise import ROWS as _ROWS
+from primitives.elementwise import row_function as _row_function
 from primitives.elementwise import resolve as _resolve
 
 # ------------------------------------------------------------------------------------- elementwise built-ins
@@ -52,7 +53,7 @@ def _install_elementwise():
     for row in _ROWS:
         if "{" in row.numpy:
             continue            # an operator template (x ** y)
-        jfn = _resolve(jax, row.jax, "numpy." + row.numpy)     # the row's JAX spelling
+        jfn = _row_function(row, "jax", jax, "numpy." + row.numpy)     # the row's JAX spelling
         g[row.numpy] = _scalar_safe(jfn, getattr(_backend_numpy, row.numpy))
 
 

@@ -24,6 +24,7 @@ import torch
 from primitives import matrix as _primitives
 from primitives.elementwise import ROWS as _ROWS
 from primitives.elementwise import resolve as _resolve
+from primitives.elementwise import row_function as _row_function
 from runtime import backend_numpy as _backend_numpy
 from runtime import shifts as _shifts
 
@@ -279,7 +280,7 @@ for _row in _ROWS:
     if "{" in _row.numpy or _row.numpy == "where":
         continue     # an operator template (`**`) or `where`, defined above
     _scalar = getattr(math, _row.numpy, None) or (lambda v, _f=getattr(_backend_numpy, _row.numpy): float(_f(v)))
-    globals()[_row.numpy] = _lift(_resolve(torch, _row.torch, _row.numpy), _scalar)
+    globals()[_row.numpy] = _lift(_row_function(_row, "torch", torch, _row.numpy), _scalar)
 log = _lift(torch.log, math.log)   # also used by the log-sum-exp emitter
 
 
@@ -437,13 +438,13 @@ class _Bound:
     def __init__(self, p):
         self.p = p
         self.fwd = FORWARD.get(p.name) or (_resolve(torch, p.torch, None) if p.torch is not None else None)
+        if self.fwd is None:     # found where the bridge is imported (as JAX's), not at a first call
+            raise ImportError(f"runtime.backend_torch: matrix primitive {p.name!r} has no torch forward; declare "
+                              f"it (the declaration's `torch`, in primitives/matrix/) or add it to FORWARD here")
         # one (jvp, vjp) per argument: MAPS' for a primitive torch computes otherwise, else the declaration's
         self._maps = [MAPS[p.name]] if p.name in MAPS else list(zip(p.jvps, p.vjps))
 
     def forward(self, *args):
-        if self.fwd is None:
-            raise NotImplementedError(f"runtime.backend_torch: matrix primitive {self.p.name} has no torch "
-                                      f"forward (add it to backend_torch.FORWARD)")
         return self.fwd(*args)
 
     def factored(self, F, *rest, trans=False):

@@ -199,9 +199,20 @@ def _mask(cond, like):
     return _np.asarray(cond).astype(dt if dt is not None and dt.kind in "fc" else _np.float64)
 
 
-# The rule language's elementwise built-ins, one traced primitive per row of primitives.elementwise (the
-# row's derivative, written over this namespace, gives its VJP and JVP); the rest of NumPy's unary functions
-# follow. The names are bound here, so the module reads them as plain globals below.
+# NumPy unary functions that are no built-in of the rule language (a traced program may call them). Then the
+# built-ins, one traced primitive per row of primitives.elementwise (the row's derivative, written over this
+# namespace, gives its VJP and JVP): installed after these, so a row for one of these names (asinh) is the
+# derivative that holds. The names are bound here, so the module reads them as plain globals below.
+exp2 = _unary("exp2", _np.exp2, lambda ans, x: ans * _LN2)
+log2 = _unary("log2", _np.log2, lambda ans, x: 1.0 / (x * _LN2))
+log10 = _unary("log10", _np.log10, lambda ans, x: 1.0 / (x * _LN10))
+square = _unary("square", _np.square, lambda ans, x: 2.0 * x)
+reciprocal = _unary("reciprocal", _np.reciprocal, lambda ans, x: -(ans * ans))
+arcsinh = _unary("arcsinh", _np.arcsinh, lambda ans, x: 1.0 / sqrt(x * x + 1.0))
+arccosh = _unary("arccosh", _np.arccosh, lambda ans, x: 1.0 / sqrt(x * x - 1.0))
+arctanh = _unary("arctanh", _np.arctanh, lambda ans, x: 1.0 / (1.0 - x * x))
+erfc = _unary("erfc", _special.erfc, lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-(x * x)))
+
 for _row in _elementwise.ROWS:
     if _row.dydx is None or not _row.numpy.isidentifier():
         continue                  # spelled through other primitives here (where, the power operator)
@@ -211,17 +222,7 @@ for _row in _elementwise.ROWS:
     else:
         globals()[_row.numpy] = _unary(_row.numpy, _raw, functools.partial(_row.dydx, _sys.modules[__name__]))
 del _row, _raw
-
-exp2 = _unary("exp2", _np.exp2, lambda ans, x: ans * _LN2)
-log2 = _unary("log2", _np.log2, lambda ans, x: 1.0 / (x * _LN2))
-log10 = _unary("log10", _np.log10, lambda ans, x: 1.0 / (x * _LN10))
-square = _unary("square", _np.square, lambda ans, x: 2.0 * x)
-reciprocal = _unary("reciprocal", _np.reciprocal, lambda ans, x: -(ans * ans))
-arcsinh = _unary("arcsinh", _np.arcsinh, lambda ans, x: 1.0 / sqrt(x * x + 1.0))
-arccosh = _unary("arccosh", _np.arccosh, lambda ans, x: 1.0 / sqrt(x * x - 1.0))
-arctanh = _unary("arctanh", _np.arctanh, lambda ans, x: 1.0 / (1.0 - x * x))
 absolute = fabs = abs
-erfc = _unary("erfc", _special.erfc, lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-(x * x)))
 
 negative = _prim(_np.negative, "negative")
 _defvjp(negative, lambda ans, x: lambda g: negative(g))

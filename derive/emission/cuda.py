@@ -223,7 +223,7 @@ class OpCuda(OpPlan):
             inputs, X, atoms = list(st.args), st.args[0], None
         if not fn:
             what = st.prim if not isinstance(st, OpaqueLin) else f"{st.prim}'s {st.mode}"
-            raise NotImplementedError(f"no CUDA device function for {what} (runtime/primitives/{st.prim}.py)")
+            raise NotImplementedError(f"no CUDA device function for {what} (the `cuda` field of its declaration in primitives/matrix/)")
         k = Kernel(name, "prim")
         ctx = Ctx(self, k)
         xcl = self.classes(X)

@@ -230,7 +230,7 @@ class Contractions:
         rest = tuple(x for x in xv if x != k)
         v = cv if xv[0] == k else f"np.transpose({cv})"
         code, axes = f"np.linalg.solve({A}, {v})", (row,) + rest
-        if mat in self.factor_of:      # solve with A's factorisation, computed once (runtime/primitives/_factor)
+        if mat in self.factor_of:      # solve with A's factorisation, computed once (primitives/factor.py)
             tr = ", trans=True" if A != mat else ""
             code = f"np.prim.solve.factored({self.factor_of[mat]}, {v}{tr})"
         if set(axes) != set(out_axes):

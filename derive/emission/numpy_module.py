@@ -112,7 +112,7 @@ def _op_names(d: Derivation) -> OpNames:
             extent_src.setdefault(c, (names[v.name], a))
     float_inputs = [names[v.name] for v in p.inputs if v.kind != "int"]
     # unbatched matrices that primitives with a `factored` form read: each is factored once per function
-    # (runtime/primitives/_factor), and forward, pullback and the inverse_of solves share the factor
+    # (primitives/factor.py), and forward, pullback and the inverse_of solves share the factor
     factorable = {}
     for st in p.stmts + d.aux:
         X = st.args[0] if st.prim else None

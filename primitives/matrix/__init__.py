@@ -89,7 +89,10 @@ class MatrixPrimitive:
             if any((j is None) != (v is None) for j, v in zip(self.jvps, self.vjps)):
                 raise ValueError(f"primitive {self.name}: a jvp needs its transpose, vjp")
         if self.differential is not None:
-            object.__setattr__(self, "lines", index_form.parse(self.differential, self.args))
+            try:
+                object.__setattr__(self, "lines", index_form.parse(self.differential, self.args))
+            except ValueError as exc:
+                raise ValueError(f"primitive {self.name}: {exc}") from None
 
     @property
     def opaque(self) -> bool:
@@ -134,6 +137,12 @@ def _discover() -> dict:
             if p.name in out:
                 raise RuntimeError(f"matrix primitive {p.name!r} declared twice")
             out[p.name] = p
+    for p in out.values():      # what a derivative reads of other primitives must be declared too
+        named = set(p.aux_names()) | {s for s in p.saves if s not in ("X", "R")}
+        unknown = sorted(n for n in named if n not in out)
+        if unknown:
+            raise ValueError(f"primitive {p.name}: its derivative reads {', '.join(unknown)}, which no file of "
+                             f"primitives/matrix declares")
     return out
 
 

@@ -14,7 +14,7 @@ def _is_vector(X, B):
 
 
 def _solve(X, B, lower):
-    import scipy.linalg     # a dependency of the package; imported where a triangular solve is first asked for
+    import scipy.linalg  # a dependency of the package; imported where a triangular solve is first asked for
 
     X, B = np.asarray(X), np.asarray(B)
     vec = _is_vector(X, B)

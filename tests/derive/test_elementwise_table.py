@@ -7,6 +7,7 @@ namespace and the CPU emulation of the CUDA kernels, match mpmath at random poin
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -21,7 +22,7 @@ from derive.emission import cuda as codegen_cuda
 from derive.ir import nodes as ir
 from derive.language.errors import RuleError
 from derive.lowering import calls, lower
-from primitives.elementwise import BY_NAME, ROWS, ZERO
+from primitives.elementwise import BY_NAME, ROWS, ZERO, row_function
 from runtime import backend_numpy, tnp
 from runtime.tangents import is_zero, unthunk
 from runtime.tape import grad
@@ -146,6 +147,28 @@ def test_spellings_resolve():
                 assert re.search(rf"\b{name}\(T x\)", HELPERS), f"{row.name}: {name} is not a helper"
             else:
                 assert name in CUDA_MATH, f"{row.name}: {name} is not a CUDA math function"
+
+
+@pytest.mark.parametrize("column, framework, default", [("torch", "torch", "{numpy}"),
+                                                        ("jax", "jax", "numpy.{numpy}")])
+def test_framework_spellings_resolve(column, framework, default):
+    """Every row's torch and JAX spelling names a function the framework has (a misspelt one would break the
+    bridge's import for everyone, after derive-rules had verified the rule)."""
+    module = pytest.importorskip(framework)
+    if framework == "jax":
+        import jax.numpy  # noqa: F401  (the default spelling's module)
+    for row in ROWS:
+        if "{" in row.numpy or row.numpy == "where" and column == "torch":
+            continue
+        assert callable(row_function(row, column, module, default.format(numpy=row.numpy))), row.name
+
+
+def test_a_misspelt_framework_column_is_an_error_naming_the_row():
+    import types
+
+    row = dataclasses.replace(ROWS[0], torch="not_a_function")
+    with pytest.raises(LookupError, match=f"the row of {ROWS[0].name!r} spells its torch function 'not_a_function'"):
+        row_function(row, "torch", types.ModuleType("torch"), row.numpy)
 
 
 def test_printers_spell_every_node_from_the_table():

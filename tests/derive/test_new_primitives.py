@@ -164,7 +164,7 @@ def _emulated(results, stem):
     files = codegen_cuda.generate_cuda(results, f"<{stem}>")
     plan = json.loads(files[f"{stem}.json"])
     assert not plan.get("unsupported"), plan.get("unsupported")
-    return rc._Module(stem, files[f"{stem}.cu"], plan), cuda_emu.EmuDevice(sm_count=2), files[f"{stem}.cu"]
+    return rc.Module(stem, files[f"{stem}.cu"], plan), cuda_emu.EmuDevice(sm_count=2), files[f"{stem}.cu"]
 
 
 def _host(a):
