@@ -24,6 +24,8 @@ _KERNEL = re.compile(r'extern "C" __global__ void __launch_bounds__\(TR_BLOCK\) 
 
 
 def available():
+    if os.environ.get("TENSOR_RULES_NO_EMU"):       # benchmarks/gpu/run.sh: on a GPU, don't build the emulation
+        return False, "TENSOR_RULES_NO_EMU is set (the GPU runs the kernels)"
     if CXX is None:
         return False, "g++ not found (the CPU emulation of the kernels needs it)"
     return True, ""
