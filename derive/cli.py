@@ -39,9 +39,7 @@ try:  # a signal while the command itself is still being imported: the same one 
     import time
     from pathlib import Path
 
-    from derive import output, pipeline
-    from derive.display import report
-    from derive.display.notation import latex_name
+    from derive import outcome_cache, output
     from derive.emission.safe_text import comment_text
     from derive.language import domains
     from derive.language.errors import DeriveError
@@ -112,6 +110,8 @@ def print_table(outcomes, out=None):
 
 
 def print_latex(outcomes, out=None):
+    from derive.display.notation import latex_name  # lazy: SymPy's printers load only for --latex
+
     out = out or sys.stdout
     for o in outcomes:
         for r in o["rules"]:  # a file name may hold a newline: it must not end the comment
@@ -258,25 +258,25 @@ def _main(argv) -> int:
         sources = _sources(args, shipped)
         if isinstance(sources, int):
             return sources
-        outcomes = [pipeline.process(text, label, module, use_cache=not args.no_cache, bare_name=bare,
-                                     kernels=bool(shipped or args.out))
-                    for text, label, module, bare in sources]
+        results = [_outcome(text, label, module, bare, use_cache=not args.no_cache,
+                            kernels=bool(shipped or args.out))
+                   for text, label, module, bare in sources]
     except DeriveError as exc:
         print(str(exc), file=sys.stderr)
         return 2
 
-    ok = all(o["ok"] for o in outcomes)
+    ok = all(o["ok"] for o in results)
     out_dir = Path(args.out) if args.out else (GENERATED_DIR if shipped and not args.no_write else None)
     stale = []
     if out_dir is not None and ok:
-        stale = _write_outputs(args, outcomes, out_dir, shipped)
+        stale = _write_outputs(args, results, out_dir, shipped)
         if isinstance(stale, int):
             return stale
     if args.report and not args.check:    # failed rules too: the report says what failed and why
-        status = _write_report(args, outcomes)
+        status = _write_report(args, results)
         if status:
             return status
-    _print_outcomes(args, outcomes, t0)
+    _print_outcomes(args, results, t0)
     if stale:
         print(f"derive-rules --check: {out_dir} is stale; run `derive-rules` to regenerate:", file=sys.stderr)
         for s in stale:
@@ -286,6 +286,19 @@ def _main(argv) -> int:
         print("derive-rules: some rules failed verification; nothing was written", file=sys.stderr)
         return 1
     return 0
+
+
+def _outcome(text, label, module, bare, *, use_cache, kernels):
+    """One file's outcome: from the cache (derive.outcome_cache) when it holds it, else derived through the pipeline."""
+    if use_cache:
+        out, _writable = outcome_cache.read(outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels))
+        if out is not None:
+            return out
+    # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
+    # a cached run starts as fast as the command did before the stages were modules of their own
+    from derive import pipeline
+
+    return pipeline.process(text, label, module, use_cache=use_cache, bare_name=bare, kernels=kernels)
 
 
 def _sources(args, shipped):
@@ -340,6 +353,8 @@ def _write_outputs(args, outcomes, out_dir, shipped):
 
 
 def _write_report(args, outcomes):
+    from derive.display import report  # lazy: SymPy's printers load only for --report
+
     try:
         written = write_atomically(report.render(outcomes), Path(args.report))
     except OutputConflict as exc:

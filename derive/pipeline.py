@@ -13,11 +13,11 @@ runtime.trusted_cache.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import dataclass, field
 
+from derive import outcome_cache
 from derive.calculus import differential as calculus
 from derive.display import forms as display
 from derive.display import outcome, record
@@ -25,7 +25,6 @@ from derive.emission import module as emit_module
 from derive.emission import numpy_module as codegen
 from derive.emission.cpp import generate_cpu
 from derive.emission.cuda import generate_cuda
-from derive.fingerprint import engine_fingerprint
 from derive.language import parser
 from derive.language.errors import DeriveError, RuleError, VerificationError
 from derive.lowering import batching
@@ -33,10 +32,8 @@ from derive.lowering.lower import lower
 from derive.verification import native as verify_native
 from derive.verification import verify
 from derive.verification.run import verify_results
-from runtime import native, trusted_cache
 
 COMMAND = emit_module.COMMAND
-CACHE_VERSION = "2"
 
 
 @dataclass
@@ -214,45 +211,19 @@ def generate_module_source(text: str, module_name: str | None = None, source_lab
     return define_files(text, module_name, source_label)["module.py"]
 
 
-def _valid_entry(out) -> bool:
-    return (isinstance(out, dict) and isinstance(out.get("files"), dict) and isinstance(out.get("rules"), list)
-            and isinstance(out.get("ok"), bool) and isinstance(out.get("module"), str)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in out["files"].items())
-            and all(isinstance(r, dict) for r in out["rules"]))
-
-
 def process(text: str, label: str, module: str, *, use_cache=True, bare_name=None, kernels=True,
             command: str = COMMAND) -> dict:
-    """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash.
-
-    The cache ($TENSOR_RULES_CACHE/derive/<key>.json) is runtime.trusted_cache's: owner-only, every entry signed
-    and checked before use; an entry that does not verify or has the wrong shape is regenerated. `kernels`: emit
-    the CPU and CUDA kernel plans too, and check the CPU ones where a compiler is found."""
-    # whether the native kernels are checked here (verify_native needs a compiler, and TENSOR_RULES_NATIVE=0 turns
-    # it off) is part of the key: an outcome whose plan went unchecked must never answer a run that checks it
-    parts = [CACHE_VERSION, engine_fingerprint(), label, module, str(bare_name), str(kernels),
-             f"native-checked={kernels and _native_checkable()}", command, text]
-    key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-    entry = f"{key}.json"
+    """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash
+    (derive.outcome_cache: $TENSOR_RULES_CACHE/derive/<key>.json, owner-only, every entry signed and checked before
+    use). `kernels`: emit the CPU and CUDA kernel plans too, and check the CPU ones where a compiler is found."""
+    k = outcome_cache.key(text, label, module, bare_name=bare_name, kernels=kernels, command=command)
     if use_cache:
-        try:
-            payload = trusted_cache.read("derive", entry, key)
-            out = json.loads(payload) if payload is not None else None
-            if _valid_entry(out):
-                return out
-        except trusted_cache.UntrustedCache as exc:
-            trusted_cache.warn_once(exc, "derive-rules")
-            use_cache = False
-        except ValueError:  # signed by us, yet not JSON: regenerate
-            pass
+        out, use_cache = outcome_cache.read(k)
+        if out is not None:
+            return out
     out = derive_file(text, label, module, bare_name=bare_name, kernels=kernels, command=command)[1]
     if use_cache and out["ok"]:
-        try:
-            trusted_cache.write("derive", entry, key, json.dumps(out).encode("utf-8"))
-        except OSError:
-            pass
-        except trusted_cache.UntrustedCache as exc:
-            trusted_cache.warn_once(exc, "derive-rules")
+        outcome_cache.write(k, out)
     return out
 
 
@@ -296,11 +267,6 @@ def _cuda_files(results, label):
 
 def _cpu_files(results, label, module_text):
     return {f"cpu/{name}": text for name, text in generate_cpu(results, label, module_text=module_text).items()}
-
-
-def _native_checkable() -> bool:
-    """Whether _check_native can run the native kernels here (derive.verification.native.check's own condition)."""
-    return native.available()[0]
 
 
 def _check_native(out, label):
