@@ -25,7 +25,8 @@ def _terminate(signum, frame):
 def argv_is_script() -> bool:
     """Running as the command (not called in-process by tests or a notebook): only then is SIGINT ours to ignore."""
     main_mod = sys.modules.get("__main__")
-    return getattr(main_mod, "__spec__", None) is not None and main_mod.__spec__.name == __name__ or \
+    # `python -m derive.cli` runs this file as __main__: its spec still names derive.cli
+    return getattr(main_mod, "__spec__", None) is not None and main_mod.__spec__.name == "derive.cli" or \
         os.path.basename(sys.argv[0] or "") == "derive-rules"
 
 
@@ -290,15 +291,16 @@ def _main(argv) -> int:
 
 def _outcome(text, label, module, bare, *, use_cache, kernels):
     """One file's outcome: from the cache (derive.outcome_cache) when it holds it, else derived through the pipeline."""
-    if use_cache:
-        out, _writable = outcome_cache.read(outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels))
-        if out is not None:
-            return out
-    # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
-    # a cached run starts as fast as the command did before the stages were modules of their own
-    from derive import pipeline
+    def build():
+        # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
+        # a cached run starts as fast as the command did before the stages were modules of their own
+        from derive import pipeline
 
-    return pipeline.process(text, label, module, use_cache=use_cache, bare_name=bare, kernels=kernels)
+        return pipeline.process(text, label, module, use_cache=False, bare_name=bare, kernels=kernels)
+
+    if not use_cache:
+        return build()
+    return outcome_cache.cached(outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels), build)
 
 
 def _sources(args, shipped):

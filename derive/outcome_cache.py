@@ -7,11 +7,11 @@ from __future__ import annotations
 import hashlib
 import json
 
+from derive import COMMAND
 from derive.fingerprint import engine_fingerprint
 from runtime import native, trusted_cache
 
 CACHE_VERSION = "2"
-COMMAND = "derive-rules"
 
 
 def native_checkable() -> bool:
@@ -39,6 +39,17 @@ def read(k: str):
     except ValueError:  # signed by us, yet not JSON: regenerate
         return None, True
     return (out if valid(out) else None), True
+
+
+def cached(k: str, build) -> dict:
+    """The outcome under key k when the cache holds a valid one, else build()'s, stored when it verified."""
+    out, writable = read(k)
+    if out is not None:
+        return out
+    out = build()
+    if writable and out["ok"]:
+        write(k, out)
+    return out
 
 
 def write(k: str, out: dict) -> None:

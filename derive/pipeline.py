@@ -17,7 +17,7 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from derive import outcome_cache
+from derive import COMMAND, outcome_cache
 from derive.calculus import differential as calculus
 from derive.display import forms as display
 from derive.display import outcome, record
@@ -32,8 +32,6 @@ from derive.lowering.lower import lower
 from derive.verification import native as verify_native
 from derive.verification import verify
 from derive.verification.run import verify_results
-
-COMMAND = emit_module.COMMAND
 
 
 @dataclass
@@ -56,7 +54,7 @@ class RuleResult:
 
     @property
     def ok(self) -> bool:
-        return self.error is None and self.check is not None and not self.check.problems and (
+        return self.error is None and self.check is not None and self.check.ok and (
             self.twin is None or self.twin.ok)
 
     def record(self) -> dict:
@@ -216,15 +214,13 @@ def process(text: str, label: str, module: str, *, use_cache=True, bare_name=Non
     """Derive + verify + render one rule file; the outcome is a JSON-able dict, cached by content hash
     (derive.outcome_cache: $TENSOR_RULES_CACHE/derive/<key>.json, owner-only, every entry signed and checked before
     use). `kernels`: emit the CPU and CUDA kernel plans too, and check the CPU ones where a compiler is found."""
-    k = outcome_cache.key(text, label, module, bare_name=bare_name, kernels=kernels, command=command)
-    if use_cache:
-        out, use_cache = outcome_cache.read(k)
-        if out is not None:
-            return out
-    out = derive_file(text, label, module, bare_name=bare_name, kernels=kernels, command=command)[1]
-    if use_cache and out["ok"]:
-        outcome_cache.write(k, out)
-    return out
+    def build():
+        return derive_file(text, label, module, bare_name=bare_name, kernels=kernels, command=command)[1]
+
+    if not use_cache:
+        return build()
+    return outcome_cache.cached(outcome_cache.key(text, label, module, bare_name=bare_name, kernels=kernels,
+                                                  command=command), build)
 
 
 def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=True, command: str = COMMAND):

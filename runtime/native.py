@@ -349,8 +349,7 @@ def attach(module, module_text: str, cpp: str, plan: str) -> bool:
         manifest = json.loads(plan)
     except ValueError:
         return False
-    if (not isinstance(manifest, dict) or manifest.get("cpp_sha256") != _sha256(cpp)
-            or manifest.get("module_sha256") != _sha256(module_text)):
+    if not _made_for(manifest, cpp, module_text):
         return False
     _ATTACHED[module] = (cpp, manifest)
     return True
@@ -393,10 +392,15 @@ def _files_for(module):
             pin = _PINNED[module] = (ops, _sha256(text))
     except TypeError:                   # not weakly referenceable: only the files' agreement
         pin = (ops, _sha256(text))
-    if (not isinstance(manifest, dict) or manifest.get("cpp_sha256") != _sha256(source)
-            or manifest.get("module_sha256") != _sha256(text) or pin[1] != _sha256(text)):
+    if not _made_for(manifest, source, text) or pin[1] != _sha256(text):
         return None
     return source, manifest
+
+
+def _made_for(manifest, cpp: str, module_text: str) -> bool:
+    """Whether a plan records exactly these kernels and this module (the sha256 of each, written by derive)."""
+    return (isinstance(manifest, dict) and manifest.get("cpp_sha256") == _sha256(cpp)
+            and manifest.get("module_sha256") == _sha256(module_text))
 
 
 _PINNED = weakref.WeakKeyDictionary()   # module -> (id of its OPS, sha256 of its file) when first seen

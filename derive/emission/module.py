@@ -2,11 +2,10 @@
 templates/numpy_module.py.j2 with the ops' metadata and, for an exported module, their records."""
 from __future__ import annotations
 
+from derive import COMMAND
 from derive.emission import numpy_module as codegen
 from derive.emission import numpy_print as emit_numpy
 from derive.emission.templates import template_env
-
-COMMAND = "derive-rules"
 
 
 def render(results, source: str, *, export: bool = True, doc: str = "", command: str = COMMAND,

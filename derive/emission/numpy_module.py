@@ -8,14 +8,14 @@ The module layout itself lives in templates/numpy_module.py.j2.
 from __future__ import annotations
 
 import builtins
+import itertools
 import keyword
 import pprint
-import itertools
 from dataclasses import dataclass
 
 import sympy as sp
 
-from derive.calculus.differential import COT, GIVEN, TAN, Derivation, OpaqueLin, factors, base_name, lin_reads
+from derive.calculus.differential import COT, GIVEN, TAN, Derivation, OpaqueLin, base_name, factors, lin_reads
 from derive.emission.numpy_chunks import EXPAND_LIMIT, Chunker, chunk_index, expand_sums, expanded_terms
 from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, canonical_key, name_of, ref, render
 from derive.emission.numpy_shifted import emit_scatter

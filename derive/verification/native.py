@@ -16,8 +16,9 @@ import numpy as np
 
 from derive.emission.cpp import TILE
 from derive.verification import verify
-from runtime import backend_numpy, native
+from runtime import backend_numpy
 from runtime import cuda as plan
+from runtime import native
 from runtime.tangents import ZeroTangent, is_zero, unthunk
 
 TOL = {np.float64: 1e-9, np.float32: 2e-3}

@@ -13,8 +13,9 @@ STAGES = ("language", "lowering", "calculus", "emission", "verification", "displ
 
 
 def _path(call, *args, **kw):
-    """The derive stages the pipeline's own code calls into, in order, consecutive repeats collapsed (the IR
-    is the data every stage reads, not a stage a rule passes)."""
+    """The derive stages the pipeline's own code calls into, in order, consecutive repeats collapsed: calls of a
+    stage's functions, not of its objects' methods and properties (a Check's `ok` is data the pipeline reads; the
+    IR is the data every stage reads, not a stage a rule passes)."""
     seen = []
 
     def prof(frame, event, arg):
@@ -22,6 +23,8 @@ def _path(call, *args, **kw):
             return
         caller = frame.f_back.f_globals.get("__name__", "")
         callee = frame.f_globals.get("__name__", "").split(".")
+        if "." in frame.f_code.co_qualname:
+            return
         if caller == "derive.pipeline" and callee[0] == "derive" and len(callee) > 2 and callee[1] in STAGES:
             if not seen or seen[-1] != callee[1]:
                 seen.append(callee[1])
