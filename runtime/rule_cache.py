@@ -65,8 +65,8 @@ def _load(source: str, module_name: str, filename: str, plan=None):
     spec = importlib.util.spec_from_loader(module_name, loader=None, origin=filename)
     module = importlib.util.module_from_spec(spec)
     module.__file__ = filename
-    if plan is not None:
-        native.attach(module, source, *plan)
+    if plan is not None and not native.attach(module, source, *plan):
+        raise ValueError("the cached CPU plan is not this module's")     # define regenerates every entry
     sys.modules[module_name] = module
     try:
         exec(compile(source, filename, "exec"), module.__dict__)
@@ -171,7 +171,8 @@ def _read_entries(entries, key):
         return None, False
     except UnicodeDecodeError:
         return None, True
-    return (out if "plan" not in out or "cpp" in out else None), True
+    # kernels and their plan come together or not at all: one without the other is regenerated with the module
+    return (out if ("plan" in out) == ("cpp" in out) else None), True
 
 
 def _write_entries(entries, key, files):

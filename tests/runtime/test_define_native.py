@@ -80,3 +80,24 @@ def test_define_and_derive_rules_run_one_pipeline():
         return [ln for ln in text.splitlines() if "runtime.define" not in ln and "derive-rules" not in ln]
 
     assert made != written and body(made) == body(written)
+
+
+def test_a_damaged_cached_plan_is_made_again_with_its_module(fresh, monkeypatch):
+    """A plan entry that no longer verifies (truncated), or kernels without their plan, regenerate every entry of
+    the rule: the op keeps its kernels rather than silently running NumPy from then on."""
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "1")
+    if not native.available()[0]:
+        pytest.skip(native.available()[1])
+    rule_cache.define(RULE)
+    (plan,) = fresh.glob("r*.plan.json")
+    plan.write_bytes(plan.read_bytes()[:100])
+    monkeypatch.setattr(rule_cache, "_MEMO", {})
+    again = rule_cache.define(RULE)
+    assert native.plan_for(sys.modules[again.module_name]) is not None
+    (plan,) = fresh.glob("r*.plan.json")
+    plan.unlink()                                   # kernels left without their plan
+    monkeypatch.setattr(rule_cache, "_MEMO", {})
+    third = rule_cache.define(RULE)
+    assert native.plan_for(sys.modules[third.module_name]) is not None
+    x, y, b = _points(np.random.default_rng(2))
+    np.testing.assert_allclose(third(x, y, b), _reference(x, y, b), rtol=1e-12, atol=1e-12)
