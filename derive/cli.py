@@ -35,8 +35,10 @@ if argv_is_script():  # SIGTERM takes Ctrl-C's path from the start, while the en
 
 try:  # a signal while the command itself is still being imported: the same one line and exit code as later
     import argparse
+    import contextlib
     import json
     import keyword
+    import threading
     import time
     from pathlib import Path
 
@@ -294,13 +296,33 @@ def _outcome(text, label, module, bare, *, use_cache, kernels):
     def build():
         # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
         # a cached run starts as fast as the command did before the stages were modules of their own
-        from derive import pipeline
+        with _signals_after_import():
+            from derive import pipeline
 
         return pipeline.process(text, label, module, use_cache=False, bare_name=bare, kernels=kernels)
 
     if not use_cache:
         return build()
     return outcome_cache.cached(outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels), build)
+
+
+@contextlib.contextmanager
+def _signals_after_import():
+    """SIGINT/SIGTERM held while a module imports, and raised after it: raised inside the import machinery
+    (a module lock's callback) the interrupt is printed as an ignored exception with a traceback and then lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.signal(s, lambda signum, frame: got.append(signum)) for s in held}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        if got:
+            raise Terminated() if got[0] == signal.SIGTERM else KeyboardInterrupt()
 
 
 def _sources(args, shipped):
