@@ -36,6 +36,10 @@ CACHE_VERSION = "1"
 # -ffp-contract=off: the same rounding in the vector body and its scalar remainder (templates/cpu_math.h uses
 # explicit fma where it wants one); never -ffast-math (the exp rounding trick and NaN/inf handling need IEEE)
 FLAGS = ("-std=c++17", "-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-ffp-contract=off", "-fPIC", "-shared")
+# the same kernels compiled for a check of what they compute (derive.verification.native): -O0 compiles the shipped
+# library's 1 MB of C++ in ~8 s of CPU where -O3 takes ~60 s, and without -ffast-math every optimisation level
+# rounds the same operations the same way (IEEE, no contraction); the runtime's own build is always FLAGS
+CHECK_FLAGS = tuple("-O0" if f == "-O3" else f for f in FLAGS)
 MIN_ELEMENTS = 4096          # below this many input elements an op runs through NumPy (call overhead dominates)
 
 _LOCK = threading.Lock()
@@ -76,6 +80,7 @@ extern "C" int tr_probe() { return omp_get_max_threads(); }
 extern "C" void tr_omp_threads(int n) { omp_set_num_threads(n); }
 """
 _OMP: list = []              # the probe library once built: OpenMP's controls from Python
+_RAN: list = []              # [True] once a kernel ran here (and may have started OpenMP's thread team)
 
 
 def _after_fork_in_child():
@@ -85,7 +90,7 @@ def _after_fork_in_child():
     thread held at the fork is not inherited held."""
     global _LOCK
     _LOCK = threading.Lock()
-    if _OMP:
+    if _OMP and _RAN:     # a process that only loaded OpenMP (never ran a kernel) started no team: nothing to lose
         _OMP[0].lib.tr_omp_threads(1)
 
 
@@ -123,26 +128,26 @@ def cpu_id():
     return platform.processor() or platform.machine()
 
 
-def cache_key(source: str) -> str:
+def cache_key(source: str, flags=FLAGS) -> str:
     cxx = compiler() or ""
     try:
         version = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         version = ""
     h = hashlib.sha256()
-    for part in (CACHE_VERSION, cxx, version, " ".join(FLAGS), platform.machine(), cpu_id(), source):
+    for part in (CACHE_VERSION, cxx, version, " ".join(flags), platform.machine(), cpu_id(), source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()
 
 
-def _build(source: str) -> bytes:
+def _build(source: str, flags=FLAGS) -> bytes:
     cxx = compiler()
     with tempfile.TemporaryDirectory(prefix="tensor-rules-native-") as d:
         src, lib = Path(d) / "k.cpp", Path(d) / "k.so"
         src.write_text(source)
         t0 = time.perf_counter()
-        res = subprocess.run([cxx, *FLAGS, str(src), "-o", str(lib)], capture_output=True, text=True)
+        res = subprocess.run([cxx, *flags, str(src), "-o", str(lib)], capture_output=True, text=True)
         _STATS["compiles"].append(round(time.perf_counter() - t0, 3))
         if res.returncode != 0:
             raise RuntimeError(f"{cxx} failed on the native kernels:\n{res.stderr[-3000:]}")
@@ -151,18 +156,22 @@ def _build(source: str) -> bytes:
         return lib.read_bytes()
 
 
-def load_library(source: str):
+def load_library(source: str, flags=FLAGS):
     """ctypes library for `source`: the cached build when its entry verifies, else compiled now and cached. The
     verified bytes are copied to a private file of ours and loaded from it (never a path another user could swap)."""
 
-    key = cache_key(source)
+    key = cache_key(source, flags)
     # idle OpenMP threads sleep instead of spinning on the cores the next NumPy call needs (read by libgomp when
     # it first loads; a user's own setting wins)
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     with _LOCK:
         if key in _LIBS:
             return _LIBS[key]
-        blob, hit = trusted_cache.cached("native", f"{key}.so", key, lambda: _build(source), "tensor-rules native")
+        # a rule file's kernels at the runtime's flags take seconds to a minute to compile: said on stderr, and
+        # built once under a lock that other processes wait on (derive-rules' fast check builds stay quiet)
+        what = "the native CPU kernels of a rule file" if flags == FLAGS and len(source) > 4096 else ""
+        blob, hit = trusted_cache.cached("native", f"{key}.so", key, lambda: _build(source, flags),
+                                         "tensor-rules", what=what)
         _STATS["cache_hits"] += hit
         fd, path = tempfile.mkstemp(prefix="tensor-rules-", suffix=".so")   # O_EXCL, 0600
         try:
@@ -192,15 +201,19 @@ class _Kernels:
             fn.restype = None
             fn.argtypes = [self._C[k] for k, _ in args]
             self._fns[name] = fn
+            _RAN[:] = [True]
         fn(*[v for _, v in args])
 
 
 # ------------------------------------------------------------------------------------------------ the device
 class CpuDevice:
-    """runtime.cuda's device interface over NumPy arrays and the compiled library."""
+    """runtime.cuda's device interface over NumPy arrays and the library compiled with `flags`."""
 
     sm_count = 1
     arch = "cpu"
+
+    def __init__(self, flags=FLAGS):
+        self.flags = tuple(flags)
 
     def is_array(self, x):
         return isinstance(x, np.ndarray)
@@ -227,7 +240,7 @@ class CpuDevice:
         return a.ctypes.data
 
     def load(self, source):
-        return load_library(source)
+        return load_library(source, self.flags)
 
     def runner(self, mod, dtype, sizes):
         return CpuRunner(mod, self, dtype, sizes)
@@ -338,6 +351,7 @@ class CpuRunner(_plan.Runner):
 
 
 DEVICE = CpuDevice()
+CHECK_DEVICE = CpuDevice(CHECK_FLAGS)     # derive.verification.native's: the same kernels, compiled fast
 
 
 # ------------------------------------------------------------------------------------------------ modules and calls
@@ -481,12 +495,12 @@ def worth(args):
     return available()[0]
 
 
-def call(mod, op_name, kind, args):
+def call(mod, op_name, kind, args, device=DEVICE):
     """Run op `op_name` ("forward", "frule" or "rrule") through the native plan of `mod`; an rrule's pullback
     gives each cotangent as a Thunk that runs only the steps it needs."""
     if kind == "rrule":
-        return _plan.run_rrule(mod, op_name, mod.op(op_name), args, DEVICE, lazy=True)
-    return _plan.call(mod, op_name, kind, args, DEVICE)
+        return _plan.run_rrule(mod, op_name, mod.op(op_name), args, device, lazy=True)
+    return _plan.call(mod, op_name, kind, args, device)
 
 
 def wrap(module, plain: dict) -> dict:

@@ -83,8 +83,8 @@ def _load():
 
     source = SOURCE.read_text()
     key = _key(source)
-    blob, hit = trusted_cache.cached("torch-native", f"{key}.so", key, lambda: _build(source),
-                                     "tensor-rules torch native")
+    blob, hit = trusted_cache.cached("torch-native", f"{key}.so", key, lambda: _build(source), "tensor-rules",
+                                     what="runtime.torch's C++ extension (runtime/torch_native.cpp)")
     _STATS["cache_hits"] += hit
     fd, path = tempfile.mkstemp(prefix="tensor-rules-", suffix=".so")    # O_EXCL, 0600
     try:

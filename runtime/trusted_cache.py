@@ -18,13 +18,20 @@ secret then: delete the cache directory after fixing its permissions).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:     # Windows: builds are not shared between processes there
+    fcntl = None
 
 _SECRET_NAME = ".secret"
 _SECRET_BYTES = 32
@@ -173,9 +180,11 @@ def write(sub: str | None, name: str, key: str, payload: bytes) -> None:
         raise
 
 
-def cached(sub: str, name: str, key: str, build, who: str) -> tuple[bytes, bool]:
+def cached(sub: str, name: str, key: str, build, who: str, *, what: str = "") -> tuple[bytes, bool]:
     """(payload, hit): entry `name` of `sub` when it verifies, else build() stored there. A cache that cannot be
-    used (not private: warned once; unreadable; unwritable) costs a build, never an error."""
+    used (not private: warned once; unreadable; unwritable) costs a build, never an error. With `what` (e.g.
+    "the PyTorch extension"), a build is a long one: it says so on stderr, and runs under a lock on the entry that
+    other processes wait on (saying so), then take the entry from the cache instead of building it again."""
     usable = True
     try:
         blob = read(sub, name, key)
@@ -185,13 +194,70 @@ def cached(sub: str, name: str, key: str, build, who: str) -> tuple[bytes, bool]
         blob, usable = None, False
     if blob is not None:
         return blob, True
+    if usable and what:
+        with _build_lock(sub, name, who, what) as locked:
+            blob = _read_quietly(sub, name, key) if locked else None
+            if blob is not None:        # another process built it while we waited
+                return blob, True
+            return _build_and_store(sub, name, key, build, usable, who, what), False
+    return _build_and_store(sub, name, key, build, usable, who, what), False
+
+
+def _build_and_store(sub, name, key, build, usable, who, what):
+    if what:
+        _say(f"{who}: building {what} (once per machine; it is cached for every later process)")
+    t0 = time.monotonic()
     blob = build()
+    if what:
+        _say(f"{who}: built {what} in {time.monotonic() - t0:.0f} s")
     if usable:
         try:
             write(sub, name, key, blob)
         except (OSError, UntrustedCache):
             pass
-    return blob, False
+    return blob
+
+
+def _read_quietly(sub, name, key):
+    try:
+        return read(sub, name, key)
+    except (OSError, UntrustedCache):
+        return None
+
+
+def _say(line: str) -> None:
+    if os.environ.get("TENSOR_RULES_QUIET_BUILD", "").strip() not in ("", "0"):
+        return
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+@contextlib.contextmanager
+def _build_lock(sub, name, who, what):
+    """An exclusive lock on `<entry>.lock` beside the entry (flock: released if the holder dies); yields whether
+    the lock is held (False where locks cannot be taken: the build then runs unlocked)."""
+    if fcntl is None:
+        yield False
+        return
+    try:
+        fd = os.open(private_dir(sub) / f"{name}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except (OSError, UntrustedCache):
+        yield False
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            _say(f"{who}: waiting for another process that is building {what}")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)        # releases the lock
 
 
 def discard(sub: str | None, name: str) -> None:
