@@ -42,7 +42,7 @@ try:  # a signal while the command itself is still being imported: the same one 
     import time
     from pathlib import Path
 
-    from derive import outcome_cache, output
+    from derive import outcome_cache, output, progress
     from derive.emission.safe_text import comment_text
     from derive.language import domains
     from derive.language.errors import DeriveError
@@ -135,6 +135,12 @@ def print_latex(outcomes, out=None):
 # -- main -----------------------------------------------------------------------------------------------------
 
 
+def _positive(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
 def build_parser():
     ap = argparse.ArgumentParser(
         prog="derive-rules",
@@ -153,6 +159,8 @@ def build_parser():
                     help="write a static HTML report (an index and a page per rule, formulas in MathML) into DIR")
     ap.add_argument("--no-cache", action="store_true", help="ignore the on-disk cache of derived rules")
     ap.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    ap.add_argument("-j", "--jobs", type=_positive, metavar="N",
+                    help="derive up to N rule files at once (default: $TENSOR_RULES_JOBS, else one per CPU)")
     return ap
 
 
@@ -261,9 +269,8 @@ def _main(argv) -> int:
         sources = _sources(args, shipped)
         if isinstance(sources, int):
             return sources
-        results = [_outcome(text, label, module, bare, use_cache=not args.no_cache,
-                            kernels=bool(shipped or args.out))
-                   for text, label, module, bare in sources]
+        results = _outcomes(sources, use_cache=not args.no_cache, kernels=bool(shipped or args.out),
+                            jobs_at_once=args.jobs, show=progress.wanted(quiet=args.quiet or args.json))
     except DeriveError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -291,19 +298,32 @@ def _main(argv) -> int:
     return 0
 
 
-def _outcome(text, label, module, bare, *, use_cache, kernels):
-    """One file's outcome: from the cache (derive.outcome_cache) when it holds it, else derived through the pipeline."""
-    def build():
-        # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
-        # a cached run starts as fast as the command did before the stages were modules of their own
-        with _signals_after_import():
-            from derive import pipeline
+def _outcomes(sources, *, use_cache, kernels, jobs_at_once=None, show=False):
+    """Each file's outcome: from the cache (derive.outcome_cache) when it holds it, else derived through the
+    pipeline (the files the cache lacks side by side, pipeline.process_many) and stored when verified."""
+    keys = [outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels) if use_cache else None
+            for text, label, module, bare in sources]
+    found = [outcome_cache.read(k) if k else (None, False) for k in keys]
+    missing = [i for i, (out, _) in enumerate(found) if out is None]
+    outs = [out for out, _ in found]
+    if not missing:
+        return outs
+    # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
+    # a cached run starts as fast as the command did before the stages were modules of their own
+    with _signals_after_import():
+        from derive import pipeline
 
-        return pipeline.process(text, label, module, use_cache=False, bare_name=bare, kernels=kernels)
-
-    if not use_cache:
-        return build()
-    return outcome_cache.cached(outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels), build)
+    status = progress.Status([sources[i][1] for i in missing]) if show else progress.Silent()
+    try:
+        built = pipeline.process_many([sources[i] for i in missing], kernels=kernels, jobs_at_once=jobs_at_once,
+                                      status=status)
+    finally:
+        status.close()
+    for i, out in zip(missing, built):
+        outs[i] = out
+        if found[i][1] and out["ok"]:
+            outcome_cache.write(keys[i], out)
+    return outs
 
 
 @contextlib.contextmanager

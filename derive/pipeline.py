@@ -14,10 +14,14 @@ runtime.trusted_cache.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+import signal
+import sys
 import time
 from dataclasses import dataclass, field
 
-from derive import COMMAND, outcome_cache
+from derive import COMMAND, outcome_cache, progress
 from derive.calculus import differential as calculus
 from derive.display import forms as display
 from derive.display import outcome, record
@@ -127,18 +131,26 @@ def derive_text(text: str, path: str = "<string>", *, bare_name: str | None = No
     return _derive(text, path, bare_name, verify_rules)[0]
 
 
-def _derive(text, path, bare_name, verify_rules=True):
+def _derive(text, path, bare_name, verify_rules=True, note=None):
     """(results, the file's doc comment): each stage over every rule before the next stage (language, lowering,
     calculus, emission), then the verification of all of them at once (one module of their code)."""
+    note = note or _no_note
     rules, doc, texts = _parse(text, path, bare_name)
     clock = [0.0] * len(rules)
-    lowered = [_timed(clock, k, r, path, _lowered, r, path) for k, r in enumerate(rules)]
-    derived = [_timed(clock, k, r, path, _derived, lw) for k, (r, lw) in enumerate(zip(rules, lowered))]
-    results = [_timed(clock, k, r, path, _emitted, r, t, lw, dv)
+
+    def step(what, k, r):
+        note(f"{what} rule {k + 1}/{len(rules)} {r.name}")
+        return k, r
+
+    lowered = [_timed(clock, *step("lowering", k, r), path, _lowered, r, path) for k, r in enumerate(rules)]
+    derived = [_timed(clock, *step("deriving", k, r), path, _derived, lw)
+               for k, (r, lw) in enumerate(zip(rules, lowered))]
+    results = [_timed(clock, *step("emitting", k, r), path, _emitted, r, t, lw, dv)
                for k, (r, t, lw, dv) in enumerate(zip(rules, texts, lowered, derived))]
     for res, seconds in zip(results, clock):
         res.seconds = seconds
     if verify_rules:
+        note(f"verifying {len(rules)} rule{'s' if len(rules) != 1 else ''}")
         verify_results(results, path)
     return results, doc
 
@@ -223,9 +235,67 @@ def process(text: str, label: str, module: str, *, use_cache=True, bare_name=Non
                                                   command=command), build)
 
 
-def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=True, command: str = COMMAND):
-    """(results, outcome) of one rule file, uncached: every stage once, in the order the module docstring gives."""
-    results, doc = _derive(text, label, bare_name)
+def workers() -> int:
+    """Processes that may derive files side by side: $TENSOR_RULES_JOBS, else the CPUs this process may run on."""
+    v = os.environ.get("TENSOR_RULES_JOBS", "").strip()
+    if v.isdigit() and int(v) > 0:
+        return int(v)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def process_many(jobs, *, kernels=True, jobs_at_once=None, status=None) -> list:
+    """The outcomes of `jobs` ([(text, label, module, bare name)]), uncached, in order. Files are independent, so
+    with more than one CPU they are derived in forked worker processes (SymPy holds the GIL; a native check's
+    compile runs beside another file's derivation). `status` (derive.progress) hears which files run and finish,
+    and, for files derived here, the step each is at. A DeriveError in a file is raised here as in the sequential
+    run; Ctrl-C stops the workers and raises KeyboardInterrupt."""
+    status = status or progress.Silent()
+    n = min(jobs_at_once or workers(), len(jobs))
+    if n <= 1 or sys.platform != "linux":   # fork, as the workers inherit the loaded engine: Linux only
+        outs = []
+        for i, (text, label, module, bare) in enumerate(jobs):
+            status.start([i])
+            outs.append(derive_file(text, label, module, bare_name=bare, kernels=kernels, note=status.at)[1])
+            status.finished(i)
+        return outs
+    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))     # the longest first: the others fill in
+    outs: list = [None] * len(jobs)
+    pool = multiprocessing.get_context("fork").Pool(n, initializer=_worker_init)
+    try:
+        status.start(order[:n])          # after the fork: the status line's thread is never copied into a worker
+        for i, ok, out in pool.imap_unordered(_worker, [(i, jobs[i], kernels) for i in order]):
+            if not ok:
+                raise DeriveError(out)
+            outs[i] = out
+            status.finished(i)
+            status.start([j for j in order if outs[j] is None][:n])
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+    return outs
+
+
+def _worker_init():
+    """A worker leaves Ctrl-C to the command (which terminates the pool) and dies quietly on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _worker(item):
+    i, (text, label, module, bare), kernels = item
+    try:
+        return i, True, derive_file(text, label, module, bare_name=bare, kernels=kernels)[1]
+    except DeriveError as exc:      # its text only: an error's own attributes need not survive pickling
+        return i, False, str(exc)
+
+
+def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=True, command: str = COMMAND,
+                note=None):
+    """(results, outcome) of one rule file, uncached: every stage once, in the order the module docstring gives.
+    `note(step)` hears each step as it starts (derive.progress shows it)."""
+    note = note or _no_note
+    results, doc = _derive(text, label, bare_name, note=note)
     out = {
         "source": label,
         "module": module,
@@ -236,10 +306,16 @@ def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=T
     if out["ok"]:
         out["files"][f"{module}.py"] = render_module(results, label, doc=doc, command=command)
         if kernels:
+            note("emitting the CUDA and CPU kernels")
             out["files"].update(_cuda_files(results, label))
             out["files"].update(_cpu_files(results, label, out["files"][f"{module}.py"]))
+            note("compiling and checking the native CPU kernels")
             _check_native(out, label)
     return results, out
+
+
+def _no_note(step):
+    pass
 
 
 def define_files(text: str, name: str | None = None, label: str = "<runtime>", *, kernels: bool = False) -> dict:
@@ -275,9 +351,12 @@ def _check_native(out, label):
     for rule in out["rules"]:
         if rule["name"] not in found:
             continue
-        err, problems = found[rule["name"]]
+        err, problems, skipped = found[rule["name"]]
         v = rule.setdefault("verification", {})
         v["native_error"] = err
+        if skipped:     # parts the check's budget left out at some extents (derive.verification.native.BUDGET)
+            v["native_skipped"] = [f"{part} at {' '.join(f'{k}={n}' for k, n in sizes.items())}"
+                                   for part, sizes in skipped]
         if problems:
             why = f"{NATIVE_LEFT_OUT}: {problems[0]}"
             dropped[rule["name"]] = why

@@ -18,7 +18,7 @@ PACKAGES = ("primitives", "runtime", "derive")
 LAYERS = ("primitives", "runtime", "generated", "derive")     # bottom to top
 # derive's stages, bottom to top: a stage imports only the ones before it
 STAGES = ("language", "ir", "lowering", "calculus", "emission", "display", "verification", "fingerprint",
-          "outcome_cache", "pipeline", "api", "output", "cli")
+          "outcome_cache", "progress", "pipeline", "api", "output", "cli")
 # the one upward edge: defining a rule at run time derives it (lazily: SymPy loads only then)
 UPWARD_ALLOWED = {("runtime.rule_cache", "derive.pipeline"), ("runtime.rule_cache", "derive.fingerprint")}
 # what may be imported inside a function: optional dependencies, the upward edge above, and these, each for a

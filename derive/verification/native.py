@@ -6,11 +6,17 @@ time), so each of its ops is run forward, as an frule and as an rrule with its p
 inputs' domains, in float64 and float32, at the verifier's extents, at extents that
 cross the kernels' tiles and chunks, and with one index long enough that a reduction over it is split across
 threads, and compared with the NumPy functions. NaN where NumPy has a number is a failure.
+
+The kernels are compiled for the check with runtime.native.CHECK_FLAGS (fast to compile, the same arithmetic), and
+each program runs only at extents where its loops and buffers fit a budget (BUDGET): the long extents that split a
+reduction across threads would make a convolution's pullback or an N x N output quadratic in them. What a budget
+leaves out is said in the outcome (`skipped`), never a hang or a MemoryError.
 """
 from __future__ import annotations
 
 import json
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,6 +30,40 @@ from runtime.tangents import ZeroTangent, is_zero, unthunk
 TOL = {np.float64: 1e-9, np.float32: 2e-3}
 SPLIT = (1 << 16) + 3        # reduced positions past which a reduction with few rows is split across threads
 SEEDS = (0, 1)
+BUDGET = 1 << 25             # loop iterations of one program's steps, and elements of its buffers, at one extent set
+PARTS = {"forward": ("forward",), "frule": ("frule",), "rrule": ("rrule", "pullback")}
+
+
+class Checked(NamedTuple):
+    """One op's check: the worst relative difference, the problems (an op with any is left out of the plans), and
+    the (part, extents) pairs the budget left out."""
+    worst: float
+    problems: list
+    skipped: list
+
+
+def _step_classes(step):
+    """The index classes one step's loops run over (a fused step: each of its sub-steps)."""
+    for sub in step.get("steps", [step]):
+        if sub["class"] == "gemm":
+            yield set(sub["a_classes"]) | set(sub["b_classes"]) | set(sub["c_classes"])
+        elif sub["class"] == "map":
+            yield set(sub["space"])
+        else:       # a reduction loops over its rows and reduced classes (a shifted read's class is not a loop)
+            yield set(sub["rows"]) | set(sub["red"])
+
+
+def cost(entry, part, sizes):
+    """The work of one part of an op (its programs' loop iterations, summed over steps) at `sizes`, and the elements
+    of the buffers its steps write; a class without an extent counts 1."""
+    work = mem = 0
+    for prog in PARTS[part]:
+        for step in entry["programs"].get(prog, {}).get("steps", []):
+            for classes in _step_classes(step):
+                work += math.prod(sizes.get(c, 1) for c in classes)
+            for sub in step.get("steps", [step]):
+                mem += sum(math.prod(sizes.get(c, 1) for c in cs) for cs in sub.get("write_classes", {}).values())
+    return work, mem
 
 
 def _reduced(entry):
@@ -60,7 +100,7 @@ def _sizes(meta, reduced=()):
             ext = at({**{k: fixed.get(k, 1) for k in base[0]}, **{c: n for c in long}})
             # an index read along two axes of one input (trace's A[i,i]) would need SPLIT² elements: left out
             if max((math.prod(ext.get(classes.get(l, l), 1) for l in inp.get("indices", []))
-                    for inp in meta["inputs"]), default=0) <= 4 * SPLIT:
+                    for inp in meta["inputs"]), default=0) <= 4 * SPLIT and ext not in out:
                 out.append(ext)
     return out
 
@@ -88,8 +128,8 @@ def _val(t):
 
 
 def check(module_source: str, files: dict, label: str) -> dict:
-    """{op name: (worst relative difference, [problems])} for every op of the native plan in `files`
-    ({"cpu/<stem>.cpp": ..., "cpu/<stem>.json": ...}); {} when there is none or no compiler here."""
+    """{op name: Checked} for every op of the native plan in `files` ({"cpu/<stem>.cpp": ..., "cpu/<stem>.json":
+    ...}); {} when there is none or no compiler here."""
     cpp = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".cpp")), None)
     js = next((v for k, v in files.items() if k.startswith("cpu/") and k.endswith(".json")), None)
     if cpp is None or js is None:
@@ -101,24 +141,34 @@ def check(module_source: str, files: dict, label: str) -> dict:
     ns: dict = {"__name__": "_tensor_rules_native_check"}
     exec(compile(module_source, f"<generated from {label}>", "exec"), ns)   # noqa: S102 - our own generated code
     fns = ns["_define"](backend_numpy)
-    metas = ns["OPS"]
     mod = plan.Module(label, cpp, manifest)
-    out = {}
-    for name in manifest["ops"]:
-        worst, problems = 0.0, []
-        meta = metas[name]
-        for sizes in _sizes(meta, _reduced(manifest["ops"][name])):
-            long = SPLIT in sizes.values()       # one point is enough there (and cheap)
-            for seed in SEEDS[:1] if long else SEEDS:
-                rng = np.random.default_rng(seed)
-                x = verify.sample_inputs(meta, rng, sizes)
-                for dtype in (np.float64,) if long else (np.float64, np.float32):
-                    err, why = _compare(mod, name, fns, meta, x, rng, dtype)
-                    worst = max(worst, err)
-                    if why:
-                        problems.append(f"{why} ({np.dtype(dtype).name}, extents {sizes}, seed {seed})")
-        out[name] = (worst, problems[:3])
-    return out
+    return {name: _check_op(mod, name, fns, ns["OPS"][name], manifest["ops"][name]) for name in manifest["ops"]}
+
+
+def _check_op(mod, name, fns, meta, entry) -> Checked:
+    worst, problems, skipped = 0.0, [], []
+    base = verify.extent_assignments(meta)
+    for sizes in _sizes(meta, _reduced(entry)):
+        parts = []
+        for part in PARTS:
+            if max(cost(entry, part, sizes)) <= BUDGET:
+                parts.append(part)
+            else:
+                skipped.append((part, dict(sizes)))
+        if not parts:
+            continue
+        long = SPLIT in sizes.values()
+        # two points at the verifier's own extents; one where an extent crosses a tile or splits a reduction (the
+        # paths those reach are about extents, not values)
+        for seed in SEEDS if sizes in base else SEEDS[:1]:
+            rng = np.random.default_rng(seed)
+            x = verify.sample_inputs(meta, rng, sizes)
+            for dtype in (np.float64,) if long else (np.float64, np.float32):
+                err, why = _compare(mod, name, fns, meta, x, rng, dtype, parts)
+                worst = max(worst, err)
+                if why:
+                    problems.append(f"{why} ({np.dtype(dtype).name}, extents {sizes}, seed {seed})")
+    return Checked(worst, problems[:3], skipped)
 
 
 def _force(v):
@@ -131,39 +181,16 @@ def _cast(v, dtype):
     return v.astype(dtype) if isinstance(v, np.ndarray) else v
 
 
-def _compare(mod, name, fns, meta, x, rng, dtype):
-    xs = [_cast(v, dtype) for v in x]
-    tan = [None if inp["kind"] == "int" else np.asarray(rng.standard_normal(np.shape(v))) if isinstance(v, np.ndarray)
-           else float(rng.standard_normal()) for v, inp in zip(x, meta["inputs"])]
-    tans = [None] + [_cast(t, dtype) if t is not None else None for t in tan]
-    tans = [ZeroTangent() if t is None else t for t in tans]
-    with np.errstate(all="ignore"):
-        want_y = fns[name](*x)
-        want_fy, want_dy = fns[name + "_frule"](tuple([ZeroTangent()] + tan), *x)
-        want_y2, pb = fns[name + "_rrule"](*x)
-        multi = isinstance(want_y, tuple)
-        ybar = (tuple(rng.standard_normal(np.shape(v)) for v in want_y) if multi
-                else rng.standard_normal(np.shape(want_y)))
-        want_g = pb(ybar)
-        try:
-            got_y = native.call(mod, name, "forward", xs)
-            got_fy, got_dy = native.call(mod, name, "frule", [tuple(tans)] + xs)
-            got_y2, gpb = native.call(mod, name, "rrule", xs)
-            cast_bar = tuple(_cast(np.asarray(v), dtype) for v in ybar) if multi else _cast(np.asarray(ybar), dtype)
-            # the cotangents are thunks, run here: an exception from them is the kernels' problem too
-            got_g, got_dy = _force(gpb(cast_bar)), _force(got_dy)
-        except Exception as exc:  # noqa: BLE001 - reported as the problem
-            return float("inf"), f"the native kernels raised {type(exc).__name__}: {exc}"
-    pairs = [("forward", got_y, want_y), ("frule value", got_fy, want_fy), ("frule tangent", got_dy, want_dy),
-             ("rrule value", got_y2, want_y2)]
-    for k, (a, b) in enumerate(zip(got_g[1:], want_g[1:])):
-        pairs.append((f"cotangent of {meta['inputs'][k]['name']}", a, b))
+def _compare(mod, name, fns, meta, x, rng, dtype, parts=tuple(PARTS)):
+    """(worst relative difference, the first problem or None) of the native `parts` of op `name` against the NumPy
+    code's at inputs `x`, computed in `dtype`."""
+    try:
+        pairs = _pairs(mod, name, fns, meta, x, rng, dtype, parts)
+    except _KernelsRaised as exc:
+        return float("inf"), str(exc)
     worst, why = 0.0, None
     for what, a, b in pairs:
-        if isinstance(b, tuple):
-            items = list(zip(a, b))
-        else:
-            items = [(a, b)]
+        items = list(zip(a, b)) if isinstance(b, tuple) else [(a, b)]
         for p, q in items:
             p, q = _val(p), _val(q)
             if q is None:
@@ -175,3 +202,42 @@ def _compare(mod, name, fns, meta, x, rng, dtype):
             if not e <= TOL[dtype] and why is None:
                 why = f"{what} differs from the NumPy code's by {e:.2g} (relative to its largest entry)"
     return worst, why
+
+
+class _KernelsRaised(Exception):
+    pass
+
+
+def _pairs(mod, name, fns, meta, x, rng, dtype, parts):
+    """[(what, native value, NumPy value)] for the parts asked for."""
+    xs = [_cast(v, dtype) for v in x]
+    tan = [None if inp["kind"] == "int" else np.asarray(rng.standard_normal(np.shape(v))) if isinstance(v, np.ndarray)
+           else float(rng.standard_normal()) for v, inp in zip(x, meta["inputs"])]
+    tans = [None] + [_cast(t, dtype) if t is not None else None for t in tan]
+    tans = [ZeroTangent() if t is None else t for t in tans]
+    dev, pairs = native.CHECK_DEVICE, []
+    with np.errstate(all="ignore"):
+        try:
+            if "forward" in parts:
+                pairs.append(("forward", native.call(mod, name, "forward", xs, dev), fns[name](*x)))
+            if "frule" in parts:
+                want_fy, want_dy = fns[name + "_frule"](tuple([ZeroTangent()] + tan), *x)
+                got_fy, got_dy = native.call(mod, name, "frule", [tuple(tans)] + xs, dev)
+                pairs += [("frule value", got_fy, want_fy), ("frule tangent", _force(got_dy), want_dy)]
+            if "rrule" in parts:
+                want_y2, pb = fns[name + "_rrule"](*x)
+                multi = isinstance(want_y2, tuple)
+                ybar = (tuple(rng.standard_normal(np.shape(v)) for v in want_y2) if multi
+                        else rng.standard_normal(np.shape(want_y2)))
+                want_g = pb(ybar)
+                got_y2, gpb = native.call(mod, name, "rrule", xs, dev)
+                cast_bar = (tuple(_cast(np.asarray(v), dtype) for v in ybar) if multi
+                            else _cast(np.asarray(ybar), dtype))
+                # the cotangents are thunks, run here: an exception from them is the kernels' problem too
+                got_g = _force(gpb(cast_bar))
+                pairs.append(("rrule value", got_y2, want_y2))
+                for k, (a, b) in enumerate(zip(got_g[1:], want_g[1:])):
+                    pairs.append((f"cotangent of {meta['inputs'][k]['name']}", a, b))
+        except Exception as exc:  # noqa: BLE001 - reported as the problem
+            raise _KernelsRaised(f"the native kernels raised {type(exc).__name__}: {exc}") from None
+    return pairs

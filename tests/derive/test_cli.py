@@ -134,7 +134,7 @@ def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipeline, "process", interrupted)
+    monkeypatch.setattr(pipeline, "derive_file", interrupted)
     before = {p.name: p.read_text() for p in out.iterdir()}
     assert cli.main(["--no-cache", "--out", str(out), str(ROOT / "rules" / "linalg.rules")]) == 130
     assert {p.name: p.read_text() for p in out.iterdir()} == before
