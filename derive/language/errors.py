@@ -1,6 +1,8 @@
 """Errors a user meets: every one names the place (file, line, column, caret) or the rule, never SymPy's insides."""
 from __future__ import annotations
 
+import difflib
+
 
 class DeriveError(Exception):
     """Base of every error the derivation engine reports to a user (exit code 2 from the command)."""
@@ -29,6 +31,16 @@ class RuleError(DeriveError):
             pad = "".join("\t" if c == "\t" else " " for c in line[:self.pos.col - 1])  # tabs keep the caret aligned
             out += f"\n    {_visible(line)}\n    {pad}{'^' * self.width}"
         return out
+
+
+def did_you_mean(name: str, candidates) -> str:
+    """"; did you mean 'k'?" naming the candidates nearest to a mistyped name (difflib's measure), or "" where
+    none is near: a message about an unknown name ends with it."""
+    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=3)
+    if not close:
+        return ""
+    quoted = [f"'{c}'" for c in close]
+    return "; did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
 
 def _visible(text: str) -> str:

@@ -33,7 +33,7 @@ from derive.language.ast import (
     Statement,
     Subscript,
 )
-from derive.language.errors import RuleError
+from derive.language.errors import RuleError, did_you_mean
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 
@@ -599,7 +599,9 @@ class _Parser(_StatementParser):
             choices = "'int', 'scalar' or a domain: " + choices
         if tok.kind == "name":
             if tok.text not in domains.NAMED:
-                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'; use {choices}", tok)
+                near = did_you_mean(tok.text, list(domains.NAMED) + (["int", "scalar"] if types else []))
+                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'{near or '; use ' + choices}",
+                             tok)
             self.advance()
             return Domain(tok.text, tok.pos, len(tok.text))
         if not tok.is_op("("):

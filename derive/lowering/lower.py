@@ -17,7 +17,7 @@ from derive.ir.names import apart_from_internal, user_name, user_text
 from derive.ir.nodes import Idx, Program, Stmt
 from derive.language import ast as A
 from derive.language import domains
-from derive.language.errors import RuleError
+from derive.language.errors import RuleError, did_you_mean
 from derive.lowering import extents, reductions, shifts
 from derive.lowering.expressions import ExpressionLowerer
 from derive.lowering.text import index_names, index_node, names_inf, text_order
@@ -167,7 +167,8 @@ class Lowerer(ExpressionLowerer):
             for ix in tgt.indices:
                 if ix.name not in self.letters:
                     raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right"
-                                   + reductions.reduced_note(self, ix.name), ix)
+                                   + (reductions.reduced_note(self, ix.name)
+                                      or did_you_mean(ix.name, set(self.letters) - self.target_letters)), ix)
                 s = self.letters[ix.name]
                 if s not in free and isinstance(expr, sp.Basic) and s in expr.atoms(Idx):
                     raise self.err(f"index '{ix.name}' on the left is summed over on the right (a repeated "
@@ -177,11 +178,22 @@ class Lowerer(ExpressionLowerer):
             syms = tuple(self.letters[ix] for ix in target_letters)
         extra = [s for s in free if s not in syms]
         if extra:
-            s = extra[0]
+            s = self.likely_typo(extra, st.expr)
             raise self.err(f"index '{s.name}' appears once on the right and not on the left; "
-                           f"sum over it with sum({s.name}, ...) or add it to the left side",
-                           index_node(st.expr, s.name) or st.expr, 1)
+                           f"sum over it with sum({s.name}, ...) or add it to the left side"
+                           + did_you_mean(s.name, self.header_letters() | self.index_names),
+                           index_node(st.expr, s.name) or st.expr, len(s.name))
         return syms
+
+    def header_letters(self) -> set:
+        return {l for t in self.tensors.values() for l in t.letters}
+
+    def likely_typo(self, loose, node):
+        """Of the indices that appear once, the one most likely mistyped: one the header does not use (B[kk,j]
+        where the header has k), then the one the text writes least, then the first."""
+        header = self.header_letters()
+        written = [n.name for n in A.walk(node) if isinstance(n, A.Index)]
+        return min(loose, key=lambda s: (s.name in header, written.count(s.name)))
 
     def target_tensor(self, tgt, t, syms):
         """The tensor the statement assigns (created here unless the header declares it), its axes joined with

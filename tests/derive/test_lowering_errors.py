@@ -14,7 +14,7 @@ def err(text, path="bad.rules"):
 def test_unknown_function_points_at_the_name():
     msg = err("f(x[i]) -> y[i] = exq(x[i])\n")
     assert msg.splitlines() == [
-        "bad.rules:1:19: error: in rule 'f': unknown function 'exq'",
+        "bad.rules:1:19: error: in rule 'f': unknown function 'exq'; did you mean 'exp'?",
         "    f(x[i]) -> y[i] = exq(x[i])",
         "                      ^^^",
     ]
@@ -78,3 +78,54 @@ def test_output_never_assigned():
 def test_reserved_python_name():
     msg = err("f(x[i], lambda) -> y[i] = x[i]\n")
     assert "reserved" in msg or "error" in msg
+
+
+def caret_under(msg, token, line=1):
+    """(the column the message gives, the column its caret stands at, the caret's width) and the echoed line's
+    column of `token`, so that a test checks the caret against the text, not against the code's own output."""
+    head, echoed, caret = msg.splitlines()[:3]
+    col = int(head.split(":")[2])
+    echoed = echoed[4:]
+    return col, caret.index("^") - 4 + 1, caret.count("^"), echoed.index(token) + 1
+
+
+def test_mistyped_index_is_named_with_the_caret_under_it():
+    # kk is the typo: the header names k, and k appears twice in the statement (A[i,k] and the header's B[k,j])
+    text = "mm(A[i,k], B[k,j]) -> C[i,j] = A[i,k] * B[kk,j]\n"
+    msg = err(text)
+    assert "index 'kk' appears once on the right" in msg and msg.splitlines()[0].endswith("did you mean 'k'?")
+    col, caret_col, width, kk_col = caret_under(msg, "kk")
+    assert col == caret_col == kk_col == text.index("kk") + 1 and width == 2
+
+
+def test_mistyped_index_inside_a_sum():
+    text = "mm(A[i,k], B[k,j]) -> C[i,j] = sum(k, A[i,k] * B[kk,j])\n"
+    msg = err(text)
+    assert "index 'kk' appears once" in msg and "did you mean 'k'?" in msg
+    col, caret_col, width, kk_col = caret_under(msg, "kk")
+    assert col == caret_col == kk_col and width == 2
+
+
+def test_mistyped_index_on_the_left():
+    msg = err("mm(A[i,k], B[k,j]) -> C[i,jj] = A[i,k] * B[k,j]\n")
+    assert "index 'jj' on the left is bound nowhere on the right; did you mean 'j'?" in msg
+    col, caret_col, width, jj_col = caret_under(msg, "jj")
+    assert col == caret_col == jj_col and width == 2
+
+
+def test_a_loose_index_with_no_near_name_gets_no_suggestion():
+    msg = err("f(x[i], z[j]) -> y[i] = x[i] + z[j]\n")
+    assert "index 'j' appears once" in msg and "did you mean" not in msg
+
+
+def test_unknown_tensor_name_suggests_the_near_one():
+    msg = err("f(x[i], w[i]) -> y[i] = x[i] * ww[i]\n")
+    assert "unknown name 'ww'; did you mean 'w'?" in msg
+    col, caret_col, width, ww_col = caret_under(msg, "ww")
+    assert col == caret_col == ww_col and width == 2
+
+
+def test_unknown_function_suggests_the_near_ones():
+    msg = err("f(x[i]) -> y[i] = sqr(x[i])\n")
+    assert "unknown function 'sqr'; did you mean 'sqrt' or 'sqrtm'?" in msg
+    assert caret_under(msg, "sqr")[1:] == (19, 3, 19)

@@ -293,6 +293,7 @@ def test_error_text_indentation():
     ("f(x) -> y:", 1, 1, 1, "rule 'f' has no statements; indent them under its header"),
     ("f(x) -> y: y = x", 1, 12, 1, "expected the statements of rule 'f' on the following lines, indented"),
     ("f(x) -> y: int\n  y = x", 1, 12, 3, "an output is always a tensor and takes no type"),
+    ("f(x: itn) -> y = x", 1, 6, 3, "unknown type or domain 'itn'; did you mean 'int'?"),
     ("f(x: float) -> y = x", 1, 6, 5, "unknown type or domain 'float'; use 'int', 'scalar' or a domain: "
          "positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"),
     ("f(x: 3) -> y = x", 1, 6, 1, "expected a type or domain after ':' in parameter 'x': 'int', 'scalar' or a "
