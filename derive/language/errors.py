@@ -33,6 +33,35 @@ class RuleError(DeriveError):
         return out
 
 
+class RuleErrors(RuleError):
+    """Several independent errors of one file, reported at once: shown one after the other, each as a RuleError
+    shows itself, up to SHOWN of them and then how many more; as a RuleError it is the first of them."""
+
+    SHOWN = 10
+
+    def __init__(self, errors):
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(getattr(first, "message", str(first)), getattr(first, "pos", None),
+                         rule=getattr(first, "rule", None), width=getattr(first, "width", 1))
+
+    def __str__(self) -> str:
+        shown = [str(e) for e in self.errors[:self.SHOWN]]
+        more = len(self.errors) - len(shown)
+        if more:
+            shown.append(f"and {more} more error{'s' if more > 1 else ''}")
+        return "\n".join(shown)
+
+    @classmethod
+    def raise_found(cls, errors) -> None:
+        """Raise the errors found in a file, in the order of their lines: the one itself, or RuleErrors for
+        several; nothing when there are none."""
+        if not errors:
+            return
+        errors = sorted(errors, key=lambda e: (e.pos.line, e.pos.col) if getattr(e, "pos", None) else (1 << 62, 0))
+        raise errors[0] if len(errors) == 1 else cls(errors)
+
+
 def did_you_mean(name: str, candidates) -> str:
     """"; did you mean 'k'?" naming the candidates nearest to a mistyped name (difflib's measure), or "" where
     none is near: a message about an unknown name ends with it."""
