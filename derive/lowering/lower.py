@@ -20,7 +20,7 @@ from derive.language import domains
 from derive.language.errors import RuleError, did_you_mean
 from derive.lowering import extents, reductions, shifts
 from derive.lowering.expressions import ExpressionLowerer
-from derive.lowering.text import index_names, index_node, names_inf, text_order
+from derive.lowering.text import call_node, index_names, index_node, names_inf, text_order, whole_tensor_call
 
 # module-level names of a generated module that its rules' exports must not replace (everything else it uses
 # is bound inside _define, and codegen keeps user names apart from it)
@@ -108,6 +108,7 @@ class Lowerer(ExpressionLowerer):
         self.check_assignable(tgt)
         self.index_names = index_names(st)
         expr = self.right_side(st)
+        self.name_unwritten_axes(st, expr)
         t = self.tensors.get(tgt.name)
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is read on the right and cannot also be assigned; name the result "
@@ -154,6 +155,30 @@ class Lowerer(ExpressionLowerer):
                            st.expr, 1)
         return expr
 
+    def name_unwritten_axes(self, st, expr):
+        """`w[i] = eigvalsh(S)`, `B[i,j] = inv(A)`: a right side whose every axis is one no index names (a matrix
+        function of a whole tensor) takes the left side's letters, in the order of its axes, as `w = eigvalsh(S)`
+        would; a left side with another number of indices is refused, naming the call."""
+        tgt = st.target
+        if not isinstance(tgt, A.Access) or not isinstance(expr, sp.Basic):
+            return
+        free = self.free_letters(expr)
+        if not free or any(s not in self.fresh_used for s in free) or any(ix.name in self.letters
+                                                                             for ix in tgt.indices):
+            return
+        axes = next((list(a.args) for a in ir.accesses(expr) if set(a.args) == set(free)
+                     and len(a.args) == len(free)), None)
+        if axes is None:
+            return
+        if len(axes) != len(tgt.indices):
+            call = whole_tensor_call(st.expr)
+            raise self.err(f"{call or 'the right side'} has {len(axes)} ax{'i' if len(axes) == 1 else 'e'}s, which "
+                           f"no index names, but '{tgt.name}' is written with {len(tgt.indices)} indices; write "
+                           f"{tgt.name} = {call or '...'}, or index the argument with the letters you mean",
+                           tgt.indices[0], len(tgt.indices[0].name))
+        for ix, s in zip(tgt.indices, axes):
+            self.letters[ix.name] = s
+
     def target_indices(self, st, expr, target_letters) -> tuple:
         """The symbols of the left side's axes: its letters, or for a bare name the right side's free indices."""
         tgt = st.target
@@ -177,6 +202,13 @@ class Lowerer(ExpressionLowerer):
                 # constant along it and is broadcast
             syms = tuple(self.letters[ix] for ix in target_letters)
         extra = [s for s in free if s not in syms]
+        unwritten = [s for s in extra if s in self.fresh_used]
+        if unwritten and len(unwritten) < len(free):
+            node = call_node(st.expr)
+            raise self.err(f"the axes of {whole_tensor_call(st.expr) or 'a matrix function of a whole tensor'} are "
+                           f"named by no index, so they cannot meet the indices beside it; index its argument with "
+                           f"the letters you mean", (node.func_pos or node.pos) if node else st.expr,
+                           len(node.func) if node else 1)
         if extra:
             s = self.likely_typo(extra, st.expr)
             raise self.err(f"index '{s.name}' appears once on the right and not on the left; "

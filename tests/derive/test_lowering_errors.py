@@ -129,3 +129,43 @@ def test_unknown_function_suggests_the_near_ones():
     msg = err("f(x[i]) -> y[i] = sqr(x[i])\n")
     assert "unknown function 'sqr'; did you mean 'sqrt' or 'sqrtm'?" in msg
     assert caret_under(msg, "sqr")[1:] == (19, 3, 19)
+
+
+def derive_bare(text):
+    (r,) = api.derive_text(text, "<expr>", bare_name="e")
+    return r
+
+
+def test_left_side_names_the_axes_of_a_matrix_function_of_a_whole_tensor():
+    # w[i] = eigvalsh(S) is w = eigvalsh(S) with its axis named i: a vector of eigenvalues, checked against the
+    # independent reference evaluator too (it reads the text its own way)
+    for text, rank in (("w[i] = eigvalsh(S)", 1), ("B[i,j] = inv(A)", 2), ("f(S[b,i,j]) -> w[b,i] = eigvalsh(S)", 2)):
+        r = derive_bare(text) if "->" not in text else api.derive_text(text, "<t>")[0]
+        assert r.ok and r.check.reference_points > 0, (text, r.check.problems, r.check.warnings)
+        assert len(r.program.outputs[0].indices) == rank
+    # transpose keeps its meaning: B[i,j] is A[j,i], so B's first axis has the extent of A's second
+    r = derive_bare("B[i,j] = transpose(A)")
+    assert r.ok and r.check.reference_points > 0
+    assert r.program.outputs[0].classes == tuple(reversed(r.program.inputs[0].classes))
+
+
+def test_a_left_side_with_more_indices_than_the_call_has_axes():
+    text = "w[b,i] = eigvalsh(S)"
+    with pytest.raises(RuleError) as e:
+        api.derive_text(text, "<expr>", bare_name="e")
+    msg = str(e.value)
+    assert "eigvalsh(S) has 1 axis, which no index names, but 'w' is written with 2 indices; write w = eigvalsh(S)" \
+        in msg
+    col, caret_col, width, b_col = caret_under(msg, "b")
+    assert col == caret_col == b_col == 3 and width == 1
+
+
+def test_a_whole_tensor_call_beside_named_indices_is_named():
+    text = "C[i,j] = inv(A) + A[i,j]"
+    with pytest.raises(RuleError) as e:
+        api.derive_text(text, "<expr>", bare_name="e")
+    msg = str(e.value)
+    # before, "index 'i' appears once" pointed at A[i,j]'s i, which is not the problem: inv(A)'s axes are unnamed
+    assert "the axes of inv(A) are named by no index" in msg
+    col, caret_col, width, inv_col = caret_under(msg, "inv")
+    assert col == caret_col == inv_col and width == 3
