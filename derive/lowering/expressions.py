@@ -84,6 +84,7 @@ class ExpressionLowerer:
         self.fresh_used: list = []
         self.target_letters: set = set()
         self.index_names: set = set()
+        self.written_at: dict = {}               # an index symbol's extent node -> where the text first binds it
 
     # -- errors --------------------------------------------------------------------------------------------
     def err(self, msg, node_or_pos, width=None):
@@ -139,6 +140,7 @@ class ExpressionLowerer:
             if not ix.name.isidentifier():
                 raise self.err(f"'{ix.name}' is not a valid index name", ix)
             s = self.letters[ix.name] = Idx(ix.name, ("st", self.stmt_no, ix.name))
+            self.written_at.setdefault(s.ext, ix)
         return s
 
     @contextlib.contextmanager
@@ -149,6 +151,7 @@ class ExpressionLowerer:
         syms = []
         for n in idx_nodes:
             s = Idx(n.name, (kind, self.stmt_no, n.pos.line, n.pos.col, n.name))
+            self.written_at.setdefault(s.ext, n)
             self.letters[n.name] = s
             syms.append(s)
         try:

@@ -201,6 +201,8 @@ class Lowerer(ExpressionLowerer):
                 # else the right side bound it, but its terms in it cancelled (x[i] - x[i]): the value is
                 # constant along it and is broadcast
             syms = tuple(self.letters[ix] for ix in target_letters)
+            for ix, sym in zip(tgt.indices, syms):   # an extent no input gives is reported at the left side
+                self.written_at[sym.ext] = ix
         extra = [s for s in free if s not in syms]
         unwritten = [s for s in extra if s in self.fresh_used]
         if unwritten and len(unwritten) < len(free):
@@ -273,7 +275,11 @@ class Lowerer(ExpressionLowerer):
                             rule=self.name)
         input_classes = {c for v in inputs for c in v.classes}
         shift_info = shifts.resolve(self.shift_constraints, self.uf.name, input_classes, self.rule.pos, self.name)
-        extents.check_known(self.stmts, input_classes | set(shift_info.derived), self.rule)
+        at = {}
+        for node, written in self.written_at.items():
+            at.setdefault(self.uf.find(node), written)
+        extents.check_known(self.stmts, input_classes | set(shift_info.derived), self.rule,
+                            lambda cls: at.get(self.uf.roots.get(cls)))
         return self.program(inputs, outputs, temps, shift_info)
 
     def variables(self, letters: extents.AxisLetters):

@@ -169,3 +169,14 @@ def test_a_whole_tensor_call_beside_named_indices_is_named():
     assert "the axes of inv(A) are named by no index" in msg
     col, caret_col, width, inv_col = caret_under(msg, "inv")
     assert col == caret_col == inv_col and width == 3
+
+
+def test_an_index_only_a_comparison_uses_is_named_where_it_is_bound():
+    # j runs over nothing an input gives: the comparison j <= i does not bound it; before, the message said
+    # "a comparison such as j <= j" with the caret under the rule's name
+    text = "f(x[i]) -> y[i] = sum(j, where(j <= i, 1, 0))\n"
+    msg = err(text)
+    assert "the extent of index 'j' cannot be known: no input tensor is indexed by it (the comparison j <= i " \
+           "does not set its range); index an input with 'j' (as in x[j])" in msg
+    col, caret_col, width, j_col = caret_under(msg, "j")
+    assert col == caret_col == j_col == text.index("sum(j") + 5 and width == 1
