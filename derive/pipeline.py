@@ -30,7 +30,7 @@ from derive.emission import numpy_module as codegen
 from derive.emission.cpp import generate_cpu
 from derive.emission.cuda import generate_cuda
 from derive.language import parser
-from derive.language.errors import DeriveError, RuleError, VerificationError
+from derive.language.errors import DeriveError, RuleError, RuleErrors, VerificationError
 from derive.lowering import batching
 from derive.lowering.lower import lower
 from derive.verification import native as verify_native
@@ -100,28 +100,34 @@ def parse(text: str, path: str = "<string>", bare_name: str | None = None):
     return _parse(text, path, bare_name)[0]
 
 
-def _parse(text, path, bare_name):
+def _parse(text, path, bare_name, found=None):
     """(the rules, the file's doc comment, each rule's own text): a bare statement list is one rule named
-    bare_name; two rules of one name, or two exporting one name, are a RuleError at the second."""
+    bare_name; two rules of one name, or two exporting one name, are a RuleError at the second. With a list
+    `found`, the file's errors go there (derive.language.errors.RuleErrors) and the rules without one are returned."""
+    errors = [] if found is None else found
     if bare_name is not None:
         rules = [parser.parse_statements(text, name=bare_name, path=path)]
         return rules, "", [parser.rule_text(text, rules, 0)]
-    parsed = parser.parse_file(text, path)
+    parsed = parser.parse_file(text, path, errors)
     rules = list(parsed.rules)
     seen: dict = {}
     exported: dict = {}  # every public name a module exports: <op>, <op>_frule, <op>_rrule -> (rule, line)
     for r in rules:
         if r.name in seen:
-            raise RuleError(f"rule '{r.name}' is defined twice (first at line {seen[r.name]})", r.pos,
-                            width=len(r.name))
+            errors.append(RuleError(f"rule '{r.name}' is defined twice (first at line {seen[r.name]})", r.pos,
+                                    width=len(r.name)))
+            continue
         seen[r.name] = r.pos.line
         for n in (r.name, r.name + "_frule", r.name + "_rrule"):
             if n in exported and exported[n][0] != r.name:
                 other, line = exported[n]
                 what = f"the {n[len(other) + 1:]} of rule '{other}'" if n != other else f"rule '{other}'"
-                raise RuleError(f"rule '{r.name}' exports '{n}', the name of {what} (line {line}); rename one",
-                                r.pos, width=len(r.name))
+                errors.append(RuleError(f"rule '{r.name}' exports '{n}', the name of {what} (line {line}); "
+                                        f"rename one", r.pos, width=len(r.name)))
+                break
             exported[n] = (r.name, r.pos.line)
+    if found is None:
+        RuleErrors.raise_found(errors)
     return rules, parsed.doc, [parser.rule_text(text, rules, k) for k in range(len(rules))]
 
 
@@ -135,14 +141,17 @@ def _derive(text, path, bare_name, verify_rules=True, note=None):
     """(results, the file's doc comment): each stage over every rule before the next stage (language, lowering,
     calculus, emission), then the verification of all of them at once (one module of their code)."""
     note = note or _no_note
-    rules, doc, texts = _parse(text, path, bare_name)
+    found: list = []      # every rule is parsed and lowered before errors are reported: all of them at once
+    rules, doc, texts = _parse(text, path, bare_name, found)
     clock = [0.0] * len(rules)
 
     def step(what, k, r):
         note(f"{what} rule {k + 1}/{len(rules)} {r.name}")
         return k, r
 
-    lowered = [_timed(clock, *step("lowering", k, r), path, _lowered, r, path) for k, r in enumerate(rules)]
+    lowered = [_timed(clock, *step("lowering", k, r), path, _lowered, r, path, found=found)
+               for k, r in enumerate(rules)]
+    RuleErrors.raise_found(found)
     derived = [_timed(clock, *step("deriving", k, r), path, _derived, lw)
                for k, (r, lw) in enumerate(zip(rules, lowered))]
     results = [_timed(clock, *step("emitting", k, r), path, _emitted, r, t, lw, dv)
@@ -155,17 +164,23 @@ def _derive(text, path, bare_name, verify_rules=True, note=None):
     return results, doc
 
 
-def _timed(clock, k, r, path, step, *args):
+def _timed(clock, k, r, path, step, *args, found=None):
     """step(*args) for rule r, its time added to clock[k]; an exception of ours still names the rule, never
-    SymPy's insides."""
+    SymPy's insides. With a list `found`, the error goes there and None is returned."""
     t0 = time.perf_counter()
     try:
-        return step(*args)
-    except DeriveError:
-        raise
-    except Exception as exc:
-        raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
-                          f"{type(exc).__name__}: {exc}") from exc
+        try:
+            return step(*args)
+        except DeriveError:
+            raise
+        except Exception as exc:
+            raise DeriveError(f"{path}:{r.pos.line}: internal error while deriving rule '{r.name}': "
+                              f"{type(exc).__name__}: {exc}") from exc
+    except DeriveError as exc:
+        if found is None:
+            raise
+        found.append(exc)
+        return None
     finally:
         clock[k] += time.perf_counter() - t0
 

@@ -386,11 +386,11 @@ def _files_for(module):
     # the file's own stem: a module imported under another name (importlib.util.spec_from_file_location) still
     # finds the kernels derive-rules wrote beside it
     stem = Path(mfile).stem
-    d = Path(mfile).resolve().parent / "cpu"
-    cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
-    if not cpp.is_file() or not js.is_file():
-        return None
-    try:
+    try:       # a directory we may not search (a cache refused for its mode) has no kernels either
+        d = Path(mfile).resolve().parent / "cpu"
+        cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
+        if not cpp.is_file() or not js.is_file():
+            return None
         source, manifest, text = cpp.read_text(), json.loads(js.read_text()), Path(mfile).read_text()
     except (OSError, ValueError):
         return None

@@ -243,12 +243,18 @@ def _kind_of(args):
 def _floats(args, pos):
     """args with each integer or bool value at a differentiable position (`pos`: not an `n: int` parameter) as
     float64, as np.exp(an integer array) is: generated code computes in floating point, and NumPy refuses some
-    of its operations on integers (x ** -2; a maximum that starts at -inf). Float arrays pass as they are."""
+    of its operations on integers (x ** -2; a maximum that starts at -inf). Float arrays pass as they are; a list
+    or tuple of numbers becomes an array, as a NumPy function takes it (every op, every path behind this entry:
+    native kernels, leading batch axes, the generated code)."""
     out = None
     for k in pos:
         a = args[k]
         t = type(a)
-        if t is np.ndarray or isinstance(a, np.generic):
+        if t is list or t is tuple:
+            a = _array_of(a)
+            if a is None:
+                continue
+        elif t is np.ndarray or isinstance(a, np.generic):
             if a.dtype.kind not in "biu":
                 continue
             a = np.asarray(a, dtype=np.float64)
@@ -260,6 +266,26 @@ def _floats(args, pos):
             out = list(args)
         out[k] = a
     return args if out is None else tuple(out)
+
+
+def _array_of(values):
+    """A list or tuple of numbers (nested) as a float array (float64 unless they are float32), or None where it
+    holds anything else (a traced value, a GPU array): that is left to whoever reads it."""
+    try:
+        a = np.asarray(values)
+    except ValueError:    # ragged: left as it is, for the shape check to refuse
+        return None
+    if a.dtype.kind in "biu":
+        return a.astype(np.float64)
+    return a if a.dtype.kind == "f" else None
+
+
+def _listed(v):
+    """A tangent or cotangent given as a list of numbers, as an array (see _array_of); anything else as it is."""
+    if type(v) is list:
+        a = _array_of(v)
+        return v if a is None else a
+    return v
 
 
 # --------------------------------------------------------------------------- generated ops
@@ -392,7 +418,7 @@ class Op(Primitive):
             check(args, label)
             op._check_tangents(label, tangents, args)
             args = _floats(args, op._float_pos)
-            tangents = tuple(unthunk(t) for t in tangents)
+            tangents = tuple(_listed(unthunk(t)) for t in tangents)
             kind = _kind_of(args + tangents)
             if kind == 0:
                 return op._np_frule(tangents, *args)
@@ -428,7 +454,7 @@ class Op(Primitive):
 
             def pullback(dy):
                 op._check_cotangent(label, dy, y)
-                return pb(dy)
+                return pb(tuple(_listed(d) for d in dy) if op.multi and not is_zero(dy) else _listed(dy))
 
             pullback.__name__ = pullback.__qualname__ = name + "_pullback"
             return y, pullback

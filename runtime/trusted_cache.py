@@ -71,14 +71,19 @@ def private_dir(sub: str | None = None) -> Path:
         except OSError as exc:
             raise UntrustedCache(f"cannot use cache directory {d}: {exc.strerror}") from None
         _check_private(d, st)
+        if not os.access(d, os.R_OK | os.W_OK | os.X_OK):   # ours, but mode 000 (or 500): nothing in it is usable
+            raise UntrustedCache(f"cannot use cache directory {d}: no permission to read and write it (mode "
+                                 f"{stat.S_IMODE(st.st_mode):04o}); run `chmod 700 {d}` or set TENSOR_RULES_CACHE "
+                                 f"to another directory")
     return dirs[-1]
 
 
 def warn_once(exc: UntrustedCache, who: str) -> None:
-    msg = f"{who}: not using the cache: {exc}"
-    if msg not in _warned:
-        _warned.add(msg)
-        print(msg, file=sys.stderr)
+    """One warning for each reason the cache is refused, whichever part (define, the native kernels' compile
+    cache, derive-rules) meets it first."""
+    if str(exc) not in _warned:
+        _warned.add(str(exc))
+        print(f"{who}: not using the cache: {exc}", file=sys.stderr)
 
 
 def _secret(root: Path) -> bytes:

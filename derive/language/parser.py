@@ -33,7 +33,7 @@ from derive.language.ast import (
     Statement,
     Subscript,
 )
-from derive.language.errors import RuleError
+from derive.language.errors import RuleError, RuleErrors, did_you_mean
 
 __all__ = ["parse_file", "parse_statements", "starts_with_header", "MAX_DEPTH"]
 
@@ -192,6 +192,8 @@ class _TokenCursor:
         self._i = 0
         self._prev: _Token | None = None
         self._depth = 0
+        self.errors: list[RuleError] | None = None   # a list: errors are collected there and parsing goes on
+        self._floor = 0                               # the lines up to here are skipped after an error
 
     def peek(self, k: int = 0) -> _Token:
         while len(self._buf) <= self._i + k:
@@ -217,6 +219,24 @@ class _TokenCursor:
         if not self.peek().is_op(closer):
             raise self.unclosed(opener)
         return self.advance()
+
+    def recover(self, exc: RuleError, width: int) -> None:
+        """After exc: raise it, or where errors are collected keep it and go on at the next line indented no
+        more than `width` (the next statement of a block, the next rule), as if the text before were blank, so
+        that an unclosed bracket or a bad character there is not met again."""
+        if self.errors is None or exc.pos is None:
+            raise exc
+        self.errors.append(exc)
+        lines = self.lexer.lines
+        line = max(exc.pos.line, self._floor)
+        nxt = next((n for n in range(line + 1, len(lines) + 1) if lines[n - 1].strip()
+                    and not lines[n - 1].lstrip().startswith("#") and _indentation(lines[n - 1])[0] <= width),
+                   len(lines) + 1)
+        kept = [text if n >= nxt or text.lstrip().startswith("#") else "" for n, text in enumerate(lines, 1)]
+        self._floor = nxt
+        self.lexer = _Lexer("\n".join(kept), self.path)
+        self._stream = self.lexer.tokens()
+        self._buf, self._i, self._depth = [], 0, 0
 
     def unclosed(self, opener: _Token) -> RuleError:
         p = opener.pos
@@ -356,9 +376,12 @@ class _StatementParser(_TokenCursor):
         while (tok := self.peek()).kind != "eof" and not (block and tok.indent == 0):
             if tok.indent > width:
                 raise _error("unexpected indentation", tok)
-            if tok.indent < width:
-                raise _error(f"this line's indentation does not match {above}", tok)
-            statements += self.statement_line()
+            try:
+                if tok.indent < width:
+                    raise _error(f"this line's indentation does not match {above}", tok)
+                statements += self.statement_line()
+            except RuleError as exc:
+                self.recover(exc, width)
         return tuple(statements)
 
     def statement_line(self) -> list[Statement]:
@@ -491,10 +514,18 @@ class _Parser(_StatementParser):
 
     def file(self) -> RuleFile:
         rules = []
-        while self.peek().kind != "eof":
-            if self.peek().indent > 0:
-                raise _error("unexpected indentation", self.peek())
-            rules.append(self.rule())
+        while True:
+            found = len(self.errors or ())
+            try:
+                if self.peek().kind == "eof":
+                    break
+                if self.peek().indent > 0:
+                    raise _error("unexpected indentation", self.peek())
+                rule = self.rule()
+                if len(self.errors or ()) == found:   # a rule with an error in a statement is left out
+                    rules.append(rule)
+            except RuleError as exc:
+                self.recover(exc, 0)
         return RuleFile(self.path, tuple(rules), self.file_doc(rules), Pos(self.path, 1, 1, self.lexer.lines[0]))
 
     def rule(self) -> RuleDef:
@@ -599,7 +630,9 @@ class _Parser(_StatementParser):
             choices = "'int', 'scalar' or a domain: " + choices
         if tok.kind == "name":
             if tok.text not in domains.NAMED:
-                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'; use {choices}", tok)
+                near = did_you_mean(tok.text, list(domains.NAMED) + (["int", "scalar"] if types else []))
+                raise _error(f"unknown {'type or ' if types else ''}domain '{tok.text}'{near or '; use ' + choices}",
+                             tok)
             self.advance()
             return Domain(tok.text, tok.pos, len(tok.text))
         if not tok.is_op("("):
@@ -700,19 +733,30 @@ def _guarded(parse, path: str):
         raise RuleError("expression nested too deeply", Pos(path, 1, 1)) from None
 
 
-def parse_file(text: str, path: str = "<string>") -> RuleFile:
-    """Parse a `.rules` file. Raises RuleError, positioned with a caret, on any malformed input."""
-    return _guarded(lambda: _Parser(text, path).file(), path)
+def parse_file(text: str, path: str = "<string>", errors: list | None = None) -> RuleFile:
+    """Parse a `.rules` file. Raises RuleError, positioned with a caret, on any malformed input (RuleErrors for
+    several); with a list `errors`, every syntax error goes there instead and the rules without one are returned."""
+    def parse() -> RuleFile:
+        p = _Parser(text, path)
+        p.errors = [] if errors is None else errors
+        out = p.file()
+        if errors is None:
+            RuleErrors.raise_found(p.errors)
+        return out
+    return _guarded(parse, path)
 
 
 def parse_statements(text: str, name: str = "expr", path: str = "<expr>") -> RuleDef:
-    """Parse bare statements (`B = inv(A)`; separated by newlines or ';') into a header-less RuleDef."""
+    """Parse bare statements (`B = inv(A)`; separated by newlines or ';') into a header-less RuleDef. Raises
+    RuleError on malformed input, RuleErrors where several statements are."""
     def parse() -> RuleDef:
         p = _StatementParser(text, path)
         first = p.peek()
         if first.kind == "eof":
             raise _error("expected at least one statement, like 'B = inv(A)'", first)
+        p.errors = []
         statements = p.lines(first.indent, "the first line", block=False)
+        RuleErrors.raise_found(p.errors)
         return RuleDef(name, (), (), statements, first.pos, header=False)
     return _guarded(parse, path)
 

@@ -19,7 +19,7 @@ from derive.ir import nodes as ir
 from derive.ir.masks import is_condition
 from derive.ir.nodes import Idx, IndexSum, Stmt
 from derive.language import ast as A
-from derive.language.errors import RuleError
+from derive.language.errors import RuleError, did_you_mean
 from derive.lowering.calls import CALL_RULES, RESERVED
 from derive.lowering.extents import ExtentClasses
 from derive.lowering.text import start, text_order
@@ -84,6 +84,7 @@ class ExpressionLowerer:
         self.fresh_used: list = []
         self.target_letters: set = set()
         self.index_names: set = set()
+        self.written_at: dict = {}               # an index symbol's extent node -> where the text first binds it
 
     # -- errors --------------------------------------------------------------------------------------------
     def err(self, msg, node_or_pos, width=None):
@@ -105,6 +106,10 @@ class ExpressionLowerer:
         self.tensors[name] = t
         self.order.append(name)
         return t
+
+    def user_tensors(self) -> list:
+        """The tensors the rule names (not the temporaries lowering made, _t0...), for a "did you mean"."""
+        return [n for n in self.tensors if not (n.startswith("_") and not n.startswith("__"))]
 
     def new_temp(self, rank, pos):
         name = f"_t{next(self.temp_counter)}"
@@ -135,6 +140,7 @@ class ExpressionLowerer:
             if not ix.name.isidentifier():
                 raise self.err(f"'{ix.name}' is not a valid index name", ix)
             s = self.letters[ix.name] = Idx(ix.name, ("st", self.stmt_no, ix.name))
+            self.written_at.setdefault(s.ext, ix)
         return s
 
     @contextlib.contextmanager
@@ -145,6 +151,7 @@ class ExpressionLowerer:
         syms = []
         for n in idx_nodes:
             s = Idx(n.name, (kind, self.stmt_no, n.pos.line, n.pos.col, n.name))
+            self.written_at.setdefault(s.ext, n)
             self.letters[n.name] = s
             syms.append(s)
         try:
@@ -174,7 +181,7 @@ class ExpressionLowerer:
             if name in RESERVED:
                 raise self.err(f"'{name}' is a function; call it as {name}(...)", node, len(name))
             if self.rule.header:
-                raise self.err(f"unknown name '{name}'", node, len(name))
+                raise self.err(f"unknown name '{name}'" + did_you_mean(name, self.user_tensors()), node, len(name))
             t = self.add_tensor(name, "scalar" if rank_hint == 0 else "tensor", rank_hint, "input", node.pos)
         if t.role != "input" and not t.assigned:
             raise self.err(f"'{name}' is used before it is assigned", node, len(name))
@@ -422,5 +429,6 @@ class ExpressionLowerer:
     def c_Call(self, node, bound):
         rule = CALL_RULES.get(node.func)
         if rule is None:
-            raise self.err(f"unknown function '{node.func}'", node.func_pos or node.pos, len(node.func))
+            raise self.err(f"unknown function '{node.func}'" + did_you_mean(node.func, CALL_RULES),
+                           node.func_pos or node.pos, len(node.func))
         return rule(self, node, bound)

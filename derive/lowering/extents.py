@@ -111,19 +111,22 @@ class AxisLetters:
         return TensorVar(t.name, t.kind, classes, t.role, tuple(letters))
 
 
-def check_known(stmts, known, rule) -> None:
-    """Refuse an index whose extent no input carries (nor a shifted subscript derives from the inputs')."""
+def check_known(stmts, known, rule, written_at=lambda cls: None) -> None:
+    """Refuse an index whose extent no input carries (nor a shifted subscript derives from the inputs'), at the
+    place written_at(its class) where the text binds it, else at the rule's name."""
     for st in stmts:
         syms = list(st.indices) + (sorted(st.expr.atoms(Idx), key=str) if st.expr is not None else [])
         for s in syms:
             if s.ext not in known:
-                hint = ""
-                if st.expr is not None and any(s in r.free_symbols for r in st.expr.atoms(sp.Rel)):
-                    hint = (f" (a comparison such as j <= {s.name} gives it none: declare it in a header, "
-                            f"e.g. f(x[{s.name}]) -> y[{s.name}] = ...)")
-                raise RuleError(f"the extent of index '{s.name}' (in the statement for '{st.target}') "
-                                f"cannot be known from any input: no input tensor carries it{hint}",
-                                rule.pos, rule=rule.name, width=len(rule.name))
+                rel = [r for r in (st.expr.atoms(sp.Rel) if st.expr is not None else ()) if s in r.free_symbols]
+                hint = f" (the comparison {rel[0]} does not set its range)" if rel else ""
+                node = written_at(s.ext)
+                x = next((p.name for p in rule.inputs if p.indices), "x")
+                raise RuleError(f"the extent of index '{s.name}' cannot be known: no input tensor is indexed by "
+                                f"it{hint}; index an input with '{s.name}' (as in {x}[{s.name}]) so that its "
+                                f"extent is read from that input's shape",
+                                node.pos if node is not None else rule.pos, rule=rule.name,
+                                width=len(s.name) if node is not None else len(rule.name))
 
 
 def equal_letters(variables) -> list:

@@ -17,10 +17,10 @@ from derive.ir.names import apart_from_internal, user_name, user_text
 from derive.ir.nodes import Idx, Program, Stmt
 from derive.language import ast as A
 from derive.language import domains
-from derive.language.errors import RuleError
+from derive.language.errors import RuleError, did_you_mean
 from derive.lowering import extents, reductions, shifts
 from derive.lowering.expressions import ExpressionLowerer
-from derive.lowering.text import index_names, index_node, names_inf, text_order
+from derive.lowering.text import call_node, index_names, index_node, names_inf, text_order, whole_tensor_call
 
 # module-level names of a generated module that its rules' exports must not replace (everything else it uses
 # is bound inside _define, and codegen keeps user names apart from it)
@@ -108,6 +108,7 @@ class Lowerer(ExpressionLowerer):
         self.check_assignable(tgt)
         self.index_names = index_names(st)
         expr = self.right_side(st)
+        self.name_unwritten_axes(st, expr)
         t = self.tensors.get(tgt.name)
         if t is not None and t.role == "input":
             raise self.err(f"'{tgt.name}' is read on the right and cannot also be assigned; name the result "
@@ -154,6 +155,30 @@ class Lowerer(ExpressionLowerer):
                            st.expr, 1)
         return expr
 
+    def name_unwritten_axes(self, st, expr):
+        """`w[i] = eigvalsh(S)`, `B[i,j] = inv(A)`: a right side whose every axis is one no index names (a matrix
+        function of a whole tensor) takes the left side's letters, in the order of its axes, as `w = eigvalsh(S)`
+        would; a left side with another number of indices is refused, naming the call."""
+        tgt = st.target
+        if not isinstance(tgt, A.Access) or not isinstance(expr, sp.Basic):
+            return
+        free = self.free_letters(expr)
+        if not free or any(s not in self.fresh_used for s in free) or any(ix.name in self.letters
+                                                                             for ix in tgt.indices):
+            return
+        axes = next((list(a.args) for a in ir.accesses(expr) if set(a.args) == set(free)
+                     and len(a.args) == len(free)), None)
+        if axes is None:
+            return
+        if len(axes) != len(tgt.indices):
+            call = whole_tensor_call(st.expr)
+            raise self.err(f"{call or 'the right side'} has {len(axes)} ax{'i' if len(axes) == 1 else 'e'}s, which "
+                           f"no index names, but '{tgt.name}' is written with {len(tgt.indices)} indices; write "
+                           f"{tgt.name} = {call or '...'}, or index the argument with the letters you mean",
+                           tgt.indices[0], len(tgt.indices[0].name))
+        for ix, s in zip(tgt.indices, axes):
+            self.letters[ix.name] = s
+
     def target_indices(self, st, expr, target_letters) -> tuple:
         """The symbols of the left side's axes: its letters, or for a bare name the right side's free indices."""
         tgt = st.target
@@ -167,7 +192,8 @@ class Lowerer(ExpressionLowerer):
             for ix in tgt.indices:
                 if ix.name not in self.letters:
                     raise self.err(f"index '{ix.name}' on the left is bound nowhere on the right"
-                                   + reductions.reduced_note(self, ix.name), ix)
+                                   + (reductions.reduced_note(self, ix.name)
+                                      or did_you_mean(ix.name, set(self.letters) - self.target_letters)), ix)
                 s = self.letters[ix.name]
                 if s not in free and isinstance(expr, sp.Basic) and s in expr.atoms(Idx):
                     raise self.err(f"index '{ix.name}' on the left is summed over on the right (a repeated "
@@ -175,13 +201,33 @@ class Lowerer(ExpressionLowerer):
                 # else the right side bound it, but its terms in it cancelled (x[i] - x[i]): the value is
                 # constant along it and is broadcast
             syms = tuple(self.letters[ix] for ix in target_letters)
+            for ix, sym in zip(tgt.indices, syms):   # an extent no input gives is reported at the left side
+                self.written_at[sym.ext] = ix
         extra = [s for s in free if s not in syms]
+        unwritten = [s for s in extra if s in self.fresh_used]
+        if unwritten and len(unwritten) < len(free):
+            node = call_node(st.expr)
+            raise self.err(f"the axes of {whole_tensor_call(st.expr) or 'a matrix function of a whole tensor'} are "
+                           f"named by no index, so they cannot meet the indices beside it; index its argument with "
+                           f"the letters you mean", (node.func_pos or node.pos) if node else st.expr,
+                           len(node.func) if node else 1)
         if extra:
-            s = extra[0]
+            s = self.likely_typo(extra, st.expr)
             raise self.err(f"index '{s.name}' appears once on the right and not on the left; "
-                           f"sum over it with sum({s.name}, ...) or add it to the left side",
-                           index_node(st.expr, s.name) or st.expr, 1)
+                           f"sum over it with sum({s.name}, ...) or add it to the left side"
+                           + did_you_mean(s.name, self.header_letters() | self.index_names),
+                           index_node(st.expr, s.name) or st.expr, len(s.name))
         return syms
+
+    def header_letters(self) -> set:
+        return {l for t in self.tensors.values() for l in t.letters}
+
+    def likely_typo(self, loose, node):
+        """Of the indices that appear once, the one most likely mistyped: one the header does not use (B[kk,j]
+        where the header has k), then the one the text writes least, then the first."""
+        header = self.header_letters()
+        written = [n.name for n in A.walk(node) if isinstance(n, A.Index)]
+        return min(loose, key=lambda s: (s.name in header, written.count(s.name)))
 
     def target_tensor(self, tgt, t, syms):
         """The tensor the statement assigns (created here unless the header declares it), its axes joined with
@@ -229,7 +275,11 @@ class Lowerer(ExpressionLowerer):
                             rule=self.name)
         input_classes = {c for v in inputs for c in v.classes}
         shift_info = shifts.resolve(self.shift_constraints, self.uf.name, input_classes, self.rule.pos, self.name)
-        extents.check_known(self.stmts, input_classes | set(shift_info.derived), self.rule)
+        at = {}
+        for node, written in self.written_at.items():
+            at.setdefault(self.uf.find(node), written)
+        extents.check_known(self.stmts, input_classes | set(shift_info.derived), self.rule,
+                            lambda cls: at.get(self.uf.roots.get(cls)))
         return self.program(inputs, outputs, temps, shift_info)
 
     def variables(self, letters: extents.AxisLetters):

@@ -16,6 +16,7 @@ import sympy as sp
 from derive.ir import nodes as ir
 from derive.ir.nodes import Idx, IndexMax, IndexMin, IndexProd, IndexReduce, IndexSum, ProdExcept
 from derive.language import ast as A
+from derive.language.errors import did_you_mean
 from derive.lowering import calls
 from derive.lowering.text import text_order
 
@@ -144,9 +145,9 @@ def check_pair(lw, node):
     a = node.args[0] if node.args else None
     if len(node.args) == 2 and isinstance(a, A.Name) and a.name not in lw.tensors and lw.rule.header:
         f = node.func
-        raise lw.err(f"unknown name '{a.name}'; {f}(a, b) of two values needs '{a.name}' to be an input, and "
-                     f"{f}({a.name}, expr) reduces over index '{a.name}' only where expr uses it, "
-                     f"e.g. {f}({a.name}, x[{a.name}])", a, len(a.name))
+        raise lw.err(f"unknown name '{a.name}'{did_you_mean(a.name, lw.user_tensors()) or ';'} {f}(a, b) of two values "
+                     f"needs '{a.name}' to be an input, and {f}({a.name}, expr) reduces over index '{a.name}' only "
+                     f"where expr uses it, e.g. {f}({a.name}, x[{a.name}])", a, len(a.name))
 
 
 def reduced_note(lw, letter) -> str:

@@ -96,3 +96,19 @@ def start(n) -> A.Pos:
     while isinstance(n, (A.BinOp, A.Subscript)):
         n = n.left if isinstance(n, A.BinOp) else n.base
     return n.pos
+
+
+def call_node(node):
+    """The first matrix function in the text of node that takes a whole tensor (`inv(A)`: its axes have no
+    letters), or None."""
+    calls = [n for n in A.walk(node) if isinstance(n, A.Call) and n.func in ir.MATRIX_FUNCTIONS
+             and any(isinstance(a, A.Name) for a in n.args)]
+    return min(calls, key=lambda n: (n.pos.line, n.pos.col), default=None)
+
+
+def whole_tensor_call(node) -> str:
+    """The text of call_node(node) (`eigvalsh(S)`), or "" where there is none."""
+    n = call_node(node)
+    if n is None:
+        return ""
+    return f"{n.func}({', '.join(a.name if isinstance(a, A.Name) else '...' for a in n.args)})"

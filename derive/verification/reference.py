@@ -525,10 +525,12 @@ class _Eval(_MatrixFunctions):
         self.stmt_ext: dict = {}
         self.fixed: frozenset = frozenset()
         tgt = st.target
-        if isinstance(tgt, A.Access):
+        letters = self.free(st.expr, frozenset())
+        if isinstance(tgt, A.Access) and not (len(letters) == len(tgt.indices) and all(l.startswith("#")
+                                                                                       for l in letters)):
+            # (unless the right side's every axis is one of a whole tensor's, unnamed: `w[i] = eigvalsh(S)` is
+            # `w = eigvalsh(S)`, its left side naming those axes in order)
             letters = [ix.name for ix in tgt.indices]
-        else:
-            letters = self.free(st.expr, frozenset())
         self.fixed = frozenset(letters)     # never summed implicitly, also inside a matrix function's argument
         loose = [l for l in self.free(st.expr, frozenset(letters)) if l not in letters]
         if loose:

@@ -62,6 +62,48 @@ def test_bad_input_exits_2_without_traceback(tmp_path, cache):
     assert "^^^" in p.stderr
 
 
+def _caret_column(stderr_lines, k):
+    """The 1-based column of the caret under the source line echoed at stderr_lines[k]."""
+    return stderr_lines[k + 2].index("^") - 4 + 1
+
+
+def test_every_independent_error_of_a_file_is_reported(tmp_path, cache):
+    lines = ["ok(x[i]) -> y[i] = sin(x[i])",
+             "typo(A[i,k], B[k,j]) -> C[i,j] = A[i,k] * B[kk,j]",
+             "block(x[i]) -> y[i]:",
+             "    t[i] = exp(x[i]) $ 2",
+             "    y[i] = t[i]",
+             "unknown(x[i]) -> y[i] = x[i] * w[i]",
+             "syntax(x[i]) -> y[i] = x[i] +* 2"]
+    f = tmp_path / "several.rules"
+    f.write_text("\n".join(lines) + "\n")
+    p = run(str(f), env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    err = p.stderr.splitlines()
+    heads = [k for k, e in enumerate(err) if e.startswith(str(f))]
+    # one error per bad rule, in the order of the file, each followed by its line and a caret under the token
+    expected = [(2, "kk"), (4, "$"), (6, "w"), (7, "*")]
+    assert len(heads) == len(expected) == len(err) // 3, p.stderr
+    for k, (line, token) in zip(heads, expected):
+        col = lines[line - 1].index(token, lines[line - 1].index("=")) + 1
+        assert err[k].startswith(f"{f}:{line}:{col}: error: ")
+        assert err[k + 1] == "    " + lines[line - 1]
+        assert _caret_column(err, k) == col
+    assert "index 'kk' appears once" in err[heads[0]] and "unknown name 'w'" in err[heads[2]]
+
+
+def test_many_errors_are_cut_after_ten(tmp_path, cache):
+    f = tmp_path / "many.rules"
+    lines = [f"r{k}(x[i]) -> y[i] = x[i] * w{k}[i]" for k in range(13)]
+    f.write_text("\n".join(lines))
+    p = run(str(f), env={"TENSOR_RULES_CACHE": str(cache)})
+    assert p.returncode == 2
+    err = p.stderr.splitlines()
+    assert [e.split(": error:")[0] for e in err[0:30:3]] == [f"{f}:{k + 1}:{lines[k].index('w') + 1}"
+                                                             for k in range(10)]
+    assert err[30:] == ["and 3 more errors"]
+
+
 def test_failing_rule_exits_1_and_writes_nothing(tmp_path, cache):
     f = tmp_path / "nan.rules"
     f.write_text("shifted_log(x[i]) -> y[i] = log(x[i] - 10)\n")

@@ -103,9 +103,10 @@ def _error(text):
      ("domain 'spd' needs a matrix (batch indices, then two indices); 'x' has 1 index", 1, 9, 3)),
     ("f(s: symmetric) -> y[] = s",
      ("domain 'symmetric' needs a matrix (batch indices, then two indices); 's' has none (a scalar)", 1, 6, 9)),
-    ("f(x[i]: postive) -> y[i] = x[i]",
-     ("unknown domain 'postive'; use positive, negative, nonzero, spd, symmetric or an open interval like "
-      "(0, inf)", 1, 9, 7)),
+    ("f(x[i]: postive) -> y[i] = x[i]", ("unknown domain 'postive'; did you mean 'positive'?", 1, 9, 7)),
+    ("f(x[i]: open) -> y[i] = x[i]",
+     ("unknown domain 'open'; use positive, negative, nonzero, spd, symmetric or an open interval like "
+      "(0, inf)", 1, 9, 4)),
     ("f(x[i]: (2, 1)) -> y[i] = x[i]",
      ("the interval of 'x' is empty: its lower bound 2 is not below its upper bound 1", 1, 9, 6)),
     ("f(x[i]: (1, 1)) -> y[i] = x[i]",

@@ -174,7 +174,9 @@ def test_not_equal_is_not_expanded_into_a_cancelling_difference():
     ("y[i] = x[i] * i", 15, "index 'i' cannot be used as a value"),
     ("y[i] = sum(j, where(i + 1 <= j, x[j], 0))", 21, "compare it with another index or an integer"),
     ("f(inf[i]) -> y[i] = inf[i]", 3, "'inf' is a built-in constant"),
-    ("y[i] = sum(j, where(j <= i, x[j], 0))", 1, "a comparison such as j <= i gives it none: declare it in a header"),
+    # nothing gives y's i an extent (x is indexed by j only): said at the left side's i, naming the comparison
+    ("y[i] = sum(j, where(j <= i, x[j], 0))", 3, "the extent of index 'i' cannot be known: no input tensor is "
+     "indexed by it (the comparison j <= i does not set its range)"),
 ])
 def test_misuse_is_refused_with_a_position(text, col, phrase):
     with pytest.raises(DeriveError) as info:

@@ -293,6 +293,7 @@ def test_error_text_indentation():
     ("f(x) -> y:", 1, 1, 1, "rule 'f' has no statements; indent them under its header"),
     ("f(x) -> y: y = x", 1, 12, 1, "expected the statements of rule 'f' on the following lines, indented"),
     ("f(x) -> y: int\n  y = x", 1, 12, 3, "an output is always a tensor and takes no type"),
+    ("f(x: itn) -> y = x", 1, 6, 3, "unknown type or domain 'itn'; did you mean 'int'?"),
     ("f(x: float) -> y = x", 1, 6, 5, "unknown type or domain 'float'; use 'int', 'scalar' or a domain: "
          "positive, negative, nonzero, spd, symmetric or an open interval like (0, inf)"),
     ("f(x: 3) -> y = x", 1, 6, 1, "expected a type or domain after ':' in parameter 'x': 'int', 'scalar' or a "
@@ -470,3 +471,34 @@ def test_every_example_in_the_language_reference_parses():
     assert len(blocks) >= 10
     for _, block in blocks:
         assert parse_file(textwrap.dedent(block), "language.md").rules
+
+
+def test_syntax_errors_of_several_statements_and_rules_are_all_reported():
+    text = textwrap.dedent("""\
+        a(x[i]) -> y[i]:
+            t[i] = x[i] +* 2
+            u[i] = (x[i]
+            y[i] = t[i] $ u[i]
+        b(x[i]) -> y[i] = x[i]
+        c(x[i] -> y[i] = x[i]
+        d(x[i]) -> y[i] = 2 * x[i]
+        """)
+    with pytest.raises(RuleError) as e:
+        parse_file(text, F)
+    lines = text.splitlines()
+    # '+*': the '*' cannot start an operand; the '(' of line 3 is still open where line 4's 'y' follows (the
+    # statement goes on across the line break, and line 4 goes with it); line 6 lacks the ')' before '->'
+    where = [(2, lines[1].index("*") + 1), (4, lines[3].index("y") + 1), (6, lines[5].index("->") + 1)]
+    assert [(x.pos.line, x.pos.col) for x in e.value.errors] == where
+    shown = str(e.value).splitlines()
+    assert len(shown) == 9 and all(shown[3 * k + 1] == "    " + lines[line - 1] for k, (line, _) in enumerate(where))
+    assert all(shown[3 * k + 2].index("^") - 4 + 1 == col for k, (_, col) in enumerate(where))
+    # collected, the rules without an error are returned: the first error keeps neither a nor c
+    found: list = []
+    assert [r.name for r in parse_file(text, F, found).rules] == ["b", "d"] and len(found) == 3
+
+
+def test_one_syntax_error_is_shown_as_before():
+    with pytest.raises(RuleError) as e:
+        parse_statements("y = x +* 2\nz = x", path=F)
+    assert str(e.value) == f"{F}:1:8: error: expected an expression after '+'\n    y = x +* 2\n           ^"

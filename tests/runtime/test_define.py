@@ -216,3 +216,47 @@ def test_with_the_real_generator(tmp_path, monkeypatch):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                          env=dict(os.environ, TENSOR_RULES_CACHE=str(tmp_path / "real"), PYTHONPATH=root))
     assert out.returncode == 0, out.stderr
+
+
+def _bound_by_mode_bits():
+    """A command prefix under which a directory's mode bits bind this process: none for a user, setpriv without
+    CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH for root (who reads a mode-000 directory otherwise); None if neither."""
+    import shutil
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    drop = "-dac_override,-dac_read_search"
+    return [setpriv, f"--inh-caps={drop}", f"--bounding-set={drop}"] if setpriv else None
+
+
+@pytest.mark.parametrize("where", ["itself", "inside"])
+@pytest.mark.parametrize("native", ["0", "1"])
+def test_a_cache_directory_that_may_not_be_searched_is_warned_about_once(tmp_path, where, native):
+    """TENSOR_RULES_CACHE a mode-000 directory, or a directory inside one: define warns once that it does not use
+    the cache and works without it (before, a PermissionError traceback followed the warning: the native kernels
+    were looked for beside the module's would-be file in the cache)."""
+    prefix = _bound_by_mode_bits()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: mode bits do not bind this process")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    cache = locked if where == "itself" else locked / "inner"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script = ("import runtime\n"
+              "f = runtime.define('f(x[i]) -> y[i] = sin(x[i])')\n"
+              "g = runtime.define('g(x[i]) -> y[i] = cos(x[i])')\n"
+              "print(f([0.5]), g([0.5]))\n")
+    locked.chmod(0o000)
+    try:
+        out = subprocess.run(prefix + [sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                             env=dict(os.environ, TENSOR_RULES_CACHE=str(cache), PYTHONPATH=root,
+                                      TENSOR_RULES_NATIVE=native))
+    finally:
+        locked.chmod(0o700)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert out.stdout.split() == [f"[{np.sin(0.5):.8f}]", f"[{np.cos(0.5):.8f}]"]
+    warnings = out.stderr.splitlines()
+    assert len(warnings) == 1 and "not using the cache: cannot use cache directory" in warnings[0], out.stderr
+    assert str(cache) in warnings[0]
+    assert not any(locked.iterdir())
