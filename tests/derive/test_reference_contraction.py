@@ -110,3 +110,17 @@ def test_a_reference_over_its_time_budget_is_reported_not_compared(monkeypatch):
     (r,) = api.derive_text("r(A[i,k], B[k,j]) -> C[i,j] = A[i,k] * B[k,j]", "<t>")
     assert r.check.reference_points == 0 and not r.check.problems
     assert any("ran out of its 0 s" in w and "not compared" in w for w in r.check.warnings), r.check.warnings
+
+
+def test_a_sampled_reference_comparison_is_said_in_the_record(monkeypatch):
+    """Past the work budget the reference compares random entries, at least REFERENCE_ENTRIES of them (made
+    tiny here); the record (op.rule.verification) says how many of how many."""
+    from runtime.rule_info import Verification
+    monkeypatch.setattr(verify, "REFERENCE_WORK", 50)
+    monkeypatch.setattr(verify, "REFERENCE_ENTRIES", 4)
+    (r,) = api.derive_text("r(A[i,k], B[k,j]) -> C[i,j] = A[i,k] * B[k,j]", "<t>")
+    assert r.ok and r.check.reference_points == len(verify.REFERENCE_SCALES)
+    n, of = r.check.reference_sampled["C"]
+    assert of == 15 and 4 <= n < of
+    assert r.check.figures()["reference"]["sampled"] == {"C": {"entries": n, "of": of}}
+    assert f"at {n} random entries of C's {of}" in str(Verification(r.check.figures()))
