@@ -32,6 +32,12 @@ class Formula:
         return f"<formula {self.text}>"
 
 
+def _sampled(ref) -> str:
+    """Where the reference compared an output at random entries only (beyond the verifier's work budget)."""
+    got = (ref or {}).get("sampled") or {}
+    return "".join(f", at {v['entries']} random entries of {k}'s {v['of']}" for k, v in got.items())
+
+
 class Verification:
     """The figures of the check the rule passed before it was emitted (derive.verification.verify): each error as the bound
     it lies under (`fd_below`, `adjoint_below`, `reference_below`; the tolerances beside them), the number
@@ -58,7 +64,7 @@ class Verification:
             "forward value against the reference evaluation of the text: not compared (no point could be "
             "evaluated by the reference)" if (r.get("reference") or {}).get("points", 1) == 0 else
             f"forward value against the reference evaluation of the text: relative error "
-            f"{_bound(r.get('reference'))} (tolerance {_e(self.reference_tolerance)})",
+            f"{_bound(r.get('reference'))} (tolerance {_e(self.reference_tolerance)})" + _sampled(r.get("reference")),
             f"{self.points} point{'s' if self.points != 1 else ''} checked"
             + (f", {self.skipped} skipped as ill posed" if self.skipped else "")
             + (f", at extents {ext}" if ext else ""),

@@ -171,35 +171,73 @@ def _inline(reader, ls):
 
 def shown_pullback(d, stmts, style="unicode", domains=None):
     """The pullback's statements as shown: adjugates as inverses, solve's copy folded, and an intermediate
-    cotangent read by one statement substituted into it where the shown result is shorter."""
+    cotangent read by one statement substituted into it where the shown result is shorter.
+
+    Each pass takes the first substitution that is shorter and starts again; what a pass looks at is kept
+    (each statement's shown form, the statements' readers, the substitutions found longer), so a long
+    program costs one look per statement and substitution, not one per statement on every pass."""
     stmts = _copies(d, _adjugates(d, stmts))
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
+    seen: dict = {}            # id -> (statement, its shown form): the statement kept so that its id stays its own
+    refused: dict = {}         # (id, id) -> the pair whose substitution is not shorter, or fails
 
     def shown(ls):
-        m = matrixform.safe_stmt_matrix(ls, style, domains)
-        return (m, True) if m is not None else (stmt_index(ls, style), False)
+        if id(ls) not in seen:
+            m = matrixform.safe_stmt_matrix(ls, style, domains)
+            seen[id(ls)] = (ls, (m, True) if m is not None else (stmt_index(ls, style), False))
+        return seen[id(ls)][1]
 
     changed = True
     while changed:
         changed = False
+        readers = _readers(stmts)
         for k, ls in enumerate(stmts):
             if getattr(ls, "mode", None) or ls.target in inputs:
                 continue
-            readers = [j for j, o in enumerate(stmts) if j != k and any(ir.acc_name(t.atom) == ls.target
-                                                                        for t in getattr(o, "terms", ()) or ())]
-            if len(readers) != 1 or getattr(stmts[readers[0]], "mode", None):
+            by = [j for j in readers.get(ls.target, ()) if j != k]
+            if len(by) != 1 or getattr(stmts[by[0]], "mode", None):
                 continue
-            j = readers[0]
-            try:
-                new = _inline(stmts[j], ls)
-            except Exception:
+            j = by[0]
+            if (id(ls), id(stmts[j])) in refused:
                 continue
-            (a, ma), (b, mb), (c, mc) = shown(ls), shown(stmts[j]), shown(new)
-            if (mc or not (ma and mb)) and symbol_count(c) < symbol_count(a) + symbol_count(b):
-                stmts = [new if m == j else o for m, o in enumerate(stmts) if m != k]
-                changed = True
-                break
+            new = _shorter(ls, stmts[j], shown)
+            if new is None:
+                refused[id(ls), id(stmts[j])] = (ls, stmts[j])
+                continue
+            stmts = [new if m == j else o for m, o in enumerate(stmts) if m != k]
+            changed = True
+            break
     return stmts
+
+
+def _readers(stmts):
+    """{target: the positions of the statements that read it}, in order."""
+    out: dict = {}
+    for j, o in enumerate(stmts):
+        for name in dict.fromkeys(ir.acc_name(t.atom) for t in getattr(o, "terms", ()) or ()):
+            out.setdefault(name, []).append(j)
+    return out
+
+
+# A substitution is tried only where the two shown statements have at most this many symbols together (the
+# shipped rules' reach 24): a chain of n statements (t1 = sin(t0), t2 = sin(t1), ...) would otherwise fold into
+# one product of n factors, rebuilt and shown again at every step, O(n²), and unreadable long before.
+SUBSTITUTION_SYMBOLS = 80
+
+
+def _shorter(ls, reader, shown):
+    """reader with ls substituted where that shows shorter (and as a matrix where both were), else None."""
+    (a, ma), (b, mb) = shown(ls), shown(reader)
+    if symbol_count(a) + symbol_count(b) > SUBSTITUTION_SYMBOLS:
+        return None
+    try:
+        new = _inline(reader, ls)
+    except Exception:
+        return None
+    c, mc = shown(new)
+    if (mc or not (ma and mb)) and symbol_count(c) < symbol_count(a) + symbol_count(b):
+        return new
+    return None
 
 
 def program_domains(d):

@@ -1,9 +1,12 @@
-"""An independent reference evaluator of the rule language: plain nested loops over the syntax tree.
+"""An independent reference evaluator of the rule language: a recursive walk over the syntax tree per element.
 
 It reads the parsed rule (derive.language.ast), never the lowered IR, and follows docs/language.md
 ("Summation") directly, so tests and the verifier can hold the lowering and the generated code to the
 documented meaning. Values are float64 with compensated sums (math.fsum), or mpmath numbers at a chosen
-precision. Meant for small extents: every element is one recursive walk.
+precision. A sum of a product is contracted factor by factor (_Contraction: a factor is pulled out of the sums
+of letters it does not read, and every factor and partial sum is computed once per value of the letters it
+reads), so its cost is that of a good einsum order, not the product of every index's extent. evaluate() computes
+every entry; evaluate_sampled() computes each output whole within a work budget, else at random entries.
 
 Matrix functions act on the last two axes of their argument, leading axes are batch axes (as in NumPy). det and logdet are
 exact (rational elimination on the binary values), so a singular matrix has det 0 and logdet -inf. cholesky,
@@ -15,9 +18,12 @@ computed by mpmath at the working precision, in float64 mode at REFERENCE_DPS di
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import fractions
 import itertools
 import math
+import time
 
 import mpmath
 import numpy as np
@@ -27,7 +33,7 @@ from derive.language import ast as A
 from derive.language import parser
 from primitives import elementwise
 
-__all__ = ["evaluate", "evaluate_text", "ReferenceError_"]
+__all__ = ["evaluate", "evaluate_sampled", "evaluate_text", "ReferenceError_", "OutOfTime"]
 
 _MATRIX = ("inv", "det", "logdet", "solve", "trace", "transpose",
            "cholesky", "eigvalsh", "eigvecsh", "expm", "logm", "sqrtm")
@@ -274,7 +280,7 @@ class _MatrixFunctions:
         if key in self.tensor_cache:
             return self.tensor_cache[key]
         if isinstance(node, A.Name):
-            v = np.asarray(self.values[node.name], dtype=object)
+            v = _whole(self.values[node.name])
             r = (v, self.anon(node, v.ndim))
         else:
             letters = self._ordered(node, leading_first(self.free(node, self.fixed)), by_access)
@@ -396,13 +402,195 @@ class _MatrixFunctions:
             .reshape(r.shape).astype(object)
 
 
-class _Eval(_MatrixFunctions):
+class OutOfTime(RuntimeError):
+    """The evaluation did not finish within its time budget (evaluate's `seconds`)."""
+
+
+class _Lazy:
+    """A statement's value, its entries computed on demand (and kept): a later statement or the caller reads
+    only the entries it needs. Indexed by a tuple of positions, like an array."""
+
+    def __init__(self, shape, entry):
+        self.shape, self.ndim, self.size = shape, len(shape), math.prod(shape)
+        self._entry, self.done = entry, {}
+
+    def __getitem__(self, idx):
+        v = self.done.get(idx)
+        if v is None:
+            if len(idx) != self.ndim or not all(0 <= i < n for i, n in zip(idx, self.shape)):
+                raise IndexError(f"position {idx} outside shape {self.shape}")
+            v = self.done[idx] = self._entry(idx)
+        return v
+
+    def item(self):
+        return self[()]
+
+    def whole(self):
+        out = np.empty(self.shape, dtype=object)
+        for idx in itertools.product(*(range(n) for n in self.shape)):
+            out[idx] = self[idx]
+        return out
+
+
+def _whole(v):
+    return v.whole() if isinstance(v, _Lazy) else np.asarray(v, dtype=object)
+
+
+_GUESSED_EXTENT = 8           # a letter's extent for ordering a contraction, where the plan cannot see it
+
+
+class _Item:
+    """One factor of a contraction: a part of the product (`part`: (node, is_denominator)), or the sum over
+    `letters` of the product of `children`. `keys`: the letters its value depends on; `memo`: its values by them."""
+
+    def __init__(self, keys, part=None, letters=(), ranges=(), children=()):
+        self.keys, self.part, self.letters, self.ranges, self.children = tuple(sorted(keys)), part, letters, \
+            ranges, children
+        self.memo: dict = {}
+
+
+class _Contraction:
+    """Sums of products contracted factor by factor (variable elimination, as opt_einsum orders a contraction):
+    a factor that does not depend on a summed letter is pulled out of its sum, and every factor and partial sum
+    is kept by the values of the letters it depends on, so that it is computed once per distinct value and not
+    once per term. Statements are held lazily (_Lazy) and evaluated entry by entry under a work budget: every
+    entry where the budget allows, at least `entries` random ones of an output where it does not. Mixed into
+    _Eval."""
+
+    def on_time(self):
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfTime(f"the reference evaluation ran out of its {self.budget:g} s")
+
+    def state(self):
+        return {k: getattr(self, k) for k in ("anon_letters", "tensor_cache", "stmt_ext", "fixed", "stmt_lo")} | \
+            {"values": dict(self.values)}
+
+    @contextlib.contextmanager
+    def within(self, state):
+        """Evaluate inside a statement's own letters and extents (a lazy entry read from a later statement)."""
+        saved = self.state()
+        saved["values"] = self.values
+        for k, v in state.items():
+            setattr(self, k, v)
+        try:
+            yield
+        finally:
+            for k, v in saved.items():
+                setattr(self, k, v)
+
+    def fill(self, lazy, name):
+        """Compute the entries of a statement's value: all of them (in order) without a work limit; with one, in a
+        random order until the statement has used `work_limit` steps and, for an output, `entries` are done."""
+        order = itertools.product(*(range(n) for n in lazy.shape))
+        if self.work_limit is None:
+            for idx in order:
+                lazy[idx]
+            return lazy
+        need = min(self.entries, lazy.size) if name in self.outputs else 0
+        start, done = self.work, 0
+        for flat in self.rng.permutation(lazy.size):
+            if done >= need and self.work - start >= self.work_limit:
+                break
+            lazy[tuple(int(i) for i in np.unravel_index(flat, lazy.shape))]
+            done += 1
+        return lazy
+
+    def _names(self, node):
+        """Every letter node may read (over-approximated: letters it binds itself too)."""
+        got = self.names.get(id(node))
+        if got is None:
+            got, stack = set(), [node]
+            while stack:
+                n = stack.pop()
+                if isinstance(n, (A.Access, A.Subscript)):
+                    got.update(_letters(n.indices))
+                elif isinstance(n, A.Name) and n.name not in self.values:
+                    got.add(n.name)
+                stack += [v for v in vars(n).values() if isinstance(v, A.Node)]
+                stack += [c for v in vars(n).values() if isinstance(v, (list, tuple)) for c in v
+                          if isinstance(c, A.Node)]
+            self.names[id(node)] = got = frozenset(got)
+        return got
+
+    def _plan(self, parts, letters, exts, scope):
+        """The contraction's order: repeatedly sum out the letter whose partial sum depends on the fewest values,
+        with every other letter only its factors read."""
+        ext = dict(zip(letters, exts))
+        size = lambda l: ext.get(l) or scope.get(l) or self.stmt_ext.get(l) or _GUESSED_EXTENT  # noqa: E731
+        items = [_Item(self._names(p), part=(p, den)) for p, den in parts]
+        deps = {id(it): set(it.keys) for it in items}
+        left = list(letters)
+        while left:
+            best = None
+            for k in left:
+                group = [it for it in items if k in deps[id(it)]]
+                gone = [l for l in left if all(it in group for it in items if l in deps[id(it)])]
+                keep = set().union(*(deps[id(it)] for it in group)) - set(gone)
+                cost = (math.prod(size(l) for l in keep), math.prod(ext[l] for l in gone))
+                if best is None or cost < best[0]:
+                    best = (cost, group, gone, keep)
+            _, group, gone, keep = best
+            node = _Item(keep, letters=tuple(gone), ranges=tuple(range(ext[l]) for l in gone), children=group)
+            deps[id(node)] = keep
+            items = [it for it in items if it not in group] + [node]
+            left = [l for l in left if l not in gone]
+        return items
+
+    def contract(self, key, parts, sign, letters, exts, fixed, env, scope):
+        """Σ over `letters` (extents `exts`) of sign · Π parts, contracted factor by factor."""
+        if not all(exts):
+            return self.ctx.fsum([])
+        sc = dict(scope, **dict(zip(letters, exts)))
+        plan = self.contractions.get(key)
+        if plan is None:
+            plan = self.contractions[key] = self._plan(parts, letters, exts, sc)
+        v = self.ctx.of(sign)
+        for it in plan:
+            v = v * self._value(it, fixed, env, sc)
+        return v
+
+    def _value(self, it, fixed, env, sc):
+        key = tuple(env.get(l) for l in it.keys)
+        got = it.memo.get(key)
+        if got is not None:
+            return got
+        ctx = self.ctx
+        if it.part is not None:
+            node, den = it.part
+            got = self.ev(node, fixed, env, sc)
+            if den:
+                got = ctx.div(ctx.of(1), got)
+        else:
+            terms = []
+            for vals in itertools.product(*it.ranges):
+                self.work += 1
+                e2 = dict(env)
+                e2.update(zip(it.letters, vals))
+                v = None
+                for c in it.children:
+                    x = self._value(c, fixed, e2, sc)
+                    v = x if v is None else v * x
+                terms.append(ctx.of(1) if v is None else v)
+            got = ctx.fsum(terms)
+        it.memo[key] = got
+        return got
+
+
+class _Eval(_MatrixFunctions, _Contraction):
     """One rule evaluated element by element: each statement's left side over its letters' extents, each
     expression by recursion on the syntax tree with the letters' values in an environment."""
-    def __init__(self, rule: A.RuleDef, values: dict, ctx):
+    def __init__(self, rule: A.RuleDef, values: dict, ctx, budget=None):
         self.rule, self.ctx = rule, ctx
-        self.values = values                  # name -> np.ndarray (object) or a number
+        self.values = values                  # name -> np.ndarray (object), _Lazy or a number
         self.plans: dict = {}                 # a product's reading, per node, fixed letters and extents
+        self.contractions: dict = {}          # a contraction's order and kept values, per product
+        self.names: dict = {}                 # the letters a node may read
+        self.work = 0                         # expressions evaluated so far
+        budget = budget or _Budget()
+        self.work_limit, self.entries, self.budget = budget.work, budget.entries, budget.seconds
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.rng = np.random.default_rng(budget.seed)
+        self.outputs = set(budget.outputs)
         self.header_ext: dict = {}
         for p in rule.inputs:
             if p.indices and p.name in values:
@@ -520,6 +708,7 @@ class _Eval(_MatrixFunctions):
         return self.values
 
     def statement(self, st):
+        self.on_time()
         self.anon_letters: dict = {}
         self.tensor_cache: dict = {}
         self.stmt_ext: dict = {}
@@ -548,12 +737,15 @@ class _Eval(_MatrixFunctions):
             else:
                 self.stmt_ext[l] = self.extent(l, [st.expr], {})
         shape = tuple(self.stmt_ext[l] for l in letters)
-        out = np.empty(shape, dtype=object)
         sc = dict(zip(letters, shape))
-        for idx in itertools.product(*(range(n) for n in shape)):
-            env = {l: v + self.stmt_lo.get(l, (0, 0))[0] for l, v in zip(letters, idx)}
-            out[idx] = self.ev(st.expr, frozenset(letters), env, sc)
-        self.values[tgt.name] = out
+        state = self.state()
+        fixed = frozenset(letters)
+
+        def entry(idx):
+            with self.within(state):
+                env = {l: v + self.stmt_lo.get(l, (0, 0))[0] for l, v in zip(letters, idx)}
+                return self.ev(st.expr, fixed, env, sc)
+        self.values[tgt.name] = self.fill(_Lazy(shape, entry), tgt.name)
 
     def valid_range(self, letter, expr, letters, scope=None):
         """(lowest, highest) value of `letter` when subscripts of expr read it at shifted positions (x[i+k]):
@@ -623,6 +815,9 @@ class _Eval(_MatrixFunctions):
     # -- expressions -------------------------------------------------------------------------------------------
     def ev(self, n, fixed, env, scope):
         ctx = self.ctx
+        self.work += 1
+        if not self.work & 1023:
+            self.on_time()
         if isinstance(n, A.Num):
             return ctx.num(n.value)
         if isinstance(n, A.Name):
@@ -631,7 +826,7 @@ class _Eval(_MatrixFunctions):
             if n.name == "inf" and n.name not in self.values:
                 return ctx.num("inf")
             v = self.values[n.name]
-            return ctx.of(v.item() if isinstance(v, np.ndarray) else v)
+            return ctx.of(v.item() if isinstance(v, (np.ndarray, _Lazy)) else v)
         if isinstance(n, A.Access):
             if any(isinstance(ix, A.Affine) for ix in n.indices):
                 return self.shifted(n, env)
@@ -681,11 +876,11 @@ class _Eval(_MatrixFunctions):
             terms.append(self.ctx.of(t[tuple(e2[l] for l in letters)]))
         return self.ctx.fsum(terms)
 
-    def product(self, n, fixed, env, scope):
-        """Einstein summation: an index in two parts of this product, not fixed, is summed over the product."""
-        key = (id(n), fixed, tuple(sorted(scope.items())))
+    def product_plan(self, key, n, fixed, scope):
+        """(parts, sign, summed letters, their extents) of a product: its reading depends on the text and the
+        extents, not on the values."""
         plan = self.plans.get(key)
-        if plan is None:        # the product's reading depends on the text and the extents, not on the values
+        if plan is None:
             parts, sign = _flatten_product(n)
             frees = [self.free(p, fixed) for p, _ in parts]
             count: dict = {}
@@ -698,17 +893,19 @@ class _Eval(_MatrixFunctions):
             summed = [l for l, c in count.items() if c == 2]
             exts = [self.summed_range(l, [n], scope)[1] for l in summed]
             plan = self.plans[key] = (parts, sign, summed, exts)
-        parts, sign, summed, exts = plan
-        sc = dict(scope, **dict(zip(summed, exts)))
-        terms = []
-        for vals in itertools.product(*(range(e) for e in exts)):
-            e2 = dict(env, **dict(zip(summed, vals)))
-            v = self.ctx.of(sign)
-            for p, den in parts:
-                x = self.ev(p, fixed, e2, sc)
-                v = self.ctx.div(v, x) if den else v * x
-            terms.append(v)
-        return self.ctx.fsum(terms) if summed else terms[0]
+        return plan
+
+    def product(self, n, fixed, env, scope):
+        """Einstein summation: an index in two parts of this product, not fixed, is summed over the product."""
+        key = (id(n), fixed, tuple(sorted(scope.items())))
+        parts, sign, summed, exts = self.product_plan(key, n, fixed, scope)
+        if summed:
+            return self.contract(key, parts, sign, summed, exts, fixed, env, scope)
+        v = self.ctx.of(sign)
+        for p, den in parts:
+            x = self.ev(p, fixed, env, scope)
+            v = self.ctx.div(v, x) if den else v * x
+        return v
 
     def reduces(self, n) -> bool:
         """max(k, e), min(k, e) (a bare first argument that e subscripts, or three or more arguments) and
@@ -738,6 +935,11 @@ class _Eval(_MatrixFunctions):
             body = n.args[-1]
             exts = [self.summed_range(k, [body], scope)[1] for k in ks]
             sc = dict(scope, **dict(zip(ks, exts)))
+            if f == "sum" and _is_product(body):
+                # one contraction over the sum's letters and the product's own summed ones
+                key = (id(body), fixed | set(ks), tuple(sorted(sc.items())))
+                parts, sign, inner, inner_exts = self.product_plan(key, body, fixed | set(ks), sc)
+                return self.contract(key, parts, sign, ks + inner, exts + inner_exts, fixed | set(ks), env, scope)
             terms = [self.ev(body, fixed | set(ks), dict(env, **dict(zip(ks, vals))), sc)
                      for vals in itertools.product(*(range(e) for e in exts))]
             if f == "sum":
@@ -879,12 +1081,54 @@ def _union(a, b):
 # -- entry points ----------------------------------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class _Budget:
+    work: int | None = None       # expressions one statement may evaluate before its entries are sampled
+    entries: int = 0              # the fewest entries of an output computed, whatever the work
+    seed: int = 0                 # the random order entries are computed in
+    seconds: float | None = None  # wall time for the whole evaluation (OutOfTime beyond it)
+    outputs: tuple = ()           # the names `entries` applies to
+
+
 def evaluate(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40) -> dict:
     """Every tensor the rule assigns, from `inputs` (a dict by name, or a sequence in header order).
 
     precision 'f64': float64 with compensated sums; 'mp': mpmath at `dps` decimal digits. Arrays come back as
     float64 arrays ('f64') or object arrays of mpmath numbers ('mp'); rank-0 results are 0-d arrays.
     """
+    out = _evaluate(rule, inputs, precision, dps, _Budget())
+    return {k: (np.array(_whole(v), dtype=float) if precision == "f64" else _whole(v)) for k, v in out.items()}
+
+
+def evaluate_sampled(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40, work: int, entries: int,
+                     seed: int = 0, seconds: float | None = None, outputs=None) -> dict:
+    """The rule's outputs where a work budget reaches: {output: (values, computed)}, values an object array of
+    numbers (None where not computed) and computed a bool array, or None where every entry was computed.
+
+    Each statement's entries are computed in a random order (from `seed`) until it has evaluated `work`
+    expressions, and at least `entries` of each output (all of a smaller one), so a rule whose every entry
+    fits the budget is evaluated whole, exactly as evaluate() does, and a larger one at random entries. The
+    count is of expressions, not of seconds, so which entries are computed does not depend on the machine.
+    `seconds` bounds the whole evaluation's wall time (OutOfTime beyond it). `outputs`: the names to return
+    (the rule's outputs by default)."""
+    outputs = tuple(outputs if outputs is not None else (o.name for o in rule.outputs))
+    budget = _Budget(work=work, entries=entries, seed=seed, seconds=seconds, outputs=outputs)
+    out = _evaluate(rule, inputs, precision, dps, budget)
+    res = {}
+    for name in outputs:
+        v = out[name]
+        if not isinstance(v, _Lazy) or len(v.done) == v.size:
+            res[name] = (_whole(v), None)
+            continue
+        vals, got = np.full(v.shape, None, dtype=object), np.zeros(v.shape, dtype=bool)
+        for idx, x in v.done.items():
+            vals[idx], got[idx] = x, True
+        res[name] = (vals, got)
+    return res
+
+
+def _evaluate(rule, inputs, precision, dps, budget):
+    """The rule's statement values (arrays or _Lazy), inputs excluded."""
     if not isinstance(inputs, dict):
         inputs = {p.name: v for p, v in zip(rule.inputs, inputs)}
     if precision == "f64":
@@ -912,15 +1156,10 @@ def evaluate(rule: A.RuleDef, inputs, *, precision: str = "f64", dps: int = 40) 
     given = set(vals)
     if ctx is _MP:
         with mpmath.workdps(dps):
-            out = _Eval(rule, vals, ctx).run()
+            out = _Eval(rule, vals, ctx, budget).run()
     else:
-        out = _Eval(rule, vals, ctx).run()
-    res = {}
-    for k, v in out.items():
-        if k in given:
-            continue
-        res[k] = np.array(v, dtype=float) if ctx is _F64 else v
-    return res
+        out = _Eval(rule, vals, ctx, budget).run()
+    return {k: v for k, v in out.items() if k not in given}
 
 
 def evaluate_text(text: str, inputs, **kw) -> dict:

@@ -15,6 +15,7 @@ with the user-facing check_rrule / check_frule.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,6 +54,9 @@ class Check:
     chunk_error: float = 0.0       # worst relative difference of the chunked passes from the one-shot ones
     reference_error: float = 0.0   # worst relative error of the forward value against derive.verification.reference
     reference_points: int = 0      # points where the reference evaluator's value was compared
+    # outputs the reference evaluator computed at random entries only (the rest over its work budget):
+    # {output: [fewest entries compared at a point, entries]}; empty where every entry was compared
+    reference_sampled: dict = field(default_factory=dict)
     points: int = 0                # well-posed points checked
     skipped: int = 0               # ill-posed points: neither a pass nor a failure
     extents: list = field(default_factory=list)   # {index: extent} of each assignment with a checked point
@@ -90,7 +94,9 @@ class Check:
             "finite_differences": {"below": bound("finite_differences", self.fd_error), "tolerance": FD_TOL},
             "adjoint": {"below": bound("adjoint", self.adjoint_error), "tolerance": ADJ_TOL},
             "reference": {"below": bound("reference", self.reference_error) if self.reference_points else None,
-                          "tolerance": REFERENCE_TOL, "points": self.reference_points},
+                          "tolerance": REFERENCE_TOL, "points": self.reference_points,
+                          **({"sampled": {k: {"entries": n, "of": of} for k, (n, of) in self.reference_sampled.items()}}
+                             if self.reference_sampled else {})},
             "points": self.points,
             "skipped": self.skipped,
             "extents": [dict(e) for e in self.extents],
@@ -414,6 +420,14 @@ REFERENCE_SCALES = ((0.0, 1.0), (1e3, 1.0), (-1e3, 1.0), (1e6, 1.0), (0.0, 1e3),
 STRICT_REFERENCE_SCALES = REFERENCE_SCALES   # the name tests and callers used while the default was unshifted
 REFERENCE_TOL = 1e-6
 REFERENCE_DPS = 30
+# The reference evaluator contracts sums factor by factor and computes each output whole where that takes at most
+# REFERENCE_WORK evaluated expressions per statement (every shipped rule); beyond, at REFERENCE_ENTRIES random
+# entries or more (the count is of expressions, so the entries do not depend on the machine), and the record says
+# so (figures: reference.sampled). REFERENCE_SECONDS bounds the whole comparison's wall time: the points it does not
+# reach are reported as not compared, never waited for.
+REFERENCE_WORK = 100_000
+REFERENCE_ENTRIES = 64
+REFERENCE_SECONDS = 20.0
 
 
 def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> Check:
@@ -429,13 +443,19 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     unread = None                    # why the reference evaluator could not read the rule, if it could not
     # at extents where check_op found a well-posed point (a least-squares rule only tall), not the first ones
     sizes = chk.extents[0] if chk.extents else None
-    for offset, scale in (REFERENCE_SCALES if scales is None else scales):
+    deadline = time.perf_counter() + REFERENCE_SECONDS
+    scales = REFERENCE_SCALES if scales is None else scales
+    for k, (offset, scale) in enumerate(scales):
         x = sample_inputs(meta, np.random.default_rng(seed), sizes)
         moved = [_moved(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale)
                  for inp, v in zip(meta["inputs"], x)]
         if any(m is None for m in moved):
             continue
-        want, why = _reference_values(rule, meta, moved, outs)
+        try:
+            want, why = _reference_values(rule, meta, moved, outs, deadline)
+        except reference.OutOfTime as e:
+            _warn_out_of_time(chk, e, len(scales) - k)
+            break
         unread = why if why is not None else unread
         if want is None:
             continue
@@ -447,26 +467,54 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
         err = worst_rel(got, want)
         chk.reference_points += 1
         chk.reference_error = max(chk.reference_error, err)
+        _note_sampled(chk, outs, want)
         if err > REFERENCE_TOL:
-            _judge_reference(chk, err, _text_error(rule, meta, moved, outs, want), where, lost, overflow)
+            _judge_reference(chk, err, _text_error(rule, meta, moved, outs, want, deadline), where, lost, overflow)
     _warn_reference(chk, lost, overflow, unread)
     return chk
 
 
-def _reference_values(rule, meta, moved, outs):
+def _warn_out_of_time(chk, exc, left):
+    chk.warn(f"the forward value was not compared with the reference evaluation of the rule's text at {left} of "
+             f"its points ({chk.reference_points} compared): {exc} (REFERENCE_SECONDS)")
+
+
+def _note_sampled(chk, outs, want):
+    for o, (_, got) in zip(outs, want):
+        if got is not None:
+            n = int(np.count_nonzero(got))
+            old = chk.reference_sampled.get(o)
+            chk.reference_sampled[o] = [min(n, old[0]) if old else n, int(got.size)]
+
+
+def _reference_values(rule, meta, moved, outs, deadline=None, precision="mp"):
     """(the outputs' exact values at inputs `moved`, None), or (None, why the reference evaluator cannot read the
-    rule, or None where this point only has no finite value in float64)."""
+    rule, or None where this point only has no finite value in float64). Each output's value is (a float array,
+    None) where every entry was computed, or (a float array with NaN where none was, the entries computed).
+    OutOfTime past `deadline` (perf_counter seconds)."""
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
     try:
-        want = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
-                                  precision="mp", dps=REFERENCE_DPS)
-        want = tuple(np.array(want[o], dtype=float) for o in outs)
+        res = reference.evaluate_sampled(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
+                                         precision=precision, dps=REFERENCE_DPS, work=REFERENCE_WORK,
+                                         entries=REFERENCE_ENTRIES, seconds=left, outputs=outs)
+        want = tuple((_floats(res[o][0]), res[o][1]) for o in outs)
     except reference.ReferenceError_ as e:
         return None, str(e)
     except (ArithmeticError, ValueError, ZeroDivisionError):
         return None, None
-    if not all(np.all(np.isfinite(w)) and np.max(np.abs(w), initial=0.0) < 1e300 for w in want):
+    if not all(np.all(np.isfinite(_at(w, got))) and np.max(np.abs(_at(w, got)), initial=0.0) < 1e300
+               for w, got in want):
         return None, None
     return want, None
+
+
+def _floats(values):
+    return np.array([np.nan if x is None else float(x) for x in values.flat], dtype=float).reshape(values.shape)
+
+
+def _at(a, got):
+    """The entries of a where `got` (None: all of them)."""
+    return np.asarray(a) if got is None else np.asarray(a)[got]
 
 
 def _generated_values(f, watch, moved):
@@ -540,21 +588,30 @@ TEXT_SLACK = 64   # the generated code may lose up to this many times what the t
 
 
 def worst_rel(got, want):
-    """The worst relative error of the outputs `got` (None: not computed) against the reference values `want`."""
+    """The worst relative error of the outputs `got` (None: not computed) against the reference values `want`
+    ((values, entries computed or None) per output, as _reference_values gives them, or bare arrays)."""
     got = got if isinstance(got, tuple) else (got,)
-    return max((_rel(g, w, floor=1e-300, relative_to="want") if g is not None and np.shape(g) == np.shape(w)
-                else np.inf for g, w in zip(got, want)), default=0.0)
+    want = [w if isinstance(w, tuple) else (w, None) for w in want]
+    return max((_rel(_at(g, m), _at(w, m), floor=1e-300, relative_to="want")
+                if g is not None and np.shape(g) == np.shape(w) else np.inf
+                for g, (w, m) in zip(got, want)), default=0.0)
 
 
-def _text_error(rule, meta, moved, outs, want):
+def _text_error(rule, meta, moved, outs, want, deadline=None):
     """The relative error of the rule's text evaluated as written in float64 (derive.verification.reference, compensated
     sums), against the high-precision value: what any faithful float64 code of that formula loses."""
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
     try:
         with np.errstate(all="ignore"):
-            base = reference.evaluate(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)}, precision="f64")
-        return worst_rel(tuple(np.array(base[o], dtype=float) for o in outs), want)
-    except (reference.ReferenceError_, ArithmeticError, ValueError, ZeroDivisionError):
+            base = reference.evaluate_sampled(rule, {i["name"]: v for i, v in zip(meta["inputs"], moved)},
+                                              precision="f64", work=REFERENCE_WORK, entries=REFERENCE_ENTRIES,
+                                              seconds=left, outputs=outs)
+    except (reference.ReferenceError_, reference.OutOfTime, ArithmeticError, ValueError, ZeroDivisionError):
         return 0.0
+    # the entries both evaluations computed (the same ones, unless their work differed)
+    both = [m if n is None else n if m is None else m & n for (_, m), (_, n) in zip(want, (base[o] for o in outs))]
+    return worst_rel(tuple(_at(_floats(base[o][0]), m) for o, m in zip(outs, both)),
+                     tuple(_at(w, m) for (w, _), m in zip(want, both)))
 
 
 def _moved(v, inp, dom, offset, scale):
