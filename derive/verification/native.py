@@ -43,14 +43,16 @@ class Checked(NamedTuple):
 
 
 def _step_classes(step):
-    """The index classes one step's loops run over (a fused step: each of its sub-steps)."""
+    """The index classes one step's loops run over, a class once per loop (a fused step: each of its sub-steps)."""
     for sub in step.get("steps", [step]):
         if sub["class"] == "gemm":
-            yield set(sub["a_classes"]) | set(sub["b_classes"]) | set(sub["c_classes"])
+            yield sorted(set(sub["a_classes"]) | set(sub["b_classes"]) | set(sub["c_classes"]))
         elif sub["class"] == "map":
-            yield set(sub["space"])
-        else:       # a reduction loops over its rows and reduced classes (a shifted read's class is not a loop)
-            yield set(sub["rows"]) | set(sub["red"])
+            yield list(sub["space"])
+        else:
+            # a reduction loops over its rows, then its reduced classes; a class can be both (x[i,e] and x[i,d]
+            # read along one axis: d rows, e reduced), and a shifted read's class (t = i + k) is no loop at all
+            yield list(sub["rows"]) + list(sub["red"])
 
 
 def cost(entry, part, sizes):
