@@ -48,6 +48,7 @@ try:  # a signal while the command itself is still being imported: the same one 
     from derive.language.errors import DeriveError
     from derive.language.parser import starts_with_header
     from derive.output import OutputConflict, planned_files, stale_files, write_atomically
+    from runtime import trusted_cache
 except KeyboardInterrupt as _exc:
     _how, _code = ("terminated", 128 + signal.SIGTERM) if isinstance(_exc, Terminated) else ("interrupted", 130)
     sys.stderr.write(f"derive-rules: {_how}; nothing was written\n")
@@ -263,6 +264,7 @@ def module_name_for(path: Path) -> str:
 
 def _main(argv) -> int:
     args = build_parser().parse_args(argv)
+    trusted_cache.build_notices(False)    # a native build while deriving: the status line covers it
     t0 = time.perf_counter()
     shipped = not args.files and not args.expr
     try:

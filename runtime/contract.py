@@ -151,7 +151,8 @@ def _library():
                 lib = None
                 if ok:
                     try:
-                        lib = native.load_library((Path(__file__).with_name("contract_native.cpp")).read_text())
+                        source = Path(__file__).with_name("contract_native.cpp").read_text()
+                        lib = native.load_library(source, what="runtime/contract_native.cpp")
                     except (OSError, RuntimeError):
                         lib = None
                 _LIB.append(lib)

@@ -156,7 +156,7 @@ def _build(source: str, flags=FLAGS) -> bytes:
         return lib.read_bytes()
 
 
-def load_library(source: str, flags=FLAGS):
+def load_library(source: str, flags=FLAGS, what: str = ""):
     """ctypes library for `source`: the cached build when its entry verifies, else compiled now and cached. The
     verified bytes are copied to a private file of ours and loaded from it (never a path another user could swap)."""
 
@@ -167,9 +167,8 @@ def load_library(source: str, flags=FLAGS):
     with _LOCK:
         if key in _LIBS:
             return _LIBS[key]
-        # a rule file's kernels at the runtime's flags take seconds to a minute to compile: said on stderr, and
-        # built once under a lock that other processes wait on (derive-rules' fast check builds stay quiet)
-        what = "the native CPU kernels of a rule file" if flags == FLAGS and len(source) > 4096 else ""
+        # `what` names a long build (seconds to a minute): said on stderr, and built once under a lock that other
+        # processes wait on (trusted_cache.cached)
         blob, hit = trusted_cache.cached("native", f"{key}.so", key, lambda: _build(source, flags),
                                          "tensor-rules", what=what)
         _STATS["cache_hits"] += hit
@@ -240,7 +239,8 @@ class CpuDevice:
         return a.ctypes.data
 
     def load(self, source):
-        return load_library(source, self.flags)
+        # the runtime's own build of a rule file's kernels is a long one; derive's -O0 check build is quick
+        return load_library(source, self.flags, "the native CPU kernels of a rule file" if self.flags == FLAGS else "")
 
     def runner(self, mod, dtype, sizes):
         return CpuRunner(mod, self, dtype, sizes)

@@ -230,8 +230,16 @@ def _read_quietly(sub, name, key):
         return None
 
 
+_NOTICES = [True]
+
+
+def build_notices(on: bool) -> None:
+    """Whether long builds say so on stderr (derive-rules turns them off: its own status line covers them)."""
+    _NOTICES[0] = bool(on)
+
+
 def _say(line: str) -> None:
-    if os.environ.get("TENSOR_RULES_QUIET_BUILD", "").strip() not in ("", "0"):
+    if not _NOTICES[0]:
         return
     try:
         print(line, file=sys.stderr, flush=True)
