@@ -232,6 +232,7 @@ def _simd_loops(path, skip_libm=False):
     return loops
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["nn", "elementwise"])
 def test_generated_kernels_vectorize_with_avx2_only(name, tmp_path):
     """The issue's reproducer: the shipped kernels' simd loops (the Gaussian kernel sum's among them) compiled for

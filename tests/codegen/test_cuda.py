@@ -112,6 +112,7 @@ def _cu_ids():
     return [p.name for p in _shipped()] + ["representative.cu"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _cu_ids())
 def test_nvcc_compiles(name, compiled, rep_files):
     if not NVCC:
@@ -438,6 +439,7 @@ def spectral():
     return files, ns["_define"](backend_numpy), ns["OPS"]
 
 
+@pytest.mark.slow
 def test_spectral_kernels_compile(spectral):
     if not NVCC:
         pytest.skip("nvcc not found on PATH, /usr/local/bin or /usr/local/cuda/bin: the compile check needs it")

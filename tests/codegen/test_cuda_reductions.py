@@ -56,6 +56,7 @@ def dev():
     return cuda_emu.EmuDevice(sm_count=2)
 
 
+@pytest.mark.slow
 def test_nvcc_compiles(built):
     if not NVCC:
         pytest.skip("nvcc is not installed")

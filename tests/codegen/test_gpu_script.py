@@ -69,6 +69,7 @@ def test_stops_before_the_gpu_steps(tmp_path):
     assert not (tmp_path / "work" / "site").exists()       # nothing installed or built without a GPU
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed: the script's compile step is skipped without it")
 def test_compiles_a_generated_module_with_nvcc(tmp_path):
     res, out = _run(tmp_path, "--wheels", str(_wheels(tmp_path)), "--nvcc", "elementwise")

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from derive import cli, outcome_cache, output, pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +49,7 @@ def test_json_covers_every_shipped_rule(cache):
     assert inv["verification"]["adjoint_error"] < 1e-10
 
 
+@pytest.mark.slow
 def test_check_passes_on_the_committed_generated_dir(cache):
     p = run("--check", "-q", env={"TENSOR_RULES_CACHE": str(cache), **NO_NATIVE})
     assert p.returncode == 0, p.stderr + p.stdout
@@ -182,6 +185,7 @@ def test_interrupted_run_leaves_generated_intact(tmp_path, monkeypatch, cache):
     assert {p.name: p.read_text() for p in out.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_one_file_alone_generates_the_same_module_as_the_whole_library(tmp_path, cache):
     """Fresh-name counters restart per rule: a file's code does not depend on what was derived before it."""
     out = tmp_path / "out"
@@ -190,6 +194,7 @@ def test_one_file_alone_generates_the_same_module_as_the_whole_library(tmp_path,
     assert (out / "nn.py").read_text() == (ROOT / "generated" / "nn.py").read_text()
 
 
+@pytest.mark.slow
 def test_closed_stdout_exits_141_without_traceback(cache):
     """`derive-rules --latex | head`: the reader goes away before the output is written."""
     p = subprocess.Popen([sys.executable, "-m", "derive.cli", "--latex", "--no-write", "--no-cache"], cwd=ROOT,

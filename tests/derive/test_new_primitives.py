@@ -198,6 +198,7 @@ def test_cuda_kernels_in_the_emulation(derived):
         np.testing.assert_allclose(host(g), dref(x), rtol=1e-11, err_msg=name)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_cuda_source_compiles_with_nvcc(derived, tmp_path):
     """CUDA's own erfinv and cbrt, for float and double (the emulation stands in for them with templates/erfinv.h
@@ -377,6 +378,7 @@ def test_solve_triangular_cuda_kernels_in_the_emulation(tri):
                                        err_msg=f"{name} arg {k}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_solve_triangular_cuda_source_compiles_with_nvcc(tri, tmp_path):
     _nvcc_compiles(tri[0], "tri", tmp_path)
@@ -395,6 +397,7 @@ def test_solve_triangular_torch_bridge(tmp_path, monkeypatch):
         assert torch.autograd.gradgradcheck(op, args), name
 
 
+@pytest.mark.slow
 def test_solve_triangular_jax_bridge(tmp_path, monkeypatch):
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)

@@ -196,6 +196,7 @@ def _rel(a, b):
     return float(np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-300))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(rhs=positive(), seed=st.integers(0, 2**16))
 def test_generated_code_computes_what_the_reference_says(rhs, seed):

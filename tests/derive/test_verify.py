@@ -233,6 +233,7 @@ def test_a_rule_the_reference_cannot_read_is_not_reported_as_matching_it(monkeyp
     assert "reference evaluation of the text: not compared" in str(Verification(r.check.figures()))
 
 
+@pytest.mark.slow
 def test_every_shipped_rule_is_compared_with_the_reference():
     """The reference evaluator reads every construct the shipped rules use: each shipped rule's forward value is
     compared with it at some point (a construct it cannot read would otherwise go unchecked there)."""

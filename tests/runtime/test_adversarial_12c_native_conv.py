@@ -264,6 +264,7 @@ def test_outputs_of_size_zero(define, mode):
 # -- second order, bridges ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_second_order_of_a_nonlinear_dilated_conv_against_torch(define, mode):
     """h(x) = Σ (∂/∂x Σ sin(conv(tanh x)))², its gradient, and ∂/∂K of ⟨∂f/∂x, v⟩: torch's double backward."""
     op = define("adv_nl(x[c,a,b], K[o,c,p,q]) -> y[o,h,w] = sum(c, p, q, tanh(x[c,h+p,w+2*q+1]) * K[o,c,p,q])")

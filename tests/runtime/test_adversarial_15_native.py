@@ -301,6 +301,7 @@ def _derive(rules_file, out):
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_own_rules_named_like_shipped_ones_get_their_own_kernels_even_imported_under_another_name_or_reloaded(
         monkeypatch, tmp_path):
     """derive-rules FILE --out DIR writes DIR/cpu/<stem>.cpp. Before: a module loaded under another name

@@ -126,6 +126,7 @@ def _all_ways(monkeypatch, op, args, dys, orders, tol=1e-9):
     assert not bad, (bad, got[bad[0]], want[bad[0]])
 
 
+@pytest.mark.slow
 def test_companion_kernels_at_the_edges_of_lanes_groups_and_tiles_match_numpy(monkeypatch, own):
     """Lanes (d) 0, 1, 9 and 17 (TR_LANES is 8), groups 1, 16, 17, 33 (TR_RB is 16), reduced extents 0, 1, 255,
     256, 257 (TR_TILE is 256); two reduced indices, an outer coefficient, two-term companions. Before the fix

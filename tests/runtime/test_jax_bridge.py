@@ -178,6 +178,7 @@ def _sym(A):
     return 0.5 * (A + jnp.swapaxes(A, -1, -2))    # symmetric arguments: finite differences along symmetric directions
 
 
+@pytest.mark.slow
 def test_loaded_module_and_every_matrix_primitive(spectral, rj):
     import runtime.backend_jax as bj
     from primitives.matrix import PRIMITIVES

@@ -183,6 +183,7 @@ def test_defined_op_trains_with_a_torch_optimizer(tmp_path, monkeypatch):
     torch.testing.assert_close(w.detach(), w_true)
 
 
+@pytest.mark.slow
 def test_load_a_module_written_by_derive_rules(tmp_path):
     rules = tmp_path / "my.rules"
     rules.write_text("cube(x[i]) -> y[i] = x[i]*x[i]*x[i]\n")

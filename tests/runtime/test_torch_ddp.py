@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from tests.frameworks import need
 
@@ -14,6 +15,7 @@ need("torch.distributed")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+@pytest.mark.slow
 def test_ddp_matches_single_process(tmp_path):
     out = tmp_path / "ddp.npz"
     r = subprocess.run([sys.executable, os.path.join("examples", "torch_ddp_mlp.py"), "--steps", "15",

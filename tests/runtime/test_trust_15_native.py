@@ -94,6 +94,7 @@ def _both(monkeypatch, op, args, dy, rtol=1e-9, atol=1e-300):
         assert _same(a, b, rtol, atol), (what, [(p, q) for p, q in zip(np.ravel(a[-1] if isinstance(a, tuple) else a), np.ravel(b[-1] if isinstance(b, tuple) else b)) if not np.isclose(p, q, rtol=rtol, atol=atol, equal_nan=True)][:4])
 
 
+@pytest.mark.slow
 @needs_native
 def test_keyword_and_generated_variable_names_compile_and_match_numpy(monkeypatch, own):
     rng = np.random.default_rng(0)
