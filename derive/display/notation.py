@@ -99,8 +99,14 @@ class naming:
     around several namings of d, each statement's form (a matrix form is checked numerically) is made once."""
 
     def __init__(self, d):
-        self.names = internal_names(d) if d is not None else None
-        self.defs = primitive_defs(d)
+        shared = _SHARED.get()
+        if shared is not None and shared[0] is d and d is not None:
+            if "names" not in shared[2]:     # d's names and definitions, found once while shared_forms(d) is open
+                shared[2]["names"] = internal_names(d), primitive_defs(d)
+            self.names, self.defs = shared[2]["names"]
+        else:
+            self.names = internal_names(d) if d is not None else None
+            self.defs = primitive_defs(d)
         self.memo = _memo_of(d, (tuple(sorted((self.names or {}).items())), tuple(sorted(self.defs.items()))))
 
     def __enter__(self):
@@ -116,7 +122,7 @@ class naming:
 
 # The open naming's memo of shown forms, {(what, style, domains, statement key): text}; None outside `naming`.
 _MEMO: contextvars.ContextVar = contextvars.ContextVar("display_memo", default=None)
-# (derivation, {naming key: memo}) while shared_forms(derivation) is open
+# (derivation, {naming key: memo}, {"names": (its internal names, its definitions)}) while shared_forms is open
 _SHARED: contextvars.ContextVar = contextvars.ContextVar("display_shared", default=None)
 
 
@@ -129,7 +135,7 @@ class shared_forms:
         self.d = d
 
     def __enter__(self):
-        self.token = _SHARED.set((self.d, {}))
+        self.token = _SHARED.set((self.d, {}, {}))
         return self
 
     def __exit__(self, *exc):
