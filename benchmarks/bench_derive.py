@@ -103,14 +103,27 @@ def chain_program(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def measure_scaling(sizes) -> list[tuple[int, float, float]]:
+def sin_chain_program(n: int, indexed: bool = True) -> str:
+    """A rule of n statements t{k} = sin(t{k-1}): each shown pullback statement could fold into the next one
+    (derive.display.forms.shown_pullback), the longest chain of substitutions a program can offer."""
+    i = "[i]" if indexed else ""
+    lines = [f"sins(x{i}) -> t{n}{i}:", f"    t1{i} = sin(x{i})"]
+    lines += [f"    t{k}{i} = sin(t{k - 1}{i})" for k in range(2, n + 1)]
+    return "\n".join(lines) + "\n"
+
+
+PROGRAMS = {"chain": chain_program, "sin": sin_chain_program,
+            "sin-scalar": lambda n: sin_chain_program(n, indexed=False)}
+
+
+def measure_scaling(sizes, program=chain_program) -> list[tuple[int, float, float]]:
     """(n, wall seconds, seconds the summary line reports) of `derive-rules --no-cache` on an n-statement chain."""
     rows = []
     d = tempfile.mkdtemp(prefix="tensor-rules-bench-")
     try:
         for n in sizes:
             path = Path(d) / f"chain{n}.rules"
-            path.write_text(chain_program(n))
+            path.write_text(program(n))
             # this checkout's code (python -m from the repository root), not an installed derive-rules
             wall, inner, _ = run_once(["--no-cache", "-q", str(path)], None, [sys.executable, "-m", "derive.cli"])
             rows.append((n, wall, inner))
@@ -166,9 +179,11 @@ def main(argv=None) -> int:
     ap.add_argument("--scaling", action="store_true",
                     help="time one long program at n = 100, 300, 1000, 3000 statements instead (about 40 s)")
     ap.add_argument("--sizes", type=int, nargs="+", default=list(SCALING_SIZES), help="statement counts for --scaling")
+    ap.add_argument("--program", choices=sorted(PROGRAMS), default="chain",
+                    help="--scaling's program: the six-op chain (default), or t{k} = sin(t{k-1}) indexed or scalar")
     args = ap.parse_args(argv)
     if args.scaling:
-        rows = measure_scaling(args.sizes)
+        rows = measure_scaling(args.sizes, PROGRAMS[args.program])
         print_scaling(rows)
         if args.markdown:
             print()

@@ -187,36 +187,56 @@ def shown_pullback(d, stmts, style="unicode", domains=None):
             seen[id(ls)] = (ls, (m, True) if m is not None else (stmt_index(ls, style), False))
         return seen[id(ls)][1]
 
+    readers = _Readers(stmts)
     changed = True
     while changed:
         changed = False
-        readers = _readers(stmts)
         for k, ls in enumerate(stmts):
             if getattr(ls, "mode", None) or ls.target in inputs:
                 continue
-            by = [j for j in readers.get(ls.target, ()) if j != k]
-            if len(by) != 1 or getattr(stmts[by[0]], "mode", None):
+            by = readers.others(ls)
+            if len(by) != 1 or getattr(by[0], "mode", None):
                 continue
-            j = by[0]
-            if (id(ls), id(stmts[j])) in refused:
+            reader = by[0]
+            if (id(ls), id(reader)) in refused:
                 continue
-            new = _shorter(ls, stmts[j], shown)
+            new = _shorter(ls, reader, shown)
             if new is None:
-                refused[id(ls), id(stmts[j])] = (ls, stmts[j])
+                refused[id(ls), id(reader)] = (ls, reader)
                 continue
-            stmts = [new if m == j else o for m, o in enumerate(stmts) if m != k]
+            stmts = [new if o is reader else o for o in stmts if o is not ls]
+            readers.drop(ls)
+            readers.drop(reader)
+            readers.add(new)
             changed = True
             break
     return stmts
 
 
-def _readers(stmts):
-    """{target: the positions of the statements that read it}, in order."""
-    out: dict = {}
-    for j, o in enumerate(stmts):
-        for name in dict.fromkeys(ir.acc_name(t.atom) for t in getattr(o, "terms", ()) or ()):
-            out.setdefault(name, []).append(j)
-    return out
+class _Readers:
+    """The statements of a list that read each name, kept as the list changes (a substitution drops two
+    statements and adds one), so that a pass does not read every statement again."""
+
+    def __init__(self, stmts):
+        self.by_name: dict = {}      # name -> {id: statement} of the statements that read it
+        for o in stmts:
+            self.add(o)
+
+    @staticmethod
+    def names(o):
+        return dict.fromkeys(ir.acc_name(t.atom) for t in getattr(o, "terms", ()) or ())
+
+    def add(self, o):
+        for name in self.names(o):
+            self.by_name.setdefault(name, {})[id(o)] = o
+
+    def drop(self, o):
+        for name in self.names(o):
+            self.by_name[name].pop(id(o), None)
+
+    def others(self, ls):
+        """The statements other than ls that read ls's target."""
+        return [o for i, o in self.by_name.get(ls.target, {}).items() if i != id(ls)]
 
 
 # A substitution is tried only where the two shown statements have at most this many symbols together (the

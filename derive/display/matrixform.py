@@ -20,7 +20,16 @@ from sympy.printing.str import StrPrinter
 
 from derive.calculus.differential import Term
 from derive.display import check as dc
-from derive.display.notation import INDEX_LATEX, inverse_of, opaque_text, pretty_name, symbol_count, tidy, unicode_pow
+from derive.display.notation import (
+    INDEX_LATEX,
+    inverse_of,
+    memoized,
+    opaque_text,
+    pretty_name,
+    symbol_count,
+    tidy,
+    unicode_pow,
+)
 from derive.emission.numpy_text import balanced_outer
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum
@@ -969,6 +978,10 @@ def safe_stmt_matrix(ls, style="unicode", domains=None):
     index form); a display limitation of ours, or a form that fails the check, falls back to index form."""
     if getattr(ls, "mode", None):       # a linear map given as code: its declaration's display
         return opaque_text(ls, style)
+    return memoized("matrix", ls, style, domains, lambda: _symmetric_safe_stmt_matrix(ls, style, domains))
+
+
+def _symmetric_safe_stmt_matrix(ls, style, domains):
     token = _SYMMETRIC.set(frozenset(n for n, dom in (domains or {}).items() if dom in ("spd", "symmetric")))
     try:
         return _safe_stmt_matrix(ls, style, domains)

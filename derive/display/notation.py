@@ -93,19 +93,86 @@ def internal_names(d) -> dict:
 
 class naming:
     """Within it, pretty_name shows derivation d's internal tensors by internal_names(d), and display_check's
-    points compute d's primitive values (`C = det(A)`, inv(X)) from their arguments."""
+    points compute d's primitive values (`C = det(A)`, inv(X)) from their arguments.
+
+    It also opens a memo of shown forms (see `memoized`): within one naming, or within one `shared_forms(d)`
+    around several namings of d, each statement's form (a matrix form is checked numerically) is made once."""
 
     def __init__(self, d):
-        self.names = internal_names(d) if d is not None else None
-        self.defs = primitive_defs(d)
+        shared = _SHARED.get()
+        if shared is not None and shared[0] is d and d is not None:
+            if "names" not in shared[2]:     # d's names and definitions, found once while shared_forms(d) is open
+                shared[2]["names"] = internal_names(d), primitive_defs(d)
+            self.names, self.defs = shared[2]["names"]
+        else:
+            self.names = internal_names(d) if d is not None else None
+            self.defs = primitive_defs(d)
+        self.memo = _memo_of(d, (tuple(sorted((self.names or {}).items())), tuple(sorted(self.defs.items()))))
 
     def __enter__(self):
         self.token = _NAMES.set(self.names)
         self.dtoken = display_check.DEFS.set(self.defs)
+        self.mtoken = _MEMO.set(self.memo)
 
     def __exit__(self, *exc):
         _NAMES.reset(self.token)
         display_check.DEFS.reset(self.dtoken)
+        _MEMO.reset(self.mtoken)
+
+
+# The open naming's memo of shown forms, {(what, style, domains, statement key): text}; None outside `naming`.
+_MEMO: contextvars.ContextVar = contextvars.ContextVar("display_memo", default=None)
+# (derivation, {naming key: memo}, {"names": (its internal names, its definitions)}) while shared_forms is open
+_SHARED: contextvars.ContextVar = contextvars.ContextVar("display_shared", default=None)
+
+
+class shared_forms:
+    """Within it, every naming of d shares one memo of shown forms: the record, the outcome's pushforward and
+    pullback and the shown pullback's rewrites show many of the same statements (derive.display.outcome), and
+    each is printed and checked once. The memo ends with the block, so a later display prints afresh."""
+
+    def __init__(self, d):
+        self.d = d
+
+    def __enter__(self):
+        self.token = _SHARED.set((self.d, {}, {}))
+        return self
+
+    def __exit__(self, *exc):
+        _SHARED.reset(self.token)
+
+
+def _memo_of(d, key) -> dict:
+    """The memo of one naming of d: shared_forms(d)'s for these names and definitions (they are part of what a
+    form shows) while it is open, else a new one."""
+    shared = _SHARED.get()
+    if shared is None or shared[0] is not d or d is None:
+        return {}
+    return shared[1].setdefault(key, {})
+
+
+def stmt_key(ls):
+    """A statement's content as a dict key (SymPy's structural equality: 1 and 1.0 differ), or None."""
+    try:
+        return (type(ls), ls.target, tuple(ls.indices), tuple(ls.terms))
+    except (AttributeError, TypeError):
+        return None
+
+
+def memoized(what, ls, style, domains, make):
+    """make(), or what it gave for an equal statement shown the same way within the open derivation's naming."""
+    memo = _MEMO.get()
+    k = stmt_key(ls) if memo is not None else None
+    if k is None:
+        return make()
+    key = (what, style, tuple(sorted((domains or {}).items())), k)
+    try:
+        return memo[key]
+    except KeyError:
+        memo[key] = got = make()
+        return got
+    except TypeError:           # an unhashable part: shown without the memo
+        return make()
 
 
 def primitive_defs(d) -> dict:
@@ -363,6 +430,10 @@ def lhs(ls, style="unicode"):
 def stmt_index(ls, style="unicode"):
     if getattr(ls, "mode", None):
         return opaque_text(ls, style)
+    return memoized("index", ls, style, None, lambda: _stmt_index(ls, style))
+
+
+def _stmt_index(ls, style):
     if not ls.terms:
         return f"{lhs(ls, style)} = 0"
     parts = [term_index(t, style) for t in ls.terms]

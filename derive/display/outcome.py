@@ -3,6 +3,7 @@ verification figures and its record -- what derive-rules prints, caches and repo
 from __future__ import annotations
 
 from derive.display import forms as display
+from derive.display.notation import shared_forms
 from derive.ir import nodes as ir
 from derive.ir.names import user_name
 
@@ -31,6 +32,10 @@ def pullback_needs(result) -> dict:
 def rule_json(result) -> dict:
     """The rule's outcome (a derive.pipeline.RuleResult) as JSON-able data."""
     p = result.program
+    with shared_forms(result.derivation):      # the JSON's forms and the record's: each statement's made once
+        pushforward = display.program_json(result.derivation, "pushforward")
+        pullback = display.program_json(result.derivation, "pullback")
+        record = result.record()    # what the generated op carries (op.rule); the report reads it
     out = {
         "name": result.name,
         "signature": p.signature,
@@ -41,8 +46,8 @@ def rule_json(result) -> dict:
                                                    "domain_declared": bool(v.domain)})}
                    for v in p.inputs],
         "outputs": [{"name": user_name(v.name), "indices": [user_name(i) for i in v.indices]} for v in p.outputs],
-        "pushforward": display.program_json(result.derivation, "pushforward"),
-        "pullback": display.program_json(result.derivation, "pullback"),
+        "pushforward": pushforward,
+        "pullback": pullback,
         "pullback_needs": pullback_needs(result),
         "verified": result.ok,
         "seconds": round(result.seconds, 4),
@@ -56,5 +61,5 @@ def rule_json(result) -> dict:
                                "problems": list(c.problems), "warnings": list(c.warnings)}
     if result.error:
         out["error"] = result.error
-    out["record"] = result.record()       # what the generated op carries (op.rule); the report reads it
+    out["record"] = record
     return out
