@@ -134,3 +134,42 @@ def test_keops_generic_formula_derives_with_its_native_check():
     assert not any("native" in w for w in v.get("warnings", []))
     assert any("d=65539" in s for s in v["native_skipped"])
     assert "generic" in json.loads(out["files"]["cpu/keops.json"])["ops"]
+
+
+@pytest.mark.parametrize("sig, code, word", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
+def test_a_signal_while_workers_derive_stops_them_and_writes_nothing(tmp_path, sig, code, word):
+    """Ctrl-C (to the whole process group, as a terminal sends it) or SIGTERM (to the command) while files are
+    derived side by side: the command's one line and exit code, its workers gone, nothing written."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "out"
+    env = {**os.environ, "TENSOR_RULES_CACHE": str(tmp_path / "cache"), "TENSOR_RULES_NATIVE": "0",
+           "TENSOR_RULES_JOBS": "2", "PYTHONPATH": str(root)}
+    p = subprocess.Popen([sys.executable, "-m", "derive.cli", "--out", str(out), "rules/conv.rules", "rules/nn.rules",
+                          "rules/masks.rules", "-q"], cwd=root, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    kids = []
+    for _ in range(600):                        # until both workers run
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        if len(kids) >= 2 or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert len(kids) >= 2, "the workers never started"
+    time.sleep(0.5)
+    if sig == "SIGINT":
+        os.killpg(p.pid, signal.SIGINT)
+    else:
+        os.kill(p.pid, signal.SIGTERM)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == code, err
+    assert err.strip().endswith(f"derive-rules: {word}; nothing was written"), err
+    assert "Traceback" not in err
+    assert not out.exists()
+    time.sleep(0.5)
+    assert [k for k in kids if Path(f"/proc/{k}").exists() and "zombie" not in Path(f"/proc/{k}/status").read_text()] == []
