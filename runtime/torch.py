@@ -310,6 +310,9 @@ def make_op(module_name, define, name, meta):
                                                       for a in args])
 
     general = op
+    module = sys.modules.get(module_name)
+    if module is not None:      # the extension and this module's kernels, if both must be built, side by side
+        torch_native.build_kernels_beside(module)
     op = _compile_fast_op(name, meta, general, c_apply_core, plain,
                           _node_apply(name, core[name + "_rrule"], n, n_out)) or general
     python_op = op

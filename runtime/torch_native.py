@@ -134,6 +134,29 @@ def extension():
     return _STATE["ext"]
 
 
+def build_kernels_beside(module) -> None:
+    """Start building `module`'s native kernels in another thread when the extension is not loaded yet: on a first
+    call both are compiled (each a subprocess), and side by side they take the longer one's time, not the sum.
+    register() then finds them built (or waits for them: runtime.native builds under its lock)."""
+    if native.mode() == "off" or "ext" in _STATE or "broken" in _STATE:
+        return
+    mod = native.plan_for(module)
+    if mod is None or mod in _BESIDE:
+        return
+    _BESIDE.add(mod)
+    threading.Thread(target=_kernels_quietly, args=(mod,), name="tensor-rules kernels", daemon=True).start()
+
+
+_BESIDE: set = set()
+
+
+def _kernels_quietly(mod):
+    try:
+        native.ready(mod)           # builds and loads them once; a failure is remembered (and warned) there
+    except Exception:  # noqa: BLE001 - TENSOR_RULES_NATIVE=1's error is raised again on the calling thread
+        pass
+
+
 def why():
     return _STATE.get("broken", "")
 
