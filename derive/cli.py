@@ -161,7 +161,7 @@ def build_parser():
     ap.add_argument("--no-cache", action="store_true", help="ignore the on-disk cache of derived rules")
     ap.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     ap.add_argument("-j", "--jobs", type=_positive, metavar="N",
-                    help="derive up to N rule files at once (default: $TENSOR_RULES_JOBS, else one per CPU)")
+                    help="derive up to N rule files at once (default: $TENSOR_RULES_JOBS, else one per CPU, at most 8)")
     return ap
 
 

@@ -252,11 +252,13 @@ def process(text: str, label: str, module: str, *, use_cache=True, bare_name=Non
 
 
 def workers() -> int:
-    """Processes that may derive files side by side: $TENSOR_RULES_JOBS, else the CPUs this process may run on."""
+    """Processes that may derive files side by side: $TENSOR_RULES_JOBS, else the CPUs this process may run on, at
+    most 8 (each worker holds its own SymPy caches, a few hundred MB on a large file)."""
     v = os.environ.get("TENSOR_RULES_JOBS", "").strip()
     if v.isdigit() and int(v) > 0:
         return int(v)
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(cpus, 8)
 
 
 def process_many(jobs, *, kernels=True, jobs_at_once=None, status=None) -> list:
