@@ -173,3 +173,15 @@ def test_a_signal_while_workers_derive_stops_them_and_writes_nothing(tmp_path, s
     assert not out.exists()
     time.sleep(0.5)
     assert [k for k in kids if Path(f"/proc/{k}").exists() and "zombie" not in Path(f"/proc/{k}/status").read_text()] == []
+
+
+def test_a_part_over_budget_at_every_extent_set_is_a_problem(monkeypatch):
+    """Nothing native runs unchecked: with a budget no extent set fits, every part is reported, so the op is left
+    out of the plans (its verified NumPy code runs)."""
+    _native_or_skip()
+    monkeypatch.setattr(verify_native, "BUDGET", 0)
+    results, out = pipeline.derive_file("tiny(x[i]) -> y[i] = exp(x[i])\n", "tiny.rules", "tiny")
+    assert out["ok"]
+    warnings = out["rules"][0]["verification"].get("warnings", [])
+    assert any("not checked: over the check's budget" in w for w in warnings), warnings
+    assert "cpu/tiny.json" not in out["files"]        # its only op left out: no CPU plan is written
