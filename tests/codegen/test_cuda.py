@@ -56,6 +56,9 @@ REPRESENTATIVE = textwrap.dedent("""\
 # small extents exercise fallbacks and edge cases; large ones (not multiples of any tile) the tiled paths
 SMALL = {c: n for c, n in zip("ijkbodpc", (5, 6, 4, 3, 7, 3, 2, 5))}
 LARGE = {c: n for c, n in zip("ijkbodpc", (131, 67, 70, 3, 75, 3, 66, 33))}
+# on a GPU every op runs at large extents; the shifted reads of the convolutions need input axes longer than their
+# kernels (x[i+k] reads inside x only), so conv.rules gets its own (none a multiple of a tile either)
+CONV_LARGE = {"t": 301, "k": 7, "c": 5, "s": 37, "o": 6, "p": 3, "q": 3, "n": 2}
 LARGE_OPS = {"matmul", "dense", "mlp", "softmax_q", "scaled", "colsum", "matvec", "quad", "bilinear", "bmm",
              "linear", "mse", "cross_entropy", "gaussian_kernel_sum", "batched_matmul", "outer", "sum"}
 
@@ -228,6 +231,8 @@ def test_kernels_match_numpy(source, op, dtype, device, references, rep_files, c
     fns, OPS = references[source]
     if sizes is None:                           # the emulation: large extents only where they are cheap
         sizes = LARGE if op in LARGE_OPS else SMALL
+    elif source == "conv":
+        sizes = CONV_LARGE
     _match_numpy(_module(source, rep_files), fns, OPS, op, dtype, dev, sizes)
 
 
