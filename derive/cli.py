@@ -35,10 +35,8 @@ if argv_is_script():  # SIGTERM takes Ctrl-C's path from the start, while the en
 
 try:  # a signal while the command itself is still being imported: the same one line and exit code as later
     import argparse
-    import contextlib
     import json
     import keyword
-    import threading
     import time
     from pathlib import Path
 
@@ -214,8 +212,12 @@ def _interrupted(how="interrupted", code=130) -> int:
     script = argv_is_script()
     if script:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the message itself
-    msg = (f"derive-rules: {how}; {output.SWAPPED[-1]} holds the new files" if output.SWAPPED
-           else f"derive-rules: {how}; nothing was written")
+    if output.UNFINISHED:       # a rename failed: the journal stays, and the next run finishes the switch
+        msg = f"derive-rules: {how}; {output.UNFINISHED[-1]} is half-switched: run derive-rules again to finish"
+    elif output.SWAPPED:
+        msg = f"derive-rules: {how}; {output.SWAPPED[-1]} holds the new files"
+    else:
+        msg = f"derive-rules: {how}; nothing was written"
     try:
         print(msg, file=sys.stderr)
         sys.stderr.flush()
@@ -312,7 +314,9 @@ def _outcomes(sources, *, use_cache, kernels, jobs_at_once=None, show=False):
         return outs
     # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
     # a cached run starts as fast as the command did before the stages were modules of their own
-    with _signals_after_import():
+    # SIGINT/SIGTERM held while the engine imports, and raised after it: raised inside the import machinery (a
+    # module lock's callback) the interrupt is printed as an ignored exception with a traceback and then lost
+    with output.signals_deferred():
         from derive import pipeline
 
     status = progress.Status([sources[i][1] for i in missing]) if show else progress.Silent()
@@ -326,25 +330,6 @@ def _outcomes(sources, *, use_cache, kernels, jobs_at_once=None, show=False):
         if found[i][1] and out["ok"]:
             outcome_cache.write(keys[i], out)
     return outs
-
-
-@contextlib.contextmanager
-def _signals_after_import():
-    """SIGINT/SIGTERM held while a module imports, and raised after it: raised inside the import machinery
-    (a module lock's callback) the interrupt is printed as an ignored exception with a traceback and then lost."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    got = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    before = {s: signal.signal(s, lambda signum, frame: got.append(signum)) for s in held}
-    try:
-        yield
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
-        if got:
-            raise Terminated() if got[0] == signal.SIGTERM else KeyboardInterrupt()
 
 
 def _sources(args, shipped):
@@ -391,7 +376,8 @@ def _write_outputs(args, outcomes, out_dir, shipped):
         print(f"derive-rules: {exc}; nothing was written", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"derive-rules: cannot write {out_dir}: {exc}", file=sys.stderr)
+        half = "; it is half-switched: run derive-rules again to finish" if out_dir in output.UNFINISHED else ""
+        print(f"derive-rules: cannot write {out_dir}: {exc}{half}", file=sys.stderr)
         return 2
     if not args.quiet and not args.json and written:
         print(f"wrote {_count(len(written), 'file')} in {out_dir}", file=sys.stderr)

@@ -3,10 +3,12 @@ interrupted switch forward), never replacing or removing a file derive-rules did
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import tempfile
+import threading
 from pathlib import Path
 
 
@@ -53,6 +55,7 @@ def planned_files(outcomes, with_init=True) -> dict:
 MANAGED_SUFFIXES = (".py", ".cu", ".cpp", ".json", ".html")
 JOURNAL = ".derive-rules-swap"  # present from the first rename of a swap to the last: the set is half-switched
 SWAPPED: list = []              # output directories this process has switched to a new set
+UNFINISHED: list = []           # ... whose switch stopped part way on an error (the journal stays: a rerun finishes it)
 
 
 class OutputConflict(Exception):
@@ -257,26 +260,61 @@ def write_atomically(files: dict, out_dir: Path, remove_stale=False):
     """Switch out_dir to the new set of files all at once, replacing only what derive-rules wrote there.
 
     Every file is staged beside its target first (mode from the umask, fsynced); then a journal listing the
-    renames is written, the renames are done with SIGINT/SIGTERM held off, and the journal is removed. A run
-    killed mid-swap leaves the journal: the next run finishes the swap first, and `generated/__init__.py`
-    refuses to import while it is there, so no reader uses a mix of old and new modules. A file that exists and
-    was not written by derive-rules for the same source is never replaced (OutputConflict, nothing written);
-    with remove_stale (the shipped library only) files that run wrote and no longer produces are removed,
-    nothing else."""
+    renames is written, the renames are done with SIGINT/SIGTERM held off (signals_deferred), and the journal is
+    removed. A run killed mid-swap leaves the journal: the next run finishes the swap first, and
+    `generated/__init__.py` refuses to import while it is there, so no reader uses a mix of old and new modules. A
+    file that exists and was not written by derive-rules for the same source is never replaced (OutputConflict,
+    nothing written); with remove_stale (the shipped library only) files that run wrote and no longer produces are
+    removed, nothing else."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    finish_interrupted_swap(out_dir)
+    with signals_deferred():
+        finish_interrupted_swap(out_dir)
     changed = _changes(files, out_dir)
     stale = [rel for p, rel in _managed(out_dir) if rel not in files and _shipped_output(p)] if remove_stale else []
     if not changed and not stale:
         return []
     staged, plan, jtmp = _stage(changed, stale, out_dir)
-    held = [signal.SIGINT, signal.SIGTERM]
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, held) if hasattr(signal, "pthread_sigmask") else None
-    try:
-        os.replace(jtmp, out_dir / JOURNAL)   # from here on the swap is committed: a rerun rolls it forward
-        SWAPPED.append(out_dir)              # for the message of an interrupt that lands when the mask lifts
-        finish_interrupted_swap(out_dir, staged=plan["moves"])
-    finally:
-        if old is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    with signals_deferred():
+        try:
+            os.replace(jtmp, out_dir / JOURNAL)   # from here on the swap is committed: a rerun rolls it forward
+        except BaseException:
+            for tmp in [t for t, _ in staged] + [jtmp]:
+                Path(tmp).unlink(missing_ok=True)
+            raise
+        try:
+            finish_interrupted_swap(out_dir, staged=plan["moves"])
+        except BaseException:
+            UNFINISHED.append(out_dir)       # a rename failed: the journal stays, the next run finishes the swap
+            raise
+        SWAPPED.append(out_dir)              # only now is it true that out_dir holds the new set
     return [g.relative_to(out_dir).as_posix() for _, g in staged] + [f"{rel} (removed)" for rel in stale]
+
+
+HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_deferred():
+    """SIGINT and SIGTERM recorded while the block runs, and the first of them raised again when it is over, to the
+    handlers that were there (derive.cli's: one line, exit 130 or 143).
+
+    Not pthread_sigmask: that blocks a signal for the calling thread only, and the kernel delivers a signal sent to
+    the process to any thread that does not block it -- OpenBLAS's threads, which NumPy starts as it loads -- after
+    which Python runs the handler in the main thread, in the middle of the block. Python runs its handlers in the
+    main thread whichever thread the signal reached, so a handler that only records holds the signal off for all
+    of them. In another thread nothing is needed: Python's handlers never interrupt it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got = []
+    before = {s: signal.getsignal(s) for s in HELD}
+    before = {s: h for s, h in before.items() if h is not None}   # None: a handler not set from Python, left alone
+    try:
+        for s in before:
+            signal.signal(s, lambda signum, frame: got.append(signum))
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        if got:
+            signal.raise_signal(got[0])     # the handler runs (and raises) here, once the block is over
