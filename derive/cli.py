@@ -36,7 +36,6 @@ if argv_is_script():  # SIGTERM takes Ctrl-C's path from the start, while the en
 try:  # a signal while the command itself is still being imported: the same one line and exit code as later
     import argparse
     import json
-    import keyword
     import time
     from pathlib import Path
 
@@ -46,7 +45,7 @@ try:  # a signal while the command itself is still being imported: the same one 
     from derive.language.errors import DeriveError
     from derive.language.parser import starts_with_header
     from derive.output import OutputConflict, planned_files, stale_files, write_atomically
-    from runtime import trusted_cache
+    from runtime import artefacts, trusted_cache
 except KeyboardInterrupt as _exc:
     _how, _code = ("terminated", 128 + signal.SIGTERM) if isinstance(_exc, Terminated) else ("interrupted", 130)
     sys.stderr.write(f"derive-rules: {_how}; nothing was written\n")
@@ -247,23 +246,6 @@ def read_rule_file(path: Path, shown: str) -> str:
                           f"offset {exc.start} cannot be decoded; save the file as UTF-8") from None
 
 
-# Top-level modules a generated module's import goes through (the runtime, NumPy, the standard library) or that
-# the runtime imports by name later (`generated`): a module of that name in --out would shadow them for whoever
-# imports from that directory, and `numpy.rules` or `random.rules` would give a module that cannot be imported.
-_SHADOWED = frozenset({"runtime", "generated", "derive", "numpy"}) | frozenset(
-    getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
-
-
-def module_name_for(path: Path) -> str:
-    """The Python module a rule file becomes: its stem when that is a plain ASCII identifier (not a keyword, a
-    dunder such as __init__, nor the name of a module the generated code imports: numpy, runtime, random...),
-    else `rules_` and the stem with other characters as '_'."""
-    m = path.stem.replace("-", "_")
-    plain = (m.isascii() and m.isidentifier() and not keyword.iskeyword(m) and not m.startswith("__")
-             and m not in _SHADOWED)
-    return m if plain else "rules_" + "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in m)
-
-
 def _main(argv) -> int:
     args = build_parser().parse_args(argv)
     trusted_cache.build_notices(False)    # a native build while deriving: the status line covers it
@@ -336,12 +318,11 @@ def _sources(args, shipped):
     """[(text, label, module, bare name)] to derive, or an exit code after a message."""
     sources = []
     if shipped:
-        sources = [(read_rule_file(p, f"rules/{p.name}"), f"rules/{p.name}", p.stem, None)
+        sources = [(read_rule_file(p, f"rules/{p.name}"), f"rules/{p.name}", artefacts.module_name(p), None)
                    for p in sorted(RULES_DIR.glob("*.rules"))]
         if not sources:
             print(f"derive-rules: no rule files in {RULES_DIR}", file=sys.stderr)
             return 2
-    modules: dict = {}
     for f in args.files:
         p = Path(f)
         try:
@@ -349,17 +330,26 @@ def _sources(args, shipped):
         except OSError as exc:
             print(f"derive-rules: cannot read {f}: {exc.strerror}", file=sys.stderr)
             return 2
-        module = module_name_for(p)
-        if module in modules and args.out:
-            print(f"derive-rules: {modules[module]} and {f} would both become {module}.py; rename one",
-                  file=sys.stderr)
-            return 2
-        modules[module] = f
-        sources.append((text, f, module, None))
+        sources.append((text, f, artefacts.module_name(p), None))
     for k, e in enumerate(args.expr):
         # a whole rule (`-e "r(x[i]: positive) -> y[i] = log(x[i])"`) keeps its header and domains
         bare = None if starts_with_header(e, "<expr>") else "expr"
         sources.append((e, "<expr>", f"expr{k}" if len(args.expr) > 1 else "expr", bare))
+    return _one_name_each(sources) if args.out or shipped else sources   # only output needs distinct names
+
+
+def _one_name_each(sources):
+    """The sources, or 2 after a message when two of them would become one module: every file written for a source
+    is named after its module (runtime.artefacts), so they would overwrite each other. Names equal but for case
+    clash too (one file where the file system ignores case). Refused rather than numbered: a module's name must
+    not depend on what else is on the command line, or `import` lines break when it changes."""
+    seen: dict = {}
+    for _, label, module, _ in sources:
+        if module.casefold() in seen:
+            print(f"derive-rules: {seen[module.casefold()]} and {label} would both become module {module} "
+                  f"({module}.py and its kernels); rename one", file=sys.stderr)
+            return 2
+        seen[module.casefold()] = label
     return sources
 
 

@@ -1,5 +1,5 @@
-"""The engine fingerprint: a hash of what shapes every derived output (the derive package, the templates and
-the runtime's declarations of the built-ins and matrix primitives).
+"""The engine fingerprint: a hash of what shapes every derived output (the derive package, the templates,
+the runtime's declarations of the built-ins and matrix primitives, and the names of a rule file's artefacts).
 
 It reads files and imports nothing heavy, so `runtime.define` can key its cache on it without loading SymPy.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # what derive reads to write its output: directories (their .py and .j2 files) and single files
-SOURCES = ("derive", "templates", "primitives")
+SOURCES = ("derive", "templates", "primitives", "runtime/artefacts.py")
 
 
 def fingerprint_of(root: Path) -> str:

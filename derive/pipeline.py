@@ -21,6 +21,7 @@ import signal
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from derive import COMMAND, outcome_cache, progress
 from derive.calculus import differential as calculus
@@ -37,6 +38,7 @@ from derive.lowering.lower import lower
 from derive.verification import native as verify_native
 from derive.verification import verify
 from derive.verification.run import verify_results
+from runtime import artefacts
 
 
 @dataclass
@@ -331,14 +333,21 @@ def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=T
         "files": {},
     }
     if out["ok"]:
-        out["files"][f"{module}.py"] = render_module(results, label, doc=doc, command=command)
+        where = artefacts.paths(module)      # every file of this rule file is named after its module
+        out["files"][where["module"]] = render_module(results, label, doc=doc, command=command)
         if kernels:
             note("emitting the CUDA and CPU kernels")
-            out["files"].update(_cuda_files(results, label))
-            out["files"].update(_cpu_files(results, label, out["files"][f"{module}.py"]))
+            out["files"].update(_named(where, "cuda", generate_cuda(results, label, name=module)))
+            cpu = generate_cpu(results, label, module_text=out["files"][where["module"]], name=module)
+            out["files"].update(_named(where, "cpu", cpu))
             note("compiling and checking the native CPU kernels")
             _check_native(out, label)
     return results, out
+
+
+def _named(where: dict, kind: str, files: dict) -> dict:
+    """The kernels and plan of `kind` ("cpu", "cuda") at their paths in the output directory (runtime.artefacts)."""
+    return {where[k]: files[PurePath(where[k]).name] for k in (kind, kind + "_plan") if files}
 
 
 def _no_note(step):
@@ -360,20 +369,12 @@ def define_files(text: str, name: str | None = None, label: str = "<runtime>", *
     return out["files"]
 
 
-def _cuda_files(results, label):
-    return {f"cuda/{name}": text for name, text in generate_cuda(results, label).items()}
-
-
-def _cpu_files(results, label, module_text):
-    return {f"cpu/{name}": text for name, text in generate_cpu(results, label, module_text=module_text).items()}
-
-
 def _check_native(out, label):
     """Run the native plan against the verified NumPy code (derive.verification.native). An op whose kernels disagree is
     left out of the CPU plan and the CUDA plan (the planner printed both from one plan; on a GPU the same mistake
     would go unseen here), with a warning: the rule is right and its verified NumPy code runs. Only an exception
     from the check itself fails the rule. (tests/derive/test_native_plans.py holds every shipped op to its kernels.)"""
-    found = verify_native.check(out["files"][f"{out['module']}.py"], out["files"], label)
+    found = verify_native.check(out["files"][artefacts.paths(out["module"])["module"]], out["files"], label)
     dropped = {}
     for rule in out["rules"]:
         if rule["name"] not in found:

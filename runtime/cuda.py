@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from runtime import trusted_cache
+from runtime import artefacts, trusted_cache
 from runtime.tangents import NoTangent, Thunk, ZeroTangent, is_zero, unthunk
 
 CACHE_VERSION = "1"
@@ -178,8 +178,8 @@ def _files_for(module_name):
     if module_name in _REGISTERED:
         f = _REGISTERED[module_name]
         return f["cu"], json.loads(f["json"])
-    stem = module_name.rsplit(".", 1)[-1]
-    cu, js = GENERATED / f"{stem}.cu", GENERATED / f"{stem}.json"
+    where = artefacts.paths(module_name.rsplit(".", 1)[-1])     # as derive-rules names them
+    cu, js = GENERATED.parent / where["cuda"], GENERATED.parent / where["cuda_plan"]
     if not cu.exists() or not js.exists():
         raise RuntimeError(f"no CUDA kernels for module {module_name!r}: expected {cu} and {js} "
                            f"(run derive-rules on its rule file)")

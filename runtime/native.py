@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from runtime import cuda as _plan
-from runtime import trusted_cache
+from runtime import artefacts, trusted_cache
 from runtime.tangents import Thunk, is_zero, unthunk
 
 CACHE_VERSION = "1"
@@ -383,12 +383,12 @@ def _files_for(module):
     mfile = getattr(module, "__file__", None)
     if not mfile:
         return None
-    # the file's own stem: a module imported under another name (importlib.util.spec_from_file_location) still
-    # finds the kernels derive-rules wrote beside it
-    stem = Path(mfile).stem
+    # named after the file's own stem (runtime.artefacts, as derive-rules names them): a module imported under
+    # another name (importlib.util.spec_from_file_location) still finds the kernels derive-rules wrote beside it
+    where = artefacts.paths(Path(mfile).stem)
     try:       # a directory we may not search (a cache refused for its mode) has no kernels either
-        d = Path(mfile).resolve().parent / "cpu"
-        cpp, js = d / f"{stem}.cpp", d / f"{stem}.json"
+        d = Path(mfile).resolve().parent
+        cpp, js = d / where["cpu"], d / where["cpu_plan"]
         if not cpp.is_file() or not js.is_file():
             return None
         source, manifest, text = cpp.read_text(), json.loads(js.read_text()), Path(mfile).read_text()

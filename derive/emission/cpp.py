@@ -32,9 +32,9 @@ from derive.emission.kernels import (
     cname,
     decompose,
     horner,
+    kernel_names,
     op_entry,
     plan_ops,
-    stem_of,
     sum_code,
 )
 from derive.emission.templates import template_env
@@ -457,20 +457,21 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def generate_cpu(results, source_label, command="derive-rules", module_text=None) -> dict:
-    """{"<stem>.cpp": kernel source, "<stem>.json": plan}, or {} when no rule of the file has native kernels.
-    Deterministic, like generate_cuda. The plan records the sha256 of the kernels' source and of `module_text` (the
-    generated module it belongs to): runtime.native.plan_for runs it only beside exactly those two files, never a
-    stale plan left by an earlier generation or kernels edited or copied from elsewhere."""
-    stem = stem_of(source_label)
+def generate_cpu(results, source_label, command="derive-rules", module_text=None, name=None) -> dict:
+    """{"<module>.cpp": kernel source, "<module>.json": plan}, or {} when no rule of the file has native kernels;
+    <module> is `name`, by default the module the rule file becomes (kernels.kernel_names). Deterministic, like
+    generate_cuda. The plan records the sha256 of the kernels' source and of `module_text` (the generated module it
+    belongs to): runtime.native.plan_for runs it only beside exactly those two files, never a stale plan left by an
+    earlier generation or kernels edited or copied from elsewhere."""
+    prefix, cpp_name, plan_name = kernel_names(source_label, name, "cpu")
     env = template_env()
     kernels = KernelSet(env, "cpu_kernels.cpp.j2")
-    ops, skipped = plan_ops(results, kernels, lambda r, ks: generate_op(r, stem, ks))
+    ops, skipped = plan_ops(results, kernels, lambda r, ks: generate_op(r, prefix, ks))
     if not ops:
         return {}
     src = env.get_template("cpu_module.cpp.j2").render(source=source_label, command=command,
                                                        kernels=kernels.texts, ops=list(ops), tile=TILE)
-    manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cpp": f"{stem}.cpp",
+    manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cpp": cpp_name,
                 "cpp_sha256": _sha256(src), "module_sha256": None if module_text is None else _sha256(module_text),
                 "ops": ops, "numpy_only": skipped}
-    return {f"{stem}.cpp": src, f"{stem}.json": json.dumps(manifest, indent=1) + "\n"}
+    return {cpp_name: src, plan_name: json.dumps(manifest, indent=1) + "\n"}

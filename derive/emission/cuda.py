@@ -19,10 +19,10 @@ from derive.emission.kernels import (
     OpPlan,
     cname,
     decompose,
+    kernel_names,
     op_entry,
     plan_ops,
     product,
-    stem_of,
     sum_code,
 )
 from derive.emission.templates import template_env
@@ -311,21 +311,22 @@ def generate_op(result, prefix, kernels: KernelSet):
     return op_entry(OpCuda(result, prefix, kernels))
 
 
-def generate_cuda(results, source_label, command="derive-rules") -> dict:
-    """{"<stem>.cu": kernel source, "<stem>.json": launch plan} for the rules derived from source_label.
+def generate_cuda(results, source_label, command="derive-rules", name=None) -> dict:
+    """{"<module>.cu": kernel source, "<module>.json": launch plan} for the rules derived from source_label;
+    <module> is `name`, by default the module the rule file becomes (kernels.kernel_names).
 
     Deterministic: the same results give byte-identical text. A rule whose body has no CUDA spelling is left
     out and listed with its reason under "unsupported" in the plan (runtime.cuda raises for it).
     """
-    stem = stem_of(source_label)
+    prefix, cu_name, plan_name = kernel_names(source_label, name, "cuda")
     env = template_env()
     kernels = KernelSet(env)
-    ops, unsupported = plan_ops(results, kernels, lambda r, ks: generate_op(r, stem, ks))
+    ops, unsupported = plan_ops(results, kernels, lambda r, ks: generate_op(r, prefix, ks))
     cu = env.get_template("cuda_module.cu.j2").render(source=source_label, command=command,
                                                       kernels=kernels.texts, ops=list(ops),
                                                       linalg="prim" in kernels.classes)
-    manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cu": f"{stem}.cu",
+    manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cu": cu_name,
                 "block": BLOCK, "ops": ops, "unsupported": unsupported}
     text = json.dumps(manifest, indent=1, sort_keys=False) + "\n"
-    return {f"{stem}.cu": cu, f"{stem}.json": text}
+    return {cu_name: cu, plan_name: text}
 

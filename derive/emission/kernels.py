@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import PurePath
 
 import sympy as sp
 
@@ -17,6 +17,7 @@ from derive.emission import cuda_reductions, cuda_shifts
 from derive.emission.kernel_plan import Body, Planner, outer_accesses
 from derive.ir import nodes as ir
 from derive.lowering import reductions
+from runtime import artefacts
 
 FORMAT = 1
 LINEAR_PREFIXES = (TAN, COT, GIVEN)
@@ -481,8 +482,13 @@ class OpPlan:
 # The module
 
 
-def stem_of(source_label: str) -> str:
-    return _ident(Path(source_label).stem)
+def kernel_names(source_label: str, name, kind: str):
+    """(symbol prefix, kernels file, plan file) of the `kind` ("cpu" or "cuda") kernels of module `name` -- by
+    default the module the rule file `source_label` becomes: every artefact of a file is named after its module
+    (runtime.artefacts), where the runtime looks for it."""
+    module = name or artefacts.module_name(source_label)
+    where = artefacts.paths(module)
+    return _ident(module), PurePath(where[kind]).name, PurePath(where[kind + "_plan"]).name
 
 
 def op_entry(op: OpPlan):

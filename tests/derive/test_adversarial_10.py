@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from derive import api, cli, output
 from derive.language.errors import RuleError
-from runtime import trusted_cache
+from runtime import artefacts, trusted_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE = "sq(x[i]) -> y[i] = x[i] * x[i]\n"
@@ -163,7 +163,7 @@ def test_generated_modules_refuse_to_import_beside_a_swap_journal(tmp_path, cach
                                           ("generated", "rules_generated"), ("signal_proc", "signal_proc"),
                                           ("nn", "nn"), ("sys", "rules_sys")])
 def test_module_names_never_shadow_what_generated_code_imports(stem, module):
-    assert cli.module_name_for(Path(f"{stem}.rules")) == module
+    assert artefacts.module_name(Path(f"{stem}.rules")) == module
 
 
 def test_a_rule_file_named_numpy_or_random_gives_importable_modules(tmp_path, cache):

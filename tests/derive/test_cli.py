@@ -227,11 +227,13 @@ def test_the_cli_cache_and_define_share_the_engine_fingerprint(tmp_path, monkeyp
     assert "primitives" in fingerprint.SOURCES
     for d in ("derive", "templates", "primitives"):
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "runtime").mkdir()
+    shutil.copy(ROOT / "runtime" / "artefacts.py", tmp_path / "runtime" / "artefacts.py")   # names every output file
     assert fingerprint.fingerprint_of(tmp_path) == fingerprint.engine_fingerprint()
     key = cache_key("t(x[i]) -> y[i] = x[i]", None)
     monkeypatch.setattr(fingerprint, "ROOT", tmp_path)
     for edited in ("templates/numpy_module.py.j2", "templates/cpu_math.h", "primitives/elementwise.py",
-                   "primitives/matrix/inv.py"):
+                   "primitives/matrix/inv.py", "runtime/artefacts.py"):
         with open(tmp_path / edited, "a") as f:
             f.write("# changed\n")
         fingerprint.engine_fingerprint.cache_clear()

@@ -109,7 +109,7 @@ def test_native_cpu_kernels_agree_with_numpy(derived):
     if not ok:
         pytest.skip(f"native CPU kernels unavailable: {why}")
     results, src, _ = derived
-    files = codegen_cpp.generate_cpu(results, "<new>", module_text=src)
+    files = codegen_cpp.generate_cpu(results, "<new>", module_text=src, name="new")
     assert set(json.loads(files["new.json"])["ops"]) == set(RULES)
     assert "tr_erfinv(" in files["new.cpp"] and "cbrt(" in files["new.cpp"]
     checked = verify_native.check(src, {f"cpu/{k}": v for k, v in files.items()}, "<new>")
@@ -161,7 +161,7 @@ def _emulated(results, stem):
         pytest.skip(f"no CPU emulation: {why}")
     from runtime import cuda as rc
 
-    files = codegen_cuda.generate_cuda(results, f"<{stem}>")
+    files = codegen_cuda.generate_cuda(results, f"<{stem}>", name=stem)
     plan = json.loads(files[f"{stem}.json"])
     assert not plan.get("unsupported"), plan.get("unsupported")
     return rc.Module(stem, files[f"{stem}.cu"], plan), cuda_emu.EmuDevice(sm_count=2), files[f"{stem}.cu"]
@@ -176,7 +176,7 @@ NVCC = shutil.which("nvcc")
 
 def _nvcc_compiles(results, stem, tmp_path):
     cu = tmp_path / f"{stem}.cu"
-    cu.write_text(codegen_cuda.generate_cuda(results, f"<{stem}>")[f"{stem}.cu"])
+    cu.write_text(codegen_cuda.generate_cuda(results, f"<{stem}>", name=stem)[f"{stem}.cu"])
     done = subprocess.run([NVCC, "-std=c++17", "-c", str(cu), "-o", str(tmp_path / f"{stem}.o")],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]

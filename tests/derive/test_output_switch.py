@@ -99,7 +99,7 @@ def test_signals_during_the_switch_wait_for_the_whole_set_with_blas_threads(tmp_
     assert err.strip().splitlines()[-1] == f"derive-rules: {word}; {gen} holds the new files", err
     assert _state(gen) == new
     assert not (gen / output.JOURNAL).exists() and not list(tmp_path.rglob(".tmp-*"))
-    r = subprocess.run([sys.executable, "-c", "import generated, sys; print(generated.__file__, len(generated.__all__))"],
+    r = subprocess.run([sys.executable, "-c", "import generated; print(generated.__file__, len(generated.__all__))"],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [str(gen / "__init__.py"), "9"]
