@@ -8,6 +8,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
+from derive.display import check as display_check
 from derive.display import matrixform
 from derive.display.notation import (
     inverse_of,
@@ -261,8 +262,8 @@ def _shorter(ls, reader, shown):
 
 
 def program_domains(d):
-    """The domains the program declares for its tensors ({} where none)."""
-    return getattr(getattr(d, "program", None), "domains", None) or {}
+    """The domains the shown formulas must hold for: every input the generated code accepts ({} where none)."""
+    return display_check.formula_domains(getattr(d, "program", None))
 
 
 def program_json(d, which):

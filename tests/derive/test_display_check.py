@@ -18,7 +18,7 @@ def _shown(results):
         for which in ("pushforward", "pullback"):
             for style in ("unicode", "latex"):
                 out.append(display.program_text(r.derivation, which, style,
-                                                 domains=r.program.domains))
+                                                 domains=display.program_domains(r.derivation)))
     return "\n".join(out)
 
 
