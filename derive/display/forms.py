@@ -18,6 +18,7 @@ from derive.display.notation import (
     primitive_defs,
     primitive_value,
     stmt_index,
+    where_lines,
     symbol_count,
     tidy,
 )
@@ -59,7 +60,8 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
     with naming(d):
         if which != "pushforward" and matrix:
             stmts = shown_pullback(d, stmts, style, domains)
-        return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
+        lines = [stmt_text(ls, style, matrix, domains) for ls in stmts]
+        return sep.join(lines + [text for _, text in where_lines(stmts, style)])    # V, λ, G: a line each
 
 
 # -- display-only rewrites of a pullback: what a book writes for the same numbers ------------------------------
@@ -284,4 +286,7 @@ def _program_json(d, stmts, out):
             "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", program_domains(d)),
             "latex": stmt_text(ls, "latex", domains=program_domains(d)),
         })
+    for (sym, text), (_, tex) in zip(where_lines(stmts), where_lines(stmts, "latex")):
+        out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
+                    "where": True})
     return out

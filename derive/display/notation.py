@@ -12,6 +12,7 @@ from sympy.printing.str import StrPrinter
 
 from derive.calculus.differential import COT, GIVEN, TAN, base_name
 from derive.display import check as display_check
+from derive.display import mapform
 from derive.ir import nodes as ir
 from derive.ir.masks import relation_text
 
@@ -444,19 +445,63 @@ def _stmt_index(ls, style):
 
 
 def opaque_text(ls, style="unicode"):
-    """A linear map given as code, shown as its declaration writes it: dL = L·Φ(L⁻¹·dA·L⁻ᵀ)."""
+    """A linear map given as code, shown as its declaration writes it (dL = L·Φ(L⁻¹·dA·L⁻ᵀ)) where that text reads
+    and agrees with the code at general points (derive.display.mapform), else by its name (dX = logm.vjp(dY))."""
     p = ir.ALL_PRIMITIVES[ls.prim]
     *args, R = ls.of
-    text = p.show_map(ls.mode, ls.argnum)
-    if not text:
-        return f"{pretty_name(ls.target, style)} = {p.name}.{ls.mode}({pretty_name(ls.arg, style)})"
-    names = {a: pretty_name(n, style) for a, n in zip(p.args, args)}
-    text = text.format(**dict(names, X=pretty_name(args[0], style), R=pretty_name(R, style)))
-    if ls.mode == "vjp" or base_name(ls.target) != R:
-        # the declaration writes d{X} = ... (d{R} = ...); here the result lands in a temporary first (one part of
-        # dR where several arguments have maps)
-        text = pretty_name(ls.target, style) + " = " + text.split(" = ", 1)[1]
-    return text
+    got = mapform.checked_map(p, ls.argnum, ls.mode)
+    target, arg = pretty_name(ls.target, style), pretty_name(ls.arg, style)
+    if got is None:
+        if style == "latex":
+            return f"{target} = \\operatorname{{{p.name}.{ls.mode}}}\\left({arg}\\right)"
+        return f"{target} = {p.name}.{ls.mode}({arg})"
+    key, tree = got
+    names = {"{" + a + "}": pretty_name(n, style) for a, n in zip(p.args, args)}
+    names["{R}"] = pretty_name(R, style)
+    names["d{R}" if ls.mode == "vjp" else "d{" + p.args[ls.argnum] + "}"] = arg
+    names[key] = target       # the result lands where the derivation puts it (one part of dR, a temporary)
+    for sym in mapform.where_symbols(p):
+        names[sym] = where_name(sym, style)
+    return f"{target} = {mapform.show(tree, names, style)}"
+
+
+def where_name(sym, style="unicode"):
+    """A symbol a primitive's map reads (V, λ, G, L_exp), as a style writes it."""
+    if style != "latex":
+        return sym
+    return {"λ": r"\lambda", "L_exp": r"L_{\exp}", "L_adj": r"L_{\operatorname{adj}}"}.get(sym, sym)
+
+
+def where_lines(stmts, style="unicode"):
+    """[(symbol, its definition)] of the symbols the shown opaque maps of stmts read (V, λ, G), each once, in the
+    order their declarations give them (λ before V, which its line reads)."""
+    out: dict = {}
+    for ls in stmts:
+        if not getattr(ls, "mode", None):
+            continue
+        p = ir.ALL_PRIMITIVES[ls.prim]
+        got = mapform.checked_map(p, ls.argnum, ls.mode)
+        if got is None:
+            continue
+        where = mapform.where_symbols(p)
+        used = mapform.leaves(got[1]) | {c for c in _calls(got[1])}
+        X = pretty_name(ls.of[0], style)
+        for sym, (text, tex, _) in where.items():
+            needed = sym in used or any(sym in where[u][0].split(" = ", 1)[1] for u in used if u in where)
+            if needed and sym not in out:
+                out[sym] = (tex if style == "latex" else text).replace("{X}", X).replace("{{", "{").replace("}}", "}")
+    return list(out.items())
+
+
+def _calls(tree):
+    if tree[0] == "call":
+        yield tree[1]
+        for a in tree[2]:
+            yield from _calls(a)
+    elif tree[0] != "name":
+        for t in tree[1:]:
+            if isinstance(t, tuple):
+                yield from _calls(t)
 
 
 def inverse_of(name):

@@ -12,7 +12,7 @@ import pprint
 
 from derive.display import forms as display
 from derive.display import matrixform
-from derive.display.notation import naming, pretty_name, stmt_index
+from derive.display.notation import naming, pretty_name, stmt_index, where_lines
 from derive.ir.names import user_name
 
 
@@ -27,6 +27,8 @@ def _statements(d, which):
     domains = display.program_domains(d)
     out = []
     with naming(d):
+        if which != "pushforward":      # as derive-rules and --latex show it: adjugates as inverses, copies folded
+            stmts = display.shown_pullback(d, stmts, "unicode", domains)
         for ls in stmts:
             matrix = matrixform.safe_stmt_matrix(ls, "unicode", domains)
             index = stmt_index(ls)
@@ -38,6 +40,9 @@ def _statements(d, which):
                 "index": index,
                 "index_latex": stmt_index(ls, "latex"),
             })
+        for (sym, text), (_, tex) in zip(where_lines(stmts), where_lines(stmts, "latex")):
+            out.append({"target": sym, "text": text, "latex": tex, "matrix": None, "index": text,
+                        "index_latex": tex, "where": True})      # a symbol a map reads, on a line of its own
     return out
 
 
