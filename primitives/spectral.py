@@ -22,5 +22,5 @@ def daleckii_krein(xp, G, V, E):
 EIGEN_WHERE = (
     ("λ", "λ = λ({X}), the eigenvalues of {X}, ascending", r"\lambda = \lambda({X})", lambda X: eigh(X)[0]),
     ("V", "V = V({X}), its eigenvectors as columns: {X} = V·diag(λ)·Vᵀ",
-     r"V = V({X}),\ {X} = V \operatorname{{diag}}(\lambda) V^{{\top}}", lambda X: eigh(X)[1]),
+     r"V = V({X}),\ {X} = V \operatorname{diag}(\lambda) V^{\top}", lambda X: eigh(X)[1]),
 )

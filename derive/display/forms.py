@@ -17,8 +17,8 @@ from derive.display.notation import (
     pretty_name,
     primitive_defs,
     primitive_value,
+    definition_lines,
     stmt_index,
-    where_lines,
     symbol_count,
     tidy,
 )
@@ -61,7 +61,7 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
         if which != "pushforward" and matrix:
             stmts = shown_pullback(d, stmts, style, domains)
         lines = [stmt_text(ls, style, matrix, domains) for ls in stmts]
-        return sep.join(lines + [text for _, text in where_lines(stmts, style)])    # V, λ, G: a line each
+        return sep.join(lines + [text for _, text in definition_lines(d, stmts, style)])   # t0, V, λ: a line each
 
 
 # -- display-only rewrites of a pullback: what a book writes for the same numbers ------------------------------
@@ -286,7 +286,7 @@ def _program_json(d, stmts, out):
             "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", program_domains(d)),
             "latex": stmt_text(ls, "latex", domains=program_domains(d)),
         })
-    for (sym, text), (_, tex) in zip(where_lines(stmts), where_lines(stmts, "latex")):
+    for (sym, text), (_, tex) in zip(definition_lines(d, stmts), definition_lines(d, stmts, "latex")):
         out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
                     "where": True})
     return out

@@ -295,16 +295,42 @@ def tidy(e):
 _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
+def scripted(text):
+    """Whether a printed base already ends in an exponent (‖v‖², X⁻¹, Aᵀ, x^(n - 1), LaTeX's v^{2}): a power of
+    it needs parentheses, (‖v‖²)² (‖v‖²² reads as the 22nd power), and LaTeX a group (x^{2}^{2} does not compile)."""
+    return bool(re.search(r"([⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ]|\^\([^()]*\)|\^\{[^{}]*\}|\^[0-9A-Za-z])$", text))
+
+
 def unicode_pow(printer, e, rational=False, hadamard=False):
-    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··')."""
+    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··'); a
+    base that ends in an exponent in parentheses, (‖v‖²)²."""
     b, x = e.args
+    base = printer.parenthesize(b, 60)
+    if scripted(base):
+        base = "(" + base + ")"
     if x.is_Integer and x > 1:
-        return printer.parenthesize(b, 60) + ("∘" if hadamard else "") + str(x).translate(_SUP)
+        return base + ("∘" if hadamard else "") + str(x).translate(_SUP)
     if x.is_Rational and x.is_negative and x not in (-1, -sp.S.Half):
         return "1/" + printer.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
     if x in (sp.S.Half, -sp.S.Half, -1):
         return StrPrinter._print_Pow(printer, e, rational)
-    return printer.parenthesize(b, 60) + "^(" + printer._print(x) + ")"
+    return base + "^(" + printer._print(x) + ")"
+
+
+def latex_pow(printer, e, base_printer):
+    """LaTeX of a power whose printed base ends in a script: the base in parentheses, as one symbol
+    (LatexPrinter would write x^{2}^{2}, which TeX refuses); else None (LatexPrinter's own is right)."""
+    base = base_printer(e.base)
+    if not scripted(base):
+        return None
+    stand_in = sp.Symbol("_base_")
+    names = printer._settings["symbol_names"]
+    printer._settings["symbol_names"] = {**names, stand_in: base}   # parenthesised there: a name with a '^'
+
+    try:
+        return LatexPrinter._print_Pow(printer, sp.Pow(stand_in, e.exp, evaluate=False))
+    finally:
+        printer._settings["symbol_names"] = names
 
 
 _REDUCE_STR = {"max": "max", "min": "min", "prod": "Π"}
@@ -365,6 +391,10 @@ def _latex_index(name):
 
 
 class _IndexLatex(_BoundNames, LatexPrinter):
+    def _print_Pow(self, e, exp=None):
+        got = latex_pow(self, e, self._print)
+        return got if got is not None else LatexPrinter._print_Pow(self, e)
+
     def _print_Idx(self, e):
         return _latex_index(self.idx_name(e))
 
@@ -489,8 +519,33 @@ def where_lines(stmts, style="unicode"):
         for sym, (text, tex, _) in where.items():
             needed = sym in used or any(sym in where[u][0].split(" = ", 1)[1] for u in used if u in where)
             if needed and sym not in out:
-                out[sym] = (tex if style == "latex" else text).replace("{X}", X).replace("{{", "{").replace("}}", "}")
+                out[sym] = (tex if style == "latex" else text).replace("{X}", X)
     return list(out.items())
+
+
+def definition_lines(d, stmts, style="unicode"):
+    """[(name, its definition)] for the names the shown statements read that the rule never wrote: the program's
+    lifted temporaries (`t0[i,j] = X[i,j] + W[i,j]`, `t1 = λ(X)`) and the symbols of the maps (V, λ, G), each on a
+    line of its own, so that a shown statement names only the rule's tensors and what the display defines."""
+    read = {ir.acc_name(a) for ls in stmts for t in (getattr(ls, "terms", None) or ())
+            for a in ir.accesses(t.coeff * t.atom)}
+    read |= {n for ls in stmts if getattr(ls, "mode", None) for n in ls.of}
+    read |= {primitive_value(n)[1] for n in read if primitive_value(n) is not None}     # t0 of t0⁻¹
+    out = []
+    for st in getattr(getattr(d, "program", None), "stmts", ()):
+        n = st.target
+        if n not in read or not n.startswith("_") or n.startswith("__") or primitive_value(n) is not None:
+            continue
+        if st.prim:
+            p = ir.ALL_PRIMITIVES[st.prim]
+            shown = (p.show if style == "unicode" else p.show_latex).format(
+                name=p.name, **{a: pretty_name(v, style) for a, v in zip(p.args, st.args)})
+            out.append((pretty_name(n, style), f"{pretty_name(n, style)} = {shown}"))
+            continue
+        target = type("Lhs", (), {"target": n, "indices": tuple(st.indices)})
+        body = INDEX_LATEX.doprint(st.expr) if style == "latex" else _STR.doprint(st.expr)
+        out.append((pretty_name(n, style), f"{lhs(target, style)} = {body}"))
+    return out + where_lines(stmts, style)
 
 
 def _calls(tree):

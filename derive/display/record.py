@@ -12,7 +12,7 @@ import pprint
 
 from derive.display import forms as display
 from derive.display import matrixform
-from derive.display.notation import naming, pretty_name, stmt_index, where_lines
+from derive.display.notation import naming, pretty_name, stmt_index, definition_lines
 from derive.ir.names import user_name
 
 
@@ -40,7 +40,7 @@ def _statements(d, which):
                 "index": index,
                 "index_latex": stmt_index(ls, "latex"),
             })
-        for (sym, text), (_, tex) in zip(where_lines(stmts), where_lines(stmts, "latex")):
+        for (sym, text), (_, tex) in zip(definition_lines(d, stmts), definition_lines(d, stmts, "latex")):
             out.append({"target": sym, "text": text, "latex": tex, "matrix": None, "index": text,
                         "index_latex": tex, "where": True})      # a symbol a map reads, on a line of its own
     return out
