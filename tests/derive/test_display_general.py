@@ -81,3 +81,16 @@ def test_opaque_maps_show_defined_names_and_latex_that_is_latex():
     # exp(X)'s tangent is one name, d(exp(X)), wherever it is written
     text = api.derive_text("f(X[i,j]) -> t[] = trace(expm(X))")[0].pullback_text()
     assert "dexp" not in text and "d(exp(X))" in text
+
+
+def test_every_page_says_which_inputs_its_formulas_hold_for():
+    from derive.display import report
+
+    cases = {"f(X[i,j]) -> t[] = logdet(X)": "every invertible square X",
+             "f(S[i,j]: symmetric) -> t[] = logdet(S)": "every symmetric S (its tangents symmetric)",
+             "f(A[i,j]) -> Y[i,j] = cholesky(A)": "every symmetric positive definite A (its tangents symmetric)",
+             "f(x[i]) -> y[i] = sin(x[i])": "every real input"}
+    for src, want in cases.items():
+        j = api.derive_text(src)[0].to_json()
+        assert j["record"]["holds_for"] == want
+        assert f"hold for {want}." in report.rule_page(j, "m")
