@@ -61,7 +61,8 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
         if which != "pushforward" and matrix:
             stmts = shown_pullback(d, stmts, style, domains)
         lines = [stmt_text(ls, style, matrix, domains) for ls in stmts]
-        return sep.join(lines + [text for _, text in definition_lines(d, stmts, style)])   # t0, V, λ: a line each
+        defs = definition_lines(d, stmts, style, lambda ls: matrixform.safe_stmt_matrix(ls, style, domains))
+        return sep.join(lines + [text for _, text in defs])      # t0, V, λ: a line each
 
 
 # -- display-only rewrites of a pullback: what a book writes for the same numbers ------------------------------
@@ -286,7 +287,9 @@ def _program_json(d, stmts, out):
             "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", program_domains(d)),
             "latex": stmt_text(ls, "latex", domains=program_domains(d)),
         })
-    for (sym, text), (_, tex) in zip(definition_lines(d, stmts), definition_lines(d, stmts, "latex")):
+    doms = program_domains(d)
+    for (sym, text), (_, tex) in zip(*[definition_lines(d, stmts, style, lambda ls, s=style: matrixform.safe_stmt_matrix(
+            ls, s, doms)) for style in ("unicode", "latex")]):
         out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
                     "where": True})
     return out

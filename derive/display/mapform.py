@@ -15,6 +15,7 @@ import numpy as np
 
 from derive.language import domains
 from primitives.matrix import PRIMITIVES
+from runtime import backend_numpy      # the namespace generated code runs the maps on
 
 
 class Unreadable(ValueError):
@@ -205,7 +206,6 @@ def point(p, arg, mode, rng, symmetric_input=True):
     """(env, the code's value) of map `mode` of argument number `arg` of primitive p at a random general point: its
     arguments from its domain (a primitive on symmetric matrices: symmetric, with a symmetric tangent), the
     cotangent always general."""
-    from runtime import backend_numpy      # the namespace generated code runs the maps on
 
     n = 4
     dom = p.domain or "wellcond"

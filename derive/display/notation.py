@@ -10,7 +10,7 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
-from derive.calculus.differential import COT, GIVEN, TAN, base_name
+from derive.calculus.differential import COT, GIVEN, TAN, LinStmt, Term, base_name
 from derive.display import check as display_check
 from derive.display import mapform
 from derive.ir import nodes as ir
@@ -523,10 +523,11 @@ def where_lines(stmts, style="unicode"):
     return list(out.items())
 
 
-def definition_lines(d, stmts, style="unicode"):
+def definition_lines(d, stmts, style="unicode", show=None):
     """[(name, its definition)] for the names the shown statements read that the rule never wrote: the program's
     lifted temporaries (`t0[i,j] = X[i,j] + W[i,j]`, `t1 = λ(X)`) and the symbols of the maps (V, λ, G), each on a
-    line of its own, so that a shown statement names only the rule's tensors and what the display defines."""
+    line of its own, so that a shown statement names only the rule's tensors and what the display defines.
+    `show(statement)` gives a definition's checked matrix form (t0 = X + W), or None for its index form."""
     read = {ir.acc_name(a) for ls in stmts for t in (getattr(ls, "terms", None) or ())
             for a in ir.accesses(t.coeff * t.atom)}
     read |= {n for ls in stmts if getattr(ls, "mode", None) for n in ls.of}
@@ -542,9 +543,10 @@ def definition_lines(d, stmts, style="unicode"):
                 name=p.name, **{a: pretty_name(v, style) for a, v in zip(p.args, st.args)})
             out.append((pretty_name(n, style), f"{pretty_name(n, style)} = {shown}"))
             continue
-        target = type("Lhs", (), {"target": n, "indices": tuple(st.indices)})
-        body = INDEX_LATEX.doprint(st.expr) if style == "latex" else _STR.doprint(st.expr)
-        out.append((pretty_name(n, style), f"{lhs(target, style)} = {body}"))
+        terms = [Term(a.body, tuple(a.indices), sp.S.One) if isinstance(a, ir.IndexSum) else Term(a, (), sp.S.One)
+                 for a in sp.Add.make_args(st.expr)]
+        ls = LinStmt(n, tuple(st.indices), terms)
+        out.append((pretty_name(n, style), (show(ls) if show is not None else None) or stmt_index(ls, style)))
     return out + where_lines(stmts, style)
 
 

@@ -71,7 +71,8 @@ def _statements(d, which):
                 "index": index,
                 "index_latex": stmt_index(ls, "latex"),
             })
-        for (sym, text), (_, tex) in zip(definition_lines(d, stmts), definition_lines(d, stmts, "latex")):
+        for (sym, text), (_, tex) in zip(*[definition_lines(d, stmts, style, lambda ls, s=style: matrixform.safe_stmt_matrix(
+                ls, s, domains)) for style in ("unicode", "latex")]):
             out.append({"target": sym, "text": text, "latex": tex, "matrix": None, "index": text,
                         "index_latex": tex, "where": True})      # a symbol a map reads, on a line of its own
     return out
