@@ -41,7 +41,6 @@ try:  # a signal while the command itself is still being imported: the same one 
 
     from derive import outcome_cache, output, progress
     from derive.emission.safe_text import comment_text
-    from derive.language import domains
     from derive.language.errors import DeriveError
     from derive.language.parser import starts_with_header
     from derive.output import OutputConflict, planned_files, stale_files, write_atomically
@@ -111,8 +110,6 @@ def print_table(outcomes, out=None):
 
 
 def print_latex(outcomes, out=None):
-    from derive.display.notation import latex_name  # lazy: SymPy's printers load only for --latex
-
     out = out or sys.stdout
     for o in outcomes:
         for r in o["rules"]:  # a file name may hold a newline: it must not end the comment
@@ -122,10 +119,8 @@ def print_latex(outcomes, out=None):
             for which in ("pushforward", "pullback"):   # labelled: a name like dμ is assigned in both
                 rows.append(f"  &\\text{{{which}}}")
                 rows += ["  " + s["latex"].replace(" = ", " &= ", 1) for s in r[which]]
-            declared = [domains.latex(latex_name(i["name"]), i["domain"]) for i in r["inputs"]
-                        if i.get("domain_declared")]
-            if declared:      # the domain the rule is derived and verified on, as a last row
-                rows.append("  &\\text{for } " + ",\\ ".join(declared))
+            if r.get("holds_for_latex"):    # the inputs the formulas hold for (all the code accepts), a last row
+                rows.append("  &\\text{for } " + r["holds_for_latex"])
             print(" \\\\\n".join(rows), file=out)
             print("\\end{aligned}\n", file=out)
 

@@ -16,3 +16,11 @@ def forward(f):
 
 def daleckii_krein(xp, G, V, E):
     return xp.matmul(xp.matmul(V, G * xp.matmul(xp.matmul(T(xp, V), sym(xp, E)), V)), T(xp, V))
+
+
+# The symbols the eigendecomposition's maps show (MatrixPrimitive.show_where): λ and V of X = V·diag(λ)·Vᵀ
+EIGEN_WHERE = (
+    ("λ", "λ = λ({X}), the eigenvalues of {X}, ascending", r"\lambda = \lambda({X})", lambda X: eigh(X)[0]),
+    ("V", "V = V({X}), its eigenvectors as columns: {X} = V·diag(λ)·Vᵀ",
+     r"V = V({X}),\ {X} = V \operatorname{diag}(\lambda) V^{\top}", lambda X: eigh(X)[1]),
+)

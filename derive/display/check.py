@@ -9,6 +9,7 @@ import logging
 import numpy as np
 import sympy as sp
 
+from derive.calculus.differential import TAN, base_name
 from derive.ir import nodes as ir
 from derive.ir.masks import Iverson
 from derive.ir.nodes import Extent, Idx, IndexSum
@@ -42,6 +43,26 @@ def apply_function(e, args):
         _lambdas[key] = sp.lambdify(ds, e.func(*ds), modules=[_NP, "numpy"])
     with np.errstate(all="ignore"):
         return _lambdas[key](*args)
+
+
+def formula_domains(program) -> dict:
+    """{input: domain} of the inputs every shown formula must hold for: all the generated code accepts.
+
+    A domain the header declares is the rule's word (`S[i,j]: symmetric`: the formulas hold for symmetric S). A
+    matrix domain inferred from a primitive is only a sampling hint unless the primitive is defined on symmetric
+    matrices alone (cholesky, eigvalsh, logm read one triangle): logdet and inv accept every invertible square
+    matrix, so their argument is any well-conditioned one here (a general one, not symmetric), and a form that
+    holds only for a symmetric X (X⁻¹ for X⁻ᵀ) is refused."""
+    if program is None:
+        return {}
+    out = dict(getattr(program, "domains", None) or {})
+    declared = {v.name for v in getattr(program, "inputs", ()) if getattr(v, "domain", "")}
+    on_symmetric = {st.args[0] for st in getattr(program, "stmts", ()) if getattr(st, "prim", None)
+                    and getattr(PRIMITIVES.get(st.prim), "symmetric", False) and st.args}
+    for name, dom in out.items():
+        if dom in domains.MATRIX and name not in declared and name not in on_symmetric:
+            out[name] = "wellcond"
+    return out
 
 
 # The primitive values of the program being shown, {name: (primitive, argument names)} (`C = det(A)`,
@@ -98,8 +119,10 @@ class Point:
                 self.shapes[name] = shape
                 return self.arrays[name]
             dom = self.domains.get(name) or dom
-            if dom:
-
+            if name.startswith(TAN) and self.domains.get(base_name(name)) in domains.MATRIX and len(shape) >= 2:
+                t = self.rng.uniform(-0.5, 0.5, shape)     # a symmetric input's tangents are symmetric
+                self.arrays[name] = (t + np.swapaxes(t, -1, -2)) / 2
+            elif dom:
                 self.arrays[name] = np.asarray(domains.sample(shape, dom, self.rng), dtype=float)
             else:
                 self.arrays[name] = self.rng.uniform(0.3, 0.9, shape)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
+from derive.display import check as display_check
 from derive.display import matrixform
 from derive.display.notation import (
     inverse_of,
@@ -16,6 +17,7 @@ from derive.display.notation import (
     pretty_name,
     primitive_defs,
     primitive_value,
+    definition_lines,
     stmt_index,
     symbol_count,
     tidy,
@@ -58,7 +60,9 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
     with naming(d):
         if which != "pushforward" and matrix:
             stmts = shown_pullback(d, stmts, style, domains)
-        return sep.join(stmt_text(ls, style, matrix, domains) for ls in stmts)
+        lines = [stmt_text(ls, style, matrix, domains) for ls in stmts]
+        defs = definition_lines(d, stmts, style, lambda ls: matrixform.safe_stmt_matrix(ls, style, domains))
+        return sep.join(lines + [text for _, text in defs])      # t0, V, λ: a line each
 
 
 # -- display-only rewrites of a pullback: what a book writes for the same numbers ------------------------------
@@ -261,8 +265,8 @@ def _shorter(ls, reader, shown):
 
 
 def program_domains(d):
-    """The domains the program declares for its tensors ({} where none)."""
-    return getattr(getattr(d, "program", None), "domains", None) or {}
+    """The domains the shown formulas must hold for: every input the generated code accepts ({} where none)."""
+    return display_check.formula_domains(getattr(d, "program", None))
 
 
 def program_json(d, which):
@@ -283,4 +287,9 @@ def _program_json(d, stmts, out):
             "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", program_domains(d)),
             "latex": stmt_text(ls, "latex", domains=program_domains(d)),
         })
+    doms = program_domains(d)
+    for (sym, text), (_, tex) in zip(*[definition_lines(d, stmts, style, lambda ls, s=style: matrixform.safe_stmt_matrix(
+            ls, s, doms)) for style in ("unicode", "latex")]):
+        out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
+                    "where": True})
     return out

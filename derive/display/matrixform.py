@@ -23,9 +23,11 @@ from derive.display import check as dc
 from derive.display.notation import (
     INDEX_LATEX,
     inverse_of,
+    latex_pow,
     memoized,
     opaque_text,
     pretty_name,
+    scripted,
     symbol_count,
     tidy,
     unicode_pow,
@@ -207,8 +209,10 @@ class _ElemLatex(_ElemMixin, LatexPrinter):
             return n
         b, x = e.args
         if x.is_Integer and x > 1 and _matrix_valued(b):
-            return self.parenthesize(b, 60) + f"^{{\\circ {x}}}"
-        return LatexPrinter._print_Pow(self, e)
+            base = self.parenthesize(b, 60)
+            return (f"\\left({base}\\right)" if scripted(base) else base) + f"^{{\\circ {x}}}"
+        got = latex_pow(self, e, self._print)       # (‖v‖²)²: no double superscript
+        return got if got is not None else LatexPrinter._print_Pow(self, e)
 
 
 def _printer(orient, st):

@@ -10,8 +10,9 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
-from derive.calculus.differential import COT, GIVEN, TAN, base_name
+from derive.calculus.differential import COT, GIVEN, TAN, LinStmt, Term, base_name
 from derive.display import check as display_check
+from derive.display import mapform
 from derive.ir import nodes as ir
 from derive.ir.masks import relation_text
 
@@ -294,16 +295,42 @@ def tidy(e):
 _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
+def scripted(text):
+    """Whether a printed base already ends in an exponent (‖v‖², X⁻¹, Aᵀ, x^(n - 1), LaTeX's v^{2}): a power of
+    it needs parentheses, (‖v‖²)² (‖v‖²² reads as the 22nd power), and LaTeX a group (x^{2}^{2} does not compile)."""
+    return bool(re.search(r"([⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ]|\^\([^()]*\)|\^\{[^{}]*\}|\^[0-9A-Za-z])$", text))
+
+
 def unicode_pow(printer, e, rational=False, hadamard=False):
-    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··')."""
+    """x², 1/x³, sqrt(x), x^(2/3): never Python's x**n (whose '*' a product's '·' would turn into '··'); a
+    base that ends in an exponent in parentheses, (‖v‖²)²."""
     b, x = e.args
+    base = printer.parenthesize(b, 60)
+    if scripted(base):
+        base = "(" + base + ")"
     if x.is_Integer and x > 1:
-        return printer.parenthesize(b, 60) + ("∘" if hadamard else "") + str(x).translate(_SUP)
+        return base + ("∘" if hadamard else "") + str(x).translate(_SUP)
     if x.is_Rational and x.is_negative and x not in (-1, -sp.S.Half):
         return "1/" + printer.parenthesize(sp.Pow(b, -x, evaluate=False), 50)
     if x in (sp.S.Half, -sp.S.Half, -1):
         return StrPrinter._print_Pow(printer, e, rational)
-    return printer.parenthesize(b, 60) + "^(" + printer._print(x) + ")"
+    return base + "^(" + printer._print(x) + ")"
+
+
+def latex_pow(printer, e, base_printer):
+    """LaTeX of a power whose printed base ends in a script: the base in parentheses, as one symbol
+    (LatexPrinter would write x^{2}^{2}, which TeX refuses); else None (LatexPrinter's own is right)."""
+    base = base_printer(e.base)
+    if not scripted(base):
+        return None
+    stand_in = sp.Symbol("_base_")
+    names = printer._settings["symbol_names"]
+    printer._settings["symbol_names"] = {**names, stand_in: base}   # parenthesised there: a name with a '^'
+
+    try:
+        return LatexPrinter._print_Pow(printer, sp.Pow(stand_in, e.exp, evaluate=False))
+    finally:
+        printer._settings["symbol_names"] = names
 
 
 _REDUCE_STR = {"max": "max", "min": "min", "prod": "Π"}
@@ -364,6 +391,10 @@ def _latex_index(name):
 
 
 class _IndexLatex(_BoundNames, LatexPrinter):
+    def _print_Pow(self, e, exp=None):
+        got = latex_pow(self, e, self._print)
+        return got if got is not None else LatexPrinter._print_Pow(self, e)
+
     def _print_Idx(self, e):
         return _latex_index(self.idx_name(e))
 
@@ -444,19 +475,90 @@ def _stmt_index(ls, style):
 
 
 def opaque_text(ls, style="unicode"):
-    """A linear map given as code, shown as its declaration writes it: dL = L·Φ(L⁻¹·dA·L⁻ᵀ)."""
+    """A linear map given as code, shown as its declaration writes it (dL = L·Φ(L⁻¹·dA·L⁻ᵀ)) where that text reads
+    and agrees with the code at general points (derive.display.mapform), else by its name (dX = logm.vjp(dY))."""
     p = ir.ALL_PRIMITIVES[ls.prim]
     *args, R = ls.of
-    text = p.show_map(ls.mode, ls.argnum)
-    if not text:
-        return f"{pretty_name(ls.target, style)} = {p.name}.{ls.mode}({pretty_name(ls.arg, style)})"
-    names = {a: pretty_name(n, style) for a, n in zip(p.args, args)}
-    text = text.format(**dict(names, X=pretty_name(args[0], style), R=pretty_name(R, style)))
-    if ls.mode == "vjp" or base_name(ls.target) != R:
-        # the declaration writes d{X} = ... (d{R} = ...); here the result lands in a temporary first (one part of
-        # dR where several arguments have maps)
-        text = pretty_name(ls.target, style) + " = " + text.split(" = ", 1)[1]
-    return text
+    got = mapform.checked_map(p, ls.argnum, ls.mode)
+    target, arg = pretty_name(ls.target, style), pretty_name(ls.arg, style)
+    if got is None:
+        if style == "latex":
+            return f"{target} = \\operatorname{{{p.name}.{ls.mode}}}\\left({arg}\\right)"
+        return f"{target} = {p.name}.{ls.mode}({arg})"
+    key, tree = got
+    names = {"{" + a + "}": pretty_name(n, style) for a, n in zip(p.args, args)}
+    names["{R}"] = pretty_name(R, style)
+    names["d{R}" if ls.mode == "vjp" else "d{" + p.args[ls.argnum] + "}"] = arg
+    names[key] = target       # the result lands where the derivation puts it (one part of dR, a temporary)
+    for sym in mapform.where_symbols(p):
+        names[sym] = where_name(sym, style)
+    return f"{target} = {mapform.show(tree, names, style)}"
+
+
+def where_name(sym, style="unicode"):
+    """A symbol a primitive's map reads (V, λ, G, L_exp), as a style writes it."""
+    if style != "latex":
+        return sym
+    return {"λ": r"\lambda", "L_exp": r"L_{\exp}", "L_adj": r"L_{\operatorname{adj}}"}.get(sym, sym)
+
+
+def where_lines(stmts, style="unicode"):
+    """[(symbol, its definition)] of the symbols the shown opaque maps of stmts read (V, λ, G), each once, in the
+    order their declarations give them (λ before V, which its line reads)."""
+    out: dict = {}
+    for ls in stmts:
+        if not getattr(ls, "mode", None):
+            continue
+        p = ir.ALL_PRIMITIVES[ls.prim]
+        got = mapform.checked_map(p, ls.argnum, ls.mode)
+        if got is None:
+            continue
+        where = mapform.where_symbols(p)
+        used = mapform.leaves(got[1]) | {c for c in _calls(got[1])}
+        X = pretty_name(ls.of[0], style)
+        for sym, (text, tex, _) in where.items():
+            needed = sym in used or any(sym in where[u][0].split(" = ", 1)[1] for u in used if u in where)
+            if needed and sym not in out:
+                out[sym] = (tex if style == "latex" else text).replace("{X}", X)
+    return list(out.items())
+
+
+def definition_lines(d, stmts, style="unicode", show=None):
+    """[(name, its definition)] for the names the shown statements read that the rule never wrote: the program's
+    lifted temporaries (`t0[i,j] = X[i,j] + W[i,j]`, `t1 = λ(X)`) and the symbols of the maps (V, λ, G), each on a
+    line of its own, so that a shown statement names only the rule's tensors and what the display defines.
+    `show(statement)` gives a definition's checked matrix form (t0 = X + W), or None for its index form."""
+    read = {ir.acc_name(a) for ls in stmts for t in (getattr(ls, "terms", None) or ())
+            for a in ir.accesses(t.coeff * t.atom)}
+    read |= {n for ls in stmts if getattr(ls, "mode", None) for n in ls.of}
+    read |= {primitive_value(n)[1] for n in read if primitive_value(n) is not None}     # t0 of t0⁻¹
+    out = []
+    for st in getattr(getattr(d, "program", None), "stmts", ()):
+        n = st.target
+        if n not in read or not n.startswith("_") or n.startswith("__") or primitive_value(n) is not None:
+            continue
+        if st.prim:
+            p = ir.ALL_PRIMITIVES[st.prim]
+            shown = (p.show if style == "unicode" else p.show_latex).format(
+                name=p.name, **{a: pretty_name(v, style) for a, v in zip(p.args, st.args)})
+            out.append((pretty_name(n, style), f"{pretty_name(n, style)} = {shown}"))
+            continue
+        terms = [Term(a.body, tuple(a.indices), sp.S.One) if isinstance(a, ir.IndexSum) else Term(a, (), sp.S.One)
+                 for a in sp.Add.make_args(st.expr)]
+        ls = LinStmt(n, tuple(st.indices), terms)
+        out.append((pretty_name(n, style), (show(ls) if show is not None else None) or stmt_index(ls, style)))
+    return out + where_lines(stmts, style)
+
+
+def _calls(tree):
+    if tree[0] == "call":
+        yield tree[1]
+        for a in tree[2]:
+            yield from _calls(a)
+    elif tree[0] != "name":
+        for t in tree[1:]:
+            if isinstance(t, tuple):
+                yield from _calls(t)
 
 
 def inverse_of(name):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from derive.display import forms as display
 from derive.display.notation import shared_forms
+from derive.display.record import holds_for
 from derive.ir import nodes as ir
 from derive.ir.names import user_name
 
@@ -49,6 +50,8 @@ def rule_json(result) -> dict:
         "pushforward": pushforward,
         "pullback": pullback,
         "pullback_needs": pullback_needs(result),
+        "holds_for": record["holds_for"],
+        "holds_for_latex": holds_for(p, "latex"),
         "verified": result.ok,
         "seconds": round(result.seconds, 4),
     }

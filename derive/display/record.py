@@ -12,7 +12,9 @@ import pprint
 
 from derive.display import forms as display
 from derive.display import matrixform
-from derive.display.notation import naming, pretty_name, stmt_index
+from derive.display.check import formula_domains
+from derive.display.notation import definition_lines, latex_name, naming, pretty_name, stmt_index
+from derive.language import domains
 from derive.ir.names import user_name
 
 
@@ -22,11 +24,42 @@ def _location(source: str):
     return (path, int(line)) if path and line.isdigit() else (source, None)
 
 
+_HOLDS = {  # domain -> how the sentence names an input in it ({n}: its name); LaTeX: derive.language.domains'
+    "wellcond": "every invertible square {n}", "spd": "every symmetric positive definite {n} (its tangents symmetric)",
+    "symmetric": "every symmetric {n} (its tangents symmetric)", "positive": "{n} > 0", "negative": "{n} < 0",
+    "nonzero": "{n} ≠ 0",
+}
+
+
+def holds_for(p, style="unicode") -> str:
+    """Which inputs the shown formulas hold for: all the generated code accepts (check.formula_domains), e.g.
+    "every invertible square X" for logdet's X, "every symmetric S (its tangents symmetric)" for a declared one."""
+    doms = formula_domains(p)
+    parts = []
+    for v in p.inputs:
+        dom = doms.get(v.name, "real")
+        if v.kind == "int" or dom == "real":        # every real value: said once, below
+            continue
+        n = user_name(v.name)
+        if style == "latex":
+            n = latex_name(n)
+            parts.append(r"\text{every invertible square } " + n if dom == "wellcond" else domains.latex(n, dom))
+        else:
+            parts.append(f"{n} in {dom}" if domains.interval(dom) else _HOLDS.get(dom, "{n}: " + dom).format(n=n))
+    if len(parts) < sum(1 for v in p.inputs if v.kind != "int"):
+        parts.append("every real value of the other inputs" if parts else "every real input")
+        if style == "latex":
+            parts[-1] = r"\text{" + parts[-1] + "}"
+    return ", ".join(parts) if style == "unicode" else ",\\ ".join(parts)
+
+
 def _statements(d, which):
     stmts = d.pushforward if which == "pushforward" else display.merged_pullback(d.pullback)
     domains = display.program_domains(d)
     out = []
     with naming(d):
+        if which != "pushforward":      # as derive-rules and --latex show it: adjugates as inverses, copies folded
+            stmts = display.shown_pullback(d, stmts, "unicode", domains)
         for ls in stmts:
             matrix = matrixform.safe_stmt_matrix(ls, "unicode", domains)
             index = stmt_index(ls)
@@ -38,6 +71,10 @@ def _statements(d, which):
                 "index": index,
                 "index_latex": stmt_index(ls, "latex"),
             })
+        for (sym, text), (_, tex) in zip(*[definition_lines(d, stmts, style, lambda ls, s=style: matrixform.safe_stmt_matrix(
+                ls, s, domains)) for style in ("unicode", "latex")]):
+            out.append({"target": sym, "text": text, "latex": tex, "matrix": None, "index": text,
+                        "index_latex": tex, "where": True})      # a symbol a map reads, on a line of its own
     return out
 
 
@@ -62,6 +99,7 @@ def make(result) -> dict:
         "equal_extents": [[user_name(i) for i in x] for x in p.equal_extents],
         "pushforward": _statements(result.derivation, "pushforward"),
         "pullback": _statements(result.derivation, "pullback"),
+        "holds_for": holds_for(p),          # the inputs the shown formulas hold for
         "saves": result.pullback_needs(),
         "verified": result.ok,
         "verification": result.check.figures() if result.check is not None else None,

@@ -141,6 +141,8 @@ def rule_page(r, module: str) -> str:
     if groups:
         facts.append("Equal extents: " + "; ".join(" = ".join(_e(i) for i in g) for g in groups))
     parts += [f"<p>{f}</p>" for f in facts]
+    if rec.get("holds_for"):    # what the code accepts: the numerical check of every shown form samples it
+        parts.append(f"<p>The formulas below hold for {_e(rec['holds_for'])}.</p>")
     parts += ["<h2>Pushforward</h2>", _statements(rec["pushforward"]),
               "<h2>Pullback</h2>", _statements(rec["pullback"])]
     kept = [f"<code>{_e(n)}</code> ({what[:-1]})" for what in ("inputs", "outputs", "intermediates")

@@ -70,6 +70,10 @@ class MatrixPrimitive:
     show_latex: str = r"\operatorname{{{name}}}({X})"
     show_jvp: str | tuple = ""        # the pushforward's display, e.g. "dL = L·Φ(L⁻¹·dA·L⁻ᵀ)" (per argument
     show_vjp: str | tuple = ""        # where the maps are); {X}, {R} and the arguments' names are filled in
+    # the symbols those maps read besides them, each shown on a line of its own: (symbol, its definition in
+    # Unicode, in LaTeX, its value from X: fn(X) -> array, or a function for a symbol applied like L_exp(A, E));
+    # derive.display.mapform reads the maps and checks them against jvp/vjp at general points
+    show_where: tuple = ()
     cuda: Cuda | None = None
     torch: Callable | None = None     # forward(torch, *args) where torch spells it otherwise than the runtime's
     jax: Callable | None = None       # table (runtime/backend_torch.py FORWARD), likewise over the jax module

@@ -28,8 +28,11 @@ PRIMITIVE = MatrixPrimitive(
     traceable=False,
     show="adj({X})",
     show_latex=r"\operatorname{{adj}}({X})",
-    show_jvp="d adj({X})[d{X}]",
-    show_vjp="d adj({X})[d{R}ᵀ]ᵀ",
+    show_jvp="d{R} = L_adj({X}, d{X})",
+    show_vjp="d{X} = L_adj({X}, d{R}ᵀ)ᵀ",
+    show_where=(("L_adj", "L_adj(A, E) = the derivative of adj at A along E",
+                 r"L_{\operatorname{adj}}(A, E) = \text{the derivative of } \operatorname{adj} \text{ at } A "
+                 r"\text{ along } E", lambda X: special.adjugate_jvp),),
     cuda=Cuda(forward="tr_adj", ws=(2, 0, 1, 0)),
     user=False,
 )

@@ -5,6 +5,7 @@ the eigenvalues are distinct; at a repeated eigenvalue the eigenvalues are not d
 import numpy as np
 
 from primitives.matrix import Cuda, MatrixPrimitive
+from primitives.spectral import EIGEN_WHERE
 from primitives.sym import eigh, sym
 
 
@@ -34,8 +35,9 @@ PRIMITIVE = MatrixPrimitive(
     saves=("eigvecsh",),
     show="λ({X})",
     show_latex=r"\lambda({X})",
-    show_jvp="d{R}ᵢ = vᵢᵀ·d{X}·vᵢ",
+    show_jvp="d{R} = diag(Vᵀ·d{X}·V)",
     show_vjp="d{X} = V·diag(d{R})·Vᵀ",
+    show_where=EIGEN_WHERE,
     cuda=Cuda(forward="tr_eigvalsh", ws=(3, 0, 2, 3), jvp="tr_eigvalsh_jvp", jvp_ws=(2, 0, 0, 0),
               vjp="tr_eigvalsh_vjp", vjp_ws=(2, 0, 0, 0)),
 )

@@ -8,6 +8,7 @@ repeat (F is infinite there): a degenerate eigenspace has no distinguished basis
 import numpy as np
 
 from primitives.matrix import Cuda, MatrixPrimitive
+from primitives.spectral import EIGEN_WHERE
 from primitives.sym import T, eigh, gap_inverse, sym
 
 
@@ -36,8 +37,11 @@ PRIMITIVE = MatrixPrimitive(
     saves=("eigvalsh", "R"),
     show="V({X})",
     show_latex=r"V({X})",
-    show_jvp="d{R} = {R}·(F∘({R}ᵀ·d{X}·{R})),  Fᵢⱼ = 1/(λⱼ - λᵢ)",
+    show_jvp="d{R} = {R}·(F∘({R}ᵀ·d{X}·{R}))",
     show_vjp="d{X} = sym({R}·(F∘({R}ᵀ·d{R}))·{R}ᵀ)",
+    show_where=(EIGEN_WHERE[0], ("F", "Fᵢⱼ = 1/(λⱼ - λᵢ), Fᵢᵢ = 0",
+                                 r"F_{ij} = \frac{1}{\lambda_j - \lambda_i},\ F_{ii} = 0",
+                                 lambda X: gap_inverse(np, eigh(X)[0]))),
     cuda=Cuda(forward="tr_eigvecsh", ws=(2, 0, 3, 3), jvp="tr_eigvecsh_jvp", jvp_ws=(2, 0, 0, 0),
               vjp="tr_eigvecsh_vjp", vjp_ws=(2, 0, 0, 0)),
 )

@@ -6,7 +6,7 @@ are equal. Self-adjoint: the pullback applies the same map to L̄ (and returns a
 import numpy as np
 
 from primitives.matrix import Cuda, MatrixPrimitive
-from primitives.spectral import daleckii_krein, forward
+from primitives.spectral import EIGEN_WHERE, daleckii_krein, eigh, forward
 
 
 def _divided(xp, w):
@@ -33,8 +33,11 @@ PRIMITIVE = MatrixPrimitive(
     saves=("eigvalsh", "eigvecsh"),
     show="log({X})",
     show_latex=r"\log({X})",
-    show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ,  Gᵢⱼ = (log λᵢ - log λⱼ)/(λᵢ - λⱼ)",
-    show_vjp="d{X} = V·(G∘(Vᵀ·d{R}·V))·Vᵀ",
+    show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ",
+    show_vjp="d{X} = sym(V·(G∘(Vᵀ·d{R}·V))·Vᵀ)",
+    show_where=EIGEN_WHERE + (("G", "Gᵢⱼ = (log λᵢ - log λⱼ)/(λᵢ - λⱼ), Gᵢᵢ = 1/λᵢ",
+                               r"G_{ij} = \frac{\log \lambda_i - \log \lambda_j}{\lambda_i - \lambda_j},\ "
+                               r"G_{ii} = \frac{1}{\lambda_i}", lambda X: _divided(np, eigh(X)[0])),),
     cuda=Cuda(forward="tr_logm", ws=(3, 0, 4, 3), jvp="tr_logm_jvp", jvp_ws=(2, 0, 2, 0),
               vjp="tr_logm_vjp", vjp_ws=(2, 0, 2, 0)),
 )

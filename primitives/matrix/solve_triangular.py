@@ -75,8 +75,9 @@ def _declare(name, lower):
         saves=("X", "R"),
         show=f"{name}({{X}}, {{B}})",
         show_latex=r"{X}^{{-1}} {B}",
-        show_jvp=(f"d{{R}} = -{{X}}⁻¹·{T}(d{{X}})·{{R}}", "d{R} = {X}⁻¹·d{B}"),
-        show_vjp=(f"d{{X}} = -{T}({{X}}⁻ᵀ·d{{R}}·{{R}}ᵀ)", "d{B} = {X}⁻ᵀ·d{R}"),
+        # the code reads X's triangle only: the maps hold for every X written with it
+        show_jvp=(f"d{{R}} = -{T}({{X}})⁻¹·{T}(d{{X}})·{{R}}", f"d{{R}} = {T}({{X}})⁻¹·d{{B}}"),
+        show_vjp=(f"d{{X}} = -{T}({T}({{X}})⁻ᵀ·d{{R}}·{{R}}ᵀ)", f"d{{B}} = {T}({{X}})⁻ᵀ·d{{R}}"),
         torch=lambda torch, X, B: _torch_solve(torch, X, B, lower),
         jax=lambda jax, X, B: _jax_solve(jax, X, B, lower),
         cuda=Cuda(forward=f"tr_{name}", jvp=(f"tr_{name}_jvp_x", f"tr_{name}_jvp_b"),

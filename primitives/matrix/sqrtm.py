@@ -5,12 +5,16 @@ difference of √ written without cancellation. Self-adjoint: the pullback appli
 import numpy as np
 
 from primitives.matrix import Cuda, MatrixPrimitive
-from primitives.spectral import daleckii_krein, forward
+from primitives.spectral import EIGEN_WHERE, daleckii_krein, eigh, forward
+
+
+def _gap_sum(w, xp=np):
+    r = xp.sqrt(w)
+    return 1.0 / (xp.expand_dims(r, -1) + xp.expand_dims(r, -2))
 
 
 def _jvp(xp, w, V, dS):
-    r = xp.sqrt(w)
-    return daleckii_krein(xp, 1.0 / (xp.expand_dims(r, -1) + xp.expand_dims(r, -2)), V, dS)
+    return daleckii_krein(xp, _gap_sum(w, xp), V, dS)
 
 
 PRIMITIVE = MatrixPrimitive(
@@ -25,8 +29,10 @@ PRIMITIVE = MatrixPrimitive(
     saves=("eigvalsh", "eigvecsh"),
     show="√{X}",
     show_latex=r"{X}^{{1/2}}",
-    show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ,  Gᵢⱼ = 1/(√λᵢ + √λⱼ)",
-    show_vjp="d{X} = V·(G∘(Vᵀ·d{R}·V))·Vᵀ",
+    show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ",
+    show_vjp="d{X} = sym(V·(G∘(Vᵀ·d{R}·V))·Vᵀ)",
+    show_where=EIGEN_WHERE + (("G", "Gᵢⱼ = 1/(√λᵢ + √λⱼ)", r"G_{ij} = \frac{1}{\sqrt{\lambda_i} + \sqrt{\lambda_j}}",
+                               lambda X: _gap_sum(eigh(X)[0])),),
     cuda=Cuda(forward="tr_sqrtm", ws=(3, 0, 4, 3), jvp="tr_sqrtm_jvp", jvp_ws=(2, 0, 2, 0),
               vjp="tr_sqrtm_vjp", vjp_ws=(2, 0, 2, 0)),
 )

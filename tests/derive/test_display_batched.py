@@ -23,8 +23,8 @@ WANT = {
     "bmm": ("dC_b = A_b·dB_b + dA_b·B_b", "dA_b = dC_b·B_bᵀ\ndB_b = A_bᵀ·dC_b"),
     "batched_transpose": ("dB_b = dA_bᵀ", "dA_b = dB_bᵀ"),
     "batched_inv": ("dB_b = -B_b·dA_b·B_b", "dA_b = -B_bᵀ·dB_b·B_bᵀ"),
-    # A is spd (logdet's domain): A⁻ᵀ = A⁻¹
-    "batched_logdet": ("dd_b = tr(A_b⁻¹·dA_b)", "dA_b = dd_b·A_b⁻¹"),
+    # logdet's code takes every invertible A (spd is only where it is sampled): A⁻ᵀ, not A⁻¹ (issue 25)
+    "batched_logdet": ("dd_b = tr(A_b⁻¹·dA_b)", "dA_b = dd_b·A_b⁻ᵀ"),
     "batched_solve": ("dz_b = dy_b - dA_b·x_b\ndx_b = A_b⁻¹·dz_b", "dy_b = A_b⁻ᵀ·dx_b\ndA_b = -dy_b·x_bᵀ"),
 }
 

@@ -11,7 +11,9 @@ bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
 # measured on this branch: `python benchmarks/bench_display.py`; raise it when the displays get shorter
-REACHED = 78
+# 76 since issue 25: two rows (det(A·X·B), logdet(XᵀX)) had counted as compact while naming a t0 they never
+# defined; the display now defines it on a line of its own (t0 = A·X·B), which their count includes
+REACHED = 76
 
 
 def test_the_table_is_large_enough_and_every_row_has_a_book_form():

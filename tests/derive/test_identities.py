@@ -11,7 +11,8 @@ IDENTITIES = [
     # (rule, {statement target: expected pullback in matrix form})
     ("B = inv(A)", {"dA": "dA = -Bᵀ·dB·Bᵀ"}),
     ("C[i,j] = A[i,k] * B[k,j]", {"dA": "dA = dC·Bᵀ", "dB": "dB = Aᵀ·dC"}),
-    ("y = logdet(A)", {"dA": "dA = dy·A⁻¹"}),      # A spd (logdet's domain): A⁻ᵀ = A⁻¹
+    # logdet's code (an LU) takes every invertible A, not only the spd ones it is sampled at (issue 25): A⁻ᵀ
+    ("y = logdet(A)", {"dA": "dA = dy·A⁻ᵀ"}),
     # the code keeps adj(A)ᵀ (det's gradient at singular A too); the display writes det(A)·A⁻ᵀ = y·A⁻ᵀ, as books do
     ("y = det(A)", {"dA": "dA = y·dy·A⁻ᵀ"}),
     ("t = A[i,i]", {"dA": "dA = dt·I"}),
