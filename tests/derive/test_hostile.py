@@ -389,7 +389,7 @@ def test_out_into_the_packages_generated_keeps_every_shipped_file(tmp_path, cach
     import shutil
 
     tree = tmp_path / "tree"
-    for part in ("derive", "runtime", "templates", "rules", "generated"):
+    for part in ("primitives", "derive", "runtime", "templates", "rules", "generated"):
         shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
     before = _snapshot(tree / "generated")
     f = tmp_path / "t.rules"
