@@ -279,15 +279,15 @@ def program_json(d, which):
 
 
 def _program_json(d, stmts, out):
+    doms = program_domains(d)       # once: it reads every statement of the program
     for ls in stmts:
         out.append({
             "target": pretty_name(ls.target),
             "indices": [i.name for i in ls.indices],
             "index_form": stmt_index(ls),
-            "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", program_domains(d)),
-            "latex": stmt_text(ls, "latex", domains=program_domains(d)),
+            "matrix_form": matrixform.safe_stmt_matrix(ls, "unicode", doms),
+            "latex": stmt_text(ls, "latex", domains=doms),
         })
-    doms = program_domains(d)
     for (sym, text), (_, tex) in zip(*[definition_lines(d, stmts, style, lambda ls, s=style: matrixform.safe_stmt_matrix(
             ls, s, doms)) for style in ("unicode", "latex")]):
         out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
