@@ -24,6 +24,7 @@ import numpy as _np
 
 from runtime import backend_jax, batching
 from runtime import registry as _registry
+from runtime.checking import MATRIX_DOMAINS
 from runtime.rule_cache import define as _define
 from runtime.rule_cache import load_module_file
 from runtime.tangents import NoTangent, ZeroTangent, is_zero, unthunk
@@ -72,7 +73,11 @@ def _wrap(reg_op):
     name, meta, sig = reg_op.name, reg_op.meta, reg_op.signature
     n = reg_op.n_in
     ints = tuple(k for k, p in enumerate(meta["inputs"]) if p.get("kind") == "int")
-    core = _custom_jvp(impls[name], impls[name + "_frule"], n, ints)
+    # an input declared spd/symmetric lives on symmetric matrices: JAX transposes the jvp for reverse mode, so the
+    # jvp projects its tangent, (Ȧ + Ȧᵀ)/2 (the same on the symmetric tangents it is defined for), and the
+    # transpose returns the symmetric gradient the generated pullback returns (docs/language.md)
+    sym = tuple(k for k, p in enumerate(meta["inputs"]) if p.get("domain") in MATRIX_DOMAINS)
+    core = _custom_jvp(impls[name], impls[name + "_frule"], n, ints, sym)
     check = reg_op.check
 
     tensor_args = [(k, p["name"], bool(p.get("indices"))) for k, p in enumerate(meta["inputs"])
@@ -97,8 +102,9 @@ def _wrap(reg_op):
     return op
 
 
-def _custom_jvp(forward, frule, n, ints):
-    """forward as a jax.custom_jvp whose JVP is the op's frule (int parameters are nondiff_argnums)."""
+def _custom_jvp(forward, frule, n, ints, sym=()):
+    """forward as a jax.custom_jvp whose JVP is the op's frule (int parameters are nondiff_argnums), the tangents
+    of the arguments at positions `sym` first projected onto symmetric matrices (last two axes)."""
     diff = tuple(k for k in range(n) if k not in ints)
 
     def assemble(fixed, primals):
@@ -118,7 +124,11 @@ def _custom_jvp(forward, frule, n, ints):
         args = assemble(fixed, primals)
         tans = [_NO] * n
         for k, t in zip(diff, tangents):
-            tans[k] = _ZERO if isinstance(t, jax.custom_derivatives.SymbolicZero) else t
+            if isinstance(t, jax.custom_derivatives.SymbolicZero):
+                t = _ZERO
+            elif k in sym:
+                t = (t + jnp.swapaxes(t, -1, -2)) / 2
+            tans[k] = t
         y, dy = frule((_NO, *tans), *args)
         y = _arrays(y)
         return y, _tangent_out(dy, y)

@@ -115,14 +115,17 @@ SYMMETRY_TOL = 1e-10    # a matrix whose asymmetry max|A - Aᵀ| / max|A| exceed
 
 
 def _spaces(op, args, in_names, tangent_space):
-    """The tangent space ("real" or "symmetric") of each argument. `tangent_space` maps an argument's position or
-    name to its space; an argument it does not name is symmetric when the op declares (or infers) it spd or
-    symmetric and the value given is symmetric, otherwise real."""
+    """(the tangent space, "real" or "symmetric", of each argument; the positions whose cotangent must lie in it).
+    `tangent_space` maps an argument's position or name to its space; an argument it does not name is symmetric
+    when the op declares (or infers) it spd or symmetric and the value given is symmetric, otherwise real. A
+    space given here or declared in the op's header is a promise about the cotangent too (the pullback returns
+    sym(G)); one only inferred (logdet's argument) is not: the op's pullback there is a general matrix's."""
 
     given = dict(tangent_space or {})
     r = resolve_function(op)
     doms = r.meta.get("domains", {}) if isinstance(r, Op) else {}
-    out = []
+    declared = [p.get("domain", "") for p in r.inputs] if isinstance(r, Op) else [""] * len(args)
+    out, required = [], set()
     for i, a in enumerate(args):
         keys = [k for k in (i, in_names[i]) if k in given]
         if len(keys) > 1 and given[keys[0]] != given[keys[1]]:
@@ -134,6 +137,8 @@ def _spaces(op, args, in_names, tangent_space):
             space = checking.space_of_domain(doms.get(in_names[i], "real"), np.ndim(a))
             if space == "symmetric" and checking.asymmetry(a) > SYMMETRY_TOL:
                 space = "real"      # a point off the declared domain: checked along every direction
+            elif space == "symmetric" and declared[i] in checking.MATRIX_DOMAINS:
+                required.add(i)
         elif space not in checking.SPACES:
             raise ValueError(f"tangent_space for {in_names[i]} must be one of {', '.join(checking.SPACES)}, "
                              f"not {space!r}")
@@ -144,10 +149,11 @@ def _spaces(op, args, in_names, tangent_space):
             if checking.asymmetry(a) > SYMMETRY_TOL:
                 raise ValueError(f"tangent_space: {in_names[i]} is declared symmetric but is not (max |A - Aᵀ| / "
                                  f"max |A| = {checking.asymmetry(a):.2g}); pass a symmetric point, e.g. (A + A.T)/2")
+            required.add(i)
         out.append(space)
     if given:
         raise ValueError(f"tangent_space names no argument of {in_names}: {sorted(map(str, given))}")
-    return out
+    return out, required
 
 
 def _symmetric_entries(shape):
@@ -193,14 +199,16 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
     `tangent_space` ({position or argument name: "symmetric"}) says an argument lives on symmetric matrices (last
     two axes; leading axes are batch axes): a function of a symmetric matrix such as cholesky reads one triangle,
     so only symmetric directions measure its derivative. The argument's finite differences then move A[r,c] and
-    A[c,r] together, its tangents are symmetric, and its cotangent is compared through its symmetric part
-    (G + Gᵀ)/2. A generated op's argument declared or inferred `spd`/`symmetric` is symmetric by default when the
-    value given is symmetric."""
+    A[c,r] together, its tangents are symmetric, and its cotangent must lie in that tangent space (be symmetric,
+    within rtol) and is compared with them entry by entry. A generated op's argument declared or inferred
+    `spd`/`symmetric` is symmetric by default when the value given is symmetric; where only inferred (logdet's
+    argument, which the op treats as a general matrix) the cotangent is compared through its symmetric part
+    (G + Gᵀ)/2, the only part a symmetric tangent sees, and need not be symmetric itself."""
 
     label, in_names, out_names, forward = _describe(op)
     args = [_as64(a) for a in args]
     in_names = in_names or [f"arg{i}" for i in range(len(args))]
-    spaces = _spaces(op, args, in_names, tangent_space)
+    spaces, required = _spaces(op, args, in_names, tangent_space)
     rng = np.random.default_rng(seed)
     report = CheckReport(label, tol=rtol)
 
@@ -217,15 +225,9 @@ def check_rrule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, max_elements=
     def probe(*xs):
         return checking.inner(_tuple(forward(*xs)), dys)
 
-    for i, (a, c, space) in enumerate(zip(args, cots, spaces)):
-        cd = _cotangent_to_check(report, in_names[i], a, c)
-        if cd is None:
-            continue
-        cd = checking.project(cd, space)
-        if int(np.size(a)) <= max_elements:
-            _check_elementwise(report, probe, args, i, in_names[i], cd, space, eps, atol)
-        else:
-            _check_directions(report, probe, args, i, in_names[i], cd, space, eps, atol, rng)
+    for i, (c, space) in enumerate(zip(cots, spaces)):
+        _check_cotangent(report, probe, args, i, in_names[i], c, space, i in required, (eps, atol, max_elements),
+                         rng)
 
     # adjoint identity against the frule, where there is one; a frule that exists but raises is a failure,
     # not a reason to skip the check
@@ -267,6 +269,32 @@ def _cotangent_to_check(report, name, a, c):
         report.record(np.inf, name, f"cotangent shape {np.shape(cd)} != argument shape {np.shape(a)}")
         return None
     return cd
+
+
+def _check_cotangent(report, probe, args, i, name, c, space, in_space, settings, rng):
+    """Argument i's cotangent c: in its tangent space where that is required (`in_space`), and against finite
+    differences, entry by entry for a small argument, along random directions for a large one."""
+    eps, atol, max_elements = settings
+    cd = _cotangent_to_check(report, name, args[i], c)
+    if cd is None:
+        return
+    if in_space:
+        _check_in_space(report, name, cd)
+    cd = checking.project(cd, space)
+    if int(np.size(args[i])) <= max_elements:
+        _check_elementwise(report, probe, args, i, name, cd, space, eps, atol)
+    else:
+        _check_directions(report, probe, args, i, name, cd, space, eps, atol, rng)
+
+
+def _check_in_space(report, name, cd):
+    """A cotangent promised on symmetric matrices is symmetric: along symmetric tangents (finite differences, the
+    adjoint identity) its antisymmetric part is invisible, so it is measured apart, as max |G - Gᵀ| / max |G|."""
+    asym = checking.asymmetry(cd)
+    report.record(asym, f"{name} (tangent space)",
+                  "the cotangent is symmetric" if asym <= report.tol else
+                  f"the cotangent is not in its tangent space, the symmetric matrices: max |G - Gᵀ| / max |G| = "
+                  f"{asym:.3g}; return its symmetric part (G + Gᵀ)/2")
 
 
 def _check_elementwise(report, probe, args, i, name, cd, space, eps, atol):
@@ -316,7 +344,7 @@ def check_frule(op, *args, rtol=1e-5, atol=1e-8, eps=1e-6, seed=0, verbose=False
 
     label, in_names, out_names, forward = _describe(op)
     args = [_as64(a) for a in args]
-    spaces = _spaces(op, args, in_names or [f"arg{i}" for i in range(len(args))], tangent_space)
+    spaces, _ = _spaces(op, args, in_names or [f"arg{i}" for i in range(len(args))], tangent_space)
     rng = np.random.default_rng(seed)
     report = CheckReport(label, tol=rtol)
     tangents = _tangents(args, spaces, rng)

@@ -14,6 +14,7 @@ import sympy as sp
 
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum, KroneckerDelta, Program, Stmt, TensorVar
+from derive.language import domains
 from derive.lowering import reductions
 
 TAN, COT, GIVEN = "d:", "b:", "g:"
@@ -769,14 +770,83 @@ def transpose_program(d: Derivation, prog: Program) -> list:
         _transpose_terms(ls, contrib, lambda ren, name=ybar_name, ix=ls.indices:
                          (sp.S.One, (), ir.access(name, ix).xreplace(ren)), prog)
     inputs = [v for v in prog.inputs if v.kind != "int"]
+    symmetric = _symmetric_names(d, prog, pull)
     for v in inputs:
         letters = list(v.indices)
         if len(set(letters)) != len(letters):
             letters = [x for x in "ijklmnopqr"][:len(letters)]
         P = tuple(Idx(letter, c) for letter, c in zip(letters, v.classes))
-        terms = contrib.get(v.name, [])
-        pull.append(LinStmt(cot(v.name), P, simplify_terms(_retarget(terms, P), P)))
+        terms = simplify_terms(_retarget(contrib.get(v.name, []), P), P)
+        if v.domain in domains.MATRIX and terms and not _symmetric_by_form(terms, P, symmetric):
+            pull += _projected(d, v, P, terms)
+        else:
+            pull.append(LinStmt(cot(v.name), P, terms))
     return pull
+
+
+# -----------------------------------------------------------------------------------------------------------
+# Inputs declared on symmetric matrices (docs/language.md, *Symmetric tangents*): an input declared `symmetric` or
+# `spd` lives on symmetric matrices (in its last two indices), so its cotangent is the one in that tangent space,
+# sym(G) = (G + Gᵀ)/2 of the transpose G. The pushforward is left alone: its tangents are symmetric there, and on
+# them G and sym(G) are the same linear function.
+
+
+def _symmetric_names(d: Derivation, prog: Program, pull: list) -> set:
+    """Tensors the rule's declarations make symmetric in their last two indices: inputs declared spd or symmetric,
+    a primitive's value at a symmetric argument where the primitive keeps symmetry (S⁻¹, logm(S)), and the
+    cotangent a primitive defined on symmetric matrices returns (cholesky's, eigvalsh's: symmetric gradients)."""
+    names = {v.name for v in prog.inputs if v.domain in domains.MATRIX}
+    for st in list(prog.stmts) + list(d.aux):
+        if st.prim and ir.ALL_PRIMITIVES[st.prim].keeps_symmetry and st.args[0] in names:
+            names.add(st.target)
+    return names | {ls.target for ls in pull if isinstance(ls, OpaqueLin) and ls.mode == "vjp"
+                    and ir.ALL_PRIMITIVES[ls.prim].symmetric}
+
+
+def _symmetric_by_form(terms, P, symmetric) -> bool:
+    """Σ terms over P is symmetric in P's last two indices by its form (then sym(G) = G and nothing is built): the
+    terms with those two indices swapped are the same terms, once every read of a symmetric tensor lists its last
+    two indices in one order and summed indices are named alike. Sound, not complete: a form it cannot match is
+    projected."""
+    a, b = P[-2], P[-1]
+    mirrored = [Term(t.coeff.xreplace({a: b, b: a}), t.sums, t.atom.xreplace({a: b, b: a})) for t in terms]
+    key = _symmetric_key(symmetric)
+    return collections.Counter(map(key, terms)) == collections.Counter(map(key, mirrored))
+
+
+def _symmetric_key(symmetric):
+    """A term's text with its sums named canonically (each order tried, up to 4 sums) and each read of a tensor in
+    `symmetric` with its last two indices sorted: equal keys, equal terms."""
+    def ordered(e):
+        return e.replace(lambda x: ir.is_access(x) and ir.acc_name(x) in symmetric and len(x.args) >= 2,
+                         lambda x: ir.access(ir.acc_name(x), x.args[:-2] + tuple(sorted(x.args[-2:], key=str))))
+
+    def key(t):
+        sums = list(t.sums)
+        perms = itertools.permutations(range(len(sums))) if len(sums) <= 4 else [range(len(sums))]
+        best = None
+        for perm in perms:
+            ren = {sums[p]: Idx(f"_s{k}", sums[p].ext) for k, p in enumerate(perm)}
+            text = (str(ordered(t.atom.xreplace(ren))), str(ordered(t.coeff.xreplace(ren))))
+            best = text if best is None or text < best else best
+        return best
+    return key
+
+
+def _projected(d: Derivation, v: TensorVar, P: tuple, terms: list) -> list:
+    """v̄ = sym(G), G = Σ terms built once (a tensor of its own unless it is one already: a primitive's vjp)."""
+    out = []
+    t = terms[0]
+    if len(terms) == 1 and t.coeff == 1 and not t.sums and tuple(t.atom.args) == P:
+        G = ir.acc_name(t.atom)          # already a tensor of its own (a primitive's vjp): read it twice
+    else:
+        g = f"_v{next(_counter)}"
+        d.tangent_temps.append(g)
+        G = cot(g)
+        out.append(LinStmt(G, P, terms))
+    mirrored = P[:-2] + (P[-1], P[-2])
+    half = sp.Rational(1, 2)
+    return out + [LinStmt(cot(v.name), P, [Term(half, (), ir.access(G, P)), Term(half, (), ir.access(G, mirrored))])]
 
 
 def _transpose_terms(ls, contrib, ybar_of, prog=None):

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from derive.calculus.differential import COT, GIVEN, TAN, Derivation, OpaqueLin, base_name, factors, lin_reads
+from derive.calculus.differential import (COT, GIVEN, TAN, Derivation, OpaqueLin, base_name, factors, lin_atoms,
+                                          lin_reads)
 from derive.emission.numpy_chunks import EXPAND_LIMIT, Chunker, chunk_index, expand_sums, expanded_terms
 from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, canonical_key, name_of, ref, render
 from derive.emission.numpy_shifted import emit_scatter
@@ -456,6 +457,7 @@ class OpGen:
         inputs = {v.name for v in p.inputs}
         diff_inputs = [v for v in p.inputs if v.kind != "int"]
         lazy = len(diff_inputs) > 1
+        private = _private_temps(d, inputs) if lazy else {}
         # a single output's cotangent is an array past the early return; so is what it surely feeds
         nonzero = {self.cot_arg(outs[0].name)} if len(outs) == 1 else set()
         if lazy and len(outs) == 1:
@@ -463,7 +465,7 @@ class OpGen:
             ybar = self.cot_arg(outs[0].name)
             pb.names = dict(pb.names)
             pb.names[COT + outs[0].name] = ybar
-            for e, ls in _shared_groups([ls for ls in d.pullback if base_name(ls.target) in inputs],
+            for e, ls in _shared_groups([ls for ls in d.pullback if base_name(ls.target) in inputs.union(private)],
                                         {COT + outs[0].name}):
                 pb.pref = tuple(ls.indices)
                 pb.emit(e)
@@ -475,7 +477,7 @@ class OpGen:
         for ls in d.pullback:
             T = base_name(ls.target)
             tv = self.tan_names[T]
-            if T in results:
+            if T in results or T in private:
                 continue
             if isinstance(ls, OpaqueLin):
                 self.emit_opaque(pb, ls, tv, self.cot_atom_var)
@@ -485,13 +487,8 @@ class OpGen:
                 results[T] = "_ZERO"
                 continue
             if T in inputs and lazy:
-                fn = pb.tmp(f"pb_{T}_")
-                sub = pb.nested()
-                self.emit_lin(sub, ls, tv, self.cot_atom_var, nonzero)
-                pb.line(f"def {fn}():", once=False)
-                pb.lines.extend(sub.lines)
-                pb.line(f"    return {tv}")
-                results[T] = f"Thunk({fn})"
+                own = [k for k in d.pullback if private.get(base_name(k.target)) == T]
+                results[T] = _thunk(self, pb, own + [ls], nonzero)
             else:
                 if self.emit_lin(pb, ls, tv, self.cot_atom_var, nonzero):
                     nonzero.add(tv)
@@ -536,6 +533,8 @@ def op_meta(p):
         m = {"name": u(v.name), "kind": v.kind}
         if v.kind == "tensor":
             m["indices"] = [u(i) for i in v.indices]
+        if v.domain:        # declared in the header (`domains` also holds the inferred ones)
+            m["domain"] = v.domain
         return m
 
     return {
@@ -550,6 +549,36 @@ def op_meta(p):
         "source": p.source,
         **({"doc": p.doc} if p.doc else {}),   # the comment lines right above the rule
     }
+
+
+def _thunk(gen: OpGen, pb: Emitter, stmts, nonzero) -> str:
+    """`Thunk(fn)` of a function emitted into pb that computes stmts in order and returns the last one's target
+    (an input's cotangent, after the temporaries only it reads)."""
+    fn, sub, inner = pb.tmp(f"pb_{base_name(stmts[-1].target)}_"), pb.nested(), set(nonzero)
+    for ls in stmts:
+        tv = gen.tan_names[base_name(ls.target)]
+        if gen.emit_lin(sub, ls, tv, gen.cot_atom_var, inner):
+            inner.add(tv)
+    pb.line(f"def {fn}():", once=False)
+    pb.lines.extend(sub.lines)
+    pb.line(f"    return {tv}")
+    return f"Thunk({fn})"
+
+
+def _private_temps(d: Derivation, inputs) -> dict:
+    """{cotangent temporary: the input whose cotangent alone reads it}: a symmetric input's unprojected
+    cotangent G, which its statement sym(G) reads, is computed inside that input's Thunk, so a pullback whose
+    caller reads only another input's cotangent never computes it."""
+    temps = set(d.tangent_temps)
+    out = {}
+    for ls in d.pullback:
+        T = base_name(ls.target)
+        if T not in temps or isinstance(ls, OpaqueLin):
+            continue
+        readers = [r for r in d.pullback if r is not ls and ls.target in lin_atoms(r)]
+        if len(readers) == 1 and base_name(readers[0].target) in inputs:
+            out[T] = base_name(readers[0].target)
+    return out
 
 
 def _shared_groups(stmts, allowed_atoms):

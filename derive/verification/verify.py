@@ -8,7 +8,8 @@ distinct extents, ascending and then descending, so a rule is met tall and wide;
 itself is ill posed (not finite, a matrix near singular) is skipped, never counted as a pass, and a rule
 passes only if no well-posed point fails and there is one. The sliced (chunked) passes the code ships are run
 under a tiny chunk budget and compared with the one-shot results. An input declared or inferred `spd` or
-`symmetric` lives on symmetric matrices: its points and its tangents are symmetric (cotangents stay general).
+`symmetric` lives on symmetric matrices: its points and its tangents are symmetric (output cotangents stay general),
+and where declared its own cotangent must be symmetric too (the pullback returns sym(G)).
 The numeric core (differences, the adjoint identity, relative errors, tangents) is runtime.checking, shared
 with the user-facing check_rrule / check_frule.
 """
@@ -28,12 +29,16 @@ from runtime import backend_numpy, checking
 from runtime.checking import finite as _finite
 from runtime.checking import flat as _flat
 from runtime.checking import rel_error as _rel
-from runtime.tangents import NoTangent, unthunk
+from runtime.tangents import NoTangent, is_zero, unthunk
 
 SIZES = (3, 4, 5, 6, 7, 8)       # extents of free index classes, in order of first appearance (then reversed)
 FD_STEPS = checking.FD_STEPS
 FD_TOL = 1e-6
 ADJ_TOL = 1e-10
+# asymmetry max |G - Gᵀ| / max |G| a declared symmetric input's cotangent may have: sym(G) has none, a G symmetric by
+# its form (S⁻¹ of an spd S, whose LAPACK inverse is symmetric to rounding) about cond(S)·1e-16, at most 1e-10 at the
+# points checked (COND_LIMIT); a cotangent that is not symmetric at all has O(1)
+SYM_TOL = 1e-8
 COND_LIMIT = 1e6                 # a matrix handed to inv/det/solve conditioned worse than this: ill posed
 # np.linalg functions whose argument's condition number is watched: near singular, the primal is ill posed
 CONDITIONED = ("inv", "det", "slogdet", "solve", "cholesky")
@@ -386,7 +391,23 @@ def _check_point(chk, name, fns, meta, x, rng, watch):
         chk.problem("the pullback's first cotangent (for the function itself) must be NoTangent()")
     adj, _, _ = checking.adjoint_error(ybar, ydot, grads[1:], xdot)
     chk.adjoint_error = max(chk.adjoint_error, adj)
+    _in_tangent_spaces(chk, meta, grads[1:])
     return xdot, ybar, vals
+
+
+def _in_tangent_spaces(chk, meta, grads):
+    """The cotangent of an input declared `spd` or `symmetric` is symmetric: the adjoint identity along symmetric
+    tangents cannot see its antisymmetric part, so it is checked apart."""
+    for inp, g in zip(meta["inputs"], grads):
+        if inp.get("domain") not in domains.MATRIX:
+            continue
+        g = unthunk(g)
+        if g is None or is_zero(g):
+            continue
+        asym = checking.asymmetry(g)
+        what = f"the cotangent of {inp['name']} (declared {inp['domain']}) is not in its tangent space"
+        if not asym <= SYM_TOL and not any(p.startswith(what) for p in chk.problems):   # once, at the first point
+            chk.problem(f"{what}: not symmetric (max |G - Gᵀ| / max |G| = {asym:.2g})")
 
 
 def _compare_chunked(chk, module, name, fns, x, point):

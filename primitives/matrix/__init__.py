@@ -59,6 +59,7 @@ class MatrixPrimitive:
     result: str = "square"            # 'square' (n, n) | 'vector' (n,) | 'scalar' () | 'rhs' (like the rhs)
     domain: str = ""                  # the first argument's natural domain: 'wellcond' | 'spd' | 'symmetric' | ''
     symmetric: bool = False           # defined on symmetric matrices: symmetric tangents, symmetric gradients
+    keeps_symmetry: bool = False      # a symmetric argument has a symmetric value (inv, expm, logm ...)
     differential: str | None = None   # index form (see index_form), R the result, dX the tangent of X
     jvp: Callable | tuple | None = None   # else: jvp(xp, *saved, dX) -> dR, or a tuple: one map per argument
     vjp: Callable | tuple | None = None   #       (None: not differentiable in it); vjp(xp, *saved, R̄) -> X̄,

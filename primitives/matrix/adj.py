@@ -22,6 +22,7 @@ PRIMITIVE = MatrixPrimitive(
     doc="the adjugate (det(X)·X⁻¹ where X is invertible, continuous at singular X)",
     forward=special.adjugate,
     result="square",
+    keeps_symmetry=True,
     jvp=_jvp,
     vjp=_vjp,
     saves=("X",),

@@ -41,6 +41,7 @@ PRIMITIVE = MatrixPrimitive(
     doc="the matrix exponential",
     forward=_expm,
     result="square",
+    keeps_symmetry=True,
     jvp=_jvp,
     vjp=_vjp,
     saves=("X",),

@@ -8,6 +8,7 @@ PRIMITIVE = MatrixPrimitive(
     doc="the inverse of a square matrix",
     forward=np.linalg.inv,
     result="square",
+    keeps_symmetry=True,
     domain="wellcond",
     differential="dR[i,j] = -R[i,k] * dX[k,l] * R[l,j]",
     show="{X}⁻¹",

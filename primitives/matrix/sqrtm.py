@@ -24,6 +24,7 @@ PRIMITIVE = MatrixPrimitive(
     result="square",
     domain="spd",
     symmetric=True,
+    keeps_symmetry=True,
     jvp=_jvp,
     vjp=_jvp,
     saves=("eigvalsh", "eigvecsh"),
