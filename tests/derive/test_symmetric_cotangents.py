@@ -249,7 +249,7 @@ def test_native_cpu_kernels_return_the_symmetric_gradient(derived):
     if not ok:
         pytest.skip(f"native CPU kernels unavailable: {why}")
     results, src, _ = derived
-    files = codegen_cpp.generate_cpu(results, "<sym>", module_text=src)
+    files = codegen_cpp.generate_cpu(results, "<sym>", module_text=src, name="sym")
     manifest = json.loads(files["sym.json"])
     mod = plan.Module("<sym>", files["sym.cpp"], manifest)
     # the native CPU plans leave matrix primitives to the NumPy code: the user's expression is the one planned
@@ -277,7 +277,7 @@ def test_cuda_kernels_return_the_symmetric_gradient(where, derived):
     from runtime import cuda as rc
 
     dev = _cuda_device(where)
-    files = codegen_cuda.generate_cuda(derived[0], "<sym>")
+    files = codegen_cuda.generate_cuda(derived[0], "<sym>", name="sym")
     plan = json.loads(files["sym.json"])
     assert not plan.get("unsupported"), plan.get("unsupported")
     mod = rc.Module("sym", files["sym.cu"], plan)
