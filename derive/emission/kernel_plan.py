@@ -344,7 +344,7 @@ class Planner:
     def _stabilize(self, e):
         """log Σ_K exp(u) -> log Σ_K exp(u - M) + M and exp(w)·(Σ_K exp(u))⁻¹ -> exp(w - M)·(Σ_K exp(u - M))⁻¹,
         M the shift of max_K u: no overflow for large u, no underflow to log 0 for very negative u (the NumPy
-        code's emit_logsumexp and _stable_softmax)."""
+        code's emit_logsumexp and stable_softmax)."""
         if not e.args or ir.is_access(e) or not _has_sum(e):
             return e
         if isinstance(e, IndexSum):

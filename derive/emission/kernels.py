@@ -13,6 +13,7 @@ from pathlib import Path
 import sympy as sp
 
 from derive.calculus.differential import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
+from derive.calculus.logsumexp import inline_log_sum_exp
 from derive.emission import cuda_reductions, cuda_shifts
 from derive.emission.kernel_plan import Body, Planner, outer_accesses
 from derive.ir import nodes as ir
@@ -238,7 +239,7 @@ class OpPlan:
     def __init__(self, result, prefix, kernels: KernelSet):
         self.r = result
         self.kernel_set = kernels
-        self.d = result.derivation
+        self.d = inline_log_sum_exp(result.derivation)      # as the NumPy code's (calculus.logsumexp)
         self.p = self.d.program
         self.name = self.p.name
         self.prefix = prefix

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 import sympy as sp
 
 from derive.calculus.differential import COT, GIVEN, TAN, Derivation, OpaqueLin, base_name, factors, lin_reads
+from derive.calculus.logsumexp import inline_log_sum_exp
 from derive.emission.numpy_chunks import EXPAND_LIMIT, Chunker, chunk_index, expand_sums, expanded_terms
+from derive.emission.numpy_contract import is_sum_of_exp, stable_softmax
 from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, canonical_key, name_of, ref, render
 from derive.emission.numpy_shifted import emit_scatter
 from derive.ir import nodes as ir
@@ -128,7 +130,7 @@ def _op_names(d: Derivation) -> OpNames:
 
 class OpGen:
     def __init__(self, d: Derivation):
-        self.d = d
+        self.d = d = inline_log_sum_exp(d)      # lse - z as (z - max) - log Σ exp(z - max) (calculus.logsumexp)
         self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
         self.counter = Temporaries()
@@ -561,7 +563,7 @@ def _shared_groups(stmts, allowed_atoms):
                 continue
             body = t.coeff * t.atom
             groups: dict = {}
-            for f in factors(body):
+            for f in stable_softmax(list(factors(body))):     # as emit_product groups them
                 if f.is_number:
                     continue
                 groups.setdefault(frozenset(ir.free_indices(f, f.atoms(Idx))), []).append(f)
@@ -585,7 +587,9 @@ def _common_factor(terms, indices):
     idx = set(indices)
     shared = None
     for t in terms:
-        fs = [f for f in factors(t.coeff) if not f.is_number]
+        # a reciprocal of Σ exp stays with the exp it divides: emit_product shifts the pair by the maximum
+        fs = [f for f in factors(t.coeff) if not f.is_number
+              and not (isinstance(f, sp.Pow) and f.exp == -1 and is_sum_of_exp(f.base))]
         keys = {f for f in fs if f.atoms(Idx) and set(ir.free_indices(f, f.atoms(Idx))) <= idx
                 and not (set(f.atoms(Idx)) & set(t.sums)) and not ir.is_access(f)}
         shared = keys if shared is None else shared & keys
