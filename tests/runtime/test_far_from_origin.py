@@ -1,12 +1,14 @@
 """Derivatives at realistic magnitudes on every compiled path (issue #25), against references computed apart from the
-code: mpmath at 50 digits. Inputs are rounded to the working dtype first, so the references see exactly what the
-code sees.
+code: mpmath at 50 digits for the log-sum-exp family, and float64 of the direct definition for the Gaussian kernel
+sum (x - y is exact there, Sterbenz). Inputs are rounded to the working dtype first, so the references see exactly
+what the code sees.
 
 Paths: the generated NumPy code, the native CPU plan (C++), the CUDA plan (the CPU emulation of its kernels), the
-torch bridge (its native runner and its Python path) and the JAX bridge. Before the fix every path's
-logsumexp/row_logsumexp pullback was exp(x - lse), which loses |x|·eps (3 % in float32 at 1e6), and
-cross_entropy's value and its targets' cotangent read z - lse with lse rounded (its value 100 % off in float32 at
-1e15)."""
+torch bridge (its native runner and its Python path) and the JAX bridge. Before the fixes every path's
+logsumexp/row_logsumexp pullback was exp(x - lse), which loses |x|·eps (3 % in float32 at 1e6), cross_entropy's
+value and its targets' cotangent read z - lse with lse rounded (its value 100 % off in float32 at 1e15), and the
+native and CUDA kernels' Gaussian x-cotangent was the expanded Σ_j K·y_j - x_i·Σ_j K of uncentred coordinates
+(0.2 off in float32 at 1e6, 3e-10 in float64 at 1e6), which the NumPy code centres first."""
 from __future__ import annotations
 
 import json
@@ -28,7 +30,7 @@ TOL = {np.float32: 2e-5, np.float64: 1e-10}
 SCALES = [(np.float32, 1e3), (np.float32, 1e6), (np.float64, 1e6), (np.float64, 1e15)]
 SCALE_IDS = [f"{np.dtype(d).name}@{o:g}" for d, o in SCALES]
 PATHS = ["numpy", "native", "cuda-emulated", "torch", "torch-python", "jax"]
-MODULE = {"logsumexp": "nn", "cross_entropy": "nn", "row_logsumexp": "reductions"}
+MODULE = {"logsumexp": "nn", "cross_entropy": "nn", "gaussian_kernel_sum": "nn", "row_logsumexp": "reductions"}
 
 
 def _mpf(v):
@@ -154,3 +156,29 @@ def test_value_and_cotangents_far_from_the_origin(op, dtype, offset, path):
     for k, (g, want) in enumerate(zip(grads, want_g)):
         g = np.zeros_like(want) if g is None or is_zero(g) else np.asarray(g, np.float64).reshape(np.shape(want))
         assert _normwise(g, want) <= tol, f"{op}: cotangent of argument {k} on {path}: {_normwise(g, want):.2g}"
+
+
+@pytest.mark.parametrize("path", ["numpy", "native", "cuda-emulated"])
+@pytest.mark.parametrize("dtype,offset", SCALES, ids=SCALE_IDS)
+def test_kernel_sum_pushforward_far_from_the_origin(dtype, offset, path):
+    """The pushforward along x and y: <x̄, ẋ> + <ȳ, ẏ> of the reference cotangents, at the cotangent w."""
+    args, w, _, (gx, gy, _, _) = _problem("gaussian_kernel_sum", dtype, offset, np.random.default_rng(5))
+    rng = np.random.default_rng(6)
+    dx, dy = (rng.standard_normal(a.shape).astype(dtype) for a in args[:2])
+    tans = (NoTangent(), dx, dy, ZeroTangent(), ZeroTangent())
+    module = generated.nn
+    if path == "numpy":
+        _, dout = module._define(backend_numpy)["gaussian_kernel_sum_frule"](tans, *args)
+    elif path == "native":
+        if not native.available()[0]:
+            pytest.skip(native.available()[1])
+        _, dout = native.call(native.plan_for(module), "gaussian_kernel_sum", "frule", [tans] + list(args))
+    else:
+        mod, dev = _emulated("nn")
+        dtans = tuple(dev.asarray(t, dtype) if isinstance(t, np.ndarray) else t for t in tans)
+        _, dout = rc.call(mod, "gaussian_kernel_sum", "frule",
+                          [dtans] + [dev.asarray(a, dtype) if np.ndim(a) else a for a in args], dev)
+    got = float(np.dot(np.asarray(dout, np.float64), w.astype(np.float64)))
+    want = float(np.sum(gx * dx) + np.sum(gy * dy))
+    scale = float(np.sum(np.abs(gx * dx)) + np.sum(np.abs(gy * dy)))
+    assert abs(got - want) <= TOL[dtype] * scale, (got, want)
