@@ -131,8 +131,10 @@ def plan_centre(planner, prog, groups_):
     """The origin of each group, c[d] = Σ finite entries / count, then each input's centred copy x - c (a program's
     first pieces, before anything reads the inputs)."""
     for k, (cls, group) in enumerate(groups_):
-        axes = {name: [Idx(f"_q{a}", c) for a, c in enumerate(prog.var(name).classes)] for name in group}
-        d = Idx("_qd", cls)
+        # names of their own per input and axis: SymPy orders the extents in `count` by name, never by hash
+        axes = {name: [Idx(f"_q{k}_{m}_{a}", c) for a, c in enumerate(prog.var(name).classes)]
+                for m, name in enumerate(group)}
+        d = Idx(f"_q{k}_d", cls)
         count = sp.Add(*[sp.Mul(*[Extent(s) for s in idx if s.ext != cls]) for idx in axes.values()])
         terms = []
         for name, idx in axes.items():
