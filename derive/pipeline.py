@@ -337,7 +337,7 @@ def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=T
             out["files"].update(_cuda_files(results, label))
             out["files"].update(_cpu_files(results, label, out["files"][f"{module}.py"]))
             note("compiling and checking the native CPU kernels")
-            _check_native(out, label)
+            _check_native(out, label, {r.name: r.rule for r in results})
     return results, out
 
 
@@ -368,12 +368,12 @@ def _cpu_files(results, label, module_text):
     return {f"cpu/{name}": text for name, text in generate_cpu(results, label, module_text=module_text).items()}
 
 
-def _check_native(out, label):
+def _check_native(out, label, rules=None):
     """Run the native plan against the verified NumPy code (derive.verification.native). An op whose kernels disagree is
     left out of the CPU plan and the CUDA plan (the planner printed both from one plan; on a GPU the same mistake
     would go unseen here), with a warning: the rule is right and its verified NumPy code runs. Only an exception
     from the check itself fails the rule. (tests/derive/test_native_plans.py holds every shipped op to its kernels.)"""
-    found = verify_native.check(out["files"][f"{out['module']}.py"], out["files"], label)
+    found = verify_native.check(out["files"][f"{out['module']}.py"], out["files"], label, rules)
     dropped = {}
     for rule in out["rules"]:
         if rule["name"] not in found:
