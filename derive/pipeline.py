@@ -341,7 +341,7 @@ def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=T
             cpu = generate_cpu(results, label, module_text=out["files"][where["module"]], name=module)
             out["files"].update(_named(where, "cpu", cpu))
             note("compiling and checking the native CPU kernels")
-            _check_native(out, label)
+            _check_native(out, label, {r.name: r.rule for r in results})
     return results, out
 
 
@@ -369,12 +369,12 @@ def define_files(text: str, name: str | None = None, label: str = "<runtime>", *
     return out["files"]
 
 
-def _check_native(out, label):
+def _check_native(out, label, rules=None):
     """Run the native plan against the verified NumPy code (derive.verification.native). An op whose kernels disagree is
     left out of the CPU plan and the CUDA plan (the planner printed both from one plan; on a GPU the same mistake
     would go unseen here), with a warning: the rule is right and its verified NumPy code runs. Only an exception
     from the check itself fails the rule. (tests/derive/test_native_plans.py holds every shipped op to its kernels.)"""
-    found = verify_native.check(out["files"][artefacts.paths(out["module"])["module"]], out["files"], label)
+    found = verify_native.check(out["files"][artefacts.paths(out["module"])["module"]], out["files"], label, rules)
     dropped = {}
     for rule in out["rules"]:
         if rule["name"] not in found:

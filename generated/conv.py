@@ -80,7 +80,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                dx = (np.shift_window(np.shift_scatter(dy_, ((((0, 1),), (n_k - 1)),), (n_t + (n_k - 1), )), ((((0, 1), (1, -1),), (n_k - 1)),), (n_t, n_k, )) @ w)
+                dx = (np.shift_window(np.shift_scatter(dy_, ((((0, 1),), max(0, (n_k - 1))),), (n_t + abs((n_k - 1)), )), ((((0, 1), (1, -1),), (n_k - 1)),), (n_t, n_k, )) @ w)
                 return dx
             def _pb_w_14():
                 dw = (dy_ @ np.transpose(np.shift_window(x, ((((0, 1), (1, 1)), 0),), (n_k, n_i, ))))
@@ -180,7 +180,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), (n_p - 1)), (((2, 1),), (n_q - 1)),), (n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), max(0, (n_p - 1))), (((2, 1),), max(0, (n_q - 1))),), (n_o, n_s + abs((n_p - 1)), n_t + abs((n_q - 1)), ))
                 dx = np.einsum("abcd,aecfd->bef", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1), (2, -1),), (n_p - 1)), (((3, 1), (4, -1),), (n_q - 1)),), (n_o, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
             def _pb_K_14():
@@ -242,7 +242,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), (n_p - 1)), (((3, 1),), (n_q - 1)),), (n_n, n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), max(0, (n_p - 1))), (((3, 1),), max(0, (n_q - 1))),), (n_n, n_o, n_s + abs((n_p - 1)), n_t + abs((n_q - 1)), ))
                 dx = np.einsum("abcd,eafcgd->ebfg", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, -1),), (n_p - 1)), (((4, 1), (5, -1),), (n_q - 1)),), (n_n, n_o, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
             def _pb_K_14():
@@ -300,7 +300,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), (n_p - 1)), (((2, 1),), (n_q - 1)),), (n_c, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), max(0, (n_p - 1))), (((2, 1),), max(0, (n_q - 1))),), (n_c, n_s + abs((n_p - 1)), n_t + abs((n_q - 1)), ))
                 dx = np.einsum("abc,adbec->ade", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1), (2, -1),), (n_p - 1)), (((3, 1), (4, -1),), (n_q - 1)),), (n_c, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
             def _pb_K_14():
@@ -399,7 +399,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _gw12 = np.shift_window(np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), (n_k - 1)),), (n__batch, n_t + (n_k - 1), )), ((((0, 1),), 0), (((1, 1), (2, -1),), (n_k - 1)),), (n__batch, n_t, n_k, ))
+                _gw12 = np.shift_window(np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), max(0, (n_k - 1))),), (n__batch, n_t + abs((n_k - 1)), )), ((((0, 1),), 0), (((1, 1), (2, -1),), (n_k - 1)),), (n__batch, n_t, n_k, ))
                 dx = np.einsum("abc,ac->ab", _gw12, w, optimize=True)
                 return dx
             def _pb_w_14():
@@ -506,7 +506,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), (n_p - 1)), (((3, 1),), (n_q - 1)),), (n__batch, n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), max(0, (n_p - 1))), (((3, 1),), max(0, (n_q - 1))),), (n__batch, n_o, n_s + abs((n_p - 1)), n_t + abs((n_q - 1)), ))
                 dx = np.einsum("abcde,abfdge->acfg", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, -1),), (n_p - 1)), (((4, 1), (5, -1),), (n_q - 1)),), (n__batch, n_o, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
             def _pb_K_14():
@@ -573,7 +573,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1),), (n_p - 1)), (((4, 1),), (n_q - 1)),), (n__batch, n_n, n_o, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1),), max(0, (n_p - 1))), (((4, 1),), max(0, (n_q - 1))),), (n__batch, n_n, n_o, n_s + abs((n_p - 1)), n_t + abs((n_q - 1)), ))
                 _gw12 = np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), 0), (((3, 1), (4, -1),), (n_p - 1)), (((5, 1), (6, -1),), (n_q - 1)),), (n__batch, n_n, n_o, n_s, n_p, n_t, n_q, ))
                 dx = np.einsum("abcde,afbgdhe->afcgh", K, _gw12, optimize=True)
                 return dx
@@ -635,7 +635,7 @@ def _define(np):
             if is_zero(dy_):
                 return (_NO, _ZERO, _ZERO)
             def _pb_x_10():
-                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), (n_p - 1)), (((3, 1),), (n_q - 1)),), (n__batch, n_c, n_s + (n_p - 1), n_t + (n_q - 1), ))
+                _pad11 = np.shift_scatter(dy_, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1),), max(0, (n_p - 1))), (((3, 1),), max(0, (n_q - 1))),), (n__batch, n_c, n_s + abs((n_p - 1)), n_t + abs((n_q - 1)), ))
                 dx = np.einsum("abcd,abecfd->abef", K, np.shift_window(_pad11, ((((0, 1),), 0), (((1, 1),), 0), (((2, 1), (3, -1),), (n_p - 1)), (((4, 1), (5, -1),), (n_q - 1)),), (n__batch, n_c, n_s, n_p, n_t, n_q, )), optimize=True)
                 return dx
             def _pb_K_14():

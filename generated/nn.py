@@ -99,7 +99,8 @@ def _define(np):
         y = np.logsumexp(x, axis=0)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, np.sum((dx * np.exp((x - y))), axis=0))
+            _m2 = np.lse_shift(x, axis=0)
+            dy_ = _add(dy_, np.sum((dx * np.exp(((x - np.sum(_m2)) - np.log(np.sum(np.exp(x - _m2)))))), axis=0))
         return y, dy_
 
     def logsumexp_rrule(x):
@@ -107,7 +108,8 @@ def _define(np):
         def logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (dy_ * np.exp((x - y)))
+            _m10 = np.lse_shift(x, axis=0)
+            dx = (dy_ * np.exp(((x - np.sum(_m10)) - np.log(np.sum(np.exp(x - _m10))))))
             return (_NO, dx)
         return y, logsumexp_pullback
 
@@ -286,47 +288,49 @@ def _define(np):
     # Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept for the pullback).
     def cross_entropy(z, t):
         n_b = z.shape[0]
-        lse = np.logsumexp(z, axis=1)
-        L = (-(_recip(n_b) * np.sum(((z - (lse[:, None])) * t), axis=(0, 1))))
+        _m0 = np.lse_shift(z, axis=1)
+        L = (-(_recip(n_b) * np.sum((((z - np.sum(_m0, axis=1)[:, None]) - np.log(np.sum(np.exp(z - _m0), axis=1))[:, None]) * t), axis=(0, 1))))
         return L
 
     def cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[0]
-        lse = np.logsumexp(z, axis=1)
-        _e6 = (z - (lse[:, None]))
-        L = (-(_recip(n_b) * np.sum((_e6 * t), axis=(0, 1))))
+        _m7 = np.lse_shift(z, axis=1)
+        _ls8 = np.log(np.sum(np.exp(z - _m7), axis=1))
+        _m9 = np.sum(_m7, axis=1)
+        L = (-(_recip(n_b) * np.sum((((z - _m9[:, None]) - _ls8[:, None]) * t), axis=(0, 1))))
         dlse = _ZERO
         if not is_zero(dz):
-            dlse = _add(dlse, np.sum((dz * np.exp(_e6)), axis=1))
+            dlse = _add(dlse, np.sum((dz * np.exp(((z - _m9[:, None]) - _ls8[:, None]))), axis=1))
         dL = _ZERO
         if not is_zero(dlse):
             dL = _add(dL, (dlse @ np.sum(t, axis=1)))
         if not is_zero(dz):
             dL = _add(dL, (-np.sum((dz * t), axis=(0, 1))))
         if not is_zero(dt):
-            dL = _add(dL, np.sum(((lse[:, None] - z) * dt), axis=(0, 1)))
+            dL = _add(dL, np.sum(((((-z) + _m9[:, None]) + _ls8[:, None]) * dt), axis=(0, 1)))
         if not is_zero(dL):
             dL = dL * _recip(n_b)
         return L, dL
 
     def cross_entropy_rrule(z, t):
         n_b = z.shape[0]
-        lse = np.logsumexp(z, axis=1)
-        _e21 = (z - (lse[:, None]))
-        L = (-(_recip(n_b) * np.sum((_e21 * t), axis=(0, 1))))
+        _m26 = np.lse_shift(z, axis=1)
+        _ls27 = np.log(np.sum(np.exp(z - _m26), axis=1))
+        _m28 = np.sum(_m26, axis=1)
+        L = (-(_recip(n_b) * np.sum((((z - _m28[:, None]) - _ls27[:, None]) * t), axis=(0, 1))))
         def cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             dlse = ((_recip(n_b) * dL) * np.sum(t, axis=1))
-            def _pb_z_27():
+            def _pb_z_35():
                 dz = ((-_recip(n_b)) * dL * t)
-                dz = _add(dz, ((dlse[:, None]) * np.exp(_e21)))
+                dz = _add(dz, ((dlse[:, None]) * np.exp(((z - _m28[:, None]) - _ls27[:, None]))))
                 return dz
-            def _pb_t_31():
-                dt = (_recip(n_b) * (lse[:, None] - z) * dL)
+            def _pb_t_40():
+                dt = (_recip(n_b) * (((-z) + _m28[:, None]) + _ls27[:, None]) * dL)
                 return dt
-            return (_NO, Thunk(_pb_z_27), Thunk(_pb_t_31))
+            return (_NO, Thunk(_pb_z_35), Thunk(_pb_t_40))
         return L, cross_entropy_pullback
 
     # ---- gaussian_kernel_sum(x[i,d], y[j,d], b[j], s) -> out[i]    (rules/nn.rules:25)
@@ -520,7 +524,8 @@ def _define(np):
         y = np.logsumexp(x, axis=1)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, np.sum((dx * np.exp((x - (y[:, None])))), axis=1))
+            _m2 = np.lse_shift(x, axis=1)
+            dy_ = _add(dy_, np.sum((dx * np.exp(((x - np.sum(_m2, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m2), axis=1))[:, None]))), axis=1))
         return y, dy_
 
     def _op___batched_logsumexp_rrule(x):
@@ -528,7 +533,8 @@ def _define(np):
         def _op___batched_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = ((dy_[:, None]) * np.exp((x - (y[:, None]))))
+            _m10 = np.lse_shift(x, axis=1)
+            dx = ((dy_[:, None]) * np.exp(((x - np.sum(_m10, axis=1)[:, None]) - np.log(np.sum(np.exp(x - _m10), axis=1))[:, None])))
             return (_NO, dx)
         return y, _op___batched_logsumexp_pullback
 
@@ -710,47 +716,49 @@ def _define(np):
     # Cross-entropy of logits z against targets t, through each row's log-sum-exp (kept for the pullback).
     def _op___batched_cross_entropy(z, t):
         n_b = z.shape[1]
-        lse = np.logsumexp(z, axis=2)
-        L = ((-_recip(n_b)) * np.sum(((z - (lse[:, :, None])) * t), axis=(1, 2)))
+        _m0 = np.lse_shift(z, axis=2)
+        L = ((-_recip(n_b)) * np.sum((((z - np.sum(_m0, axis=2)[:, :, None]) - np.log(np.sum(np.exp(z - _m0), axis=2))[:, :, None]) * t), axis=(1, 2)))
         return L
 
     def _op___batched_cross_entropy_frule(tangents, z, t):
         _, dz, dt = tangents
         n_b = z.shape[1]
-        lse = np.logsumexp(z, axis=2)
-        _e6 = (z - (lse[:, :, None]))
-        L = ((-_recip(n_b)) * np.sum((_e6 * t), axis=(1, 2)))
+        _m7 = np.lse_shift(z, axis=2)
+        _ls8 = np.log(np.sum(np.exp(z - _m7), axis=2))
+        _m9 = np.sum(_m7, axis=2)
+        L = ((-_recip(n_b)) * np.sum((((z - _m9[:, :, None]) - _ls8[:, :, None]) * t), axis=(1, 2)))
         dlse = _ZERO
         if not is_zero(dz):
-            dlse = _add(dlse, np.sum((dz * np.exp(_e6)), axis=2))
+            dlse = _add(dlse, np.sum((dz * np.exp(((z - _m9[:, :, None]) - _ls8[:, :, None]))), axis=2))
         dL = _ZERO
         if not is_zero(dlse):
             dL = _add(dL, np.einsum("ab,ab->a", dlse, np.sum(t, axis=2), optimize=True))
         if not is_zero(dz):
             dL = _add(dL, (-np.sum((dz * t), axis=(1, 2))))
         if not is_zero(dt):
-            dL = _add(dL, np.sum(((lse[:, :, None] - z) * dt), axis=(1, 2)))
+            dL = _add(dL, np.sum(((((-z) + _m9[:, :, None]) + _ls8[:, :, None]) * dt), axis=(1, 2)))
         if not is_zero(dL):
             dL = dL * _recip(n_b)
         return L, dL
 
     def _op___batched_cross_entropy_rrule(z, t):
         n_b = z.shape[1]
-        lse = np.logsumexp(z, axis=2)
-        _e21 = (z - (lse[:, :, None]))
-        L = ((-_recip(n_b)) * np.sum((_e21 * t), axis=(1, 2)))
+        _m26 = np.lse_shift(z, axis=2)
+        _ls27 = np.log(np.sum(np.exp(z - _m26), axis=2))
+        _m28 = np.sum(_m26, axis=2)
+        L = ((-_recip(n_b)) * np.sum((((z - _m28[:, :, None]) - _ls27[:, :, None]) * t), axis=(1, 2)))
         def _op___batched_cross_entropy_pullback(dL):
             if is_zero(dL):
                 return (_NO, _ZERO, _ZERO)
             dlse = (_recip(n_b) * ((dL[:, None]) * np.sum(t, axis=2)))
-            def _pb_z_26():
+            def _pb_z_34():
                 dz = ((-_recip(n_b)) * (dL[:, None, None]) * t)
-                dz = _add(dz, ((dlse[:, :, None]) * np.exp(_e21)))
+                dz = _add(dz, ((dlse[:, :, None]) * np.exp(((z - _m28[:, :, None]) - _ls27[:, :, None]))))
                 return dz
-            def _pb_t_30():
-                dt = (_recip(n_b) * (lse[:, :, None] - z) * (dL[:, None, None]))
+            def _pb_t_39():
+                dt = (_recip(n_b) * (((-z) + _m28[:, :, None]) + _ls27[:, :, None]) * (dL[:, None, None]))
                 return dt
-            return (_NO, Thunk(_pb_z_26), Thunk(_pb_t_30))
+            return (_NO, Thunk(_pb_z_34), Thunk(_pb_t_39))
         return L, _op___batched_cross_entropy_pullback
 
     # ---- __batched_gaussian_kernel_sum(x[_batch,i,d], y[_batch,j,d], b[_batch,j], s[_batch]) -> out[_batch,i]    (rules/nn.rules:25)
@@ -1081,7 +1089,6 @@ RULES = {'sum': {'name': 'sum',
                        'matrix': 'dx = ds·𝟙',
                        'index': 'dx[i] = ds',
                        'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}s'}],
-         'holds_for': 'every real input',
          'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1114,7 +1121,6 @@ RULES = {'sum': {'name': 'sum',
                         'matrix': 'dx = dm·𝟙/size(i)',
                         'index': 'dx[i] = dm/size(i)',
                         'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}m}{\\lvert i \\rvert}'}],
-          'holds_for': 'every real input',
           'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1138,19 +1144,22 @@ RULES = {'sum': {'name': 'sum',
                'extents': {},
                'equal_extents': [],
                'pushforward': [{'target': 'dy',
-                                'text': 'dy = (exp(x - y) ⊙ dx)ᵀ·𝟙',
-                                'latex': '\\mathrm{d}y = (e^{x - y} \\odot \\mathrm{d}x)^{\\top} \\mathbf{1}',
-                                'matrix': 'dy = (exp(x - y) ⊙ dx)ᵀ·𝟙',
-                                'index': 'dy = Σ_k dx[k]·exp(x[k] - y)',
-                                'index_latex': '\\mathrm{d}y = \\sum_{k} \\mathrm{d}x_{k} e^{x_{k} - y}'}],
+                                'text': 'dy = (exp(x) ⊙ dx)ᵀ·𝟙/(exp(x)ᵀ·𝟙)',
+                                'latex': '\\mathrm{d}y = \\frac{(e^{x} \\odot \\mathrm{d}x)^{\\top} '
+                                         '\\mathbf{1}}{\\left(e^{x}^{\\top} \\mathbf{1}\\right)}',
+                                'matrix': 'dy = (exp(x) ⊙ dx)ᵀ·𝟙/(exp(x)ᵀ·𝟙)',
+                                'index': 'dy = Σ_k dx[k]·exp(x[k])/Σ_i′(exp(x[i′]))',
+                                'index_latex': '\\mathrm{d}y = \\sum_{k} \\frac{\\mathrm{d}x_{k} '
+                                               "e^{x_{k}}}{\\sum_{i'} e^{x_{i'}}}"}],
                'pullback': [{'target': 'dx',
-                             'text': 'dx = dy·exp(x - y)',
-                             'latex': '\\mathrm{d}x = \\mathrm{d}y e^{x - y}',
-                             'matrix': 'dx = dy·exp(x - y)',
-                             'index': 'dx[i] = dy·exp(x[i] - y)',
-                             'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y e^{x_{i} - y}'}],
-               'holds_for': 'every real input',
-               'saves': {'inputs': ['x'], 'outputs': ['y'], 'intermediates': []},
+                             'text': 'dx = dy·exp(x)/(exp(x)ᵀ·𝟙)',
+                             'latex': '\\mathrm{d}x = \\frac{\\mathrm{d}y e^{x}}{\\left(e^{x}^{\\top} '
+                                      '\\mathbf{1}\\right)}',
+                             'matrix': 'dx = dy·exp(x)/(exp(x)ᵀ·𝟙)',
+                             'index': 'dx[i] = dy·exp(x[i])/Σ_i′(exp(x[i′]))',
+                             'index_latex': "\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y e^{x_{i}}}{\\sum_{i'} "
+                                            "e^{x_{i'}}}"}],
+               'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
                'verified': True,
                'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                                 'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
@@ -1186,7 +1195,6 @@ RULES = {'sum': {'name': 'sum',
                            'index': 'dx[i] = dy[i]·y[i] + Σ_k -dy[k]·y[i]·y[k]',
                            'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} y_{i} + \\sum_{k} - '
                                           '\\mathrm{d}y_{k} y_{i} y_{k}'}],
-             'holds_for': 'every real input',
              'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1225,7 +1233,6 @@ RULES = {'sum': {'name': 'sum',
                                'index': 'dx[i] = Σ_k -dy[k]·exp(y[i]) + dy[i]',
                                'index_latex': '\\mathrm{d}x_{i} = \\sum_{k} - \\mathrm{d}y_{k} e^{y_{i}} + '
                                               '\\mathrm{d}y_{i}'}],
-                 'holds_for': 'every real input',
                  'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
                  'verified': True,
                  'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1290,7 +1297,6 @@ RULES = {'sum': {'name': 'sum',
                          'index': 'dc[o] = Σ_k (1 - y[k,o]²)·dy[k,o]',
                          'index_latex': '\\mathrm{d}c_{o} = \\sum_{k} \\left(1 - y_{ko}^{2}\\right) '
                                         '\\mathrm{d}y_{ko}'}],
-           'holds_for': 'every real input',
            'saves': {'inputs': ['W', 'x'], 'outputs': ['y'], 'intermediates': []},
            'verified': True,
            'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1349,7 +1355,6 @@ RULES = {'sum': {'name': 'sum',
                           'matrix': 'dc = dyᵀ·𝟙',
                           'index': 'dc[o] = Σ_k dy[k,o]',
                           'index_latex': '\\mathrm{d}c_{o} = \\sum_{k} \\mathrm{d}y_{ko}'}],
-            'holds_for': 'every real input',
             'saves': {'inputs': ['W', 'x'], 'outputs': [], 'intermediates': []},
             'verified': True,
             'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1405,7 +1410,6 @@ RULES = {'sum': {'name': 'sum',
                        'index': 'dt[b,o] = 2·(-p[b,o] + t[b,o])·dL/(size(b)·size(o))',
                        'index_latex': '\\mathrm{d}t_{bo} = \\frac{2 \\left(- p_{bo} + t_{bo}\\right) '
                                       '\\mathrm{d}L}{\\lvert b \\rvert \\lvert o \\rvert}'}],
-         'holds_for': 'every real input',
          'saves': {'inputs': ['p', 't'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1437,13 +1441,14 @@ RULES = {'sum': {'name': 'sum',
                    'extents': {},
                    'equal_extents': [],
                    'pushforward': [{'target': 'dlse',
-                                    'text': 'dlse = (exp(z - lse·𝟙ᵀ) ⊙ dz)·𝟙',
-                                    'latex': '\\mathrm{d}\\mathit{lse} = (e^{z - \\mathit{lse} '
-                                             '\\mathbf{1}^{\\top}} \\odot \\mathrm{d}z) \\mathbf{1}',
-                                    'matrix': 'dlse = (exp(z - lse·𝟙ᵀ) ⊙ dz)·𝟙',
-                                    'index': 'dlse[b] = Σ_k dz[b,k]·exp(-lse[b] + z[b,k])',
+                                    'text': 'dlse[b] = Σ_k dz[b,k]·exp(z[b,k])/Σ_c′(exp(z[b,c′]))',
+                                    'latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
+                                             "\\frac{\\mathrm{d}z_{bk} e^{z_{bk}}}{\\sum_{c'} e^{z_{b,c'}}}",
+                                    'matrix': None,
+                                    'index': 'dlse[b] = Σ_k dz[b,k]·exp(z[b,k])/Σ_c′(exp(z[b,c′]))',
                                     'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
-                                                   '\\mathrm{d}z_{bk} e^{- {\\mathit{lse}}_{b} + z_{bk}}'},
+                                                   "\\frac{\\mathrm{d}z_{bk} e^{z_{bk}}}{\\sum_{c'} "
+                                                   "e^{z_{b,c'}}}"},
                                    {'target': 'dL',
                                     'text': 'dL = dlseᵀ·t·𝟙/size(b) - tr(t·dzᵀ)/size(b) + 𝟙ᵀ·((lse·𝟙ᵀ - z) ⊙ '
                                             'dt)·𝟙/size(b)',
@@ -1464,18 +1469,26 @@ RULES = {'sum': {'name': 'sum',
                                                    't_{kl}}{\\lvert b \\rvert} + \\sum_{kl} '
                                                    '\\frac{\\left({\\mathit{lse}}_{k} - z_{kl}\\right) '
                                                    '\\mathrm{d}t_{kl}}{\\lvert b \\rvert}'}],
-                   'pullback': [{'target': 'dz',
-                                 'text': 'dz = dL·(exp(z - lse·𝟙ᵀ) ⊙ (t·𝟙·𝟙ᵀ) - t)/size(b)',
-                                 'latex': '\\mathrm{d}z = \\frac{\\mathrm{d}L \\left(\\left(e^{z - '
-                                          '\\mathit{lse} \\mathbf{1}^{\\top}} \\odot \\left(t \\mathbf{1} '
-                                          '\\mathbf{1}^{\\top}\\right)\\right) - t\\right)}{\\lvert b '
-                                          '\\rvert}',
-                                 'matrix': 'dz = dL·(exp(z - lse·𝟙ᵀ) ⊙ (t·𝟙·𝟙ᵀ) - t)/size(b)',
-                                 'index': 'dz[b,c] = -dL·t[b,c]/size(b) + Σ_k dL·t[b,k]·exp(-lse[b] + '
-                                          'z[b,c])/size(b)',
+                   'pullback': [{'target': 'dlse',
+                                 'text': 'dlse = dL·t·𝟙/size(b)',
+                                 'latex': '\\mathrm{d}\\mathit{lse} = \\frac{\\mathrm{d}L t '
+                                          '\\mathbf{1}}{\\lvert b \\rvert}',
+                                 'matrix': 'dlse = dL·t·𝟙/size(b)',
+                                 'index': 'dlse[b] = Σ_k dL·t[b,k]/size(b)',
+                                 'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
+                                                '\\frac{\\mathrm{d}L t_{bk}}{\\lvert b \\rvert}'},
+                                {'target': 'dz',
+                                 'text': 'dz = exp(z) ⊙ (dlse/(exp(z)·𝟙)·𝟙ᵀ) - dL·t/size(b)',
+                                 'latex': '\\mathrm{d}z = \\left(e^{z} \\odot \\left(\\left(\\frac{1}{e^{z} '
+                                          '\\mathbf{1}} \\odot \\mathrm{d}\\mathit{lse}\\right) '
+                                          '\\mathbf{1}^{\\top}\\right)\\right) - \\frac{\\mathrm{d}L '
+                                          't}{\\lvert b \\rvert}',
+                                 'matrix': 'dz = exp(z) ⊙ (dlse/(exp(z)·𝟙)·𝟙ᵀ) - dL·t/size(b)',
+                                 'index': 'dz[b,c] = -dL·t[b,c]/size(b) + '
+                                          'dlse[b]·exp(z[b,c])/Σ_c′(exp(z[b,c′]))',
                                  'index_latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
-                                                '\\rvert} + \\sum_{k} \\frac{\\mathrm{d}L t_{bk} e^{- '
-                                                '{\\mathit{lse}}_{b} + z_{bc}}}{\\lvert b \\rvert}'},
+                                                '\\rvert} + \\frac{{\\mathrm{d}\\mathit{lse}}_{b} '
+                                                "e^{z_{bc}}}{\\sum_{c'} e^{z_{b,c'}}}"},
                                 {'target': 'dt',
                                  'text': 'dt = dL·(lse·𝟙ᵀ - z)/size(b)',
                                  'latex': '\\mathrm{d}t = \\frac{\\mathrm{d}L (\\mathit{lse} '
@@ -1484,8 +1497,7 @@ RULES = {'sum': {'name': 'sum',
                                  'index': 'dt[b,c] = (lse[b] - z[b,c])·dL/size(b)',
                                  'index_latex': '\\mathrm{d}t_{bc} = \\frac{\\left({\\mathit{lse}}_{b} - '
                                                 'z_{bc}\\right) \\mathrm{d}L}{\\lvert b \\rvert}'}],
-                   'holds_for': 'every real input',
-                   'saves': {'inputs': ['z', 't'], 'outputs': [], 'intermediates': ['lse']},
+                   'saves': {'inputs': ['z', 't'], 'outputs': [], 'intermediates': []},
                    'verified': True,
                    'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                                     'adjoint': {'below': 1e-12, 'tolerance': 1e-10},
@@ -1651,7 +1663,6 @@ RULES = {'sum': {'name': 'sum',
                                                       "\\left(x_{k,d'} - y_{l,d'}\\right)^{2}}{s}} "
                                                       "\\sum_{d'} \\left(x_{k,d'} - "
                                                       "y_{l,d'}\\right)^{2}}{s^{2}}"}],
-                         'holds_for': 'every real input',
                          'saves': {'inputs': ['x', 'y', 'b', 's'], 'outputs': [], 'intermediates': []},
                          'verified': True,
                          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},

@@ -430,7 +430,13 @@ def _new_divisors(new, old):
 
 def through_output(terms, st: Stmt):
     """Rewrite coefficients through the statement's own output where its right side reappears
-    (exp -> y, softmax's exp(x_i)/Σexp -> y_i): cheaper code and the compact textbook form."""
+    (exp -> y, softmax's exp(x_i)/Σexp -> y_i): cheaper code and the compact textbook form.
+
+    Reading y = rest ± log(S) back into S = exp(±(y - rest)) is refused where it leaves y inside a difference in
+    an exponent: a log-sum-exp's exp(u)/Σ exp(u) would become exp(u - y), which loses |u|·eps where u and y are
+    large (3 % in float32 at 1e6: y is rounded to |y|·eps), where the emitters evaluate exp(u)/Σ exp(u) shifted
+    by the maximum, exact as softmax's forward (numpy_contract.stable_softmax, kernel_plan.Planner._stabilize).
+    log-softmax's exp(x_k)/Σ exp(x) -> exp(y_k) stays: its exponent is y alone."""
     pattern = canon_bound(st.expr)
     if ir.is_access(pattern) or pattern.is_Number:
         return terms
@@ -475,10 +481,18 @@ def through_output(terms, st: Stmt):
                 y = ir.access(st.target, combo)
                 repl = sp.exp(sgn * (y - instance("rest", m)))
                 cand = sp.powsimp(best.subs(instance("S", m), repl))
-                if sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best):
+                if (sp.count_ops(cand) < sp.count_ops(best) and not _new_divisors(cand, best)
+                        and not _exponent_cancels(cand, y)):
                     best = cand
         out.append(Term(best, t.sums, t.atom) if best is not c else t)
     return out
+
+
+def _exponent_cancels(e, y):
+    """Whether e has exp(u ± y) with u not 0: a difference of the output y and what it was computed from, which
+    cancels where both are large (through_output)."""
+    return any(isinstance(a, sp.exp) and isinstance(a.args[0], sp.Add) and a.args[0].has(y)
+               for a in sp.preorder_traversal(e))
 
 
 def _inner_sums_fresh(e):

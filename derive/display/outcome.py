@@ -2,6 +2,7 @@
 verification figures and its record -- what derive-rules prints, caches and reports."""
 from __future__ import annotations
 
+from derive.calculus.logsumexp import inline_log_sum_exp
 from derive.display import forms as display
 from derive.display.notation import shared_forms
 from derive.display.record import holds_for
@@ -11,12 +12,14 @@ from derive.ir.names import user_name
 
 def pullback_needs(result) -> dict:
     """What the pullback keeps from the forward pass: inputs, outputs and intermediates it reads (auxiliary values
-    such as det's A⁻¹ are recomputed inside the pullback, from what is kept)."""
+    such as det's A⁻¹ are recomputed inside the pullback, from what is kept), as the emitted code reads them: a
+    log-sum-exp read in a sum is recomputed there from what it is computed from (calculus.logsumexp)."""
     p = result.program
     roles = {v.name: v.role for v in p.all_vars}
-    aux = {st.target: st.args for st in result.derivation.aux}
+    d = inline_log_sum_exp(result.derivation)
+    aux = {st.target: st.args for st in d.aux}
     names = set()
-    for ls in result.derivation.pullback:
+    for ls in d.pullback:
         for t in ls.terms:
             for a in ir.accesses(t.coeff):
                 n = ir.acc_name(a)

@@ -23,7 +23,7 @@ from derive.ir.nodes import Extent, Idx, IndexSum
 # Scalar printing
 
 # the device spelling of the functions that are not elementwise built-ins (those are read from ir.NODES)
-_OWN = {"max_shift": "tr_shift", "grouped": ""}
+_OWN = {"max_shift": "tr_shift", "grouped": "", "finite_or_zero": "(isfinite({0}) ? {0} : T(0))"}
 
 
 def spell(spelling, args):
@@ -56,6 +56,14 @@ class max_shift(sp.Function):
     """max_shift(M[I]): the shift of a log-sum-exp read from M, a buffer of maxima written by a `max` reduction
     (held as order-preserving keys, see templates/cuda_helpers.cuh.j2): the maximum, or 0 where it is
     infinite, as emit_numpy's emit_logsumexp shifts (so all -inf gives -inf, not NaN)."""
+
+    nargs = 1
+    is_real = True
+
+
+class finite_or_zero(sp.Function):
+    """finite_or_zero(x): x where it is finite, else 0 (the origin of centred inputs sums finite entries only,
+    derive.emission.centring)."""
 
     nargs = 1
     is_real = True
@@ -344,7 +352,7 @@ class Planner:
     def _stabilize(self, e):
         """log Σ_K exp(u) -> log Σ_K exp(u - M) + M and exp(w)·(Σ_K exp(u))⁻¹ -> exp(w - M)·(Σ_K exp(u - M))⁻¹,
         M the shift of max_K u: no overflow for large u, no underflow to log 0 for very negative u (the NumPy
-        code's emit_logsumexp and _stable_softmax)."""
+        code's emit_logsumexp and stable_softmax)."""
         if not e.args or ir.is_access(e) or not _has_sum(e):
             return e
         if isinstance(e, IndexSum):

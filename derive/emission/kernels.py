@@ -6,6 +6,7 @@ index arithmetic (horner, decompose) are the parts of a kernel's text both spell
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -13,7 +14,8 @@ from pathlib import PurePath
 import sympy as sp
 
 from derive.calculus.differential import COT, GIVEN, TAN, OpaqueLin, base_name, lin_atoms, lin_reads
-from derive.emission import cuda_reductions, cuda_shifts
+from derive.calculus.logsumexp import inline_log_sum_exp
+from derive.emission import centring, cuda_reductions, cuda_shifts
 from derive.emission.kernel_plan import Body, Planner, outer_accesses
 from derive.ir import nodes as ir
 from derive.lowering import reductions
@@ -239,7 +241,7 @@ class OpPlan:
     def __init__(self, result, prefix, kernels: KernelSet):
         self.r = result
         self.kernel_set = kernels
-        self.d = result.derivation
+        self.d = inline_log_sum_exp(result.derivation)      # as the NumPy code's (calculus.logsumexp)
         self.p = self.d.program
         self.name = self.p.name
         self.prefix = prefix
@@ -253,6 +255,10 @@ class OpPlan:
             self._classes[ls.target] = tuple(s.ext for s in ls.indices)
         self.planner_temps: dict = {}
         self.linear_temps: set = set()
+        # translation-invariant inputs read through centred copies, as the NumPy code centres them
+        self.centre = centring.groups(self.d)
+        self.centre_back: list = []
+        self._classes.update(centring.buffers(self.p, self.centre))
 
     def add(self, k):
         return self.kernel_set.add(k)
@@ -312,11 +318,12 @@ class OpPlan:
         pb_reads = set().union(*(lin_reads(ls) for ls in d.pullback))
         aux_needed = [st for st in d.aux if st.target in pb_reads]
         pull_results = [COT + n for n in diff_ins]
+        rev = [st for st in self.needed_stmts(set(outs) | (pb_reads - aux)) if st.target not in aux]
+        self.centre_back = centring.exposed_in(self.p, self.centre, rev + aux_needed, d.pullback)
         pull = self.program("pb", aux_needed, list(d.pullback), None, pull_results)
         saves = sorted(n for n in pull["reads"] if not self.linear(n))
         pull["args"] = saves + cot_in
-        progs["rrule"] = self.program("rev", [st for st in self.needed_stmts(set(outs) | (pb_reads - aux))
-                                              if st.target not in aux], [], ins, outs, keep=saves)
+        progs["rrule"] = self.program("rev", rev, [], ins, outs, keep=saves)
         missing = [n for n in saves if n not in progs["rrule"]["buffers"] and n not in ins]
         if missing:
             raise AssertionError(f"{self.name}: pullback needs {missing} which the forward pass does not keep")
@@ -327,6 +334,7 @@ class OpPlan:
     def program(self, tag, stmts, lins, args, results, keep=()):
         planner = Planner(self.linear)
         self.planner_temps, self.linear_temps = planner.temps, planner.linear_temps
+        stmts, lins = self.centred(tag, planner, stmts, lins)
         for st in stmts:
             if st.prim:
                 planner.prim(st)
@@ -376,6 +384,22 @@ class OpPlan:
                     all_reads.append(r)
         return {"args": list(args) if args is not None else None, "results": list(results), "steps": steps,
                 "buffers": buffers, "reads": sorted(all_reads)}
+
+    def centred(self, tag, planner, stmts, lins):
+        """The statements and linear statements reading the centred copies of the translation-invariant inputs
+        they multiply out (derive.emission.centring); a program that takes the inputs computes the copies first.
+        The rrule and its pullback centre the same groups (self.centre_back): the pullback reads the copies, and
+        whatever else it reads, from the rrule."""
+        groups = self.centre_back if tag in ("rev", "pb") else centring.exposed_in(self.p, self.centre, stmts, lins)
+        if not groups:
+            return stmts, lins
+        if tag != "pb":
+            centring.plan_centre(planner, self.p, groups)
+        stmts = [st if st.prim else dataclasses.replace(st, expr=centring.centred(st.expr, groups)) for st in stmts]
+        lins = [ls if isinstance(ls, OpaqueLin) else
+                type(ls)(ls.target, ls.indices, [dataclasses.replace(t, coeff=centring.centred(t.coeff, groups))
+                                                 for t in ls.terms]) for ls in lins]
+        return stmts, lins
 
     # -- fusion --------------------------------------------------------------------------------------------
     def fuse(self, pieces):

@@ -27,7 +27,7 @@ class Contractions:
         """Π factors, summed over `summed`: elementwise where nothing is summed, else a contraction."""
         # exp(u)/Σexp(v) is recognised before factors are grouped by their indices: grouped with another
         # factor of the same indices (a cotangent dy), Σexp's reciprocal would hide inside a product
-        factors = _stable_softmax(factors)
+        factors = stable_softmax(factors)
         scan = self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors)
         if scan is not None:
             return scan
@@ -294,7 +294,7 @@ def is_sum_of_exp(x):
     return isinstance(x, IndexSum) and isinstance(x.body, sp.exp)
 
 
-def _stable_softmax(factors):
+def stable_softmax(factors):
     """exp(u)·(Σ exp(v))⁻¹ -> exp(u - log Σ exp(v)), which emit_logsumexp evaluates without overflow."""
     dens = [f for f in factors if isinstance(f, sp.Pow) and f.exp == -1 and is_sum_of_exp(f.base)]
     nums = [f for f in factors if isinstance(f, sp.exp)]

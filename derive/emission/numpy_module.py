@@ -8,7 +8,6 @@ The module layout itself lives in templates/numpy_module.py.j2.
 from __future__ import annotations
 
 import builtins
-import itertools
 import keyword
 import pprint
 from dataclasses import dataclass
@@ -17,7 +16,10 @@ import sympy as sp
 
 from derive.calculus.differential import (COT, GIVEN, TAN, Derivation, OpaqueLin, base_name, factors, lin_atoms,
                                           lin_reads)
-from derive.emission.numpy_chunks import EXPAND_LIMIT, Chunker, chunk_index, expand_sums, expanded_terms
+from derive.calculus.logsumexp import inline_log_sum_exp
+from derive.emission import centring
+from derive.emission.numpy_chunks import Chunker, chunk_index, expand_sums
+from derive.emission.numpy_contract import is_sum_of_exp, stable_softmax
 from derive.emission.numpy_print import CHUNK_NAME, Emitter, Stmt, Temporaries, canonical_key, name_of, ref, render
 from derive.emission.numpy_shifted import emit_scatter
 from derive.ir import nodes as ir
@@ -129,7 +131,7 @@ def _op_names(d: Derivation) -> OpNames:
 
 class OpGen:
     def __init__(self, d: Derivation):
-        self.d = d
+        self.d = d = inline_log_sum_exp(d)      # lse - z as (z - max) - log Σ exp(z - max) (calculus.logsumexp)
         self.keep = set()          # inverses the function at hand computes anyway (see inverse_of)
         self.p = d.program
         self.counter = Temporaries()
@@ -139,7 +141,7 @@ class OpGen:
         self.given, self.factorable = nm.given, nm.factorable
         self.extent_src, self.float_inputs = nm.extent_src, nm.float_inputs
         self.factors = {}          # matrix variable -> its factor variable, where the function at hand has one
-        self.centre = _centring(d)
+        self.centre = centring.groups(d)
         self._extent_home = None   # (lines, index, indent, classes defined) of the function being emitted
 
     # -- helpers ---------------------------------------------------------------------------------------------
@@ -590,7 +592,7 @@ def _shared_groups(stmts, allowed_atoms):
                 continue
             body = t.coeff * t.atom
             groups: dict = {}
-            for f in factors(body):
+            for f in stable_softmax(list(factors(body))):     # as emit_product groups them
                 if f.is_number:
                     continue
                 groups.setdefault(frozenset(ir.free_indices(f, f.atoms(Idx))), []).append(f)
@@ -614,7 +616,9 @@ def _common_factor(terms, indices):
     idx = set(indices)
     shared = None
     for t in terms:
-        fs = [f for f in factors(t.coeff) if not f.is_number]
+        # a reciprocal of Σ exp stays with the exp it divides: emit_product shifts the pair by the maximum
+        fs = [f for f in factors(t.coeff) if not f.is_number
+              and not (isinstance(f, sp.Pow) and f.exp == -1 and is_sum_of_exp(f.base))]
         keys = {f for f in fs if f.atoms(Idx) and set(ir.free_indices(f, f.atoms(Idx))) <= idx
                 and not (set(f.atoms(Idx)) & set(t.sums)) and not ir.is_access(f)}
         shared = keys if shared is None else shared & keys
@@ -655,77 +659,6 @@ def _emit_centre(em: Emitter, groups, p, names):
             v, var = p.var(name), names[name]
             trail = v.rank - 1 - v.classes.index(cls)
             em.line(f"{var} = {var} - {c}" + (f"[:{', None' * trail}]" if trail else ""))
-
-
-def _centring(d: Derivation):
-    """[(extent class, inputs)]: groups of inputs, each with one axis of that class, such that adding one
-    vector c along that axis to all of them leaves every output unchanged (distances, differences), and
-    whose generated code multiplies them out (_exposed). Centring them costs O(size of the inputs)."""
-    p = d.program
-    out = []
-    if p.shifts:
-        return out          # a shifted read (x[i+1] - x[i]) neither expands nor can be centred along its axis
-    for cls in dict.fromkeys(c for v in p.inputs for c in v.classes):
-        cands = [v.name for v in p.inputs if v.kind == "tensor" and v.classes.count(cls) == 1]
-        if not cands or len(cands) > 4:
-            continue
-        for k in range(len(cands), 0, -1):
-            group = next((g for g in itertools.combinations(cands, k) if _shift_invariant(p, cls, g)), None)
-            if group is not None:
-                if _exposed_anywhere(d, cls, group):
-                    out.append((cls, list(group)))
-                break
-    return out
-
-
-def _shifted(e, prog, cls, group):
-    """e with every access X[..d..] of a tensor X in group replaced by X[..d..] + c[d] (d its axis of class cls)."""
-    c = ir.tensor_fn("_shift_c")
-    rep = {}
-    for a in ir.accesses(e, set(group)):
-        pos = prog.var(ir.acc_name(a)).classes.index(cls)
-        rep[a] = a + c(a.args[pos])
-    return e.xreplace(rep) if rep else e
-
-
-def _shift_invariant(prog, cls, group):
-    """Every output provably unchanged when the group is shifted (SymPy cancels x + c - (y + c) as it builds
-    the expression; failing that, after expansion). Conservative: a temporary that is not invariant
-    (|x|², say) makes whatever reads it count as not invariant."""
-    tainted = set()
-    for st in prog.stmts:
-        reads = set(st.args) if st.prim else {ir.acc_name(a) for a in ir.accesses(st.expr)}
-        if reads & tainted or (st.prim and reads & set(group)):
-            tainted.add(st.target)
-            continue
-        if st.prim:
-            continue
-        new = _shifted(st.expr, prog, cls, group)
-        # a text whose expansion would be huge (a product of 100 binomials) is not proved invariant: expanding
-        # it took minutes; not centring only forgoes an accuracy gain the reference check would still demand
-        if new != st.expr and (expanded_terms(new) > EXPAND_LIMIT or sp.expand(new - st.expr) != 0):
-            tainted.add(st.target)
-    return not any(v.name in tainted for v in prog.outputs)
-
-
-def _exposed(e, prog, cls, group):
-    """True when e uses a tensor of the group other than inside a difference the shift cancels in
-    ((x[i,d] - y[j,d]) is safe; x[i,d]·y[j,d] and x[i,d]·Σ_j K[i,j] are not)."""
-    if ir.is_access(e):
-        return ir.acc_name(e) in group
-    if not e.args:
-        return False
-    if isinstance(e, sp.Add) and ir.accesses(e, set(group)) and _shifted(e, prog, cls, group) == e:
-        return False
-    return any(_exposed(a, prog, cls, group) for a in e.args)
-
-
-def _exposed_anywhere(d, cls, group):
-    p = d.program
-    exprs = [expand_sums(st.expr) for st in p.stmts if not st.prim]
-    exprs += [expand_sums(IndexSum(t.coeff * t.atom, list(t.sums))) for ls in d.pushforward + d.pullback
-              for t in ls.terms]
-    return any(_exposed(e, p, cls, group) for e in exprs)
 
 
 def generate_op(d: Derivation) -> OpCode:

@@ -16,6 +16,7 @@ import string
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
+from derive.calculus.differential import canon_bound
 from derive.emission.numpy_contract import Contractions, is_sum_of_exp
 from derive.emission.numpy_text import (
     REF,
@@ -432,7 +433,7 @@ class Emitter(Contractions):
         free axes (None when the sum is not over u's own axes). Their sum is the log-sum-exp; kept apart, a
         caller can subtract m from a term of the same size first (x - lse), which is exact, and the small
         log Σ after: adding m to the log Σ first would round away the low bits of the result."""
-        key = ("lse", canonical_key(e)[0])
+        key = _lse_key(e)
         s = e.args[0]
         u = s.body.args[0]
         uc, uax = self.emit(u)
@@ -471,7 +472,7 @@ class Emitter(Contractions):
         parts for a caller, see emit_shifted_add), it is one namespace call, np.logsumexp(u, axis), which each
         namespace spells as it computes it best (runtime.backend_numpy: _lse_parts's lines; torch: its one
         torch.logsumexp, the same shifted sum, against seven ops); parts already computed are reused."""
-        if self.cache.get(("lse", canonical_key(e)[0])) is None:
+        if self.cache.get(_lse_key(e)) is None:
             s = e.args[0]
             uc, uax = self.emit(s.body.args[0])
             if all(k in uax for k in s.indices):
@@ -534,6 +535,12 @@ class Emitter(Contractions):
         body, ks = e.body, list(e.indices)
         factors = list(body.args) if isinstance(body, sp.Mul) else [body]
         return self.emit_product(e, factors, ks, e)
+
+def _lse_key(e):
+    """The cache key of a log-sum-exp's parts: equal for equal sums whatever their summed indices are called (the
+    pullback's softmax exp(z)/Σ exp(z) reuses the parts of the forward's lse, calculus.logsumexp)."""
+    return ("lse", canonical_key(canon_bound(e))[0])
+
 
 def _is_lse(x):
     return isinstance(x, sp.log) and is_sum_of_exp(x.args[0])

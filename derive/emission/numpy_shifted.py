@@ -49,14 +49,17 @@ def emit_gather(em, t, place, rest, target, ext):
 
     def span(others):                  # Σ c·(extent - 1) over the taps: how far the taps move a position
         return " + ".join(shifts.scaled_text(c, f"({ext(s)} - 1)") for c, s in others) or "0"
-    # the cotangent padded: ȳ₀[const + span + e] = ȳ[e] along each solved axis, extent(t) + span long
+    # the cotangent padded: ȳ₀[const + span + e] = ȳ[e] along each solved axis, extent(t) + span long. A tap
+    # axis of extent 0 makes span negative: the window below is then empty (the term is an empty sum, 0), and
+    # the pad only has to hold ȳ, from const on (ȳ's extent is at most extent(t) - span - const)
     pad_spec, pad_shape = [], []
     for k, a in enumerate(atom.args):
         if a in rows:
             p, others, const = rows[a]
-            lo = span(others) if const == 0 else f"{const}" if not others else f"{const} + {span(others)}"
+            at = f"max(0, {span(others)})"
+            lo = at if const == 0 else f"{const}" if not others else f"{const} + {at}"
             pad_spec.append(f"((({k}, 1),), {lo})")
-            pad_shape.append(f"{ext(p)} + {span(others)}" if others else ext(p))
+            pad_shape.append(f"{ext(p)} + abs({span(others)})" if others else ext(p))
         else:
             pad_spec.append(f"((({k}, 1),), 0)")
             pad_shape.append(ext(a))

@@ -468,7 +468,7 @@ def check_reference(chk: Check, name, fns, meta, rule, scales=None, seed=0) -> C
     scales = REFERENCE_SCALES if scales is None else scales
     for k, (offset, scale) in enumerate(scales):
         x = sample_inputs(meta, np.random.default_rng(seed), sizes)
-        moved = [_moved(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale)
+        moved = [moved_input(v, inp, meta.get("domains", {}).get(inp["name"], "real"), offset, scale)
                  for inp, v in zip(meta["inputs"], x)]
         if any(m is None for m in moved):
             continue
@@ -635,7 +635,7 @@ def _text_error(rule, meta, moved, outs, want, deadline=None):
                      tuple(_at(w, m) for (w, _), m in zip(want, both)))
 
 
-def _moved(v, inp, dom, offset, scale):
+def moved_input(v, inp, dom, offset, scale):
     """v moved to offset + scale·v inside its domain, or None where the domain does not allow the move (an
     interval is only checked where it was sampled); scalar and int parameters stay."""
     if inp["kind"] != "tensor" or (offset == 0.0 and scale == 1.0):

@@ -1658,7 +1658,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsume
 
 // tr_reductions_row_logsumexp_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_y, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_z = sh;
@@ -1699,26 +1699,27 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_rows_body(T* __
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            const T v1 = exp(-x_y[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+            const T v1 = exp(-x_m[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
             acc0 += v1;
             acc1 += v1*((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0));
         }
     }
     if (active) {
-        tr_store(d_y, row, -tr_ld(d_m, i0) * acc0 + acc1, mode_d_y);
+        const T v2 = (T(1) / (u_c1[i0]));
+        tr_store(d_y, row, -v2*tr_ld(d_m, i0) * acc0 + v2 * acc1, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_y, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp9_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_y, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp9_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_y, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp9_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_y, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp9_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_reductions_row_logsumexp_jvp9_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_y, const T* __restrict__ x_z, const T* __restrict__ d_z, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ d_z, const T* __restrict__ u_c1, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1729,26 +1730,27 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_warp_body(T* __
     T acc1 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            const T v1 = exp(-x_y[i0] + x_z[i0 * n_k + q0]);
+            const T v1 = exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
             acc0 += v1;
             acc1 += v1*tr_ld(d_z, i0 * n_k + q0);
     }
     acc0 = tr_warp_sum(acc0);
     acc1 = tr_warp_sum(acc1);
     if (lane == 0) {
-        tr_store(d_y, row, -tr_ld(d_m, i0) * acc0 + acc1, mode_d_y);
+        const T v2 = (T(1) / (u_c1[i0]));
+        tr_store(d_y, row, -v2*tr_ld(d_m, i0) * acc0 + v2 * acc1, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_y, const float* __restrict__ x_z, const float* __restrict__ d_z, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp9_warp_body<float>(d_y, mode_d_y, x_y, x_z, d_z, d_m, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ d_z, const float* __restrict__ u_c1, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp9_warp_body<float>(d_y, mode_d_y, x_m, x_z, u_c0, d_z, u_c1, d_m, n_b, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_y, const double* __restrict__ x_z, const double* __restrict__ d_z, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp9_warp_body<double>(d_y, mode_d_y, x_y, x_z, d_z, d_m, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ d_z, const double* __restrict__ u_c1, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp9_warp_body<double>(d_y, mode_d_y, x_m, x_z, u_c0, d_z, u_c1, d_m, n_b, n_k, nrows, nk, chunk, wpr);
 }
 
-// tr_reductions_row_logsumexp_pb0: elementwise, grid-stride over the flat index e
+// tr_reductions_row_logsumexp_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb0_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ b_y, const long long n_b) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ b_y, const long long n_b) {
     const long long total = n_b;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
@@ -1756,16 +1758,16 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_pb0_body(T* __restri
         tr_store(b_m, e, r1, mode_b_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb0_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ b_y, const long long n_b) {
-    tr_reductions_row_logsumexp_pb0_body<float>(b_m, mode_b_m, b_y, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ b_y, const long long n_b) {
+    tr_reductions_row_logsumexp_pb2_body<float>(b_m, mode_b_m, b_y, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb0_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ b_y, const long long n_b) {
-    tr_reductions_row_logsumexp_pb0_body<double>(b_m, mode_b_m, b_y, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ b_y, const long long n_b) {
+    tr_reductions_row_logsumexp_pb2_body<double>(b_m, mode_b_m, b_y, n_b);
 }
 
-// tr_reductions_row_logsumexp_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_reductions_row_logsumexp_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb1_rows_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_z, const T* __restrict__ x_y, const T* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb3_rows_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ b_y, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_z = sh;
@@ -1794,24 +1796,24 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_pb1_rows_body(T* __r
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += exp(-x_y[i0] + ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+            acc0 += exp(-x_m[i0] + ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
         }
     }
     if (active) {
-        tr_store(b_m, row, -tr_ld(b_y, i0) * acc0, mode_b_m);
+        tr_store(b_m, row, -tr_ld(b_y, i0)/u_c1[i0] * acc0, mode_b_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_rows_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_z, const float* __restrict__ x_y, const float* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb1_rows_body<float>(b_m, mode_b_m, x_z, x_y, b_y, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_rows_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ b_y, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb3_rows_body<float>(b_m, mode_b_m, x_z, x_m, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_rows_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_z, const double* __restrict__ x_y, const double* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb1_rows_body<double>(b_m, mode_b_m, x_z, x_y, b_y, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_rows_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ b_y, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb3_rows_body<double>(b_m, mode_b_m, x_z, x_m, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
-// tr_reductions_row_logsumexp_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_reductions_row_logsumexp_pb3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb1_warp_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_y, const T* __restrict__ x_z, const T* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb3_warp_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ b_y, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1821,23 +1823,23 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_pb1_warp_body(T* __r
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += exp(-x_y[i0] + x_z[i0 * n_k + q0]);
+            acc0 += exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(b_m, row, -tr_ld(b_y, i0) * acc0, mode_b_m);
+        tr_store(b_m, row, -tr_ld(b_y, i0)/u_c1[i0] * acc0, mode_b_m);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_warp_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_y, const float* __restrict__ x_z, const float* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb1_warp_body<float>(b_m, mode_b_m, x_y, x_z, b_y, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_warp_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ b_y, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb3_warp_body<float>(b_m, mode_b_m, x_m, x_z, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb1_warp_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_y, const double* __restrict__ x_z, const double* __restrict__ b_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb1_warp_body<double>(b_m, mode_b_m, x_y, x_z, b_y, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_warp_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ b_y, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb3_warp_body<double>(b_m, mode_b_m, x_m, x_z, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
 }
 
-// tr_reductions_row_logsumexp_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_reductions_row_logsumexp_pb4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb4_rows_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_z = sh;
@@ -1870,20 +1872,20 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_rows_body(T* __r
         }
     }
     if (active) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb2_rows_body<float>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_rows_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb4_rows_body<float>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb2_rows_body<double>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_rows_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_pb4_rows_body<double>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
-// tr_reductions_row_logsumexp_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_reductions_row_logsumexp_pb4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb4_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1897,32 +1899,33 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_warp_body(T* __r
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(u_c0, row, acc0, mode_u_c0);
+        tr_store(u_c2, row, acc0, mode_u_c2);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb2_warp_body<float>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb4_warp_body<float>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb2_warp_body<double>(u_c0, mode_u_c0, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_pb4_warp_body<double>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
 }
 
-// tr_reductions_row_logsumexp_pb3: elementwise, grid-stride over the flat index e
+// tr_reductions_row_logsumexp_pb5: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb3_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ x_z, const T* __restrict__ b_y, const T* __restrict__ x_y, const T* __restrict__ b_m, const T* __restrict__ x_m, const T* __restrict__ u_c0, const long long n_k, const long long n_b) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb5_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ b_y, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const T* __restrict__ b_m, const T* __restrict__ u_c2, const long long n_k, const long long n_b) {
     const long long total = n_b * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
         const T v2 = x_z[e];
-        const T r3 = tr_ld(b_y, e0)*exp(v2 - x_y[e0]) + tr_ld(b_m, e0)*((v2 == x_m[e0]) ? ((T(1) / (u_c0[e0]))) : (T(0)));
-        tr_store(b_z, e, r3, mode_b_z);
+        const T v3 = x_m[e0];
+        const T r4 = tr_ld(b_y, e0)*exp(v2 - v3 - tr_shift(u_c0[e0]))/u_c1[e0] + tr_ld(b_m, e0)*((v2 == v3) ? ((T(1) / (u_c2[e0]))) : (T(0)));
+        tr_store(b_z, e, r4, mode_b_z);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ x_z, const float* __restrict__ b_y, const float* __restrict__ x_y, const float* __restrict__ b_m, const float* __restrict__ x_m, const float* __restrict__ u_c0, const long long n_k, const long long n_b) {
-    tr_reductions_row_logsumexp_pb3_body<float>(b_z, mode_b_z, x_z, b_y, x_y, b_m, x_m, u_c0, n_k, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb5_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ b_y, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const float* __restrict__ b_m, const float* __restrict__ u_c2, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb5_body<float>(b_z, mode_b_z, x_z, x_m, b_y, u_c0, u_c1, b_m, u_c2, n_k, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ x_z, const double* __restrict__ b_y, const double* __restrict__ x_y, const double* __restrict__ b_m, const double* __restrict__ x_m, const double* __restrict__ u_c0, const long long n_k, const long long n_b) {
-    tr_reductions_row_logsumexp_pb3_body<double>(b_z, mode_b_z, x_z, b_y, x_y, b_m, x_m, u_c0, n_k, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb5_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ b_y, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const double* __restrict__ b_m, const double* __restrict__ u_c2, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb5_body<double>(b_z, mode_b_z, x_z, x_m, b_y, u_c0, u_c1, b_m, u_c2, n_k, n_b);
 }

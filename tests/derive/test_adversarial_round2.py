@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from derive import api
-from derive.emission import numpy_module as codegen
+from derive.emission import centring
 from derive.lowering.lower import lower
 
 
@@ -20,7 +20,7 @@ def test_centring_does_not_expand_a_product_of_hundreds_of_binomials():
     # product (degree 200 in two symbols), minutes of CPU for a rule that is plainly not shift invariant
     prog = _program("q(x[i]: (199, 200)) -> y[i] = " + " * ".join(f"(x[i] - {k})" for k in range(200)) + "\n")
     out = []
-    t = threading.Thread(target=lambda: out.append(codegen._shift_invariant(prog, prog.inputs[0].classes[0], ["x"])),
+    t = threading.Thread(target=lambda: out.append(centring.shift_invariant(prog, prog.inputs[0].classes[0], ["x"])),
                          daemon=True)
     t.start()
     t.join(20)
@@ -31,7 +31,7 @@ def test_a_small_shift_invariant_difference_is_still_proved_invariant():
     # the size guard must not stop centring where it pays: a squared distance is invariant under a common shift
     prog = _program("d(x[i,k], y[j,k]) -> D[i,j] = sum(k, (x[i,k] - y[j,k])**2)\n")
     cls = prog.inputs[0].classes[1]
-    assert codegen._shift_invariant(prog, cls, ["x", "y"])
+    assert centring.shift_invariant(prog, cls, ["x", "y"])
 
 
 # -- finite differences on declared domains far from the origin or narrow ------------------------------------------
