@@ -67,6 +67,7 @@ def test_numpy_keeps_float32(ops, name):
     _close(got, _numpy(ops[name], *_point(name, np.float64)), name)
 
 
+@pytest.mark.slow        # torch's C++ runner is built once for the module's private cache (about a minute)
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("python", [False, True], ids=["op", "op.python"])
 def test_torch_keeps_float32(ops, name, python):
@@ -88,6 +89,7 @@ def test_torch_keeps_float32(ops, name, python):
     _close([g.numpy() for g in got], [g.numpy() for g in run(np.float64)], name)
 
 
+@pytest.mark.slow        # JAX compiles each primitive's derivatives per dtype
 @pytest.mark.parametrize("name", NAMES)
 def test_jax_keeps_float32(ops, name):     # ops: the module's private rule cache
     jax = need("jax")
