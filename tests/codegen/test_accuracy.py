@@ -336,8 +336,8 @@ CAYLEY_SCALES = [(np.float64, 1e6), (np.float64, 1e15), (np.float32, 1e3), (np.f
 @pytest.mark.parametrize("op", ["cayley", "batched_cayley"])
 @pytest.mark.parametrize("dtype,scale", CAYLEY_SCALES, ids=[f"{np.dtype(d).name}@{s:g}" for d, s in CAYLEY_SCALES])
 def test_cayley_derivatives_far_from_the_origin(dtype, scale, op):
-    """cond(I - A) ≈ 3 here: the derivatives are well conditioned. Written M·dA·(Q + I) with Q ≈ -I they cancelled:
-    0.27 relative error at 1e15 (float64), 1.4e-4 at 1e3 and 0.23 at 1e6 (float32)."""
+    """cond(I - A) ≈ 3 here: the derivatives are well conditioned. Written M·dA·(Q + I) with Q ≈ -I they
+    cancelled: 0.27 relative error at 1e15 (float64), 1.4e-4 at 1e3 and 0.23 at 1e6 (float32)."""
     rng = np.random.default_rng(0)
     batch = (2,) if op == "batched_cayley" else ()
     A = ((rng.standard_normal(batch + (4, 4)) + 4 * np.eye(4)) * scale).astype(dtype)

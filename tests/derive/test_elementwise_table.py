@@ -41,7 +41,8 @@ REFERENCE = {
     "atan": mpmath.atan, "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh, "sqrt": mpmath.sqrt,
     "abs": mpmath.fabs, "sign": mpmath.sign, "pow": lambda x, a: x ** a,
     "sigmoid": lambda x: 1 / (1 + mpmath.exp(-x)), "softplus": lambda x: mpmath.log(1 + mpmath.exp(x)),
-    "erf": mpmath.erf, "erfc": mpmath.erfc, "relu": lambda x: max(x, 0), "step": lambda x: mpmath.mpf(1 if x > 0 else 0),
+    "erf": mpmath.erf, "erfc": mpmath.erfc, "relu": lambda x: max(x, 0),
+    "step": lambda x: mpmath.mpf(1 if x > 0 else 0),
     "where": lambda x, u, v: u if x > 0 else v,
     "cbrt": lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), "erfinv": mpmath.erfinv,
 }
