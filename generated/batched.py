@@ -204,13 +204,14 @@ def _define(np):
             return (_NO, Thunk(_pb_A_3), Thunk(_pb_y_5))
         return x, batched_solve_pullback
 
-    # ---- batched_cayley(A[b,i,j]) -> Q[b,i,j]    (rules/batched.rules:17)
-    # Volume-preserving attention's building block: a Cayley transform per batch element.
+    # ---- batched_cayley(A[b,i,j]) -> Q[b,i,j]    (rules/batched.rules:18)
+    # Volume-preserving attention's building block: a Cayley transform per batch element, (I - A)⁻¹·(I + A)
+    # written 2·(I - A)⁻¹ - I so that its derivative 2·M·dA·M does not cancel for large A (as cayley's).
     def batched_cayley(A):
         n_i = A.shape[1]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
         M = np.prim.inv.forward((_d0 - A))
-        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d0, (1, 0))), M, optimize=True)
+        Q = ((2.0 * M) - _d0)
         return Q
 
     def batched_cayley_frule(tangents, A):
@@ -218,7 +219,7 @@ def _define(np):
         n_i = A.shape[1]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         M = np.prim.inv.forward((_d4 - A))
-        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d4, (1, 0))), M, optimize=True)
+        Q = ((2.0 * M) - _d4)
         _dt0 = _ZERO
         if not is_zero(dA):
             _dt0 = _add(_dt0, (-dA))
@@ -227,23 +228,19 @@ def _define(np):
             dM = _add(dM, (-np.einsum("abc,adb->adc", M, np.einsum("abc,acd->abd", M, _dt0, optimize=True), optimize=True)))
         dQ = _ZERO
         if not is_zero(dM):
-            dQ = _add(dQ, np.einsum("abc,adb->adc", A, dM, optimize=True) + dM)
-        if not is_zero(dA):
-            dQ = _add(dQ, np.einsum("abc,acd->abd", M, dA, optimize=True))
+            dQ = _add(dQ, (2.0 * dM))
         return Q, dQ
 
     def batched_cayley_rrule(A):
         n_i = A.shape[1]
-        _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d13 - A))
-        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d13, (1, 0))), M, optimize=True)
+        _d12 = np.eye(n_i, dtype=np.result_type(A))
+        M = np.prim.inv.forward((_d12 - A))
+        Q = ((2.0 * M) - _d12)
         def batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            dM = np.einsum("abc,adc->adb", A, dQ, optimize=True) + dQ
-            _dt0 = (-np.einsum("abc,adb->acd", M, np.einsum("abc,adc->abd", M, dM, optimize=True), optimize=True))
-            dA = np.einsum("abc,abd->acd", M, dQ, optimize=True)
-            dA = _add(dA, (-_dt0))
+            dM = (2.0 * dQ)
+            dA = (-(-np.einsum("abc,adb->acd", M, np.einsum("abc,adc->abd", M, dM, optimize=True), optimize=True)))
             return (_NO, dA)
         return Q, batched_cayley_pullback
 
@@ -408,13 +405,14 @@ def _define(np):
             return (_NO, Thunk(_pb_A_3), Thunk(_pb_y_5))
         return x, _op___batched_batched_solve_pullback
 
-    # ---- __batched_batched_cayley(A[_batch,b,i,j]) -> Q[_batch,b,i,j]    (rules/batched.rules:17)
-    # Volume-preserving attention's building block: a Cayley transform per batch element.
+    # ---- __batched_batched_cayley(A[_batch,b,i,j]) -> Q[_batch,b,i,j]    (rules/batched.rules:18)
+    # Volume-preserving attention's building block: a Cayley transform per batch element, (I - A)⁻¹·(I + A)
+    # written 2·(I - A)⁻¹ - I so that its derivative 2·M·dA·M does not cancel for large A (as cayley's).
     def _op___batched_batched_cayley(A):
         n_i = A.shape[2]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
         M = np.prim.inv.forward((_d0 - A))
-        Q = np.einsum("abcd,abec->abed", (A + np.transpose(_d0, (1, 0))), M, optimize=True)
+        Q = ((2.0 * M) - _d0)
         return Q
 
     def _op___batched_batched_cayley_frule(tangents, A):
@@ -422,7 +420,7 @@ def _define(np):
         n_i = A.shape[2]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         M = np.prim.inv.forward((_d4 - A))
-        Q = np.einsum("abcd,abec->abed", (A + np.transpose(_d4, (1, 0))), M, optimize=True)
+        Q = ((2.0 * M) - _d4)
         _dt0 = _ZERO
         if not is_zero(dA):
             _dt0 = _add(_dt0, (-dA))
@@ -431,23 +429,19 @@ def _define(np):
             dM = _add(dM, (-np.einsum("abcd,abec->abed", M, np.einsum("abcd,abde->abce", M, _dt0, optimize=True), optimize=True)))
         dQ = _ZERO
         if not is_zero(dM):
-            dQ = _add(dQ, np.einsum("abcd,abec->abed", A, dM, optimize=True) + dM)
-        if not is_zero(dA):
-            dQ = _add(dQ, np.einsum("abcd,abde->abce", M, dA, optimize=True))
+            dQ = _add(dQ, (2.0 * dM))
         return Q, dQ
 
     def _op___batched_batched_cayley_rrule(A):
         n_i = A.shape[2]
-        _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d13 - A))
-        Q = np.einsum("abcd,abec->abed", (A + np.transpose(_d13, (1, 0))), M, optimize=True)
+        _d12 = np.eye(n_i, dtype=np.result_type(A))
+        M = np.prim.inv.forward((_d12 - A))
+        Q = ((2.0 * M) - _d12)
         def _op___batched_batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            dM = np.einsum("abcd,abed->abec", A, dQ, optimize=True) + dQ
-            _dt0 = (-np.einsum("abcd,abec->abde", M, np.einsum("abcd,abed->abce", M, dM, optimize=True), optimize=True))
-            dA = np.einsum("abcd,abce->abde", M, dQ, optimize=True)
-            dA = _add(dA, (-_dt0))
+            dM = (2.0 * dQ)
+            dA = (-(-np.einsum("abcd,abec->abde", M, np.einsum("abcd,abed->abce", M, dM, optimize=True), optimize=True)))
             return (_NO, dA)
         return Q, _op___batched_batched_cayley_pullback
 
@@ -550,9 +544,11 @@ OPS = {'batched_matmul': {'signature': 'batched_matmul(A[b,i,k], B[k,j]) -> C[b,
                     'outputs': [{'name': 'Q', 'indices': ['b', 'i', 'j']}],
                     'equal_extents': [['i', 'j']],
                     'domains': {'A': 'real'},
-                    'source': 'rules/batched.rules:17',
+                    'source': 'rules/batched.rules:18',
                     'doc': "Volume-preserving attention's building block: a Cayley transform per batch "
-                           'element.',
+                           'element, (I - A)⁻¹·(I + A)\n'
+                           'written 2·(I - A)⁻¹ - I so that its derivative 2·M·dA·M does not cancel for '
+                           "large A (as cayley's).",
                     'batched': '__batched_batched_cayley'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
@@ -821,12 +817,14 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
  'batched_cayley': {'name': 'batched_cayley',
                     'signature': 'batched_cayley(A[b,i,j]) -> Q[b,i,j]',
                     'file': 'rules/batched.rules',
-                    'line': 17,
+                    'line': 18,
                     'text': 'batched_cayley(A[b,i,j]) -> Q[b,i,j]:\n'
                             '    M[b,i,j] = inv(delta(i,j) - A[b,i,j])\n'
-                            '    Q[b,i,j] = M[b,i,k] * (delta(k,j) + A[b,k,j])',
+                            '    Q[b,i,j] = 2 * M[b,i,j] - delta(i,j)',
                     'doc': "Volume-preserving attention's building block: a Cayley transform per batch "
-                           'element.',
+                           'element, (I - A)⁻¹·(I + A)\n'
+                           'written 2·(I - A)⁻¹ - I so that its derivative 2·M·dA·M does not cancel for '
+                           "large A (as cayley's).",
                     'inputs': [{'name': 'A',
                                 'kind': 'tensor',
                                 'indices': ['b', 'i', 'j'],
@@ -849,28 +847,21 @@ RULES = {'batched_matmul': {'name': 'batched_matmul',
                                      'index_latex': '\\mathrm{d}M_{bij} = \\sum_{kl} - M_{bik} M_{blj} '
                                                     '{\\mathrm{d}\\mathit{t0}}_{bkl}'},
                                     {'target': 'dQ',
-                                     'text': 'dQ_b = dM_b·A_b + dM_b + M_b·dA_b',
-                                     'latex': '\\mathrm{d}Q_{b} = \\mathrm{d}M_{b} A_{b} + \\mathrm{d}M_{b} '
-                                              '+ M_{b} \\mathrm{d}A_{b}',
-                                     'matrix': 'dQ_b = dM_b·A_b + dM_b + M_b·dA_b',
-                                     'index': 'dQ[b,i,j] = Σ_k A[b,k,j]·dM[b,i,k] + dM[b,i,j] + Σ_k '
-                                              'M[b,i,k]·dA[b,k,j]',
-                                     'index_latex': '\\mathrm{d}Q_{bij} = \\sum_{k} A_{bkj} '
-                                                    '\\mathrm{d}M_{bik} + \\mathrm{d}M_{bij} + \\sum_{k} '
-                                                    'M_{bik} \\mathrm{d}A_{bkj}'}],
+                                     'text': 'dQ_b = 2·dM_b',
+                                     'latex': '\\mathrm{d}Q_{b} = 2 \\mathrm{d}M_{b}',
+                                     'matrix': 'dQ_b = 2·dM_b',
+                                     'index': 'dQ[b,i,j] = 2·dM[b,i,j]',
+                                     'index_latex': '\\mathrm{d}Q_{bij} = 2 \\mathrm{d}M_{bij}'}],
                     'pullback': [{'target': 'dA',
-                                  'text': 'dA_b = M_bᵀ·dQ_b·(Iᵀ + M_b + M_b·A_b)ᵀ',
-                                  'latex': '\\mathrm{d}A_{b} = M_{b}^{\\top} \\mathrm{d}Q_{b} \\left(I + '
-                                           'M_{b}^{\\top} + A_{b}^{\\top} M_{b}^{\\top}\\right)',
-                                  'matrix': 'dA_b = M_bᵀ·dQ_b·(Iᵀ + M_b + M_b·A_b)ᵀ',
-                                  'index': 'dA[b,i,j] = Σ_k M[b,k,i]·dQ[b,k,j] + Σ_klm '
-                                           'A[b,m,l]·M[b,j,m]·M[b,k,i]·dQ[b,k,l] + Σ_kl '
-                                           'M[b,j,l]·M[b,k,i]·dQ[b,k,l]',
-                                  'index_latex': '\\mathrm{d}A_{bij} = \\sum_{k} M_{bki} \\mathrm{d}Q_{bkj} '
-                                                 '+ \\sum_{klm} A_{bml} M_{bjm} M_{bki} \\mathrm{d}Q_{bkl} + '
-                                                 '\\sum_{kl} M_{bjl} M_{bki} \\mathrm{d}Q_{bkl}'}],
+                                  'text': 'dA_b = 2·M_bᵀ·dQ_b·M_bᵀ',
+                                  'latex': '\\mathrm{d}A_{b} = 2 M_{b}^{\\top} \\mathrm{d}Q_{b} '
+                                           'M_{b}^{\\top}',
+                                  'matrix': 'dA_b = 2·M_bᵀ·dQ_b·M_bᵀ',
+                                  'index': 'dA[b,i,j] = Σ_kl 2·M[b,j,l]·M[b,k,i]·dQ[b,k,l]',
+                                  'index_latex': '\\mathrm{d}A_{bij} = \\sum_{kl} 2 M_{bjl} M_{bki} '
+                                                 '\\mathrm{d}Q_{bkl}'}],
                     'holds_for': 'every real input',
-                    'saves': {'inputs': ['A'], 'outputs': [], 'intermediates': ['M']},
+                    'saves': {'inputs': [], 'outputs': [], 'intermediates': ['M']},
                     'verified': True,
                     'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                                      'adjoint': {'below': 1e-12, 'tolerance': 1e-10},

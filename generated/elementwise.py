@@ -385,27 +385,27 @@ def _define(np):
         return y, leaky_relu_pullback
 
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
-    # GELU, exact form.
+    # GELU, exact form: x·Φ(x) with Φ(x) = erfc(-x/√2)/2 (1 + erf(x/√2) would cancel to 0 for x ≪ 0).
     def gelu(x):
-        y = (0.5 * (1.0 + np.erf((0.7071067811865476 * x))) * x)
+        y = (0.5 * np.erfc((-0.7071067811865476 * x)) * x)
         return y
 
     def gelu_frule(tangents, x):
         _, dx = tangents
-        _e5 = np.erf((0.7071067811865476 * x))
-        y = (0.5 * (1.0 + _e5) * x)
+        _e4 = np.erfc((-0.7071067811865476 * x))
+        y = (0.5 * _e4 * x)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, ((0.5 + (0.5 * _e5) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dx))
+            dy_ = _add(dy_, (((0.5 * _e4) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dx))
         return y, dy_
 
     def gelu_rrule(x):
-        _e16 = np.erf((0.7071067811865476 * x))
-        y = (0.5 * (1.0 + _e16) * x)
+        _e14 = np.erfc((-0.7071067811865476 * x))
+        y = (0.5 * _e14 * x)
         def gelu_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = ((0.5 + (0.5 * _e16) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dy_)
+            dx = (((0.5 * _e14) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dy_)
             return (_NO, dx)
         return y, gelu_pullback
 
@@ -634,7 +634,8 @@ OPS = {'sin': {'signature': 'sin(x[i]) -> y[i]',
           'domains': {'x': 'real'},
           'elementwise': True,
           'source': 'rules/elementwise.rules:33',
-          'doc': 'GELU, exact form.'},
+          'doc': 'GELU, exact form: x·Φ(x) with Φ(x) = erfc(-x/√2)/2 (1 + erf(x/√2) would cancel to 0 for x '
+                 '≪ 0).'},
  'scale': {'signature': 'scale(x[i], s) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}, {'name': 's', 'kind': 'scalar'}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
@@ -1173,40 +1174,39 @@ RULES = {'sin': {'name': 'sin',
           'signature': 'gelu(x[i]) -> y[i]',
           'file': 'rules/elementwise.rules',
           'line': 33,
-          'text': 'gelu(x[i]) -> y[i] = 0.5 * x[i] * (1 + erf(x[i] / sqrt(2)))',
-          'doc': 'GELU, exact form.',
+          'text': 'gelu(x[i]) -> y[i] = 0.5 * x[i] * erfc(-x[i] / sqrt(2))',
+          'doc': 'GELU, exact form: x·Φ(x) with Φ(x) = erfc(-x/√2)/2 (1 + erf(x/√2) would cancel to 0 for x '
+                 '≪ 0).',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i'], 'domain': 'real', 'declared': False}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'extents': {},
           'equal_extents': [],
           'pushforward': [{'target': 'dy',
-                           'text': 'dy[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + erf(sqrt(2)·x[i]/2)/2 '
-                                   '+ 1/2)·dx[i]',
-                           'latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                    '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                    '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} '
-                                    '\\right)}}{2} + \\frac{1}{2}\\right) \\mathrm{d}x_{i}',
+                           'text': 'dy[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                   'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dx[i]',
+                           'latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                    '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} e^{- '
+                                    '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) \\mathrm{d}x_{i}',
                            'matrix': None,
-                           'index': 'dy[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + '
-                                    'erf(sqrt(2)·x[i]/2)/2 + 1/2)·dx[i]',
-                           'index_latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                          '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                          '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} '
-                                          '\\right)}}{2} + \\frac{1}{2}\\right) \\mathrm{d}x_{i}'}],
+                           'index': 'dy[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                    'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dx[i]',
+                           'index_latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                          '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} '
+                                          'e^{- \\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) '
+                                          '\\mathrm{d}x_{i}'}],
           'pullback': [{'target': 'dx',
-                        'text': 'dx[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + erf(sqrt(2)·x[i]/2)/2 + '
-                                '1/2)·dy[i]',
-                        'latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                 '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                 '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} '
-                                 '+ \\frac{1}{2}\\right) \\mathrm{d}y_{i}',
+                        'text': 'dx[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dy[i]',
+                        'latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                 '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} e^{- '
+                                 '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) \\mathrm{d}y_{i}',
                         'matrix': None,
-                        'index': 'dx[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + erf(sqrt(2)·x[i]/2)/2 + '
-                                 '1/2)·dy[i]',
-                        'index_latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                       '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                       '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} '
-                                       '\\right)}}{2} + \\frac{1}{2}\\right) \\mathrm{d}y_{i}'}],
+                        'index': 'dx[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                 'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dy[i]',
+                        'index_latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                       '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} '
+                                       'e^{- \\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) '
+                                       '\\mathrm{d}y_{i}'}],
           'holds_for': 'every real input',
           'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
           'verified': True,

@@ -460,13 +460,16 @@ def _define(np):
             return (_NO, Thunk(_pb_x_13), Thunk(_pb_S_16))
         return m, mahalanobis_pullback
 
-    # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:29)
+    # ---- cayley(A[i,j]) -> Q[i,j]    (rules/linalg.rules:31)
     # The Cayley transform Q = (I - A)⁻¹·(I + A), as two statements; its pullback chains them in reverse.
+    # Written 2·(I - A)⁻¹ - I (the same matrix: (I - A)⁻¹·((I + A) + (I - A)) = 2·(I - A)⁻¹), whose derivative
+    # 2·M·dA·M cancels nothing; through (I + A) it came out M·dA·(Q + I), which cancels where Q ≈ -I (large A).
     def cayley(A):
         n_i = A.shape[0]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
         _F_t0 = np.prim.factor((_d0 - A))
-        Q = np.prim.solve.factored(_F_t0, (A + np.transpose(_d0, (1, 0))))
+        M = np.prim.inv.factored(_F_t0)
+        Q = ((2.0 * M) - _d0)
         return Q
 
     def cayley_frule(tangents, A):
@@ -475,7 +478,7 @@ def _define(np):
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         _F_t0 = np.prim.factor((_d4 - A))
         M = np.prim.inv.factored(_F_t0)
-        Q = (M @ (A + np.transpose(_d4, (1, 0))))
+        Q = ((2.0 * M) - _d4)
         _dt0 = _ZERO
         if not is_zero(dA):
             _dt0 = _add(_dt0, (-dA))
@@ -484,24 +487,20 @@ def _define(np):
             dM = _add(dM, (-((M @ _dt0) @ M)))
         dQ = _ZERO
         if not is_zero(dM):
-            dQ = _add(dQ, (dM @ A) + dM)
-        if not is_zero(dA):
-            dQ = _add(dQ, (M @ dA))
+            dQ = _add(dQ, (2.0 * dM))
         return Q, dQ
 
     def cayley_rrule(A):
         n_i = A.shape[0]
-        _d13 = np.eye(n_i, dtype=np.result_type(A))
-        _F_t0 = np.prim.factor((_d13 - A))
+        _d12 = np.eye(n_i, dtype=np.result_type(A))
+        _F_t0 = np.prim.factor((_d12 - A))
         M = np.prim.inv.factored(_F_t0)
-        Q = (M @ (A + np.transpose(_d13, (1, 0))))
+        Q = ((2.0 * M) - _d12)
         def cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            dM = (dQ @ np.transpose(A)) + dQ
-            _dt0 = (-(np.transpose(M) @ np.transpose((M @ np.transpose(dM)))))
-            dA = (np.transpose(M) @ dQ)
-            dA = _add(dA, (-_dt0))
+            dM = (2.0 * dQ)
+            dA = (-(-(np.transpose(M) @ np.transpose((M @ np.transpose(dM))))))
             return (_NO, dA)
         return Q, cayley_pullback
 
@@ -905,13 +904,15 @@ def _define(np):
             return (_NO, Thunk(_pb_x_14), Thunk(_pb_S_18))
         return m, _op___batched_mahalanobis_pullback
 
-    # ---- __batched_cayley(A[_batch,i,j]) -> Q[_batch,i,j]    (rules/linalg.rules:29)
+    # ---- __batched_cayley(A[_batch,i,j]) -> Q[_batch,i,j]    (rules/linalg.rules:31)
     # The Cayley transform Q = (I - A)⁻¹·(I + A), as two statements; its pullback chains them in reverse.
+    # Written 2·(I - A)⁻¹ - I (the same matrix: (I - A)⁻¹·((I + A) + (I - A)) = 2·(I - A)⁻¹), whose derivative
+    # 2·M·dA·M cancels nothing; through (I + A) it came out M·dA·(Q + I), which cancels where Q ≈ -I (large A).
     def _op___batched_cayley(A):
         n_i = A.shape[1]
         _d0 = np.eye(n_i, dtype=np.result_type(A))
         M = np.prim.inv.forward((_d0 - A))
-        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d0, (1, 0))), M, optimize=True)
+        Q = ((2.0 * M) - _d0)
         return Q
 
     def _op___batched_cayley_frule(tangents, A):
@@ -919,7 +920,7 @@ def _define(np):
         n_i = A.shape[1]
         _d4 = np.eye(n_i, dtype=np.result_type(A))
         M = np.prim.inv.forward((_d4 - A))
-        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d4, (1, 0))), M, optimize=True)
+        Q = ((2.0 * M) - _d4)
         _dt0 = _ZERO
         if not is_zero(dA):
             _dt0 = _add(_dt0, (-dA))
@@ -928,23 +929,19 @@ def _define(np):
             dM = _add(dM, (-np.einsum("abc,adb->adc", M, np.einsum("abc,acd->abd", M, _dt0, optimize=True), optimize=True)))
         dQ = _ZERO
         if not is_zero(dM):
-            dQ = _add(dQ, np.einsum("abc,adb->adc", A, dM, optimize=True) + dM)
-        if not is_zero(dA):
-            dQ = _add(dQ, np.einsum("abc,acd->abd", M, dA, optimize=True))
+            dQ = _add(dQ, (2.0 * dM))
         return Q, dQ
 
     def _op___batched_cayley_rrule(A):
         n_i = A.shape[1]
-        _d13 = np.eye(n_i, dtype=np.result_type(A))
-        M = np.prim.inv.forward((_d13 - A))
-        Q = np.einsum("abc,adb->adc", (A + np.transpose(_d13, (1, 0))), M, optimize=True)
+        _d12 = np.eye(n_i, dtype=np.result_type(A))
+        M = np.prim.inv.forward((_d12 - A))
+        Q = ((2.0 * M) - _d12)
         def _op___batched_cayley_pullback(dQ):
             if is_zero(dQ):
                 return (_NO, _ZERO)
-            dM = np.einsum("abc,adc->adb", A, dQ, optimize=True) + dQ
-            _dt0 = (-np.einsum("abc,adb->acd", M, np.einsum("abc,adc->abd", M, dM, optimize=True), optimize=True))
-            dA = np.einsum("abc,abd->acd", M, dQ, optimize=True)
-            dA = _add(dA, (-_dt0))
+            dM = (2.0 * dQ)
+            dA = (-(-np.einsum("abc,adb->acd", M, np.einsum("abc,adc->abd", M, dM, optimize=True), optimize=True)))
             return (_NO, dA)
         return Q, _op___batched_cayley_pullback
 
@@ -1160,9 +1157,13 @@ OPS = {'matmul': {'signature': 'matmul(A[i,k], B[k,j]) -> C[i,j]',
             'outputs': [{'name': 'Q', 'indices': ['i', 'j']}],
             'equal_extents': [['i', 'j']],
             'domains': {'A': 'real'},
-            'source': 'rules/linalg.rules:29',
+            'source': 'rules/linalg.rules:31',
             'doc': 'The Cayley transform Q = (I - A)⁻¹·(I + A), as two statements; its pullback chains them '
-                   'in reverse.',
+                   'in reverse.\n'
+                   'Written 2·(I - A)⁻¹ - I (the same matrix: (I - A)⁻¹·((I + A) + (I - A)) = 2·(I - A)⁻¹), '
+                   'whose derivative\n'
+                   '2·M·dA·M cancels nothing; through (I + A) it came out M·dA·(Q + I), which cancels where '
+                   'Q ≈ -I (large A).',
             'batched': '__batched_cayley'}}
 
 # Each op's derivation and its proof (op.rule, help(op)): written by derive.record at generation time.
@@ -1793,12 +1794,16 @@ RULES = {'matmul': {'name': 'matmul',
  'cayley': {'name': 'cayley',
             'signature': 'cayley(A[i,j]) -> Q[i,j]',
             'file': 'rules/linalg.rules',
-            'line': 29,
+            'line': 31,
             'text': 'cayley(A[i,j]) -> Q[i,j]:\n'
                     '    M[i,j] = inv(delta(i,j) - A[i,j])\n'
-                    '    Q[i,j] = M[i,k] * (delta(k,j) + A[k,j])',
+                    '    Q[i,j] = 2 * M[i,j] - delta(i,j)',
             'doc': 'The Cayley transform Q = (I - A)⁻¹·(I + A), as two statements; its pullback chains them '
-                   'in reverse.',
+                   'in reverse.\n'
+                   'Written 2·(I - A)⁻¹ - I (the same matrix: (I - A)⁻¹·((I + A) + (I - A)) = 2·(I - A)⁻¹), '
+                   'whose derivative\n'
+                   '2·M·dA·M cancels nothing; through (I + A) it came out M·dA·(Q + I), which cancels where '
+                   'Q ≈ -I (large A).',
             'inputs': [{'name': 'A',
                         'kind': 'tensor',
                         'indices': ['i', 'j'],
@@ -1821,24 +1826,19 @@ RULES = {'matmul': {'name': 'matmul',
                              'index_latex': '\\mathrm{d}M_{ij} = \\sum_{kl} - M_{ik} M_{lj} '
                                             '{\\mathrm{d}\\mathit{t0}}_{kl}'},
                             {'target': 'dQ',
-                             'text': 'dQ = dM·A + dM + M·dA',
-                             'latex': '\\mathrm{d}Q = \\mathrm{d}M A + \\mathrm{d}M + M \\mathrm{d}A',
-                             'matrix': 'dQ = dM·A + dM + M·dA',
-                             'index': 'dQ[i,j] = Σ_k A[k,j]·dM[i,k] + dM[i,j] + Σ_k M[i,k]·dA[k,j]',
-                             'index_latex': '\\mathrm{d}Q_{ij} = \\sum_{k} A_{kj} \\mathrm{d}M_{ik} + '
-                                            '\\mathrm{d}M_{ij} + \\sum_{k} M_{ik} \\mathrm{d}A_{kj}'}],
+                             'text': 'dQ = 2·dM',
+                             'latex': '\\mathrm{d}Q = 2 \\mathrm{d}M',
+                             'matrix': 'dQ = 2·dM',
+                             'index': 'dQ[i,j] = 2·dM[i,j]',
+                             'index_latex': '\\mathrm{d}Q_{ij} = 2 \\mathrm{d}M_{ij}'}],
             'pullback': [{'target': 'dA',
-                          'text': 'dA = Mᵀ·dQ·(Iᵀ + M + M·A)ᵀ',
-                          'latex': '\\mathrm{d}A = M^{\\top} \\mathrm{d}Q \\left(I^{\\top} + M + M '
-                                   'A\\right)^{\\top}',
-                          'matrix': 'dA = Mᵀ·dQ·(Iᵀ + M + M·A)ᵀ',
-                          'index': 'dA[i,j] = Σ_k M[k,i]·dQ[k,j] + Σ_klm A[m,l]·M[j,m]·M[k,i]·dQ[k,l] + Σ_kl '
-                                   'M[j,l]·M[k,i]·dQ[k,l]',
-                          'index_latex': '\\mathrm{d}A_{ij} = \\sum_{k} M_{ki} \\mathrm{d}Q_{kj} + '
-                                         '\\sum_{klm} A_{ml} M_{jm} M_{ki} \\mathrm{d}Q_{kl} + \\sum_{kl} '
-                                         'M_{jl} M_{ki} \\mathrm{d}Q_{kl}'}],
+                          'text': 'dA = 2·Mᵀ·dQ·Mᵀ',
+                          'latex': '\\mathrm{d}A = 2 M^{\\top} \\mathrm{d}Q M^{\\top}',
+                          'matrix': 'dA = 2·Mᵀ·dQ·Mᵀ',
+                          'index': 'dA[i,j] = Σ_kl 2·M[j,l]·M[k,i]·dQ[k,l]',
+                          'index_latex': '\\mathrm{d}A_{ij} = \\sum_{kl} 2 M_{jl} M_{ki} \\mathrm{d}Q_{kl}'}],
             'holds_for': 'every real input',
-            'saves': {'inputs': ['A'], 'outputs': [], 'intermediates': ['M']},
+            'saves': {'inputs': [], 'outputs': [], 'intermediates': ['M']},
             'verified': True,
             'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                              'adjoint': {'below': 1e-12, 'tolerance': 1e-10},

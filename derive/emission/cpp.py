@@ -44,13 +44,13 @@ from derive.ir.nodes import IndexSum
 TILE = 256                  # reduced positions per tile (the sub-sum arrays: TILE values each, on the stack)
 # functions with a vectorizable implementation in templates/cpu_math.h (the others are libm calls: correct,
 # but they keep a loop scalar)
-VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf", "tanh": "tr_tanh"}
+VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf", "erfc": "tr_erfc", "tanh": "tr_tanh"}
 # functions the kernels compute with selects and arithmetic only (templates/cpu_math.h, cpu_helpers.h.j2): a loop
 # through them vectorizes. Any other function is a scalar libm call, slower than NumPy's SIMD loops.
-VECTORIZED = {"exp", "erf", "tanh", "sigmoid", "relu", "step", "sign", "Abs", "where", "Iverson"}
+VECTORIZED = {"exp", "erf", "erfc", "tanh", "sigmoid", "relu", "step", "sign", "Abs", "where", "Iverson"}
 # a summand through one of these is nonlinear: NumPy must materialize (a chunk of) rows x reduced to evaluate it
 NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-             "sigmoid", "softplus", "erf", "Abs", "relu"}
+             "sigmoid", "softplus", "erf", "erfc", "Abs", "relu"}
 
 
 def cpp_spelling(row):
@@ -207,7 +207,7 @@ class OpCpu(OpPlan):
             calls = [type(a).__name__ for pc in grp for t in pc.terms for a in sp.preorder_traversal(t)
                      if isinstance(a, sp.Function) and not isinstance(a, (AppliedUndef, ir.Extent))]
             self.slow |= {c for c in calls if c not in VECTORIZED}
-            if {"erf", "sigmoid"} & set(calls) or calls.count("exp") >= 2:
+            if {"erf", "erfc", "sigmoid"} & set(calls) or calls.count("exp") >= 2:
                 self.map_worth.add("elementwise chain through " + "/".join(sorted(set(calls) & VECTORIZED)))
             step = self.map_step(self.kname(tag, n), grp, local_only)
             if step is not None:

@@ -92,6 +92,19 @@ class sigmoid(sp.Function):
         return sigmoid(self.args[0]) * sigmoid(-self.args[0])
 
 
+class erfc(sp.Function):
+    """1 - erf(x), kept as written: SymPy's erfc rewrites erfc(-x) as 2 - erfc(x), which cancels for x ≫ 0 (gelu
+    written x·erfc(-x/√2)/2 is 0 at x = -10 that way, where it is -7.6e-23)."""
+
+    is_real = True
+
+    def _eval_evalf(self, prec):
+        return _evalf_as(self, sp.erfc(self.args[0]), prec)
+
+    def fdiff(self, argindex=1):
+        return -2 / sp.sqrt(sp.pi) * sp.exp(-self.args[0] ** 2)
+
+
 class softplus(sp.Function):
     is_real = True
 
@@ -182,7 +195,7 @@ def reciprocal(u):
 
 # derive's own SymPy functions, by the names the rows' `sympy` column gives
 OWN_FUNCTIONS = {"sigmoid": sigmoid, "softplus": softplus, "step": step, "relu": relu, "where": where,
-                 "sign": sign, "log_or_softplus": log_or_softplus}
+                 "sign": sign, "log_or_softplus": log_or_softplus, "erfc": erfc}
 
 
 @dataclass(frozen=True)

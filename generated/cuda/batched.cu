@@ -2451,108 +2451,49 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
 
 // tr_batched_batched_cayley_fwd2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_A, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_fwd2_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_M, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = x_A[e] + (e2 == e1 ? T(1) : T(0));
-        tr_store(u_c0, e, r2, mode_u_c0);
+        const T r2 = -(e1 == e2 ? T(1) : T(0)) + T(2)*x_M[e];
+        tr_store(x_Q, e, r2, mode_x_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_fwd2_body<float>(u_c0, mode_u_c0, x_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_M, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd2_body<float>(x_Q, mode_x_Q, x_M, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_fwd2_body<double>(u_c0, mode_u_c0, x_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd2_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_M, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_fwd2_body<double>(x_Q, mode_x_Q, x_M, n_i, n_b);
 }
 
-// tr_batched_batched_cayley_fwd3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_jvp2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_fwd3_rows_body(T* __restrict__ x_Q, const int mode_x_Q, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_M = sh;
-    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + w1) * n_i + z0];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_u_c0[z] = u_c0[(w0 * n_i + z0) * n_i + w2];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_u_c0[(t * n_b + i0) * n_i + i2] : u_c0[(i0 * n_i + q0) * n_i + i2]);
-        }
-    }
-    if (active) {
-        tr_store(x_Q, row, acc0, mode_x_Q);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f32(float* __restrict__ x_Q, const int mode_x_Q, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_fwd3_rows_body<float>(x_Q, mode_x_Q, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_fwd3_rows_f64(double* __restrict__ x_Q, const int mode_x_Q, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_fwd3_rows_body<double>(x_Q, mode_x_Q, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_cayley_jvp4: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_body(T* __restrict__ du_t0, const int mode_du_t0, const T* __restrict__ d_A, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp2_body(T* __restrict__ x_Q, const int mode_x_Q, T* __restrict__ du_t0, const int mode_du_t0, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = -tr_ld(d_A, e);
-        tr_store(du_t0, e, r2, mode_du_t0);
+        const T r2 = -(e1 == e2 ? T(1) : T(0)) + T(2)*x_M[e];
+        tr_store(x_Q, e, r2, mode_x_Q);
+        const T r3 = -tr_ld(d_A, e);
+        tr_store(du_t0, e, r3, mode_du_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f32(float* __restrict__ du_t0, const int mode_du_t0, const float* __restrict__ d_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_jvp4_body<float>(du_t0, mode_du_t0, d_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp2_f32(float* __restrict__ x_Q, const int mode_x_Q, float* __restrict__ du_t0, const int mode_du_t0, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp2_body<float>(x_Q, mode_x_Q, du_t0, mode_du_t0, x_M, d_A, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_f64(double* __restrict__ du_t0, const int mode_du_t0, const double* __restrict__ d_A, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_jvp4_body<double>(du_t0, mode_du_t0, d_A, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp2_f64(double* __restrict__ x_Q, const int mode_x_Q, double* __restrict__ du_t0, const int mode_du_t0, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp2_body<double>(x_Q, mode_x_Q, du_t0, mode_du_t0, x_M, d_A, n_i, n_b);
 }
 
-// tr_batched_batched_cayley_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __restrict__ u_c1, const int mode_u_c1, const T* __restrict__ x_M, const T* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp3_rows_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -2601,23 +2542,23 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp5_rows_body(T* __re
         }
     }
     if (active) {
-        tr_store(u_c1, row, acc0, mode_u_c1);
+        tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f32(float* __restrict__ u_c1, const int mode_u_c1, const float* __restrict__ x_M, const float* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<float>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp3_rows_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp3_rows_body<float>(u_c0, mode_u_c0, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_rows_f64(double* __restrict__ u_c1, const int mode_u_c1, const double* __restrict__ x_M, const double* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp5_rows_body<double>(u_c1, mode_u_c1, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp3_rows_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ du_t0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp3_rows_body<double>(u_c0, mode_u_c0, x_M, du_t0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_cayley_jvp6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp4_rows_body(T* __restrict__ d_M, const int mode_d_M, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
-    T* const s_u_c1 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
+    T* const s_u_c0 = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -2650,7 +2591,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __re
                 const long long z0 = kk;
                 const long long w1 = p % n_i; p /= n_i;
                 const long long w0 = p;
-                s_u_c1[z] = tr_ld(u_c1, (w0 * n_i + w1) * n_i + z0);
+                s_u_c0[z] = tr_ld(u_c0, (w0 * n_i + w1) * n_i + z0);
             }
         }
         if (stage) __syncthreads();
@@ -2658,160 +2599,38 @@ __device__ __forceinline__ void tr_batched_batched_cayley_jvp6_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i2] : x_M[(i0 * n_i + q0) * n_i + i2])*((stage & 2) ? s_u_c1[(t * n_b + i0) * n_i + i1] : tr_ld(u_c1, (i0 * n_i + i1) * n_i + q0));
+            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i2] : x_M[(i0 * n_i + q0) * n_i + i2])*((stage & 2) ? s_u_c0[(t * n_b + i0) * n_i + i1] : tr_ld(u_c0, (i0 * n_i + i1) * n_i + q0));
         }
     }
     if (active) {
         tr_store(d_M, row, -acc0, mode_d_M);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp6_rows_body<float>(d_M, mode_d_M, x_M, u_c1, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_rows_f32(float* __restrict__ d_M, const int mode_d_M, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp4_rows_body<float>(d_M, mode_d_M, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp6_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c1, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp6_rows_body<double>(d_M, mode_d_M, x_M, u_c1, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp4_rows_f64(double* __restrict__ d_M, const int mode_d_M, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_jvp4_rows_body<double>(d_M, mode_d_M, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_cayley_jvp7: elementwise, grid-stride over the flat index e
+// tr_batched_batched_cayley_jvp5: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp7_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_jvp5_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ d_M, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = tr_ld(d_M, e);
+        const T r2 = T(2)*tr_ld(d_M, e);
         tr_store(d_Q, e, r2, mode_d_Q);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_jvp7_body<float>(d_Q, mode_d_Q, d_M, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ d_M, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp5_body<float>(d_Q, mode_d_Q, d_M, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp7_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_jvp7_body<double>(d_Q, mode_d_Q, d_M, n_i, n_b);
-}
-
-// tr_batched_batched_cayley_jvp8_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp8_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_A, const T* __restrict__ d_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_A = sh;
-    T* const s_d_M = s_x_A + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_x_A[z] = x_A[(w0 * n_i + z0) * n_i + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_d_M[z] = tr_ld(d_M, (w0 * n_i + w1) * n_i + z0);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_A[(t * n_b + i0) * n_i + i2] : x_A[(i0 * n_i + q0) * n_i + i2])*((stage & 2) ? s_d_M[(t * n_b + i0) * n_i + i1] : tr_ld(d_M, (i0 * n_i + i1) * n_i + q0));
-        }
-    }
-    if (active) {
-        tr_store(d_Q, row, acc0, mode_d_Q);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_A, const float* __restrict__ d_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp8_rows_body<float>(d_Q, mode_d_Q, x_A, d_M, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp8_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_A, const double* __restrict__ d_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp8_rows_body<double>(d_Q, mode_d_Q, x_A, d_M, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-
-// tr_batched_batched_cayley_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_jvp9_rows_body(T* __restrict__ d_Q, const int mode_d_Q, const T* __restrict__ x_M, const T* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_M = sh;
-    T* const s_d_A = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + w1) * n_i + z0];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_d_A[z] = tr_ld(d_A, (w0 * n_i + z0) * n_i + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + i1) * n_i + q0])*((stage & 2) ? s_d_A[(t * n_b + i0) * n_i + i2] : tr_ld(d_A, (i0 * n_i + q0) * n_i + i2));
-        }
-    }
-    if (active) {
-        tr_store(d_Q, row, acc0, mode_d_Q);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f32(float* __restrict__ d_Q, const int mode_d_Q, const float* __restrict__ x_M, const float* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp9_rows_body<float>(d_Q, mode_d_Q, x_M, d_A, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp9_rows_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ x_M, const double* __restrict__ d_A, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_jvp9_rows_body<double>(d_Q, mode_d_Q, x_M, d_A, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_jvp5_f64(double* __restrict__ d_Q, const int mode_d_Q, const double* __restrict__ d_M, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_jvp5_body<double>(d_Q, mode_d_Q, d_M, n_i, n_b);
 }
 
 // tr_batched_batched_cayley_pb0: elementwise, grid-stride over the flat index e
@@ -2823,7 +2642,7 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb0_body(T* __restrict
         const long long e2 = rem1 % n_i; rem1 /= n_i;
         const long long e1 = rem1 % n_i; rem1 /= n_i;
         const long long e0 = rem1;
-        const T r2 = tr_ld(b_Q, e);
+        const T r2 = T(2)*tr_ld(b_Q, e);
         tr_store(b_M, e, r2, mode_b_M);
     }
 }
@@ -2837,37 +2656,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley
 // tr_batched_batched_cayley_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb1_warp_body(T* __restrict__ b_M, const int mode_b_M, const T* __restrict__ x_A, const T* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    long long rem1 = row;
-    const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            acc0 += x_A[(i0 * n_i + i2) * n_i + q0]*tr_ld(b_Q, (i0 * n_i + i1) * n_i + q0);
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(b_M, row, acc0, mode_b_M);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_warp_f32(float* __restrict__ b_M, const int mode_b_M, const float* __restrict__ x_A, const float* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_cayley_pb1_warp_body<float>(b_M, mode_b_M, x_A, b_Q, n_i, n_b, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_warp_f64(double* __restrict__ b_M, const int mode_b_M, const double* __restrict__ x_A, const double* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_cayley_pb1_warp_body<double>(b_M, mode_b_M, x_A, b_Q, n_i, n_b, nrows, nk, chunk, wpr);
-}
-
-// tr_batched_batched_cayley_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb2_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb1_warp_body(T* __restrict__ u_c0, const int mode_u_c0, const T* __restrict__ x_M, const T* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -2887,16 +2676,16 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb2_warp_body(T* __res
         tr_store(u_c0, row, acc0, mode_u_c0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_cayley_pb2_warp_body<float>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_warp_f32(float* __restrict__ u_c0, const int mode_u_c0, const float* __restrict__ x_M, const float* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_cayley_pb1_warp_body<float>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_batched_batched_cayley_pb2_warp_body<double>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb1_warp_f64(double* __restrict__ u_c0, const int mode_u_c0, const double* __restrict__ x_M, const double* __restrict__ b_M, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_batched_batched_cayley_pb1_warp_body<double>(u_c0, mode_u_c0, x_M, b_M, n_i, n_b, nrows, nk, chunk, wpr);
 }
 
-// tr_batched_batched_cayley_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_batched_batched_cayley_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __restrict__ bu_t0, const int mode_bu_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb2_rows_body(T* __restrict__ bu_t0, const int mode_bu_t0, const T* __restrict__ x_M, const T* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_x_M = sh;
@@ -2948,16 +2737,16 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb3_rows_body(T* __res
         tr_store(bu_t0, row, -acc0, mode_bu_t0);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f32(float* __restrict__ bu_t0, const int mode_bu_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<float>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_rows_f32(float* __restrict__ bu_t0, const int mode_bu_t0, const float* __restrict__ x_M, const float* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb2_rows_body<float>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_rows_f64(double* __restrict__ bu_t0, const int mode_bu_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb3_rows_body<double>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb2_rows_f64(double* __restrict__ bu_t0, const int mode_bu_t0, const double* __restrict__ x_M, const double* __restrict__ u_c0, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_batched_batched_cayley_pb2_rows_body<double>(bu_t0, mode_bu_t0, x_M, u_c0, n_i, n_b, nrows, nk, chunk, tile, stage);
 }
 
-// tr_batched_batched_cayley_pb4: elementwise, grid-stride over the flat index e
+// tr_batched_batched_cayley_pb3: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_t0, const long long n_i, const long long n_b) {
+__device__ __forceinline__ void tr_batched_batched_cayley_pb3_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ bu_t0, const long long n_i, const long long n_b) {
     const long long total = n_b * n_i * n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
@@ -2968,70 +2757,9 @@ __device__ __forceinline__ void tr_batched_batched_cayley_pb4_body(T* __restrict
         tr_store(b_A, e, r2, mode_b_A);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_t0, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_pb4_body<float>(b_A, mode_b_A, bu_t0, n_i, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ bu_t0, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb3_body<float>(b_A, mode_b_A, bu_t0, n_i, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb4_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_t0, const long long n_i, const long long n_b) {
-    tr_batched_batched_cayley_pb4_body<double>(b_A, mode_b_A, bu_t0, n_i, n_b);
-}
-
-// tr_batched_batched_cayley_pb5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_batched_batched_cayley_pb5_rows_body(T* __restrict__ b_A, const int mode_b_A, const T* __restrict__ x_M, const T* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_M = sh;
-    T* const s_b_Q = s_x_M + ((stage & 1) ? (long long)tile * (n_b * n_i) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    long long rem1 = row;
-    const long long i2 = rem1 % n_i; rem1 /= n_i;
-    const long long i1 = rem1 % n_i; rem1 /= n_i;
-    const long long i0 = rem1;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_x_M[z] = x_M[(w0 * n_i + z0) * n_i + w2];
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_b * n_i;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w2 = p % n_i; p /= n_i;
-                const long long w0 = p;
-                s_b_Q[z] = tr_ld(b_Q, (w0 * n_i + z0) * n_i + w2);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_x_M[(t * n_b + i0) * n_i + i1] : x_M[(i0 * n_i + q0) * n_i + i1])*((stage & 2) ? s_b_Q[(t * n_b + i0) * n_i + i2] : tr_ld(b_Q, (i0 * n_i + q0) * n_i + i2));
-        }
-    }
-    if (active) {
-        tr_store(b_A, row, acc0, mode_b_A);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb5_rows_f32(float* __restrict__ b_A, const int mode_b_A, const float* __restrict__ x_M, const float* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb5_rows_body<float>(b_A, mode_b_A, x_M, b_Q, n_i, n_b, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb5_rows_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ x_M, const double* __restrict__ b_Q, const long long n_i, const long long n_b, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_batched_batched_cayley_pb5_rows_body<double>(b_A, mode_b_A, x_M, b_Q, n_i, n_b, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_batched_batched_cayley_pb3_f64(double* __restrict__ b_A, const int mode_b_A, const double* __restrict__ bu_t0, const long long n_i, const long long n_b) {
+    tr_batched_batched_cayley_pb3_body<double>(b_A, mode_b_A, bu_t0, n_i, n_b);
 }

@@ -1190,7 +1190,7 @@ __device__ __forceinline__ void tr_elementwise_gelu_fwd0_body(T* __restrict__ x_
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T v1 = T(0.5)*x_x[e];
-        const T r2 = v1*(erf(sqrt(T(2))*v1) + T(1));
+        const T r2 = v1*erfc(-sqrt(T(2))*v1);
         tr_store(x_y, e, r2, mode_x_y);
     }
 }
@@ -1208,11 +1208,11 @@ __device__ __forceinline__ void tr_elementwise_gelu_jvp0_body(T* __restrict__ x_
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
         const T v1 = T(0.5)*x_x[e];
-        const T r2 = v1*(erf(sqrt(T(2))*v1) + T(1));
+        const T r2 = v1*erfc(-sqrt(T(2))*v1);
         tr_store(x_y, e, r2, mode_x_y);
         const T v3 = x_x[e];
         const T v4 = T(0.5)*sqrt(T(2))*v3;
-        const T r5 = (v4*exp(-T(0.5)*tr_sq(v3))/sqrt(T(3.141592653589793)) + T(0.5)*erf(v4) + T(0.5))*tr_ld(d_x, e);
+        const T r5 = (v4*exp(-T(0.5)*tr_sq(v3))/sqrt(T(3.141592653589793)) + T(0.5)*erfc(-v4))*tr_ld(d_x, e);
         tr_store(d_y, e, r5, mode_d_y);
     }
 }
@@ -1231,7 +1231,7 @@ __device__ __forceinline__ void tr_elementwise_gelu_pb0_body(T* __restrict__ b_x
         const long long e0 = e;
         const T v1 = x_x[e];
         const T v2 = T(0.5)*sqrt(T(2))*v1;
-        const T r3 = (v2*exp(-T(0.5)*tr_sq(v1))/sqrt(T(3.141592653589793)) + T(0.5)*erf(v2) + T(0.5))*tr_ld(b_y, e);
+        const T r3 = (v2*exp(-T(0.5)*tr_sq(v1))/sqrt(T(3.141592653589793)) + T(0.5)*erfc(-v2))*tr_ld(b_y, e);
         tr_store(b_x, e, r3, mode_b_x);
     }
 }

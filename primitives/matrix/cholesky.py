@@ -12,20 +12,20 @@ from primitives.matrix import Cuda, MatrixPrimitive
 from primitives.sym import T, sym
 
 
-def _phi_mask(X):
-    """Φ as a mask: Φ(Y) = mask ∘ Y keeps the strictly lower part of Y and half its diagonal."""
-    n = X.shape[-1]
-    return np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
+def _phi(xp, Y):
+    """Φ(Y): the strictly lower part of Y plus half its diagonal, as (tril(Y) + tril(Y, -1))/2 -- linear in Y
+    and in Y's dtype and namespace (a float64 mask promoted a float32 tangent, and torch refuses to mix them)."""
+    return 0.5 * (xp.tril(Y) + xp.tril(Y, -1))
 
 
 def _jvp(xp, L, dA):
     Li = xp.linalg.inv(L)
-    return xp.matmul(L, xp.asarray(_phi_mask(L)) * xp.matmul(xp.matmul(Li, sym(xp, dA)), T(xp, Li)))
+    return xp.matmul(L, _phi(xp, xp.matmul(xp.matmul(Li, sym(xp, dA)), T(xp, Li))))
 
 
 def _vjp(xp, L, Lbar):
     Li = xp.linalg.inv(L)
-    return sym(xp, xp.matmul(xp.matmul(T(xp, Li), xp.asarray(_phi_mask(L)) * xp.matmul(T(xp, L), Lbar)), Li))
+    return sym(xp, xp.matmul(xp.matmul(T(xp, Li), _phi(xp, xp.matmul(T(xp, L), Lbar))), Li))
 
 
 PRIMITIVE = MatrixPrimitive(

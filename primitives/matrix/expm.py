@@ -21,11 +21,14 @@ def frechet(A, E):
     A, E = np.asarray(A), np.asarray(E)
     A, E = np.broadcast_arrays(A, E)
     n = A.shape[-1]
-    big = np.zeros(A.shape[:-2] + (2 * n, 2 * n), dtype=np.result_type(A, E, np.float64))
+    # the arguments' floating dtype out (float32 stays float32, as JAX and torch keep it), computed in float64
+    # (rounded once at the end: the tangent of float32 data to float32's precision)
+    out = np.result_type(A, E, np.float32)
+    big = np.zeros(A.shape[:-2] + (2 * n, 2 * n), dtype=np.result_type(out, np.float64))
     big[..., :n, :n] = A
     big[..., n:, n:] = A
     big[..., :n, n:] = E
-    return _expm(big)[..., :n, n:]
+    return _expm(big)[..., :n, n:].astype(out, copy=False)
 
 
 def _jvp(xp, A, dA):

@@ -152,6 +152,81 @@ def test_logistic_functions_of_the_runtime(dtype):
     assert _rel(grad(lambda v: tnp.sum(tnp.log(tnp.sigmoid(v))))(inner), _refs(inner)[1]) <= TOL[dtype]
 
 
+# ------------------------------------------------------------------------------------------ gelu's left tail
+def _mp_gelu(v):
+    v = mpmath.mpf(float(v))
+    return v * mpmath.erfc(-v / mpmath.sqrt(2)) / 2
+
+
+def _mp_dgelu(v):
+    v = mpmath.mpf(float(v))
+    return mpmath.erfc(-v / mpmath.sqrt(2)) / 2 + v * mpmath.exp(-v * v / 2) / mpmath.sqrt(2 * mpmath.pi)
+
+
+# far enough that 1 + erf(x/√2) cancels to nothing, near enough that the results stay normal
+GELU_X = {np.float32: [-12.0, -10.0, -5.0, -1.0, 0.0, 0.5, 3.0, 10.0], np.float64: [-35.0, -20.0, -10.0, -3.0,
+                                                                                   -0.5, 0.0, 1.0, 10.0, 40.0]}
+TAIL_PATHS = ["numpy", "native", "torch", "torch.python", "jax"]
+
+
+def _on_path(path, name, x):
+    """(value, pullback of ones, pushforward along ones) of the shipped op `name` at x on one path."""
+    from runtime.tangents import NoTangent
+    ones = np.ones_like(x)
+    if path == "numpy":
+        fwd, frule, rrule = (getattr(generated, name + s) for s in ("", "_frule", "_rrule"))
+        return fwd(x), rrule(x)[1](ones)[1], frule((NoTangent(), ones), x)[1]
+    if path == "native":
+        import importlib
+
+        from runtime import native
+        if not native.available()[0]:
+            pytest.skip(f"native CPU kernels unavailable: {native.available()[1]}")
+        plan = native.plan_for(importlib.import_module("generated.elementwise"))
+        return (native.call(plan, name, "forward", [x]), unthunk(native.call(plan, name, "rrule", [x])[1](ones)[1]),
+                unthunk(native.call(plan, name, "frule", [(NoTangent(), ones), x])[1]))
+    if path.startswith("torch"):
+        from tests.frameworks import need
+        torch = need("torch")
+        import runtime.torch as rt
+        op = getattr(rt, name).python if path == "torch.python" else getattr(rt, name)
+        t = torch.tensor(x, requires_grad=True)
+        y = op(t)
+        g = torch.autograd.grad(y, t, torch.ones_like(t))[0]
+        dy = torch.func.jvp(op, (t.detach(),), (torch.ones_like(t),))[1]
+        return y.detach().numpy(), g.numpy(), dy.numpy()
+    from tests.frameworks import need
+    jax = need("jax")
+    import runtime.jax as rj
+    op = getattr(rj, name)
+    y, pb = jax.vjp(op, jax.numpy.asarray(x))
+    return y, pb(jax.numpy.ones_like(y))[0], jax.jvp(op, (jax.numpy.asarray(x),), (jax.numpy.ones_like(y),))[1]
+
+
+@pytest.mark.parametrize("path", TAIL_PATHS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=IDS)
+def test_gelu_in_its_left_tail_on_every_path(dtype, path, monkeypatch):
+    """gelu = x·erfc(-x/√2)/2 and its derivative against mpmath: written 0.5·x·(1 + erf(x/√2)) it gave
+    gelu(-10) = 0 (true -7.6e-23) and a derivative 1 % off (100 % in the native kernels)."""
+    # the numpy path: the generated NumPy code itself; the others with the native kernels where they have them
+    monkeypatch.setenv("TENSOR_RULES_NATIVE", "0" if path == "numpy" else "1")
+    x = np.array(GELU_X[dtype], dtype)
+    if path == "jax":
+        import jax
+        before = jax.config.jax_enable_x64
+        jax.config.update("jax_enable_x64", True)
+    try:
+        y, dx, dy = (np.asarray(v) for v in _on_path(path, "gelu", x))
+    finally:
+        if path == "jax":
+            jax.config.update("jax_enable_x64", before)
+    assert y.dtype == dx.dtype == dy.dtype == dtype
+    value, slope = [float(_mp_gelu(v)) for v in x], [float(_mp_dgelu(v)) for v in x]
+    assert _rel(y, value) <= TOL[dtype], "value"
+    assert _rel(dx, slope) <= TOL[dtype], "pullback"
+    assert _rel(dy, slope) <= TOL[dtype], "pushforward"
+
+
 # ------------------------------------------------------------------------------------------ the kernel sum
 def _kernel_problem(dtype, offset, n=40, m=30, d=3, seed=0):
     rng = np.random.default_rng(seed)
@@ -241,6 +316,41 @@ def test_mahalanobis_far_from_the_origin(dtype, scale, mahalanobis):
     assert _normwise(gX, refX) <= TOL[dtype]
     assert _normwise(gmu, -refX.sum(0)) <= TOL[dtype]
     assert _normwise(gS, -Si.T @ (D.T * wbar) @ D @ Si.T) <= TOL[dtype]
+
+
+# ------------------------------------------------------------------------------------------ Cayley transform
+def _mp_cayley(A, dA, Qbar):
+    """Q = (I - A)⁻¹·(I + A), its pushforward 2·M·dA·M and pullback 2·Mᵀ·Q̄·Mᵀ (M = (I - A)⁻¹, since
+    Q + I = 2M): the closed forms, at 50 digits."""
+    n = A.shape[-1]
+    M = mpmath.inverse(mpmath.eye(n) - mpmath.matrix(A.astype(np.float64).tolist()))
+    Q = M * (mpmath.eye(n) + mpmath.matrix(A.astype(np.float64).tolist()))
+    dQ = 2 * M * mpmath.matrix(dA.astype(np.float64).tolist()) * M
+    Ab = 2 * M.T * mpmath.matrix(Qbar.astype(np.float64).tolist()) * M.T
+    return [np.array(X.tolist(), dtype=float) for X in (Q, dQ, Ab)]
+
+
+CAYLEY_SCALES = [(np.float64, 1e6), (np.float64, 1e15), (np.float32, 1e3), (np.float32, 1e6)]
+
+
+@pytest.mark.parametrize("op", ["cayley", "batched_cayley"])
+@pytest.mark.parametrize("dtype,scale", CAYLEY_SCALES, ids=[f"{np.dtype(d).name}@{s:g}" for d, s in CAYLEY_SCALES])
+def test_cayley_derivatives_far_from_the_origin(dtype, scale, op):
+    """cond(I - A) ≈ 3 here: the derivatives are well conditioned. Written M·dA·(Q + I) with Q ≈ -I they
+    cancelled: 0.27 relative error at 1e15 (float64), 1.4e-4 at 1e3 and 0.23 at 1e6 (float32)."""
+    rng = np.random.default_rng(0)
+    batch = (2,) if op == "batched_cayley" else ()
+    A = ((rng.standard_normal(batch + (4, 4)) + 4 * np.eye(4)) * scale).astype(dtype)
+    dA = rng.standard_normal(A.shape).astype(dtype)
+    Qbar = rng.standard_normal(A.shape).astype(dtype)
+    Q, dQ = getattr(generated, op + "_frule")((NoTangent(), dA), A)
+    Q2, pullback = getattr(generated, op + "_rrule")(A)
+    Abar = unthunk(pullback(Qbar)[1])
+    tol = 64 * np.finfo(dtype).eps
+    for b in np.ndindex(*batch):
+        want = _mp_cayley(A[b], dA[b], Qbar[b])
+        for got, ref, what in zip((Q[b], Q2[b], dQ[b], Abar[b]), want[:1] + want, ("Q", "Q", "dQ", "dA")):
+            assert got.dtype == dtype and _normwise(got, ref) <= tol, (what, b, _normwise(got, ref))
 
 
 # ------------------------------------------------------------------------------------------ det at singular matrices

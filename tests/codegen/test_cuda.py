@@ -518,6 +518,29 @@ def test_logistic_kernels_are_accurate_in_both_tails(dtype, device, acc_rules):
     _rel_close(pullback(dev.asarray(np.ones_like(x), dtype))[1], sig_neg, dtype, "log sigmoid'")
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_gelu_kernels_are_accurate_in_the_left_tail(dtype, device):
+    """gelu = x·erfc(-x/√2)/2 and its derivative against mpmath: through 1 + erf(x/√2) the value was 0 (true
+    -7.6e-23 at x = -10) and the derivative 1 % off."""
+    import mpmath
+
+    mpmath.mp.dps = 50
+    dev, _ = device
+    mod = _module("elementwise", None)
+    x = np.array([-12.0, -10.0, -5.0, -1.0, 0.0, 0.5, 3.0, 10.0] if dtype == np.float32 else
+                 [-35.0, -20.0, -10.0, -3.0, -0.5, 0.0, 1.0, 10.0, 40.0], dtype)
+    v = [mpmath.mpf(float(t)) for t in x]
+    want = np.array([float(t * mpmath.erfc(-t / mpmath.sqrt(2)) / 2) for t in v])
+    slope = np.array([float(mpmath.erfc(-t / mpmath.sqrt(2)) / 2 + t * mpmath.exp(-t * t / 2) /
+                            mpmath.sqrt(2 * mpmath.pi)) for t in v])
+    dx = dev.asarray(x, dtype)
+    _rel_close(rc.call(mod, "gelu", "forward", [dx], dev), want, dtype, "gelu")
+    _, pullback = rc.call(mod, "gelu", "rrule", [dx], dev)
+    _rel_close(pullback(dev.asarray(np.ones_like(x), dtype))[1], slope, dtype, "gelu'")
+    _, dy = rc.call(mod, "gelu", "frule", [(ZeroTangent(), dev.asarray(np.ones_like(x), dtype)), dx], dev)
+    _rel_close(dy, slope, dtype, "gelu' (pushforward)")
+
+
 @pytest.mark.parametrize("dtype,x", [(np.float32, [1e4, 1e4 - 1, 0.0]), (np.float64, [1e15, 1e15 - 1, 0.0])],
                          ids=["f32@1e4", "f64@1e15"])
 def test_log_softmax_kernels_far_from_zero(dtype, x, device):

@@ -41,13 +41,14 @@ REFERENCE = {
     "atan": mpmath.atan, "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh, "sqrt": mpmath.sqrt,
     "abs": mpmath.fabs, "sign": mpmath.sign, "pow": lambda x, a: x ** a,
     "sigmoid": lambda x: 1 / (1 + mpmath.exp(-x)), "softplus": lambda x: mpmath.log(1 + mpmath.exp(x)),
-    "erf": mpmath.erf, "relu": lambda x: max(x, 0), "step": lambda x: mpmath.mpf(1 if x > 0 else 0),
+    "erf": mpmath.erf, "erfc": mpmath.erfc, "relu": lambda x: max(x, 0),
+    "step": lambda x: mpmath.mpf(1 if x > 0 else 0),
     "where": lambda x, u, v: u if x > 0 else v,
     "cbrt": lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), "erfinv": mpmath.erfinv,
 }
 # CUDA's math library functions the table may spell (CUDA Math API); tr_* helpers come from the template
 CUDA_MATH = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-             "sqrt", "fabs", "erf", "pow", "cbrt", "erfinv"}
+             "sqrt", "fabs", "erf", "erfc", "pow", "cbrt", "erfinv"}
 HELPERS = (ROOT / "templates" / "cuda_helpers.cuh.j2").read_text()
 
 
