@@ -375,6 +375,7 @@ RULES = {'row_max': {'name': 'row_max',
                                           "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
                                           "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
                                           '\\right)}'}],
+             'holds_for': 'every real input',
              'saves': {'inputs': ['S'], 'outputs': ['y'], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -424,6 +425,7 @@ RULES = {'row_max': {'name': 'row_max',
                                              "y,\\frac{1}{\\sum_{i',j'} "
                                              "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
                                              '\\right)}'}],
+                'holds_for': 'every real input',
                 'saves': {'inputs': ['A'], 'outputs': ['y'], 'intermediates': []},
                 'verified': True,
                 'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -459,6 +461,7 @@ RULES = {'row_max': {'name': 'row_max',
                            'matrix': None,
                            'index': 'dx[i] = Π_i′≠i(x[i′])·dy',
                            'index_latex': "\\mathrm{d}x_{i} = \\prod_{i' \\neq i} x_{i'} \\mathrm{d}y"}],
+             'holds_for': 'every real input',
              'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -547,6 +550,7 @@ RULES = {'row_max': {'name': 'row_max',
                                                 "m_{b},\\frac{1}{\\sum_{k'} "
                                                 "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
                                                 '\\right)}},0 \\right)}'}],
+                   'holds_for': 'every real input',
                    'saves': {'inputs': ['z'], 'outputs': [], 'intermediates': ['m']},
                    'verified': True,
                    'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
