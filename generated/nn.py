@@ -1148,14 +1148,14 @@ RULES = {'sum': {'name': 'sum',
                'pushforward': [{'target': 'dy',
                                 'text': 'dy = (exp(x) ⊙ dx)ᵀ·𝟙/(exp(x)ᵀ·𝟙)',
                                 'latex': '\\mathrm{d}y = \\frac{(e^{x} \\odot \\mathrm{d}x)^{\\top} '
-                                         '\\mathbf{1}}{\\left(e^{x}^{\\top} \\mathbf{1}\\right)}',
+                                         '\\mathbf{1}}{\\left({e^{x}}^{\\top} \\mathbf{1}\\right)}',
                                 'matrix': 'dy = (exp(x) ⊙ dx)ᵀ·𝟙/(exp(x)ᵀ·𝟙)',
                                 'index': 'dy = Σ_k dx[k]·exp(x[k])/Σ_i′(exp(x[i′]))',
                                 'index_latex': '\\mathrm{d}y = \\sum_{k} \\frac{\\mathrm{d}x_{k} '
                                                "e^{x_{k}}}{\\sum_{i'} e^{x_{i'}}}"}],
                'pullback': [{'target': 'dx',
                              'text': 'dx = dy·exp(x)/(exp(x)ᵀ·𝟙)',
-                             'latex': '\\mathrm{d}x = \\frac{\\mathrm{d}y e^{x}}{\\left(e^{x}^{\\top} '
+                             'latex': '\\mathrm{d}x = \\frac{\\mathrm{d}y e^{x}}{\\left({e^{x}}^{\\top} '
                                       '\\mathbf{1}\\right)}',
                              'matrix': 'dx = dy·exp(x)/(exp(x)ᵀ·𝟙)',
                              'index': 'dx[i] = dy·exp(x[i])/Σ_i′(exp(x[i′]))',

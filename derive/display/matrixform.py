@@ -48,6 +48,33 @@ STYLES = {
               "open": "\\left(", "close": "\\right)"},
 }
 
+def _ends_in_script(text: str) -> bool:
+    """True when LaTeX text ends in a superscript group, perhaps followed by subscripts (e^{x}, X^{-1},
+    x^{2}_{i}): another superscript appended to it would be a double superscript, which TeX refuses."""
+    end = len(text)
+    while end and text[end - 1] == "}":
+        depth, k = 0, end - 1
+        while k >= 0:
+            depth += {"}": 1, "{": -1}.get(text[k], 0)
+            if depth == 0:
+                break
+            k -= 1
+        if k <= 0 or text[k - 1] not in "^_":
+            return False
+        if text[k - 1] == "^":
+            return True
+        end = k - 1
+    return False
+
+
+def _sup(text: str, st, script: str) -> str:
+    """text with a script (ᵀ, ⁻¹) appended; in LaTeX a base that already ends in a script is braced first
+    ({e^{x}}^{\\top}, not e^{x}^{\\top})."""
+    if st is STYLES["latex"] and _ends_in_script(text):
+        text = "{" + text + "}"
+    return text + script
+
+
 
 class _Item:
     """A vector or matrix factor: `expr` over `idx` (1 or 2 indices), printed relative to an orientation."""
@@ -137,7 +164,7 @@ class _ElemMixin:
             vs = vs if len(v) == 1 and ir.is_access(v[0]) else st["open"] + vs + st["close"]
             if len(u) > 1 or not ir.is_access(u[0]):
                 us = st["open"] + us + st["close"]
-            body = us + st["dot"] + vs + st["T"]
+            body = us + st["dot"] + _sup(vs, st, st["T"])
         else:
             body = st["had"].join(self.parenthesize(f, 50) for f in idxd)
         lead = sp.Mul(abs(c), *scal)
@@ -237,9 +264,9 @@ def _name(access, orient, st):
         raise _NoForm()
     if len(idx) == 1 and len(orient) == 2:     # a vector beside matrices: broadcast, as the value is
         if idx[0] == orient[0]:
-            return n + st["dot"] + st["ones"] + st["T"]
+            return n + st["dot"] + _sup(st["ones"], st, st["T"])
         if idx[0] == orient[1]:
-            return st["ones"] + st["dot"] + n + st["T"]
+            return st["ones"] + st["dot"] + _sup(n, st, st["T"])
         raise _NoForm()
     if idx == tuple(orient) or len(idx) == 1:
         return n
@@ -250,7 +277,7 @@ def _name(access, orient, st):
             return n[:-2] + "⁻ᵀ"
         if n.endswith("^{-1}"):
             return n[:-5] + "^{-\\top}"
-        return n + st["T"]
+        return _sup(n, st, st["T"])
     raise _NoForm()
 
 
@@ -416,7 +443,7 @@ def _is_reciprocal(e):
 def _print_item(item, orient, st):
     if len(item.idx) == 2 and tuple(orient) == tuple(reversed(item.idx)) and len(item.exprs) > 1:
         inner = _print_item(item, item.idx, st)
-        return inner + st["T"]
+        return _sup(inner, st, st["T"])
     num = [e for e in item.exprs if not _is_reciprocal(e)]
     den = [e for e in item.exprs if _is_reciprocal(e)]
     if num and den and st is STYLES["unicode"]:       # dy/x, not 1/x ⊙ dy ('/' is elementwise, as in 1/x)
@@ -566,7 +593,7 @@ class _Chains:
         return self.st["ones"], (np.ones((self.pt.size(i), 1)) if self.V else None)
 
     def transposed(self, p):
-        return p[0] + self.st["T"], (dc.transpose(p[1]) if self.V else None)
+        return _sup(p[0], self.st, self.st["T"]), (dc.transpose(p[1]) if self.V else None)
 
     def walk(self, start_idx):
         """Follow the chain starting at index start_idx; return (printed pieces, end index or None)."""
@@ -660,7 +687,7 @@ def _atomic(text):
 def _transposed_chain(ps, st, V):
     """[(text, value)] of the transpose of the product of pieces ps: (a·b)ᵀ, or bᵀ·aᵀ where that is shorter."""
     text = st["dot"].join(p[0] for p in ps)
-    whole = ((st["open"] + text + st["close"]) if len(ps) != 1 else text) + st["T"], \
+    whole = _sup((st["open"] + text + st["close"]) if len(ps) != 1 else text, st, st["T"]), \
         (dc.transpose(dc.chain([p[1] for p in ps])) if V else None)
     each = [_transposed_piece(p[0], st) for p in reversed(ps)]
     if len(ps) > 1 and all(each) and symbol_count(st["dot"].join(t for t, _ in each)) < symbol_count(whole[0]):
@@ -700,12 +727,12 @@ def _row_wise(items, free, st, pt):
     q = free[1] if p == free[0] else free[0]
     ones = (np.ones((1, pt.size(q))) if pt is not None else None)
     if p == free[0]:
-        b_text = st["open"] + wrap + st["dot"] + st["ones"] + st["T"] + st["close"]
+        b_text = st["open"] + wrap + st["dot"] + _sup(st["ones"], st, st["T"]) + st["close"]
         b_val = dc.mul(val, ones) if pt is not None else None
     else:
         if _top_level_op(text) and not (text.startswith("(") and balanced_outer(text)):
             wrap = st["open"] + text + st["close"]      # (a·b)ᵀ: the transpose of the whole product
-        b_text = st["open"] + st["ones"] + st["dot"] + wrap + st["T"] + st["close"]
+        b_text = st["open"] + st["ones"] + st["dot"] + _sup(wrap, st, st["T"]) + st["close"]
         b_val = dc.mul(dc.transpose(ones), dc.transpose(val)) if pt is not None else None
     f_text = _print_item(F, free, st)
     f_val = _item_value(F, free, pt) if pt is not None else None
