@@ -8,3 +8,27 @@ def pytest_xdist_auto_num_workers(config):
     otherwise start dozens; past 4 the suite's longest files set its time anyway."""
     n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(4, n))
+
+
+import signal  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+# the handlers the session started with (Python's own: Ctrl-C raises KeyboardInterrupt, SIGTERM ends the process)
+_SESSION_HANDLERS = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """Each test runs with the SIGINT and SIGTERM handlers the session started with. Code a test runs in-process
+    (a library's import, derive.cli's interrupt path, a module fixture) may leave SIGINT ignored, and every child
+    process started later in that worker then inherits an ignored SIGINT (Python keeps an inherited SIG_IGN):
+    the signal tests that ran after it in the same worker failed by their order (exit 0 where 130 was due)."""
+    def restore():
+        for s, h in _SESSION_HANDLERS.items():
+            if h is not None and signal.getsignal(s) != h:
+                signal.signal(s, h)
+    restore()
+    yield
+    restore()

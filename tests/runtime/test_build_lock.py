@@ -14,14 +14,22 @@ pytest.importorskip("fcntl")
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
     from runtime import trusted_cache
     log = sys.argv[1]
+    ready = log + ".second"       # test_waiting_process_says_it_waits: the second process is about to ask
     def build():
         with open(log, "a") as f:
             f.write("built\\n")
+        # hold the lock until a second process (if the test starts one) is on its way to it, however slowly
+        # a loaded machine starts Python: then a while longer, so that it finds the lock taken
+        deadline = time.time() + (60 if len(sys.argv) > 2 else 0)
+        while time.time() < deadline and not os.path.exists(ready):
+            time.sleep(0.05)
         time.sleep(1.5)
         return b"payload"
+    if len(sys.argv) > 2 and sys.argv[2] == "second":
+        open(ready, "w").close()
     blob, hit = trusted_cache.cached("lock-test", "entry.bin", "k1", build, "tensor-rules", what="a test library")
     assert blob == b"payload"
     print("hit" if hit else "built")
@@ -58,14 +66,15 @@ def test_a_quick_build_says_nothing_without_what(tmp_path, monkeypatch, capsys):
 def test_waiting_process_says_it_waits(tmp_path):
     env = {"TENSOR_RULES_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     log = tmp_path / "builds.log"
-    first = subprocess.Popen([sys.executable, "-c", CHILD, str(log)], env=env, stdout=subprocess.PIPE,
+    first = subprocess.Popen([sys.executable, "-c", CHILD, str(log), "first"], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-    # the second starts once the first is building (its log line is written inside the lock)
+    # the second starts once the first is building (its log line is written inside the lock); the first holds the
+    # lock until the second has started (its file) and a while longer
     for _ in range(600):
         if log.exists():
             break
         subprocess.run(["sleep", "0.05"])
-    second = subprocess.run([sys.executable, "-c", CHILD, str(log)], env=env, capture_output=True, text=True,
+    second = subprocess.run([sys.executable, "-c", CHILD, str(log), "second"], env=env, capture_output=True, text=True,
                             timeout=120)
     first.communicate(timeout=120)
     assert second.returncode == 0, second.stderr
