@@ -26,6 +26,8 @@ def _signal_handlers_restored():
     process started later in that worker then inherits an ignored SIGINT (Python keeps an inherited SIG_IGN):
     the signal tests that ran after it in the same worker failed by their order (exit 0 where 130 was due)."""
     def restore():
+        # and not blocked: a mask left by code a test ran is inherited by every child process too
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_SESSION_HANDLERS))
         for s, h in _SESSION_HANDLERS.items():
             if h is not None and signal.getsignal(s) != h:
                 signal.signal(s, h)
