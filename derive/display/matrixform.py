@@ -48,29 +48,10 @@ STYLES = {
               "open": "\\left(", "close": "\\right)"},
 }
 
-def _ends_in_script(text: str) -> bool:
-    """True when LaTeX text ends in a superscript group, perhaps followed by subscripts (e^{x}, X^{-1},
-    x^{2}_{i}): another superscript appended to it would be a double superscript, which TeX refuses."""
-    end = len(text)
-    while end and text[end - 1] == "}":
-        depth, k = 0, end - 1
-        while k >= 0:
-            depth += {"}": 1, "{": -1}.get(text[k], 0)
-            if depth == 0:
-                break
-            k -= 1
-        if k <= 0 or text[k - 1] not in "^_":
-            return False
-        if text[k - 1] == "^":
-            return True
-        end = k - 1
-    return False
-
-
 def _sup(text: str, st, script: str) -> str:
     """text with a script (ᵀ, ⁻¹) appended; in LaTeX a base that already ends in a script is braced first
     ({e^{x}}^{\\top}, not e^{x}^{\\top})."""
-    if st is STYLES["latex"] and _ends_in_script(text):
+    if st is STYLES["latex"] and scripted(text):
         text = "{" + text + "}"
     return text + script
 

@@ -298,7 +298,25 @@ _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 def scripted(text):
     """Whether a printed base already ends in an exponent (‖v‖², X⁻¹, Aᵀ, x^(n - 1), LaTeX's v^{2}): a power of
     it needs parentheses, (‖v‖²)² (‖v‖²² reads as the 22nd power), and LaTeX a group (x^{2}^{2} does not compile)."""
-    return bool(re.search(r"([⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ]|\^\([^()]*\)|\^\{[^{}]*\}|\^[0-9A-Za-z])$", text))
+    return bool(re.search(r"([⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ]|\^\([^()]*\)|\^[0-9A-Za-z])$", text)) or _latex_scripted(text)
+
+
+def _latex_scripted(text):
+    """LaTeX text ending in a superscript group, nested or followed by subscripts (e^{x}, e^{x^{2}}, x^{2}_{i})."""
+    end = len(text)
+    while end and text[end - 1] == "}":
+        depth, k = 0, end - 1
+        while k >= 0:
+            depth += {"}": 1, "{": -1}.get(text[k], 0)
+            if depth == 0:
+                break
+            k -= 1
+        if k <= 0 or text[k - 1] not in "^_":
+            return False
+        if text[k - 1] == "^":
+            return True
+        end = k - 1
+    return False
 
 
 def unicode_pow(printer, e, rational=False, hadamard=False):
