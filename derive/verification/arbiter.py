@@ -98,15 +98,23 @@ def _floats(a):
     return np.array([float(v) for v in a.flat], dtype=np.float64).reshape(a.shape)
 
 
-def _array_error(got, want):
-    got = np.asarray(got, dtype=np.float64)
-    if got.shape != want.shape:
+def relative_error(a, b):
+    """max |a - b| over the finite entries of b, relative to max(1, max |b|); inf where the shapes differ or a
+    has a non-finite entry that b does not have in the same place (NaN for NaN, each infinity with its sign)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
         return float("inf")
-    if got.size == 0:
+    if a.size == 0:
         return 0.0
-    if not np.all(np.isfinite(got)):
+    fin = np.isfinite(b)
+    # the same non-finite entries: NaN where NumPy has NaN, and each infinity with its sign
+    if not (np.array_equal(np.isnan(a), np.isnan(b)) and np.array_equal(np.isposinf(a), np.isposinf(b))
+            and np.array_equal(np.isneginf(a), np.isneginf(b))):
         return float("inf")
-    return float(np.max(np.abs(got - want))) / max(1.0, float(np.max(np.abs(want))))
+    if not np.any(fin):
+        return 0.0
+    scale = max(1.0, float(np.max(np.abs(b[fin]))))
+    return float(np.max(np.abs(a[fin] - b[fin]))) / scale
 
 
 def judge(arbiter: Arbiter, kind, native, numpy, tol, probe):
@@ -116,10 +124,10 @@ def judge(arbiter: Arbiter, kind, native, numpy, tol, probe):
     what, j = kind
     if what == "value":
         want = arbiter.values()[j]
-        return _array_error(native, want), _array_error(numpy, want)
+        return relative_error(native, want), relative_error(numpy, want)
     if what == "tangent":
         want = arbiter.derivative(probe["tangents"])[j]
-        return _array_error(native, want), _array_error(numpy, want)
+        return relative_error(native, want), relative_error(numpy, want)
     return _cotangent_errors(arbiter, j, native, numpy, probe["ybar"])
 
 

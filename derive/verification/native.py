@@ -116,23 +116,6 @@ def _sizes(meta, reduced=()):
     return out
 
 
-def _rel(a, b):
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape:
-        return float("inf")
-    if a.size == 0:
-        return 0.0
-    fin = np.isfinite(b)
-    # the same non-finite entries: NaN where NumPy has NaN, and each infinity with its sign
-    if not (np.array_equal(np.isnan(a), np.isnan(b)) and np.array_equal(np.isposinf(a), np.isposinf(b))
-            and np.array_equal(np.isneginf(a), np.isneginf(b))):
-        return float("inf")
-    if not np.any(fin):
-        return 0.0
-    scale = max(1.0, float(np.max(np.abs(b[fin]))))
-    return float(np.max(np.abs(a[fin] - b[fin]))) / scale
-
-
 def _val(t):
     t = unthunk(t)
     return None if is_zero(t) or t is None or type(t).__name__ == "NoTangent" else t
@@ -227,7 +210,7 @@ def _differences(pairs):
             continue
         if p is None:
             p = np.zeros_like(np.asarray(q, dtype=np.float64))
-        yield what, kind, p, q, _rel(p, q)
+        yield what, kind, p, q, arbiter.relative_error(p, q)
 
 
 def _check_far(mod, name, fns, meta, rule, sizes):
