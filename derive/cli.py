@@ -284,11 +284,11 @@ def _outcomes(sources, *, use_cache, kernels, jobs_at_once=None, show=False):
     pipeline (the files the cache lacks side by side, pipeline.process_many) and stored when verified."""
     keys = [outcome_cache.key(text, label, module, bare_name=bare, kernels=kernels) if use_cache else None
             for text, label, module, bare in sources]
-    found = [outcome_cache.read(k) if k else (None, False) for k in keys]
-    missing = [i for i, (out, _) in enumerate(found) if out is None]
-    outs = [out for out, _ in found]
-    if not missing:
-        return outs
+    return outcome_cache.cached_many(keys, lambda missing: _derive_missing([sources[i] for i in missing], kernels,
+                                                                           jobs_at_once, show))
+
+
+def _derive_missing(sources, kernels, jobs_at_once, show):
     # lazy on purpose: the engine (SymPy and every stage) loads only when something must be derived, so
     # a cached run starts as fast as the command did before the stages were modules of their own
     # SIGINT/SIGTERM held while the engine imports, and raised after it: raised inside the import machinery (a
@@ -296,17 +296,11 @@ def _outcomes(sources, *, use_cache, kernels, jobs_at_once=None, show=False):
     with output.signals_deferred():
         from derive import pipeline
 
-    status = progress.Status([sources[i][1] for i in missing]) if show else progress.Silent()
+    status = progress.Status([label for _, label, _, _ in sources]) if show else progress.Silent()
     try:
-        built = pipeline.process_many([sources[i] for i in missing], kernels=kernels, jobs_at_once=jobs_at_once,
-                                      status=status)
+        return pipeline.process_many(sources, kernels=kernels, jobs_at_once=jobs_at_once, status=status)
     finally:
         status.close()
-    for i, out in zip(missing, built):
-        outs[i] = out
-        if found[i][1] and out["ok"]:
-            outcome_cache.write(keys[i], out)
-    return outs
 
 
 def _sources(args, shipped):

@@ -43,13 +43,22 @@ def read(k: str):
 
 def cached(k: str, build) -> dict:
     """The outcome under key k when the cache holds a valid one, else build()'s, stored when it verified."""
-    out, writable = read(k)
-    if out is not None:
-        return out
-    out = build()
-    if writable and out["ok"]:
-        write(k, out)
-    return out
+    return cached_many([k], lambda missing: [build()])[0]
+
+
+def cached_many(keys, build_missing) -> list:
+    """The outcome under each key (None: not cached): the cache's where it holds a valid one; the others from one
+    call build_missing(indices of the missing keys) -> their outcomes (so they derive side by side), each stored
+    when it verified."""
+    found = [read(k) if k else (None, False) for k in keys]
+    outs = [out for out, _ in found]
+    missing = [i for i, out in enumerate(outs) if out is None]
+    if missing:
+        for i, out in zip(missing, build_missing(missing)):
+            outs[i] = out
+            if found[i][1] and out["ok"]:
+                write(keys[i], out)
+    return outs
 
 
 def write(k: str, out: dict) -> None:
