@@ -337,131 +337,213 @@ def _define(np):
     # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
     # chunks of i, so the N×M matrix is never materialized.
     def gaussian_kernel_sum(x, y, b, s):
+        n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
         _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         x = x - _shift0
         y = y - _shift0
         def _chunk1(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step11 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step11 >= n_i:
+            def _direct4(_k2):
+                _e5 = ((_s0_x[:, _k2[0]])[:, None] - (y[:, _k2[0]]))
+                return (_e5 * _e5)
+            def _at7(_pos3):
+                _e8 = (_s0_x[_pos3[0], :] - (y[_pos3[1], :]))
+                return np.sum((_e8 * _e8), axis=1)
+            def _expanded11():
+                _c13 = np.sum((_s0_x * _s0_x), axis=1)
+                _c15 = np.sum((y * y), axis=1)
+                return ((_c13[:, None] + _c15 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c13)[:, None]) * np.sqrt(_c15)) + _c13[:, None] + _c15))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct4, _at7, _expanded11)))))
+        _step26 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step26 >= n_i:
             out = _chunk1(n_i, x)
         else:
-            out = np.concatenate([_chunk1(min(_step11, n_i - _s12), x[_s12:_s12 + _step11]) for _s12 in range(0, n_i, _step11)], axis=0)
+            out = np.concatenate([_chunk1(min(_step26, n_i - _s27), x[_s27:_s27 + _step26]) for _s27 in range(0, n_i, _step26)], axis=0)
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy_, db, ds = tangents
+        n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift13 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift13
-        y = y - _shift13
-        def _chunk14(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step24 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step24 >= n_i:
-            out = _chunk14(n_i, x)
+        _shift28 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift28
+        y = y - _shift28
+        def _chunk29(_m, _s0_x):
+            def _direct32(_k30):
+                _e33 = ((_s0_x[:, _k30[0]])[:, None] - (y[:, _k30[0]]))
+                return (_e33 * _e33)
+            def _at35(_pos31):
+                _e36 = (_s0_x[_pos31[0], :] - (y[_pos31[1], :]))
+                return np.sum((_e36 * _e36), axis=1)
+            def _expanded39():
+                _c41 = np.sum((_s0_x * _s0_x), axis=1)
+                _c43 = np.sum((y * y), axis=1)
+                return ((_c41[:, None] + _c43 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c41)[:, None]) * np.sqrt(_c43)) + _c41[:, None] + _c43))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct32, _at35, _expanded39)))))
+        _step54 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step54 >= n_i:
+            out = _chunk29(n_i, x)
         else:
-            out = np.concatenate([_chunk14(min(_step24, n_i - _s25), x[_s25:_s25 + _step24]) for _s25 in range(0, n_i, _step24)], axis=0)
+            out = np.concatenate([_chunk29(min(_step54, n_i - _s55), x[_s55:_s55 + _step54]) for _s55 in range(0, n_i, _step54)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk27(_m, _s0_x):
-                return (db @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-            _step37 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step37 >= n_i:
-                _p26 = _chunk27(n_i, x)
+            def _chunk57(_m, _s0_x):
+                def _direct60(_k58):
+                    _e61 = ((_s0_x[:, _k58[0]])[:, None] - (y[:, _k58[0]]))
+                    return (_e61 * _e61)
+                def _at63(_pos59):
+                    _e64 = (_s0_x[_pos59[0], :] - (y[_pos59[1], :]))
+                    return np.sum((_e64 * _e64), axis=1)
+                def _expanded67():
+                    _c69 = np.sum((_s0_x * _s0_x), axis=1)
+                    _c71 = np.sum((y * y), axis=1)
+                    return ((_c69[:, None] + _c71 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c69)[:, None]) * np.sqrt(_c71)) + _c69[:, None] + _c71))
+                return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct60, _at63, _expanded67)))))
+            _step82 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step82 >= n_i:
+                _p56 = _chunk57(n_i, x)
             else:
-                _p26 = np.concatenate([_chunk27(min(_step37, n_i - _s38), x[_s38:_s38 + _step37]) for _s38 in range(0, n_i, _step37)], axis=0)
-            dout = _add(dout, _p26)
+                _p56 = np.concatenate([_chunk57(min(_step82, n_i - _s83), x[_s83:_s83 + _step82]) for _s83 in range(0, n_i, _step82)], axis=0)
+            dout = _add(dout, _p56)
         if not is_zero(dy_):
-            def _chunk40(_m, _s0_x):
-                _e41 = _div(1, s)
-                _e42 = (dy_ * y)
-                _e50 = np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
-                return ((-2.0 * (_e41 * (_e50 @ (b * np.sum(_e42, axis=1))))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy_)), optimize=True))))
-            _step57 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step57 >= n_i:
-                _p39 = _chunk40(n_i, x)
+            def _chunk85(_m, _s0_x):
+                _e86 = _div(1, s)
+                _e87 = (dy_ * y)
+                def _direct90(_k88):
+                    _e91 = ((_s0_x[:, _k88[0]])[:, None] - (y[:, _k88[0]]))
+                    return (_e91 * _e91)
+                def _at93(_pos89):
+                    _e94 = (_s0_x[_pos89[0], :] - (y[_pos89[1], :]))
+                    return np.sum((_e94 * _e94), axis=1)
+                def _expanded97():
+                    _c99 = np.sum((_s0_x * _s0_x), axis=1)
+                    _c101 = np.sum((y * y), axis=1)
+                    return ((_c99[:, None] + _c101 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c99)[:, None]) * np.sqrt(_c101)) + _c99[:, None] + _c101))
+                _e110 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct90, _at93, _expanded97)))
+                return ((-2.0 * (_e86 * (_e110 @ (b * np.sum(_e87, axis=1))))) + (2.0 * (_e86 * np.einsum("ab,ab->a", _s0_x, (_e110 @ ((b[:, None]) * dy_)), optimize=True))))
+            _step117 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step117 >= n_i:
+                _p84 = _chunk85(n_i, x)
             else:
-                _p39 = np.concatenate([_chunk40(min(_step57, n_i - _s58), x[_s58:_s58 + _step57]) for _s58 in range(0, n_i, _step57)], axis=0)
-            dout = _add(dout, _p39)
+                _p84 = np.concatenate([_chunk85(min(_step117, n_i - _s118), x[_s118:_s118 + _step117]) for _s118 in range(0, n_i, _step117)], axis=0)
+            dout = _add(dout, _p84)
         if not is_zero(dx):
-            def _chunk60(_m, _s0_d_x, _s1_x):
-                _e61 = _div(1, s)
-                _e62 = (_s0_d_x * _s1_x)
-                _e70 = np.exp(((_div(-1, s)) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
-                return ((-2.0 * (_e61 * (np.sum(_e62, axis=1) * (b @ np.transpose(_e70))))) + (2.0 * (_e61 * np.einsum("ab,ab->a", _s0_d_x, (_e70 @ ((b[:, None]) * y)), optimize=True))))
-            _step77 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step77 >= n_i:
-                _p59 = _chunk60(n_i, dx, x)
+            def _chunk120(_m, _s0_d_x, _s1_x):
+                _e121 = _div(1, s)
+                _e122 = (_s0_d_x * _s1_x)
+                def _direct125(_k123):
+                    _e126 = ((_s1_x[:, _k123[0]])[:, None] - (y[:, _k123[0]]))
+                    return (_e126 * _e126)
+                def _at128(_pos124):
+                    _e129 = (_s1_x[_pos124[0], :] - (y[_pos124[1], :]))
+                    return np.sum((_e129 * _e129), axis=1)
+                def _expanded132():
+                    _c134 = np.sum((_s1_x * _s1_x), axis=1)
+                    _c136 = np.sum((y * y), axis=1)
+                    return ((_c134[:, None] + _c136 + (-2.0 * (_s1_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c134)[:, None]) * np.sqrt(_c136)) + _c134[:, None] + _c136))
+                _e145 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct125, _at128, _expanded132)))
+                return ((-2.0 * (_e121 * (np.sum(_e122, axis=1) * (b @ np.transpose(_e145))))) + (2.0 * (_e121 * np.einsum("ab,ab->a", _s0_d_x, (_e145 @ ((b[:, None]) * y)), optimize=True))))
+            _step152 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step152 >= n_i:
+                _p119 = _chunk120(n_i, dx, x)
             else:
-                _p59 = np.concatenate([_chunk60(min(_step77, n_i - _s78), dx[_s78:_s78 + _step77], x[_s78:_s78 + _step77]) for _s78 in range(0, n_i, _step77)], axis=0)
-            dout = _add(dout, _p59)
+                _p119 = np.concatenate([_chunk120(min(_step152, n_i - _s153), dx[_s153:_s153 + _step152], x[_s153:_s153 + _step152]) for _s153 in range(0, n_i, _step152)], axis=0)
+            dout = _add(dout, _p119)
         if not is_zero(ds):
-            def _chunk80(_m, _s0_x):
-                _e83 = ((_div(1, (s * s))) * ds)
-                _e89 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
-                return (_e83 * ((_e89 * np.exp(((_div(-1, s)) * _e89))) @ b))
-            _step94 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step94 >= n_i:
-                _p79 = _chunk80(n_i, x)
+            def _chunk155(_m, _s0_x):
+                def _direct158(_k156):
+                    _e159 = ((_s0_x[:, _k156[0]])[:, None] - (y[:, _k156[0]]))
+                    return (_e159 * _e159)
+                def _at161(_pos157):
+                    _e162 = (_s0_x[_pos157[0], :] - (y[_pos157[1], :]))
+                    return np.sum((_e162 * _e162), axis=1)
+                def _expanded165():
+                    _c167 = np.sum((_s0_x * _s0_x), axis=1)
+                    _c169 = np.sum((y * y), axis=1)
+                    return ((_c167[:, None] + _c169 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c167)[:, None]) * np.sqrt(_c169)) + _c167[:, None] + _c169))
+                _d2176 = np.checked_sum((n_d, ), _direct158, _at161, _expanded165)
+                return ((ds * ((_d2176 * np.exp(((_div(-1, s)) * _d2176))) @ b)) / s / s)
+            _step182 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step182 >= n_i:
+                _p154 = _chunk155(n_i, x)
             else:
-                _p79 = np.concatenate([_chunk80(min(_step94, n_i - _s95), x[_s95:_s95 + _step94]) for _s95 in range(0, n_i, _step94)], axis=0)
-            dout = _add(dout, _p79)
+                _p154 = np.concatenate([_chunk155(min(_step182, n_i - _s183), x[_s183:_s183 + _step182]) for _s183 in range(0, n_i, _step182)], axis=0)
+            dout = _add(dout, _p154)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
+        n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift96 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift96
-        y = y - _shift96
-        def _chunk97(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step107 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step107 >= n_i:
-            out = _chunk97(n_i, x)
+        _shift184 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift184
+        y = y - _shift184
+        def _chunk185(_m, _s0_x):
+            def _direct188(_k186):
+                _e189 = ((_s0_x[:, _k186[0]])[:, None] - (y[:, _k186[0]]))
+                return (_e189 * _e189)
+            def _at191(_pos187):
+                _e192 = (_s0_x[_pos187[0], :] - (y[_pos187[1], :]))
+                return np.sum((_e192 * _e192), axis=1)
+            def _expanded195():
+                _c197 = np.sum((_s0_x * _s0_x), axis=1)
+                _c199 = np.sum((y * y), axis=1)
+                return ((_c197[:, None] + _c199 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c197)[:, None]) * np.sqrt(_c199)) + _c197[:, None] + _c199))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct188, _at191, _expanded195)))))
+        _step210 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step210 >= n_i:
+            out = _chunk185(n_i, x)
         else:
-            out = np.concatenate([_chunk97(min(_step107, n_i - _s108), x[_s108:_s108 + _step107]) for _s108 in range(0, n_i, _step107)], axis=0)
+            out = np.concatenate([_chunk185(min(_step210, n_i - _s211), x[_s211:_s211 + _step210]) for _s211 in range(0, n_i, _step210)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo142 = []
-            def _fused109():
-                if not _memo142:
-                    def _fused109_slice(_m, _s0_b_out, _s1_x):
-                        _e110 = _div(1, s)
-                        _e116 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                        _e118 = np.exp(((_div(-1, s)) * _e116))
-                        _r126 = ((-2.0 * (_e110 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e118)))[:, None])))) + (2.0 * (_e110 * ((_s0_b_out[:, None]) * (_e118 @ ((b[:, None]) * y))))))
-                        _c127 = _s0_b_out @ _e118
-                        _r134 = ((-2.0 * (_e110 * (y * ((b * _c127)[:, None])))) + (2.0 * (_e110 * ((b[:, None]) * (np.transpose(_e118) @ ((_s0_b_out[:, None]) * _s1_x))))))
-                        return (_r126, _r134, _c127, ((_div(1, (s * s))) * (b @ (np.transpose((_e116 * _e118)) @ _s0_b_out))),)
-                    _step143 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step143 >= n_i:
-                        _memo142.append(_fused109_slice(n_i, dout, x))
+            _memo259 = []
+            def _fused212():
+                if not _memo259:
+                    def _fused212_slice(_m, _s0_b_out, _s1_x):
+                        _e213 = _div(1, s)
+                        def _direct216(_k214):
+                            _e217 = ((_s1_x[:, _k214[0]])[:, None] - (y[:, _k214[0]]))
+                            return (_e217 * _e217)
+                        def _at219(_pos215):
+                            _e220 = (_s1_x[_pos215[0], :] - (y[_pos215[1], :]))
+                            return np.sum((_e220 * _e220), axis=1)
+                        def _expanded223():
+                            _c225 = np.sum((_s1_x * _s1_x), axis=1)
+                            _c227 = np.sum((y * y), axis=1)
+                            return ((_c225[:, None] + _c227 + (-2.0 * (_s1_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c225)[:, None]) * np.sqrt(_c227)) + _c225[:, None] + _c227))
+                        _d2234 = np.checked_sum((n_d, ), _direct216, _at219, _expanded223)
+                        _e236 = np.exp(((_div(-1, s)) * _d2234))
+                        _r244 = ((-2.0 * (_e213 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e236)))[:, None])))) + (2.0 * (_e213 * ((_s0_b_out[:, None]) * (_e236 @ ((b[:, None]) * y))))))
+                        _c245 = _s0_b_out @ _e236
+                        _r252 = ((-2.0 * (_e213 * (y * ((b * _c245)[:, None])))) + (2.0 * (_e213 * ((b[:, None]) * (np.transpose(_e236) @ ((_s0_b_out[:, None]) * _s1_x))))))
+                        return (_r244, _r252, _c245, (_div(_div((b @ (np.transpose((_d2234 * _e236)) @ _s0_b_out)), s), s)),)
+                    _step260 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step260 >= n_i:
+                        _memo259.append(_fused212_slice(n_i, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s144 in range(0, n_i, _step143):
-                            _part145 = _fused109_slice(min(_step143, n_i - _s144), dout[_s144:_s144 + _step143], x[_s144:_s144 + _step143])
+                        for _s261 in range(0, n_i, _step260):
+                            _part262 = _fused212_slice(min(_step260, n_i - _s261), dout[_s261:_s261 + _step260], x[_s261:_s261 + _step260])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part145[k])
+                                    acc[k].append(_part262[k])
                                 else:
-                                    acc[k] = _part145[k] if acc[k] is None else acc[k] + _part145[k]
-                        _memo142.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo142[0]
-            def _pb_x_146():
-                return _fused109()[0]
-            def _pb_y_147():
-                return _fused109()[1]
-            def _pb_b_148():
-                return _fused109()[2]
-            def _pb_s_149():
-                return _fused109()[3]
-            return (_NO, Thunk(_pb_x_146), Thunk(_pb_y_147), Thunk(_pb_b_148), Thunk(_pb_s_149))
+                                    acc[k] = _part262[k] if acc[k] is None else acc[k] + _part262[k]
+                        _memo259.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo259[0]
+            def _pb_x_263():
+                return _fused212()[0]
+            def _pb_y_264():
+                return _fused212()[1]
+            def _pb_b_265():
+                return _fused212()[2]
+            def _pb_s_266():
+                return _fused212()[3]
+            return (_NO, Thunk(_pb_x_263), Thunk(_pb_y_264), Thunk(_pb_b_265), Thunk(_pb_s_266))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
@@ -765,6 +847,7 @@ def _define(np):
     # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
     # chunks of i, so the N×M matrix is never materialized.
     def _op___batched_gaussian_kernel_sum(x, y, b, s):
+        n_d = x.shape[2]
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
@@ -774,144 +857,223 @@ def _define(np):
         _shift1 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         x = x - _shift1
         y = y - _shift1
-        def _chunk2(_m, _s0_b, _s1_s, _s2_x, _s3_y):
-            _e10 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-            return np.einsum("ab,acb->ac", _s0_b, _e10, optimize=True)
-        _step12 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step12 >= n__batch:
-            out = _chunk2(n__batch, b, s, x, y)
+        def _chunk2(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+            def _direct5(_k3):
+                _e6 = ((_s3_x[:, :, _k3[0]])[:, :, None] - ((_s2_y[:, :, _k3[0]])[:, None]))
+                return (_e6 * _e6)
+            def _at8(_pos4):
+                _e9 = (_s3_x[_pos4[0], _pos4[1], :] - (_s2_y[_pos4[0], _pos4[2], :]))
+                return np.sum((_e9 * _e9), axis=1)
+            def _expanded12():
+                _c14 = np.sum((_s2_y * _s2_y), axis=2)
+                _c16 = np.sum((_s3_x * _s3_x), axis=2)
+                return ((_c14[:, None] + _c16[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c14)[:, None]) * (np.sqrt(_c16)[:, :, None])) + _c14[:, None] + _c16[:, :, None]))
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct5, _at8, _expanded12)))), optimize=True)
+        _step27 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step27 >= n__batch:
+            out = _chunk2(n__batch, b, s, y, x)
         else:
-            out = np.concatenate([_chunk2(min(_step12, n__batch - _s13), b[_s13:_s13 + _step12], s[_s13:_s13 + _step12], x[_s13:_s13 + _step12], y[_s13:_s13 + _step12]) for _s13 in range(0, n__batch, _step12)], axis=0)
+            out = np.concatenate([_chunk2(min(_step27, n__batch - _s28), b[_s28:_s28 + _step27], s[_s28:_s28 + _step27], y[_s28:_s28 + _step27], x[_s28:_s28 + _step27]) for _s28 in range(0, n__batch, _step27)], axis=0)
         return out
 
     def _op___batched_gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy_, db, ds = tangents
+        n_d = x.shape[2]
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift14 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
-        x = x - _shift14[:, None, None]
-        y = y - _shift14[:, None, None]
-        _shift15 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
-        x = x - _shift15
-        y = y - _shift15
-        def _chunk16(_m, _s0_b, _s1_s, _s2_x, _s3_y):
-            _e24 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-            return np.einsum("ab,acb->ac", _s0_b, _e24, optimize=True)
-        _step26 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step26 >= n__batch:
-            out = _chunk16(n__batch, b, s, x, y)
+        _shift29 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift29[:, None, None]
+        y = y - _shift29[:, None, None]
+        _shift30 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift30
+        y = y - _shift30
+        def _chunk31(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+            def _direct34(_k32):
+                _e35 = ((_s3_x[:, :, _k32[0]])[:, :, None] - ((_s2_y[:, :, _k32[0]])[:, None]))
+                return (_e35 * _e35)
+            def _at37(_pos33):
+                _e38 = (_s3_x[_pos33[0], _pos33[1], :] - (_s2_y[_pos33[0], _pos33[2], :]))
+                return np.sum((_e38 * _e38), axis=1)
+            def _expanded41():
+                _c43 = np.sum((_s2_y * _s2_y), axis=2)
+                _c45 = np.sum((_s3_x * _s3_x), axis=2)
+                return ((_c43[:, None] + _c45[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c43)[:, None]) * (np.sqrt(_c45)[:, :, None])) + _c43[:, None] + _c45[:, :, None]))
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct34, _at37, _expanded41)))), optimize=True)
+        _step56 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step56 >= n__batch:
+            out = _chunk31(n__batch, b, s, y, x)
         else:
-            out = np.concatenate([_chunk16(min(_step26, n__batch - _s27), b[_s27:_s27 + _step26], s[_s27:_s27 + _step26], x[_s27:_s27 + _step26], y[_s27:_s27 + _step26]) for _s27 in range(0, n__batch, _step26)], axis=0)
+            out = np.concatenate([_chunk31(min(_step56, n__batch - _s57), b[_s57:_s57 + _step56], s[_s57:_s57 + _step56], y[_s57:_s57 + _step56], x[_s57:_s57 + _step56]) for _s57 in range(0, n__batch, _step56)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk29(_m, _s0_d_b, _s1_s, _s2_x, _s3_y):
-                _e37 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-                return np.einsum("ab,acb->ac", _s0_d_b, _e37, optimize=True)
-            _step39 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step39 >= n__batch:
-                _p28 = _chunk29(n__batch, db, s, x, y)
+            def _chunk59(_m, _s0_d_b, _s1_s, _s2_y, _s3_x):
+                def _direct62(_k60):
+                    _e63 = ((_s3_x[:, :, _k60[0]])[:, :, None] - ((_s2_y[:, :, _k60[0]])[:, None]))
+                    return (_e63 * _e63)
+                def _at65(_pos61):
+                    _e66 = (_s3_x[_pos61[0], _pos61[1], :] - (_s2_y[_pos61[0], _pos61[2], :]))
+                    return np.sum((_e66 * _e66), axis=1)
+                def _expanded69():
+                    _c71 = np.sum((_s2_y * _s2_y), axis=2)
+                    _c73 = np.sum((_s3_x * _s3_x), axis=2)
+                    return ((_c71[:, None] + _c73[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c71)[:, None]) * (np.sqrt(_c73)[:, :, None])) + _c71[:, None] + _c73[:, :, None]))
+                return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct62, _at65, _expanded69)))), optimize=True)
+            _step84 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step84 >= n__batch:
+                _p58 = _chunk59(n__batch, db, s, y, x)
             else:
-                _p28 = np.concatenate([_chunk29(min(_step39, n__batch - _s40), db[_s40:_s40 + _step39], s[_s40:_s40 + _step39], x[_s40:_s40 + _step39], y[_s40:_s40 + _step39]) for _s40 in range(0, n__batch, _step39)], axis=0)
-            dout = _add(dout, _p28)
+                _p58 = np.concatenate([_chunk59(min(_step84, n__batch - _s85), db[_s85:_s85 + _step84], s[_s85:_s85 + _step84], y[_s85:_s85 + _step84], x[_s85:_s85 + _step84]) for _s85 in range(0, n__batch, _step84)], axis=0)
+            dout = _add(dout, _p58)
         if not is_zero(dy_):
-            def _chunk42(_m, _s0_s, _s1_b, _s2_d_y, _s3_x, _s4_y):
-                _e43 = (1 / _s0_s)
-                _e44 = (_s2_d_y * _s4_y)
-                _e52 = np.exp((-(1 / (_s0_s[:, None, None]) * (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True))))))
-                _c53 = (_e43[:, None]) * _s1_b
-                _c55 = -2.0 * np.einsum("abc,ac->ab", _e52, (np.sum(_e44, axis=2) * _c53), optimize=True)
-                return (_c55 + (2.0 * np.einsum("abc,abc->ab", _s3_x, np.einsum("abc,acd->abd", _e52, (_s2_d_y * (_c53[:, :, None])), optimize=True), optimize=True)))
-            _step60 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step60 >= n__batch:
-                _p41 = _chunk42(n__batch, s, b, dy_, x, y)
+            def _chunk87(_m, _s0_s, _s1_b, _s2_d_y, _s3_y, _s4_x):
+                _e88 = (1 / _s0_s)
+                _e89 = (_s2_d_y * _s3_y)
+                def _direct92(_k90):
+                    _e93 = ((_s4_x[:, :, _k90[0]])[:, :, None] - ((_s3_y[:, :, _k90[0]])[:, None]))
+                    return (_e93 * _e93)
+                def _at95(_pos91):
+                    _e96 = (_s4_x[_pos91[0], _pos91[1], :] - (_s3_y[_pos91[0], _pos91[2], :]))
+                    return np.sum((_e96 * _e96), axis=1)
+                def _expanded99():
+                    _c101 = np.sum((_s3_y * _s3_y), axis=2)
+                    _c103 = np.sum((_s4_x * _s4_x), axis=2)
+                    return ((_c101[:, None] + _c103[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True))), ((2.0 * (np.sqrt(_c101)[:, None]) * (np.sqrt(_c103)[:, :, None])) + _c101[:, None] + _c103[:, :, None]))
+                _e112 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct92, _at95, _expanded99))))
+                _c113 = (_e88[:, None]) * _s1_b
+                _c115 = -2.0 * np.einsum("abc,ac->ab", _e112, (np.sum(_e89, axis=2) * _c113), optimize=True)
+                return (_c115 + (2.0 * np.einsum("abc,abc->ab", _s4_x, np.einsum("abc,acd->abd", _e112, (_s2_d_y * (_c113[:, :, None])), optimize=True), optimize=True)))
+            _step120 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step120 >= n__batch:
+                _p86 = _chunk87(n__batch, s, b, dy_, y, x)
             else:
-                _p41 = np.concatenate([_chunk42(min(_step60, n__batch - _s61), s[_s61:_s61 + _step60], b[_s61:_s61 + _step60], dy_[_s61:_s61 + _step60], x[_s61:_s61 + _step60], y[_s61:_s61 + _step60]) for _s61 in range(0, n__batch, _step60)], axis=0)
-            dout = _add(dout, _p41)
+                _p86 = np.concatenate([_chunk87(min(_step120, n__batch - _s121), s[_s121:_s121 + _step120], b[_s121:_s121 + _step120], dy_[_s121:_s121 + _step120], y[_s121:_s121 + _step120], x[_s121:_s121 + _step120]) for _s121 in range(0, n__batch, _step120)], axis=0)
+            dout = _add(dout, _p86)
         if not is_zero(dx):
-            def _chunk63(_m, _s0_s, _s1_b, _s2_d_x, _s3_x, _s4_y):
-                _e64 = (1 / _s0_s)
-                _e65 = (_s2_d_x * _s3_x)
-                _e73 = np.exp((-(1 / (_s0_s[:, None, None]) * (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True))))))
-                _c74 = (_e64[:, None]) * _s1_b
-                _c76 = -2.0 * (np.sum(_e65, axis=2) * np.einsum("abc,ac->ab", _e73, _c74, optimize=True))
-                return (_c76 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e73, (_s4_y * (_c74[:, :, None])), optimize=True), optimize=True)))
-            _step81 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step81 >= n__batch:
-                _p62 = _chunk63(n__batch, s, b, dx, x, y)
+            def _chunk123(_m, _s0_s, _s1_b, _s2_d_x, _s3_y, _s4_x):
+                _e124 = (1 / _s0_s)
+                _e125 = (_s2_d_x * _s4_x)
+                def _direct128(_k126):
+                    _e129 = ((_s4_x[:, :, _k126[0]])[:, :, None] - ((_s3_y[:, :, _k126[0]])[:, None]))
+                    return (_e129 * _e129)
+                def _at131(_pos127):
+                    _e132 = (_s4_x[_pos127[0], _pos127[1], :] - (_s3_y[_pos127[0], _pos127[2], :]))
+                    return np.sum((_e132 * _e132), axis=1)
+                def _expanded135():
+                    _c137 = np.sum((_s3_y * _s3_y), axis=2)
+                    _c139 = np.sum((_s4_x * _s4_x), axis=2)
+                    return ((_c137[:, None] + _c139[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True))), ((2.0 * (np.sqrt(_c137)[:, None]) * (np.sqrt(_c139)[:, :, None])) + _c137[:, None] + _c139[:, :, None]))
+                _e148 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct128, _at131, _expanded135))))
+                _c149 = (_e124[:, None]) * _s1_b
+                _c151 = -2.0 * (np.sum(_e125, axis=2) * np.einsum("abc,ac->ab", _e148, _c149, optimize=True))
+                return (_c151 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e148, (_s3_y * (_c149[:, :, None])), optimize=True), optimize=True)))
+            _step156 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step156 >= n__batch:
+                _p122 = _chunk123(n__batch, s, b, dx, y, x)
             else:
-                _p62 = np.concatenate([_chunk63(min(_step81, n__batch - _s82), s[_s82:_s82 + _step81], b[_s82:_s82 + _step81], dx[_s82:_s82 + _step81], x[_s82:_s82 + _step81], y[_s82:_s82 + _step81]) for _s82 in range(0, n__batch, _step81)], axis=0)
-            dout = _add(dout, _p62)
+                _p122 = np.concatenate([_chunk123(min(_step156, n__batch - _s157), s[_s157:_s157 + _step156], b[_s157:_s157 + _step156], dx[_s157:_s157 + _step156], y[_s157:_s157 + _step156], x[_s157:_s157 + _step156]) for _s157 in range(0, n__batch, _step156)], axis=0)
+            dout = _add(dout, _p122)
         if not is_zero(ds):
-            def _chunk84(_m, _s0_s, _s1_x, _s2_y, _s3_b, _s4_d_s):
-                _e86 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
-                _e92 = (np.sum((_s1_x * _s1_x), axis=2)[:, :, None] + np.sum((_s2_y * _s2_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s1_x, _s2_y, optimize=True)))
-                return np.einsum("abc,ac->ab", (_e92 * np.exp((-(1 / (_s0_s[:, None, None]) * _e92)))), ((_e86[:, None]) * _s3_b), optimize=True)
-            _step98 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step98 >= n__batch:
-                _p83 = _chunk84(n__batch, s, x, y, b, ds)
+            def _chunk159(_m, _s0_s, _s1_y, _s2_x, _s3_b, _s4_d_s):
+                _e161 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
+                def _direct164(_k162):
+                    _e165 = ((_s2_x[:, :, _k162[0]])[:, :, None] - ((_s1_y[:, :, _k162[0]])[:, None]))
+                    return (_e165 * _e165)
+                def _at167(_pos163):
+                    _e168 = (_s2_x[_pos163[0], _pos163[1], :] - (_s1_y[_pos163[0], _pos163[2], :]))
+                    return np.sum((_e168 * _e168), axis=1)
+                def _expanded171():
+                    _c173 = np.sum((_s1_y * _s1_y), axis=2)
+                    _c175 = np.sum((_s2_x * _s2_x), axis=2)
+                    return ((_c173[:, None] + _c175[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s1_y, _s2_x, optimize=True))), ((2.0 * (np.sqrt(_c173)[:, None]) * (np.sqrt(_c175)[:, :, None])) + _c173[:, None] + _c175[:, :, None]))
+                _d2182 = np.checked_sum((n_d, ), _direct164, _at167, _expanded171)
+                return np.einsum("abc,ac->ab", (_d2182 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2182)))), ((_e161[:, None]) * _s3_b), optimize=True)
+            _step188 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step188 >= n__batch:
+                _p158 = _chunk159(n__batch, s, y, x, b, ds)
             else:
-                _p83 = np.concatenate([_chunk84(min(_step98, n__batch - _s99), s[_s99:_s99 + _step98], x[_s99:_s99 + _step98], y[_s99:_s99 + _step98], b[_s99:_s99 + _step98], ds[_s99:_s99 + _step98]) for _s99 in range(0, n__batch, _step98)], axis=0)
-            dout = _add(dout, _p83)
+                _p158 = np.concatenate([_chunk159(min(_step188, n__batch - _s189), s[_s189:_s189 + _step188], y[_s189:_s189 + _step188], x[_s189:_s189 + _step188], b[_s189:_s189 + _step188], ds[_s189:_s189 + _step188]) for _s189 in range(0, n__batch, _step188)], axis=0)
+            dout = _add(dout, _p158)
         return out, dout
 
     def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
+        n_d = x.shape[2]
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift100 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
-        x = x - _shift100[:, None, None]
-        y = y - _shift100[:, None, None]
-        _shift101 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
-        x = x - _shift101
-        y = y - _shift101
-        def _chunk102(_m, _s0_b, _s1_s, _s2_x, _s3_y):
-            _e110 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-            return np.einsum("ab,acb->ac", _s0_b, _e110, optimize=True)
-        _step112 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step112 >= n__batch:
-            out = _chunk102(n__batch, b, s, x, y)
+        _shift190 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift190[:, None, None]
+        y = y - _shift190[:, None, None]
+        _shift191 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift191
+        y = y - _shift191
+        def _chunk192(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+            def _direct195(_k193):
+                _e196 = ((_s3_x[:, :, _k193[0]])[:, :, None] - ((_s2_y[:, :, _k193[0]])[:, None]))
+                return (_e196 * _e196)
+            def _at198(_pos194):
+                _e199 = (_s3_x[_pos194[0], _pos194[1], :] - (_s2_y[_pos194[0], _pos194[2], :]))
+                return np.sum((_e199 * _e199), axis=1)
+            def _expanded202():
+                _c204 = np.sum((_s2_y * _s2_y), axis=2)
+                _c206 = np.sum((_s3_x * _s3_x), axis=2)
+                return ((_c204[:, None] + _c206[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c204)[:, None]) * (np.sqrt(_c206)[:, :, None])) + _c204[:, None] + _c206[:, :, None]))
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct195, _at198, _expanded202)))), optimize=True)
+        _step217 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step217 >= n__batch:
+            out = _chunk192(n__batch, b, s, y, x)
         else:
-            out = np.concatenate([_chunk102(min(_step112, n__batch - _s113), b[_s113:_s113 + _step112], s[_s113:_s113 + _step112], x[_s113:_s113 + _step112], y[_s113:_s113 + _step112]) for _s113 in range(0, n__batch, _step112)], axis=0)
+            out = np.concatenate([_chunk192(min(_step217, n__batch - _s218), b[_s218:_s218 + _step217], s[_s218:_s218 + _step217], y[_s218:_s218 + _step217], x[_s218:_s218 + _step217]) for _s218 in range(0, n__batch, _step217)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo148 = []
-            def _fused114():
-                if not _memo148:
-                    def _fused114_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_x, _s4_y):
-                        _e115 = (1 / _s0_s)
-                        _e121 = (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
-                        _e123 = np.exp((-(1 / (_s0_s[:, None, None]) * _e121)))
-                        _c124 = (_e115[:, None]) * _s1_b
-                        _c127 = -2.0 * (_s3_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e123, _c124, optimize=True))[:, :, None]))
-                        _r132 = (_c127 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e123, (_s4_y * (_c124[:, :, None])), optimize=True))))
-                        _c133 = np.einsum("ab,abc->ac", _s2_b_out, _e123, optimize=True)
-                        _r140 = ((-2.0 * (_s4_y * ((_c124 * _c133)[:, :, None]))) + (2.0 * ((_c124[:, :, None]) * np.einsum("abc,abd->acd", _e123, ((_s2_b_out[:, :, None]) * _s3_x), optimize=True))))
-                        return (_r132, _r140, _c133, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_e121 * _e123), _s2_b_out, optimize=True), optimize=True),)
-                    _step149 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
-                    if _step149 >= n__batch:
-                        _memo148.append(_fused114_slice(n__batch, s, b, dout, x, y))
+            _memo268 = []
+            def _fused219():
+                if not _memo268:
+                    def _fused219_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_y, _s4_x):
+                        _e220 = (1 / _s0_s)
+                        def _direct223(_k221):
+                            _e224 = ((_s4_x[:, :, _k221[0]])[:, :, None] - ((_s3_y[:, :, _k221[0]])[:, None]))
+                            return (_e224 * _e224)
+                        def _at226(_pos222):
+                            _e227 = (_s4_x[_pos222[0], _pos222[1], :] - (_s3_y[_pos222[0], _pos222[2], :]))
+                            return np.sum((_e227 * _e227), axis=1)
+                        def _expanded230():
+                            _c232 = np.sum((_s3_y * _s3_y), axis=2)
+                            _c234 = np.sum((_s4_x * _s4_x), axis=2)
+                            _e236 = (_c232[:, None] + _c234[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                            return (_e236, ((2.0 * (np.sqrt(_c232)[:, None]) * (np.sqrt(_c234)[:, :, None])) + _c232[:, None] + _c234[:, :, None]))
+                        _d2241 = np.checked_sum((n_d, ), _direct223, _at226, _expanded230)
+                        _e243 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2241)))
+                        _c244 = (_e220[:, None]) * _s1_b
+                        _c247 = -2.0 * (_s4_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e243, _c244, optimize=True))[:, :, None]))
+                        _r252 = (_c247 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e243, (_s3_y * (_c244[:, :, None])), optimize=True))))
+                        _c253 = np.einsum("ab,abc->ac", _s2_b_out, _e243, optimize=True)
+                        _r260 = ((-2.0 * (_s3_y * ((_c244 * _c253)[:, :, None]))) + (2.0 * ((_c244[:, :, None]) * np.einsum("abc,abd->acd", _e243, ((_s2_b_out[:, :, None]) * _s4_x), optimize=True))))
+                        return (_r252, _r260, _c253, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2241 * _e243), _s2_b_out, optimize=True), optimize=True),)
+                    _step269 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
+                    if _step269 >= n__batch:
+                        _memo268.append(_fused219_slice(n__batch, s, b, dout, y, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
-                        for _s150 in range(0, n__batch, _step149):
-                            _part151 = _fused114_slice(min(_step149, n__batch - _s150), s[_s150:_s150 + _step149], b[_s150:_s150 + _step149], dout[_s150:_s150 + _step149], x[_s150:_s150 + _step149], y[_s150:_s150 + _step149])
+                        for _s270 in range(0, n__batch, _step269):
+                            _part271 = _fused219_slice(min(_step269, n__batch - _s270), s[_s270:_s270 + _step269], b[_s270:_s270 + _step269], dout[_s270:_s270 + _step269], y[_s270:_s270 + _step269], x[_s270:_s270 + _step269])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
-                                    acc[k].append(_part151[k])
+                                    acc[k].append(_part271[k])
                                 else:
-                                    acc[k] = _part151[k] if acc[k] is None else acc[k] + _part151[k]
-                        _memo148.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
-                return _memo148[0]
-            def _pb_x_152():
-                return _fused114()[0]
-            def _pb_y_153():
-                return _fused114()[1]
-            def _pb_b_154():
-                return _fused114()[2]
-            def _pb_s_155():
-                return _fused114()[3]
-            return (_NO, Thunk(_pb_x_152), Thunk(_pb_y_153), Thunk(_pb_b_154), Thunk(_pb_s_155))
+                                    acc[k] = _part271[k] if acc[k] is None else acc[k] + _part271[k]
+                        _memo268.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo268[0]
+            def _pb_x_272():
+                return _fused219()[0]
+            def _pb_y_273():
+                return _fused219()[1]
+            def _pb_b_274():
+                return _fused219()[2]
+            def _pb_s_275():
+                return _fused219()[3]
+            return (_NO, Thunk(_pb_x_272), Thunk(_pb_y_273), Thunk(_pb_b_274), Thunk(_pb_s_275))
         return out, _op___batched_gaussian_kernel_sum_pullback
 
     return {

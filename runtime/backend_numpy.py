@@ -7,6 +7,8 @@ The rule language's built-ins NumPy lacks come from primitives.special, named by
 from __future__ import annotations
 
 import importlib as _importlib
+import itertools as _itertools
+import math as _math
 import sys as _sys
 
 import numpy as _numpy
@@ -60,6 +62,74 @@ def lse_functions(xp):
 
 
 lse_shift, logsumexp = lse_functions(_numpy)
+
+# checked_sum (below): the summed extent up to which the direct form is summed slice by slice (as fast as the
+# expansion there: benchmarks/bench_side_by_side.py --checked-sum), the factor by which the bound of the
+# expansion's terms may exceed its computed value before the entry is recomputed directly, and the share of
+# entries past which all are recomputed directly (cheaper than gathering them one by one)
+DIRECT_EXTENT = 8
+CANCEL_RATIO = 8.0
+DIRECT_SHARE = 0.25
+
+
+def direct_sum(extents, direct, inplace):
+    """Σ over every position k of `extents` (tuples) of direct(k), one slice at a time."""
+    acc = None
+    for j, k in enumerate(_itertools.product(*[range(n) for n in extents])):
+        t = direct(k)
+        if acc is None:
+            acc = t
+        elif inplace and j > 1:
+            acc += t
+        else:
+            acc = acc + t
+    return acc * 1 if j == 0 else acc
+
+
+def checked_sum_function(xp, refine, inplace):
+    """checked_sum over the namespace xp: Σ_d of a polynomial whose expansion into contractions may cancel
+    (derive/emission/numpy_direct.py). Arguments: the summed extents; direct(k): the summand at position k
+    over the free axes; at(pos): the sum at the entries listed by `pos` (one index array per free axis);
+    expanded(): (the expanded value, a bound of its terms). Where the summed extent is small the direct form;
+    else the expansion, with the entries whose value is small beside the bound (`cancelled`) recomputed
+    directly by refine(value, bound, extent, all_direct, at)."""
+    def checked_sum(extents, direct, at, expanded):
+        n = _math.prod(extents)
+        if 0 < n <= DIRECT_EXTENT:
+            return direct_sum(extents, direct, inplace)
+        value, bound = expanded()
+        if n == 0:
+            return value
+        return refine(value, bound, n, lambda: direct_sum(extents, direct, inplace), at)
+    return checked_sum
+
+
+def cancelled(xp, value, bound):
+    """The entries the expansion cannot vouch for: its terms' bound above CANCEL_RATIO·|value|, or NaN."""
+    return ~(bound <= CANCEL_RATIO * xp.abs(value))
+
+
+def refine_by_gathering(xp, nonzero, copy):
+    """checked_sum's refine over a namespace with boolean nonzero and item assignment (NumPy, torch)."""
+    def refine(value, bound, n, all_direct, at):
+        pos = nonzero(cancelled(xp, value, bound))
+        count = int(pos[0].shape[0])
+        if count == 0:
+            return value
+        if count > DIRECT_SHARE * _numpy.prod(value.shape):
+            return all_direct()
+        value = copy(value)
+        step = max(1, int(_numpy.prod(value.shape)) // n)     # the gathered rows hold no more than the value
+        for s in range(0, count, step):
+            part = tuple(p[s:s + step] for p in pos)
+            value[part] = at(part)
+        return value
+    return refine
+
+
+checked_sum = checked_sum_function(_numpy, refine_by_gathering(_numpy, _numpy.nonzero,
+                                                               lambda v: _numpy.array(v, copy=True)), inplace=True)
+
 
 
 prim = Calls(_sys.modules[__name__])  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derive.calculus.differential import base_name, factors
+from derive.emission.numpy_direct import CheckedSum, checkable
 from derive.emission.numpy_print import CHUNK_NAME, Emitter
 from derive.emission.numpy_text import union
 from derive.ir import masks
@@ -22,6 +23,8 @@ def _intermediates(e):
     found: list = []
 
     def walk(x):
+        if isinstance(x, CheckedSum):        # its direct form is summed slice by slice: only its expansion counts
+            return walk(x.args[1])
         if isinstance(x, IndexSum):
             inner = walk(x.body)
             return tuple(s for s in inner if s not in x.indices)
@@ -77,7 +80,9 @@ def expand_sums(e):
     """Σ_d (x[i,d] - y[j,d])² -> Σ_d x[i,d]² + Σ_d y[j,d]² - 2·Σ_d x[i,d]·y[j,d] when every piece has fewer
     indices than the summand: no N×M×D intermediate, and the cross term is a matrix product. Only where the
     factored form would be such an intermediate (_needs_expansion); the cancellation this invites far from
-    the origin is the reason OpGen centres translation-invariant inputs first (_translation_groups)."""
+    the origin is the reason OpGen centres translation-invariant inputs first (_translation_groups); centring
+    cannot help two clusters far from each other, so the expansion comes as a numpy_direct.CheckedSum, whose
+    printing falls back on the direct form where the expansion cancels."""
     if isinstance(e, IndexSum):
         body = expand_sums(e.body)
         ks = list(e.indices)
@@ -99,6 +104,8 @@ def expand_sums(e):
                         if k not in pf:
                             term = term * Extent(k)
                     out.append(term)
+                if checkable(body, ks):
+                    return CheckedSum(IndexSum(body, ks), sp.Add(*out))
                 return sp.Add(*out)
         return IndexSum(body, ks)
     if not e.args or ir.is_access(e) or not e.has(IndexSum):

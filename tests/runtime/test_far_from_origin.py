@@ -182,3 +182,52 @@ def test_kernel_sum_pushforward_far_from_the_origin(dtype, offset, path):
     want = float(np.sum(gx * dx) + np.sum(gy * dy))
     scale = float(np.sum(np.abs(gx * dx)) + np.sum(np.abs(gy * dy)))
     assert abs(got - want) <= TOL[dtype] * scale, (got, want)
+
+
+# -- two clusters far apart (audit N1): centring moves one common origin, which cannot help here -----------------
+CLUSTERS = [(np.float32, 1e3), (np.float32, 1e6), (np.float64, 1e6), (np.float64, 1e12)]
+CLUSTER_IDS = [f"{np.dtype(d).name}@{o:g}" for d, o in CLUSTERS]
+
+
+def _two_clusters(dtype, offset, d, rng, n=8, m=10):
+    """Points p near (offset, ..., offset), each followed by -p: two clusters whose centroid is exactly 0, so
+    centring moves nothing and rounds nothing (moved to an origin that is not exact, coordinates at 1e6 in
+    float32 round by 0.03, the inputs' own resolution: every path's error, the native kernels' too). The
+    reference value and cotangents accumulate in np.longdouble from the direct form."""
+    def cloud(k):
+        p = (offset + rng.standard_normal((k // 2, d))).astype(dtype)
+        return np.stack([p, -p], axis=1).reshape(k, d)
+    x, y = cloud(n), cloud(m)
+    b = rng.standard_normal(m).astype(dtype)
+    w = rng.standard_normal(n).astype(dtype)
+    s = dtype(2.0 * d)
+    X, Y, B, S, W = (np.asarray(v, np.longdouble) for v in (x, y, b, s, w))
+    diff = X[:, None, :] - Y[None, :, :]
+    d2 = np.sum(diff * diff, axis=-1)
+    K = np.exp(-d2 / S)
+    gx = -2 / S * np.einsum("i,ij,j,ijd->id", W, K, B, diff)
+    gy = 2 / S * np.einsum("i,ij,j,ijd->jd", W, K, B, diff)
+    gs = np.einsum("i,ij,j,ij->", W, K, B, d2) / S / S
+    return (x, y, b, s), w, K @ B, (gx, gy, K.T @ W, gs)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dim", [3, 64])
+@pytest.mark.parametrize("dtype,offset", CLUSTERS, ids=CLUSTER_IDS)
+def test_kernel_sum_of_two_clusters_far_apart(dtype, offset, dim, path):
+    """The expanded ‖x‖² + ‖y‖² - 2x·y lost the distance within a cluster (6e-2 in float32 at 1e3, 4.7e-4 in
+    float64 at 1e6, inf in float32 at 1e6): each summed extent (3: the direct form; 64: the expansion with the
+    entries it cannot vouch for recomputed) now gives the value and the cotangents of b and s to the working
+    precision. The x- and y-cotangents are checked where their own split x_i·Σ_j K - Σ_j K·y_j (every path,
+    native kernels included) keeps |offset|·eps below the tolerance."""
+    args, w, want_y, want_g = _two_clusters(dtype, offset, dim, np.random.default_rng(7))
+    y, grads = _run(path, "gaussian_kernel_sum", args, w)
+    tol = TOL[dtype] * (10 if dim == 64 else 1)
+    assert _normwise(y, want_y) <= tol, f"value on {path}: {_normwise(y, want_y):.2g}"
+    split_ok = offset * np.finfo(dtype).eps <= tol / 10
+    for k, (g, want) in enumerate(zip(grads, want_g)):
+        if k < 2 and not split_ok:
+            continue
+        g = np.zeros_like(want) if g is None or is_zero(g) else np.asarray(g, np.float64).reshape(np.shape(want))
+        err = _normwise(g, np.asarray(want, np.float64))
+        assert err <= tol, f"cotangent of argument {k} on {path}: {err:.2g}"
