@@ -464,7 +464,7 @@ def _define(np):
                     _c169 = np.sum((y * y), axis=1)
                     return ((_c167[:, None] + _c169 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c167)[:, None]) * np.sqrt(_c169)) + _c167[:, None] + _c169))
                 _d2176 = np.checked_sum((n_d, ), _direct158, _at161, _expanded165)
-                return ((ds * ((_d2176 * np.exp(((_div(-1, s)) * _d2176))) @ b)) / s / s)
+                return (((_d2176 * np.exp(((_div(-1, s)) * _d2176))) @ b) / s / s * ds)
             _step182 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step182 >= n_i:
                 _p154 = _chunk155(n_i, x)

@@ -12,6 +12,7 @@ import string
 import opt_einsum
 import sympy as sp
 
+from derive.emission.kernel_plan import scale_power
 from derive.emission.numpy_text import divides_by_extents, numstr, paren, union
 from derive.ir import masks
 from derive.ir import nodes as ir
@@ -28,18 +29,9 @@ class Contractions:
         # exp(u)/Σexp(v) is recognised before factors are grouped by their indices: grouped with another
         # factor of the same indices (a cotangent dy), Σexp's reciprocal would hide inside a product
         factors = stable_softmax(factors)
-        scales = [f for f in factors if _scale_power(f)]
+        scales = [f for f in factors if scale_power(f)]
         if scales and len(scales) < len(factors):
-            # s⁻²·Σ_j a_j as (Σ_j a_j / s) / s: 1/(s·s) overflows (float32 s = 2e-24) or underflows where the
-            # whole is finite; divided last, the other factors' size tempers each division
-            rest = [f for f in factors if not _scale_power(f)]
-            inner = sp.Mul(*rest)
-            if summed:
-                inner = IndexSum(inner, list(summed))
-            code, axes = self.emit_product(inner, rest, summed, inner) if len(rest) > 1 or summed else \
-                self.emit(rest[0])
-            ops = [("div", self.emit(f.base)) for f in scales for _ in range(-int(f.exp))]
-            return self.bind(key, self._elementwise(sp.S.One, [("mul", (code, axes))] + ops, axes), axes)
+            return self.emit_scaled(key, factors, summed, scales)
         scan = self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors)
         if scan is not None:
             return scan
@@ -93,6 +85,22 @@ class Contractions:
         for k in missing:
             code = f"{self.extent_code(k)} * {paren(code)}"
         return self.bind(key, code, out_axes, "c")
+
+    def emit_scaled(self, key, factors, summed, scales):
+        """s⁻²·c·Σ_j a_j as ((Σ_j a_j) / s / s)·c: 1/(s·s) overflows (float32 s = 2e-24) or underflows where the
+        whole is finite; the arrays' size tempers each division. Other scalars c (a tangent ds) multiply last,
+        so that JAX, transposing the pushforward, divides the arrays rather than the cotangent."""
+        rest = [f for f in factors if f not in scales]
+        arrays = [f for f in rest if f.atoms(Idx)] or rest
+        scalars = [f for f in rest if f not in arrays]
+        inner = sp.Mul(*arrays)
+        if summed:
+            inner = IndexSum(inner, list(summed))
+        code, axes = (self.emit_product(inner, arrays, summed, inner) if len(arrays) > 1 or summed
+                      else self.emit(arrays[0]))
+        ops = [("mul", (code, axes))] + [("div", self.emit(f.base)) for f in scales for _ in range(-int(f.exp))]
+        ops += [("mul", self.emit(f)) for f in scalars]
+        return self.bind(key, self._elementwise(sp.S.One, ops, axes), axes)
 
     def emit_scan(self, key, factors, summed):
         """Σ_k [k ≤ i]·g[k]·h[i] (or <, ≥, >) as h · cumsum(g) along k (derive/ir/masks.py): O(N), where the mask
@@ -316,12 +324,6 @@ def stable_softmax(factors):
     out = [f for f in factors if f is not d and f is not n]
     out.append(sp.exp(sp.Add(n.args[0], -sp.log(d.base, evaluate=False), evaluate=False), evaluate=False))
     return out
-
-
-def _scale_power(f):
-    """A power s⁻ⁿ (n ≥ 2) of a scalar: no index, not a number (a parameter such as a kernel's scale)."""
-    return (isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp <= -2 and not f.base.is_number
-            and not f.base.atoms(Idx))
 
 
 def _best_pair(operands, out_axes, big_ext=frozenset()):

@@ -231,3 +231,22 @@ def test_kernel_sum_of_two_clusters_far_apart(dtype, offset, dim, path):
         g = np.zeros_like(want) if g is None or is_zero(g) else np.asarray(g, np.float64).reshape(np.shape(want))
         err = _normwise(g, np.asarray(want, np.float64))
         assert err <= tol, f"cotangent of argument {k} on {path}: {err:.2g}"
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype,scale", [(np.float32, 1e-12), (np.float32, 1e12), (np.float64, 1e-100)],
+                         ids=["float32@1e-12", "float32@1e12", "float64@1e-100"])
+def test_kernel_sum_at_extreme_scales(dtype, scale, path):
+    """Coordinates at `scale` and s = 2·scale²: s·s under- or overflows (float32 s = 2e-24: 4e-48 is 0) where
+    the s-cotangent Σ w K b d² / s² is finite (audit N2: it was inf or 0)."""
+    rng = np.random.default_rng(8)
+    x, y = (rng.standard_normal((6, 3)) * scale).astype(dtype), (rng.standard_normal((7, 3)) * scale).astype(dtype)
+    b, w = rng.standard_normal(7).astype(dtype), rng.standard_normal(6).astype(dtype)
+    s = dtype(2 * scale * scale)
+    X, Y, B, S, W = (np.asarray(v, np.longdouble) for v in (x, y, b, s, w))
+    d2 = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=-1)
+    K = np.exp(-d2 / S)
+    want = np.einsum("i,ij,j,ij->", W, K, B, d2 / S / S)
+    out, grads = _run(path, "gaussian_kernel_sum", (x, y, b, s), w)
+    assert _normwise(out, K @ B) <= TOL[dtype] * 10
+    assert _normwise(np.asarray(grads[3], np.float64), np.float64(want)) <= TOL[dtype] * 10, (grads[3], want)
