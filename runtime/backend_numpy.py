@@ -6,6 +6,7 @@ The rule language's built-ins NumPy lacks come from primitives.special, named by
 """
 from __future__ import annotations
 
+import builtins as _builtins
 import importlib as _importlib
 import itertools as _itertools
 import math as _math
@@ -119,7 +120,7 @@ def refine_by_gathering(xp, nonzero, copy):
         if count > DIRECT_SHARE * _numpy.prod(value.shape):
             return all_direct()
         value = copy(value)
-        step = max(1, int(_numpy.prod(value.shape)) // n)     # the gathered rows hold no more than the value
+        step = _builtins.max(1, int(_numpy.prod(value.shape)) // n)     # the gathered rows hold no more than the value
         for s in range(0, count, step):
             part = tuple(p[s:s + step] for p in pos)
             value[part] = at(part)
