@@ -344,22 +344,25 @@ def _define(np):
         x = x - _shift0
         y = y - _shift0
         def _chunk1(_m, _s0_x):
-            def _direct4(_k2):
-                _e5 = ((_s0_x[:, _k2[0]])[:, None] - (y[:, _k2[0]]))
-                return (_e5 * _e5)
-            def _at7(_pos3):
-                _e8 = (_s0_x[_pos3[0], :] - (y[_pos3[1], :]))
-                return np.sum((_e8 * _e8), axis=1)
-            def _expanded11():
-                _c13 = np.sum((_s0_x * _s0_x), axis=1)
-                _c15 = np.sum((y * y), axis=1)
-                return ((_c13[:, None] + _c15 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c13)[:, None]) * np.sqrt(_c15)) + _c13[:, None] + _c15))
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct4, _at7, _expanded11)))))
-        _step26 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step26 >= n_i:
+            def _direct6(_k2):
+                _e7 = ((_s0_x[:, _k2[0]])[:, None] - (y[:, _k2[0]]))
+                return (_e7 * _e7)
+            def _at9(_pos3):
+                _e10 = (_s0_x[_pos3[0], :] - (y[_pos3[1], :]))
+                return np.sum((_e10 * _e10), axis=1)
+            def _expanded13():
+                return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+            _c21 = np.sum((y * y), axis=1)
+            _e22 = np.sqrt(_c21)
+            def _bound23(_r4, _m5):
+                _c25 = np.sum(((_s0_x[_r4, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c25)[:, None]) * _e22) + _c25[:, None] + _c21)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct6, _at9, _expanded13, _bound23)))))
+        _step33 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step33 >= n_i:
             out = _chunk1(n_i, x)
         else:
-            out = np.concatenate([_chunk1(min(_step26, n_i - _s27), x[_s27:_s27 + _step26]) for _s27 in range(0, n_i, _step26)], axis=0)
+            out = np.concatenate([_chunk1(min(_step33, n_i - _s34), x[_s34:_s34 + _step33]) for _s34 in range(0, n_i, _step33)], axis=0)
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
@@ -367,183 +370,204 @@ def _define(np):
         n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift28 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift28
-        y = y - _shift28
-        def _chunk29(_m, _s0_x):
-            def _direct32(_k30):
-                _e33 = ((_s0_x[:, _k30[0]])[:, None] - (y[:, _k30[0]]))
-                return (_e33 * _e33)
-            def _at35(_pos31):
-                _e36 = (_s0_x[_pos31[0], :] - (y[_pos31[1], :]))
-                return np.sum((_e36 * _e36), axis=1)
-            def _expanded39():
-                _c41 = np.sum((_s0_x * _s0_x), axis=1)
-                _c43 = np.sum((y * y), axis=1)
-                return ((_c41[:, None] + _c43 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c41)[:, None]) * np.sqrt(_c43)) + _c41[:, None] + _c43))
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct32, _at35, _expanded39)))))
-        _step54 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step54 >= n_i:
-            out = _chunk29(n_i, x)
+        _shift35 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift35
+        y = y - _shift35
+        def _chunk36(_m, _s0_x):
+            def _direct41(_k37):
+                _e42 = ((_s0_x[:, _k37[0]])[:, None] - (y[:, _k37[0]]))
+                return (_e42 * _e42)
+            def _at44(_pos38):
+                _e45 = (_s0_x[_pos38[0], :] - (y[_pos38[1], :]))
+                return np.sum((_e45 * _e45), axis=1)
+            def _expanded48():
+                return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+            _c56 = np.sum((y * y), axis=1)
+            _e57 = np.sqrt(_c56)
+            def _bound58(_r39, _m40):
+                _c60 = np.sum(((_s0_x[_r39, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c60)[:, None]) * _e57) + _c60[:, None] + _c56)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct41, _at44, _expanded48, _bound58)))))
+        _step68 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step68 >= n_i:
+            out = _chunk36(n_i, x)
         else:
-            out = np.concatenate([_chunk29(min(_step54, n_i - _s55), x[_s55:_s55 + _step54]) for _s55 in range(0, n_i, _step54)], axis=0)
+            out = np.concatenate([_chunk36(min(_step68, n_i - _s69), x[_s69:_s69 + _step68]) for _s69 in range(0, n_i, _step68)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk57(_m, _s0_x):
-                def _direct60(_k58):
-                    _e61 = ((_s0_x[:, _k58[0]])[:, None] - (y[:, _k58[0]]))
-                    return (_e61 * _e61)
-                def _at63(_pos59):
-                    _e64 = (_s0_x[_pos59[0], :] - (y[_pos59[1], :]))
-                    return np.sum((_e64 * _e64), axis=1)
-                def _expanded67():
-                    _c69 = np.sum((_s0_x * _s0_x), axis=1)
-                    _c71 = np.sum((y * y), axis=1)
-                    return ((_c69[:, None] + _c71 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c69)[:, None]) * np.sqrt(_c71)) + _c69[:, None] + _c71))
-                return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct60, _at63, _expanded67)))))
-            _step82 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step82 >= n_i:
-                _p56 = _chunk57(n_i, x)
+            def _chunk71(_m, _s0_x):
+                def _direct76(_k72):
+                    _e77 = ((_s0_x[:, _k72[0]])[:, None] - (y[:, _k72[0]]))
+                    return (_e77 * _e77)
+                def _at79(_pos73):
+                    _e80 = (_s0_x[_pos73[0], :] - (y[_pos73[1], :]))
+                    return np.sum((_e80 * _e80), axis=1)
+                def _expanded83():
+                    return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                _c91 = np.sum((y * y), axis=1)
+                _e92 = np.sqrt(_c91)
+                def _bound93(_r74, _m75):
+                    _c95 = np.sum(((_s0_x[_r74, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c95)[:, None]) * _e92) + _c95[:, None] + _c91)
+                return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct76, _at79, _expanded83, _bound93)))))
+            _step103 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step103 >= n_i:
+                _p70 = _chunk71(n_i, x)
             else:
-                _p56 = np.concatenate([_chunk57(min(_step82, n_i - _s83), x[_s83:_s83 + _step82]) for _s83 in range(0, n_i, _step82)], axis=0)
-            dout = _add(dout, _p56)
+                _p70 = np.concatenate([_chunk71(min(_step103, n_i - _s104), x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
+            dout = _add(dout, _p70)
         if not is_zero(dy_):
-            def _chunk85(_m, _s0_x):
-                _e86 = _div(1, s)
-                _e87 = (dy_ * y)
-                def _direct90(_k88):
-                    _e91 = ((_s0_x[:, _k88[0]])[:, None] - (y[:, _k88[0]]))
-                    return (_e91 * _e91)
-                def _at93(_pos89):
-                    _e94 = (_s0_x[_pos89[0], :] - (y[_pos89[1], :]))
-                    return np.sum((_e94 * _e94), axis=1)
-                def _expanded97():
-                    _c99 = np.sum((_s0_x * _s0_x), axis=1)
-                    _c101 = np.sum((y * y), axis=1)
-                    return ((_c99[:, None] + _c101 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c99)[:, None]) * np.sqrt(_c101)) + _c99[:, None] + _c101))
-                _e110 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct90, _at93, _expanded97)))
-                return ((-2.0 * (_e86 * (_e110 @ (b * np.sum(_e87, axis=1))))) + (2.0 * (_e86 * np.einsum("ab,ab->a", _s0_x, (_e110 @ ((b[:, None]) * dy_)), optimize=True))))
-            _step117 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step117 >= n_i:
-                _p84 = _chunk85(n_i, x)
+            def _chunk106(_m, _s0_x):
+                _e107 = _div(1, s)
+                _e108 = (dy_ * y)
+                def _direct113(_k109):
+                    _e114 = ((_s0_x[:, _k109[0]])[:, None] - (y[:, _k109[0]]))
+                    return (_e114 * _e114)
+                def _at116(_pos110):
+                    _e117 = (_s0_x[_pos110[0], :] - (y[_pos110[1], :]))
+                    return np.sum((_e117 * _e117), axis=1)
+                def _expanded120():
+                    return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                _c128 = np.sum((y * y), axis=1)
+                _e129 = np.sqrt(_c128)
+                def _bound130(_r111, _m112):
+                    _c132 = np.sum(((_s0_x[_r111, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
+                _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct113, _at116, _expanded120, _bound130)))
+                return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s0_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
+            _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step145 >= n_i:
+                _p105 = _chunk106(n_i, x)
             else:
-                _p84 = np.concatenate([_chunk85(min(_step117, n_i - _s118), x[_s118:_s118 + _step117]) for _s118 in range(0, n_i, _step117)], axis=0)
-            dout = _add(dout, _p84)
+                _p105 = np.concatenate([_chunk106(min(_step145, n_i - _s146), x[_s146:_s146 + _step145]) for _s146 in range(0, n_i, _step145)], axis=0)
+            dout = _add(dout, _p105)
         if not is_zero(dx):
-            def _chunk120(_m, _s0_d_x, _s1_x):
-                _e121 = _div(1, s)
-                _e122 = (_s0_d_x * _s1_x)
-                def _direct125(_k123):
-                    _e126 = ((_s1_x[:, _k123[0]])[:, None] - (y[:, _k123[0]]))
-                    return (_e126 * _e126)
-                def _at128(_pos124):
-                    _e129 = (_s1_x[_pos124[0], :] - (y[_pos124[1], :]))
-                    return np.sum((_e129 * _e129), axis=1)
-                def _expanded132():
-                    _c134 = np.sum((_s1_x * _s1_x), axis=1)
-                    _c136 = np.sum((y * y), axis=1)
-                    return ((_c134[:, None] + _c136 + (-2.0 * (_s1_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c134)[:, None]) * np.sqrt(_c136)) + _c134[:, None] + _c136))
-                _e145 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct125, _at128, _expanded132)))
-                return ((-2.0 * (_e121 * (np.sum(_e122, axis=1) * (b @ np.transpose(_e145))))) + (2.0 * (_e121 * np.einsum("ab,ab->a", _s0_d_x, (_e145 @ ((b[:, None]) * y)), optimize=True))))
-            _step152 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step152 >= n_i:
-                _p119 = _chunk120(n_i, dx, x)
+            def _chunk148(_m, _s0_d_x, _s1_x):
+                _e149 = _div(1, s)
+                _e150 = (_s0_d_x * _s1_x)
+                def _direct155(_k151):
+                    _e156 = ((_s1_x[:, _k151[0]])[:, None] - (y[:, _k151[0]]))
+                    return (_e156 * _e156)
+                def _at158(_pos152):
+                    _e159 = (_s1_x[_pos152[0], :] - (y[_pos152[1], :]))
+                    return np.sum((_e159 * _e159), axis=1)
+                def _expanded162():
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                _c170 = np.sum((y * y), axis=1)
+                _e171 = np.sqrt(_c170)
+                def _bound172(_r153, _m154):
+                    _c174 = np.sum(((_s1_x[_r153, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c174)[:, None]) * _e171) + _c174[:, None] + _c170)
+                _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct155, _at158, _expanded162, _bound172)))
+                return ((-2.0 * (_e149 * (np.sum(_e150, axis=1) * (b @ np.transpose(_e180))))) + (2.0 * (_e149 * np.einsum("ab,ab->a", _s0_d_x, (_e180 @ ((b[:, None]) * y)), optimize=True))))
+            _step187 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step187 >= n_i:
+                _p147 = _chunk148(n_i, dx, x)
             else:
-                _p119 = np.concatenate([_chunk120(min(_step152, n_i - _s153), dx[_s153:_s153 + _step152], x[_s153:_s153 + _step152]) for _s153 in range(0, n_i, _step152)], axis=0)
-            dout = _add(dout, _p119)
+                _p147 = np.concatenate([_chunk148(min(_step187, n_i - _s188), dx[_s188:_s188 + _step187], x[_s188:_s188 + _step187]) for _s188 in range(0, n_i, _step187)], axis=0)
+            dout = _add(dout, _p147)
         if not is_zero(ds):
-            def _chunk155(_m, _s0_x):
-                def _direct158(_k156):
-                    _e159 = ((_s0_x[:, _k156[0]])[:, None] - (y[:, _k156[0]]))
-                    return (_e159 * _e159)
-                def _at161(_pos157):
-                    _e162 = (_s0_x[_pos157[0], :] - (y[_pos157[1], :]))
-                    return np.sum((_e162 * _e162), axis=1)
-                def _expanded165():
-                    _c167 = np.sum((_s0_x * _s0_x), axis=1)
-                    _c169 = np.sum((y * y), axis=1)
-                    return ((_c167[:, None] + _c169 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c167)[:, None]) * np.sqrt(_c169)) + _c167[:, None] + _c169))
-                _d2176 = np.checked_sum((n_d, ), _direct158, _at161, _expanded165)
-                return (((_d2176 * np.exp(((_div(-1, s)) * _d2176))) @ b) / s / s * ds)
-            _step182 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step182 >= n_i:
-                _p154 = _chunk155(n_i, x)
+            def _chunk190(_m, _s0_x):
+                def _direct195(_k191):
+                    _e196 = ((_s0_x[:, _k191[0]])[:, None] - (y[:, _k191[0]]))
+                    return (_e196 * _e196)
+                def _at198(_pos192):
+                    _e199 = (_s0_x[_pos192[0], :] - (y[_pos192[1], :]))
+                    return np.sum((_e199 * _e199), axis=1)
+                def _expanded202():
+                    return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                _c210 = np.sum((y * y), axis=1)
+                _e211 = np.sqrt(_c210)
+                def _bound212(_r193, _m194):
+                    _c214 = np.sum(((_s0_x[_r193, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c214)[:, None]) * _e211) + _c214[:, None] + _c210)
+                _d2218 = np.checked_sum((n_d, ), _direct195, _at198, _expanded202, _bound212)
+                return (((_d2218 * np.exp(((_div(-1, s)) * _d2218))) @ b) / s / s * ds)
+            _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step224 >= n_i:
+                _p189 = _chunk190(n_i, x)
             else:
-                _p154 = np.concatenate([_chunk155(min(_step182, n_i - _s183), x[_s183:_s183 + _step182]) for _s183 in range(0, n_i, _step182)], axis=0)
-            dout = _add(dout, _p154)
+                _p189 = np.concatenate([_chunk190(min(_step224, n_i - _s225), x[_s225:_s225 + _step224]) for _s225 in range(0, n_i, _step224)], axis=0)
+            dout = _add(dout, _p189)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift184 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift184
-        y = y - _shift184
-        def _chunk185(_m, _s0_x):
-            def _direct188(_k186):
-                _e189 = ((_s0_x[:, _k186[0]])[:, None] - (y[:, _k186[0]]))
-                return (_e189 * _e189)
-            def _at191(_pos187):
-                _e192 = (_s0_x[_pos187[0], :] - (y[_pos187[1], :]))
-                return np.sum((_e192 * _e192), axis=1)
-            def _expanded195():
-                _c197 = np.sum((_s0_x * _s0_x), axis=1)
-                _c199 = np.sum((y * y), axis=1)
-                return ((_c197[:, None] + _c199 + (-2.0 * (_s0_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c197)[:, None]) * np.sqrt(_c199)) + _c197[:, None] + _c199))
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct188, _at191, _expanded195)))))
-        _step210 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step210 >= n_i:
-            out = _chunk185(n_i, x)
+        _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        x = x - _shift226
+        y = y - _shift226
+        def _chunk227(_m, _s0_x):
+            def _direct232(_k228):
+                _e233 = ((_s0_x[:, _k228[0]])[:, None] - (y[:, _k228[0]]))
+                return (_e233 * _e233)
+            def _at235(_pos229):
+                _e236 = (_s0_x[_pos229[0], :] - (y[_pos229[1], :]))
+                return np.sum((_e236 * _e236), axis=1)
+            def _expanded239():
+                return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+            _c247 = np.sum((y * y), axis=1)
+            _e248 = np.sqrt(_c247)
+            def _bound249(_r230, _m231):
+                _c251 = np.sum(((_s0_x[_r230, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c251)[:, None]) * _e248) + _c251[:, None] + _c247)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct232, _at235, _expanded239, _bound249)))))
+        _step259 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step259 >= n_i:
+            out = _chunk227(n_i, x)
         else:
-            out = np.concatenate([_chunk185(min(_step210, n_i - _s211), x[_s211:_s211 + _step210]) for _s211 in range(0, n_i, _step210)], axis=0)
+            out = np.concatenate([_chunk227(min(_step259, n_i - _s260), x[_s260:_s260 + _step259]) for _s260 in range(0, n_i, _step259)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo259 = []
-            def _fused212():
-                if not _memo259:
-                    def _fused212_slice(_m, _s0_b_out, _s1_x):
-                        _e213 = _div(1, s)
-                        def _direct216(_k214):
-                            _e217 = ((_s1_x[:, _k214[0]])[:, None] - (y[:, _k214[0]]))
-                            return (_e217 * _e217)
-                        def _at219(_pos215):
-                            _e220 = (_s1_x[_pos215[0], :] - (y[_pos215[1], :]))
-                            return np.sum((_e220 * _e220), axis=1)
-                        def _expanded223():
-                            _c225 = np.sum((_s1_x * _s1_x), axis=1)
-                            _c227 = np.sum((y * y), axis=1)
-                            return ((_c225[:, None] + _c227 + (-2.0 * (_s1_x @ np.transpose(y)))), ((2.0 * (np.sqrt(_c225)[:, None]) * np.sqrt(_c227)) + _c225[:, None] + _c227))
-                        _d2234 = np.checked_sum((n_d, ), _direct216, _at219, _expanded223)
-                        _e236 = np.exp(((_div(-1, s)) * _d2234))
-                        _r244 = ((-2.0 * (_e213 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e236)))[:, None])))) + (2.0 * (_e213 * ((_s0_b_out[:, None]) * (_e236 @ ((b[:, None]) * y))))))
-                        _c245 = _s0_b_out @ _e236
-                        _r252 = ((-2.0 * (_e213 * (y * ((b * _c245)[:, None])))) + (2.0 * (_e213 * ((b[:, None]) * (np.transpose(_e236) @ ((_s0_b_out[:, None]) * _s1_x))))))
-                        return (_r244, _r252, _c245, (_div(_div((b @ (np.transpose((_d2234 * _e236)) @ _s0_b_out)), s), s)),)
-                    _step260 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step260 >= n_i:
-                        _memo259.append(_fused212_slice(n_i, dout, x))
+            _memo315 = []
+            def _fused261():
+                if not _memo315:
+                    def _fused261_slice(_m, _s0_b_out, _s1_x):
+                        _e262 = _div(1, s)
+                        def _direct267(_k263):
+                            _e268 = ((_s1_x[:, _k263[0]])[:, None] - (y[:, _k263[0]]))
+                            return (_e268 * _e268)
+                        def _at270(_pos264):
+                            _e271 = (_s1_x[_pos264[0], :] - (y[_pos264[1], :]))
+                            return np.sum((_e271 * _e271), axis=1)
+                        def _expanded274():
+                            return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                        _c282 = np.sum((y * y), axis=1)
+                        _e283 = np.sqrt(_c282)
+                        def _bound284(_r265, _m266):
+                            _c286 = np.sum(((_s1_x[_r265, :]) ** 2), axis=1)
+                            return ((2.0 * (np.sqrt(_c286)[:, None]) * _e283) + _c286[:, None] + _c282)
+                        _d2290 = np.checked_sum((n_d, ), _direct267, _at270, _expanded274, _bound284)
+                        _e292 = np.exp(((_div(-1, s)) * _d2290))
+                        _r300 = ((-2.0 * (_e262 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
+                        _c301 = _s0_b_out @ _e292
+                        _r308 = ((-2.0 * (_e262 * (y * ((b * _c301)[:, None])))) + (2.0 * (_e262 * ((b[:, None]) * (np.transpose(_e292) @ ((_s0_b_out[:, None]) * _s1_x))))))
+                        return (_r300, _r308, _c301, (_div(_div((b @ (np.transpose((_d2290 * _e292)) @ _s0_b_out)), s), s)),)
+                    _step316 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step316 >= n_i:
+                        _memo315.append(_fused261_slice(n_i, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s261 in range(0, n_i, _step260):
-                            _part262 = _fused212_slice(min(_step260, n_i - _s261), dout[_s261:_s261 + _step260], x[_s261:_s261 + _step260])
+                        for _s317 in range(0, n_i, _step316):
+                            _part318 = _fused261_slice(min(_step316, n_i - _s317), dout[_s317:_s317 + _step316], x[_s317:_s317 + _step316])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part262[k])
+                                    acc[k].append(_part318[k])
                                 else:
-                                    acc[k] = _part262[k] if acc[k] is None else acc[k] + _part262[k]
-                        _memo259.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo259[0]
-            def _pb_x_263():
-                return _fused212()[0]
-            def _pb_y_264():
-                return _fused212()[1]
-            def _pb_b_265():
-                return _fused212()[2]
-            def _pb_s_266():
-                return _fused212()[3]
-            return (_NO, Thunk(_pb_x_263), Thunk(_pb_y_264), Thunk(_pb_b_265), Thunk(_pb_s_266))
+                                    acc[k] = _part318[k] if acc[k] is None else acc[k] + _part318[k]
+                        _memo315.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo315[0]
+            def _pb_x_319():
+                return _fused261()[0]
+            def _pb_y_320():
+                return _fused261()[1]
+            def _pb_b_321():
+                return _fused261()[2]
+            def _pb_s_322():
+                return _fused261()[3]
+            return (_NO, Thunk(_pb_x_319), Thunk(_pb_y_320), Thunk(_pb_b_321), Thunk(_pb_s_322))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
@@ -858,22 +882,25 @@ def _define(np):
         x = x - _shift1
         y = y - _shift1
         def _chunk2(_m, _s0_b, _s1_s, _s2_y, _s3_x):
-            def _direct5(_k3):
-                _e6 = ((_s3_x[:, :, _k3[0]])[:, :, None] - ((_s2_y[:, :, _k3[0]])[:, None]))
-                return (_e6 * _e6)
-            def _at8(_pos4):
-                _e9 = (_s3_x[_pos4[0], _pos4[1], :] - (_s2_y[_pos4[0], _pos4[2], :]))
-                return np.sum((_e9 * _e9), axis=1)
-            def _expanded12():
-                _c14 = np.sum((_s2_y * _s2_y), axis=2)
-                _c16 = np.sum((_s3_x * _s3_x), axis=2)
-                return ((_c14[:, None] + _c16[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c14)[:, None]) * (np.sqrt(_c16)[:, :, None])) + _c14[:, None] + _c16[:, :, None]))
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct5, _at8, _expanded12)))), optimize=True)
-        _step27 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step27 >= n__batch:
+            def _direct7(_k3):
+                _e8 = ((_s3_x[:, :, _k3[0]])[:, :, None] - ((_s2_y[:, :, _k3[0]])[:, None]))
+                return (_e8 * _e8)
+            def _at10(_pos4):
+                _e11 = (_s3_x[_pos4[0], _pos4[1], :] - (_s2_y[_pos4[0], _pos4[2], :]))
+                return np.sum((_e11 * _e11), axis=1)
+            def _expanded14():
+                return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+            def _bound21(_r5, _m6):
+                _c23 = np.sum(((_s2_y[_r5, :, :]) ** 2), axis=2)
+                _e24 = np.sqrt(_c23)
+                _c26 = np.sum(((_s3_x[_r5, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e24[:, None]) * (np.sqrt(_c26)[:, :, None])) + _c23[:, None] + _c26[:, :, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct7, _at10, _expanded14, _bound21)))), optimize=True)
+        _step34 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step34 >= n__batch:
             out = _chunk2(n__batch, b, s, y, x)
         else:
-            out = np.concatenate([_chunk2(min(_step27, n__batch - _s28), b[_s28:_s28 + _step27], s[_s28:_s28 + _step27], y[_s28:_s28 + _step27], x[_s28:_s28 + _step27]) for _s28 in range(0, n__batch, _step27)], axis=0)
+            out = np.concatenate([_chunk2(min(_step34, n__batch - _s35), b[_s35:_s35 + _step34], s[_s35:_s35 + _step34], y[_s35:_s35 + _step34], x[_s35:_s35 + _step34]) for _s35 in range(0, n__batch, _step34)], axis=0)
         return out
 
     def _op___batched_gaussian_kernel_sum_frule(tangents, x, y, b, s):
@@ -882,118 +909,133 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift29 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
-        x = x - _shift29[:, None, None]
-        y = y - _shift29[:, None, None]
-        _shift30 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
-        x = x - _shift30
-        y = y - _shift30
-        def _chunk31(_m, _s0_b, _s1_s, _s2_y, _s3_x):
-            def _direct34(_k32):
-                _e35 = ((_s3_x[:, :, _k32[0]])[:, :, None] - ((_s2_y[:, :, _k32[0]])[:, None]))
-                return (_e35 * _e35)
-            def _at37(_pos33):
-                _e38 = (_s3_x[_pos33[0], _pos33[1], :] - (_s2_y[_pos33[0], _pos33[2], :]))
-                return np.sum((_e38 * _e38), axis=1)
-            def _expanded41():
-                _c43 = np.sum((_s2_y * _s2_y), axis=2)
-                _c45 = np.sum((_s3_x * _s3_x), axis=2)
-                return ((_c43[:, None] + _c45[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c43)[:, None]) * (np.sqrt(_c45)[:, :, None])) + _c43[:, None] + _c45[:, :, None]))
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct34, _at37, _expanded41)))), optimize=True)
-        _step56 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step56 >= n__batch:
-            out = _chunk31(n__batch, b, s, y, x)
+        _shift36 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift36[:, None, None]
+        y = y - _shift36[:, None, None]
+        _shift37 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift37
+        y = y - _shift37
+        def _chunk38(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+            def _direct43(_k39):
+                _e44 = ((_s3_x[:, :, _k39[0]])[:, :, None] - ((_s2_y[:, :, _k39[0]])[:, None]))
+                return (_e44 * _e44)
+            def _at46(_pos40):
+                _e47 = (_s3_x[_pos40[0], _pos40[1], :] - (_s2_y[_pos40[0], _pos40[2], :]))
+                return np.sum((_e47 * _e47), axis=1)
+            def _expanded50():
+                return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+            def _bound57(_r41, _m42):
+                _c59 = np.sum(((_s2_y[_r41, :, :]) ** 2), axis=2)
+                _e60 = np.sqrt(_c59)
+                _c62 = np.sum(((_s3_x[_r41, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e60[:, None]) * (np.sqrt(_c62)[:, :, None])) + _c59[:, None] + _c62[:, :, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct43, _at46, _expanded50, _bound57)))), optimize=True)
+        _step70 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step70 >= n__batch:
+            out = _chunk38(n__batch, b, s, y, x)
         else:
-            out = np.concatenate([_chunk31(min(_step56, n__batch - _s57), b[_s57:_s57 + _step56], s[_s57:_s57 + _step56], y[_s57:_s57 + _step56], x[_s57:_s57 + _step56]) for _s57 in range(0, n__batch, _step56)], axis=0)
+            out = np.concatenate([_chunk38(min(_step70, n__batch - _s71), b[_s71:_s71 + _step70], s[_s71:_s71 + _step70], y[_s71:_s71 + _step70], x[_s71:_s71 + _step70]) for _s71 in range(0, n__batch, _step70)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk59(_m, _s0_d_b, _s1_s, _s2_y, _s3_x):
-                def _direct62(_k60):
-                    _e63 = ((_s3_x[:, :, _k60[0]])[:, :, None] - ((_s2_y[:, :, _k60[0]])[:, None]))
-                    return (_e63 * _e63)
-                def _at65(_pos61):
-                    _e66 = (_s3_x[_pos61[0], _pos61[1], :] - (_s2_y[_pos61[0], _pos61[2], :]))
-                    return np.sum((_e66 * _e66), axis=1)
-                def _expanded69():
-                    _c71 = np.sum((_s2_y * _s2_y), axis=2)
-                    _c73 = np.sum((_s3_x * _s3_x), axis=2)
-                    return ((_c71[:, None] + _c73[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c71)[:, None]) * (np.sqrt(_c73)[:, :, None])) + _c71[:, None] + _c73[:, :, None]))
-                return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct62, _at65, _expanded69)))), optimize=True)
-            _step84 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step84 >= n__batch:
-                _p58 = _chunk59(n__batch, db, s, y, x)
+            def _chunk73(_m, _s0_d_b, _s1_s, _s2_y, _s3_x):
+                def _direct78(_k74):
+                    _e79 = ((_s3_x[:, :, _k74[0]])[:, :, None] - ((_s2_y[:, :, _k74[0]])[:, None]))
+                    return (_e79 * _e79)
+                def _at81(_pos75):
+                    _e82 = (_s3_x[_pos75[0], _pos75[1], :] - (_s2_y[_pos75[0], _pos75[2], :]))
+                    return np.sum((_e82 * _e82), axis=1)
+                def _expanded85():
+                    return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+                def _bound92(_r76, _m77):
+                    _c94 = np.sum(((_s2_y[_r76, :, :]) ** 2), axis=2)
+                    _e95 = np.sqrt(_c94)
+                    _c97 = np.sum(((_s3_x[_r76, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e95[:, None]) * (np.sqrt(_c97)[:, :, None])) + _c94[:, None] + _c97[:, :, None])
+                return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct78, _at81, _expanded85, _bound92)))), optimize=True)
+            _step105 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step105 >= n__batch:
+                _p72 = _chunk73(n__batch, db, s, y, x)
             else:
-                _p58 = np.concatenate([_chunk59(min(_step84, n__batch - _s85), db[_s85:_s85 + _step84], s[_s85:_s85 + _step84], y[_s85:_s85 + _step84], x[_s85:_s85 + _step84]) for _s85 in range(0, n__batch, _step84)], axis=0)
-            dout = _add(dout, _p58)
+                _p72 = np.concatenate([_chunk73(min(_step105, n__batch - _s106), db[_s106:_s106 + _step105], s[_s106:_s106 + _step105], y[_s106:_s106 + _step105], x[_s106:_s106 + _step105]) for _s106 in range(0, n__batch, _step105)], axis=0)
+            dout = _add(dout, _p72)
         if not is_zero(dy_):
-            def _chunk87(_m, _s0_s, _s1_b, _s2_d_y, _s3_y, _s4_x):
-                _e88 = (1 / _s0_s)
-                _e89 = (_s2_d_y * _s3_y)
-                def _direct92(_k90):
-                    _e93 = ((_s4_x[:, :, _k90[0]])[:, :, None] - ((_s3_y[:, :, _k90[0]])[:, None]))
-                    return (_e93 * _e93)
-                def _at95(_pos91):
-                    _e96 = (_s4_x[_pos91[0], _pos91[1], :] - (_s3_y[_pos91[0], _pos91[2], :]))
-                    return np.sum((_e96 * _e96), axis=1)
-                def _expanded99():
-                    _c101 = np.sum((_s3_y * _s3_y), axis=2)
-                    _c103 = np.sum((_s4_x * _s4_x), axis=2)
-                    return ((_c101[:, None] + _c103[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True))), ((2.0 * (np.sqrt(_c101)[:, None]) * (np.sqrt(_c103)[:, :, None])) + _c101[:, None] + _c103[:, :, None]))
-                _e112 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct92, _at95, _expanded99))))
-                _c113 = (_e88[:, None]) * _s1_b
-                _c115 = -2.0 * np.einsum("abc,ac->ab", _e112, (np.sum(_e89, axis=2) * _c113), optimize=True)
-                return (_c115 + (2.0 * np.einsum("abc,abc->ab", _s4_x, np.einsum("abc,acd->abd", _e112, (_s2_d_y * (_c113[:, :, None])), optimize=True), optimize=True)))
-            _step120 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step120 >= n__batch:
-                _p86 = _chunk87(n__batch, s, b, dy_, y, x)
+            def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3_y, _s4_x):
+                _e109 = (1 / _s0_s)
+                _e110 = (_s2_d_y * _s3_y)
+                def _direct115(_k111):
+                    _e116 = ((_s4_x[:, :, _k111[0]])[:, :, None] - ((_s3_y[:, :, _k111[0]])[:, None]))
+                    return (_e116 * _e116)
+                def _at118(_pos112):
+                    _e119 = (_s4_x[_pos112[0], _pos112[1], :] - (_s3_y[_pos112[0], _pos112[2], :]))
+                    return np.sum((_e119 * _e119), axis=1)
+                def _expanded122():
+                    return (np.sum((_s3_y * _s3_y), axis=2)[:, None] + np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                def _bound129(_r113, _m114):
+                    _c131 = np.sum(((_s3_y[_r113, :, :]) ** 2), axis=2)
+                    _e132 = np.sqrt(_c131)
+                    _c134 = np.sum(((_s4_x[_r113, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e132[:, None]) * (np.sqrt(_c134)[:, :, None])) + _c131[:, None] + _c134[:, :, None])
+                _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct115, _at118, _expanded122, _bound129))))
+                _c141 = (_e109[:, None]) * _s1_b
+                _c143 = -2.0 * np.einsum("abc,ac->ab", _e140, (np.sum(_e110, axis=2) * _c141), optimize=True)
+                return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s4_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
+            _step148 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step148 >= n__batch:
+                _p107 = _chunk108(n__batch, s, b, dy_, y, x)
             else:
-                _p86 = np.concatenate([_chunk87(min(_step120, n__batch - _s121), s[_s121:_s121 + _step120], b[_s121:_s121 + _step120], dy_[_s121:_s121 + _step120], y[_s121:_s121 + _step120], x[_s121:_s121 + _step120]) for _s121 in range(0, n__batch, _step120)], axis=0)
-            dout = _add(dout, _p86)
+                _p107 = np.concatenate([_chunk108(min(_step148, n__batch - _s149), s[_s149:_s149 + _step148], b[_s149:_s149 + _step148], dy_[_s149:_s149 + _step148], y[_s149:_s149 + _step148], x[_s149:_s149 + _step148]) for _s149 in range(0, n__batch, _step148)], axis=0)
+            dout = _add(dout, _p107)
         if not is_zero(dx):
-            def _chunk123(_m, _s0_s, _s1_b, _s2_d_x, _s3_y, _s4_x):
-                _e124 = (1 / _s0_s)
-                _e125 = (_s2_d_x * _s4_x)
-                def _direct128(_k126):
-                    _e129 = ((_s4_x[:, :, _k126[0]])[:, :, None] - ((_s3_y[:, :, _k126[0]])[:, None]))
-                    return (_e129 * _e129)
-                def _at131(_pos127):
-                    _e132 = (_s4_x[_pos127[0], _pos127[1], :] - (_s3_y[_pos127[0], _pos127[2], :]))
-                    return np.sum((_e132 * _e132), axis=1)
-                def _expanded135():
-                    _c137 = np.sum((_s3_y * _s3_y), axis=2)
-                    _c139 = np.sum((_s4_x * _s4_x), axis=2)
-                    return ((_c137[:, None] + _c139[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True))), ((2.0 * (np.sqrt(_c137)[:, None]) * (np.sqrt(_c139)[:, :, None])) + _c137[:, None] + _c139[:, :, None]))
-                _e148 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct128, _at131, _expanded135))))
-                _c149 = (_e124[:, None]) * _s1_b
-                _c151 = -2.0 * (np.sum(_e125, axis=2) * np.einsum("abc,ac->ab", _e148, _c149, optimize=True))
-                return (_c151 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e148, (_s3_y * (_c149[:, :, None])), optimize=True), optimize=True)))
-            _step156 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step156 >= n__batch:
-                _p122 = _chunk123(n__batch, s, b, dx, y, x)
+            def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3_y, _s4_x):
+                _e152 = (1 / _s0_s)
+                _e153 = (_s2_d_x * _s4_x)
+                def _direct158(_k154):
+                    _e159 = ((_s4_x[:, :, _k154[0]])[:, :, None] - ((_s3_y[:, :, _k154[0]])[:, None]))
+                    return (_e159 * _e159)
+                def _at161(_pos155):
+                    _e162 = (_s4_x[_pos155[0], _pos155[1], :] - (_s3_y[_pos155[0], _pos155[2], :]))
+                    return np.sum((_e162 * _e162), axis=1)
+                def _expanded165():
+                    return (np.sum((_s3_y * _s3_y), axis=2)[:, None] + np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                def _bound172(_r156, _m157):
+                    _c174 = np.sum(((_s3_y[_r156, :, :]) ** 2), axis=2)
+                    _e175 = np.sqrt(_c174)
+                    _c177 = np.sum(((_s4_x[_r156, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e175[:, None]) * (np.sqrt(_c177)[:, :, None])) + _c174[:, None] + _c177[:, :, None])
+                _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct158, _at161, _expanded165, _bound172))))
+                _c184 = (_e152[:, None]) * _s1_b
+                _c186 = -2.0 * (np.sum(_e153, axis=2) * np.einsum("abc,ac->ab", _e183, _c184, optimize=True))
+                return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s3_y * (_c184[:, :, None])), optimize=True), optimize=True)))
+            _step191 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step191 >= n__batch:
+                _p150 = _chunk151(n__batch, s, b, dx, y, x)
             else:
-                _p122 = np.concatenate([_chunk123(min(_step156, n__batch - _s157), s[_s157:_s157 + _step156], b[_s157:_s157 + _step156], dx[_s157:_s157 + _step156], y[_s157:_s157 + _step156], x[_s157:_s157 + _step156]) for _s157 in range(0, n__batch, _step156)], axis=0)
-            dout = _add(dout, _p122)
+                _p150 = np.concatenate([_chunk151(min(_step191, n__batch - _s192), s[_s192:_s192 + _step191], b[_s192:_s192 + _step191], dx[_s192:_s192 + _step191], y[_s192:_s192 + _step191], x[_s192:_s192 + _step191]) for _s192 in range(0, n__batch, _step191)], axis=0)
+            dout = _add(dout, _p150)
         if not is_zero(ds):
-            def _chunk159(_m, _s0_s, _s1_y, _s2_x, _s3_b, _s4_d_s):
-                _e161 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
-                def _direct164(_k162):
-                    _e165 = ((_s2_x[:, :, _k162[0]])[:, :, None] - ((_s1_y[:, :, _k162[0]])[:, None]))
-                    return (_e165 * _e165)
-                def _at167(_pos163):
-                    _e168 = (_s2_x[_pos163[0], _pos163[1], :] - (_s1_y[_pos163[0], _pos163[2], :]))
-                    return np.sum((_e168 * _e168), axis=1)
-                def _expanded171():
-                    _c173 = np.sum((_s1_y * _s1_y), axis=2)
-                    _c175 = np.sum((_s2_x * _s2_x), axis=2)
-                    return ((_c173[:, None] + _c175[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s1_y, _s2_x, optimize=True))), ((2.0 * (np.sqrt(_c173)[:, None]) * (np.sqrt(_c175)[:, :, None])) + _c173[:, None] + _c175[:, :, None]))
-                _d2182 = np.checked_sum((n_d, ), _direct164, _at167, _expanded171)
-                return np.einsum("abc,ac->ab", (_d2182 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2182)))), ((_e161[:, None]) * _s3_b), optimize=True)
-            _step188 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step188 >= n__batch:
-                _p158 = _chunk159(n__batch, s, y, x, b, ds)
+            def _chunk194(_m, _s0_s, _s1_y, _s2_x, _s3_b, _s4_d_s):
+                _e196 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
+                def _direct201(_k197):
+                    _e202 = ((_s2_x[:, :, _k197[0]])[:, :, None] - ((_s1_y[:, :, _k197[0]])[:, None]))
+                    return (_e202 * _e202)
+                def _at204(_pos198):
+                    _e205 = (_s2_x[_pos198[0], _pos198[1], :] - (_s1_y[_pos198[0], _pos198[2], :]))
+                    return np.sum((_e205 * _e205), axis=1)
+                def _expanded208():
+                    return (np.sum((_s1_y * _s1_y), axis=2)[:, None] + np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s1_y, _s2_x, optimize=True)))
+                def _bound215(_r199, _m200):
+                    _c217 = np.sum(((_s1_y[_r199, :, :]) ** 2), axis=2)
+                    _e218 = np.sqrt(_c217)
+                    _c220 = np.sum(((_s2_x[_r199, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e218[:, None]) * (np.sqrt(_c220)[:, :, None])) + _c217[:, None] + _c220[:, :, None])
+                _d2224 = np.checked_sum((n_d, ), _direct201, _at204, _expanded208, _bound215)
+                return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s3_b), optimize=True)
+            _step230 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step230 >= n__batch:
+                _p193 = _chunk194(n__batch, s, y, x, b, ds)
             else:
-                _p158 = np.concatenate([_chunk159(min(_step188, n__batch - _s189), s[_s189:_s189 + _step188], y[_s189:_s189 + _step188], x[_s189:_s189 + _step188], b[_s189:_s189 + _step188], ds[_s189:_s189 + _step188]) for _s189 in range(0, n__batch, _step188)], axis=0)
-            dout = _add(dout, _p158)
+                _p193 = np.concatenate([_chunk194(min(_step230, n__batch - _s231), s[_s231:_s231 + _step230], y[_s231:_s231 + _step230], x[_s231:_s231 + _step230], b[_s231:_s231 + _step230], ds[_s231:_s231 + _step230]) for _s231 in range(0, n__batch, _step230)], axis=0)
+            dout = _add(dout, _p193)
         return out, dout
 
     def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
@@ -1001,79 +1043,84 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift190 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
-        x = x - _shift190[:, None, None]
-        y = y - _shift190[:, None, None]
-        _shift191 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
-        x = x - _shift191
-        y = y - _shift191
-        def _chunk192(_m, _s0_b, _s1_s, _s2_y, _s3_x):
-            def _direct195(_k193):
-                _e196 = ((_s3_x[:, :, _k193[0]])[:, :, None] - ((_s2_y[:, :, _k193[0]])[:, None]))
-                return (_e196 * _e196)
-            def _at198(_pos194):
-                _e199 = (_s3_x[_pos194[0], _pos194[1], :] - (_s2_y[_pos194[0], _pos194[2], :]))
-                return np.sum((_e199 * _e199), axis=1)
-            def _expanded202():
-                _c204 = np.sum((_s2_y * _s2_y), axis=2)
-                _c206 = np.sum((_s3_x * _s3_x), axis=2)
-                return ((_c204[:, None] + _c206[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True))), ((2.0 * (np.sqrt(_c204)[:, None]) * (np.sqrt(_c206)[:, :, None])) + _c204[:, None] + _c206[:, :, None]))
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct195, _at198, _expanded202)))), optimize=True)
-        _step217 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step217 >= n__batch:
-            out = _chunk192(n__batch, b, s, y, x)
+        _shift232 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        x = x - _shift232[:, None, None]
+        y = y - _shift232[:, None, None]
+        _shift233 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        x = x - _shift233
+        y = y - _shift233
+        def _chunk234(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+            def _direct239(_k235):
+                _e240 = ((_s3_x[:, :, _k235[0]])[:, :, None] - ((_s2_y[:, :, _k235[0]])[:, None]))
+                return (_e240 * _e240)
+            def _at242(_pos236):
+                _e243 = (_s3_x[_pos236[0], _pos236[1], :] - (_s2_y[_pos236[0], _pos236[2], :]))
+                return np.sum((_e243 * _e243), axis=1)
+            def _expanded246():
+                return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+            def _bound253(_r237, _m238):
+                _c255 = np.sum(((_s2_y[_r237, :, :]) ** 2), axis=2)
+                _e256 = np.sqrt(_c255)
+                _c258 = np.sum(((_s3_x[_r237, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e256[:, None]) * (np.sqrt(_c258)[:, :, None])) + _c255[:, None] + _c258[:, :, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct239, _at242, _expanded246, _bound253)))), optimize=True)
+        _step266 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step266 >= n__batch:
+            out = _chunk234(n__batch, b, s, y, x)
         else:
-            out = np.concatenate([_chunk192(min(_step217, n__batch - _s218), b[_s218:_s218 + _step217], s[_s218:_s218 + _step217], y[_s218:_s218 + _step217], x[_s218:_s218 + _step217]) for _s218 in range(0, n__batch, _step217)], axis=0)
+            out = np.concatenate([_chunk234(min(_step266, n__batch - _s267), b[_s267:_s267 + _step266], s[_s267:_s267 + _step266], y[_s267:_s267 + _step266], x[_s267:_s267 + _step266]) for _s267 in range(0, n__batch, _step266)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo268 = []
-            def _fused219():
-                if not _memo268:
-                    def _fused219_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_y, _s4_x):
-                        _e220 = (1 / _s0_s)
-                        def _direct223(_k221):
-                            _e224 = ((_s4_x[:, :, _k221[0]])[:, :, None] - ((_s3_y[:, :, _k221[0]])[:, None]))
-                            return (_e224 * _e224)
-                        def _at226(_pos222):
-                            _e227 = (_s4_x[_pos222[0], _pos222[1], :] - (_s3_y[_pos222[0], _pos222[2], :]))
-                            return np.sum((_e227 * _e227), axis=1)
-                        def _expanded230():
-                            _c232 = np.sum((_s3_y * _s3_y), axis=2)
-                            _c234 = np.sum((_s4_x * _s4_x), axis=2)
-                            _e236 = (_c232[:, None] + _c234[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
-                            return (_e236, ((2.0 * (np.sqrt(_c232)[:, None]) * (np.sqrt(_c234)[:, :, None])) + _c232[:, None] + _c234[:, :, None]))
-                        _d2241 = np.checked_sum((n_d, ), _direct223, _at226, _expanded230)
-                        _e243 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2241)))
-                        _c244 = (_e220[:, None]) * _s1_b
-                        _c247 = -2.0 * (_s4_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e243, _c244, optimize=True))[:, :, None]))
-                        _r252 = (_c247 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e243, (_s3_y * (_c244[:, :, None])), optimize=True))))
-                        _c253 = np.einsum("ab,abc->ac", _s2_b_out, _e243, optimize=True)
-                        _r260 = ((-2.0 * (_s3_y * ((_c244 * _c253)[:, :, None]))) + (2.0 * ((_c244[:, :, None]) * np.einsum("abc,abd->acd", _e243, ((_s2_b_out[:, :, None]) * _s4_x), optimize=True))))
-                        return (_r252, _r260, _c253, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2241 * _e243), _s2_b_out, optimize=True), optimize=True),)
-                    _step269 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
-                    if _step269 >= n__batch:
-                        _memo268.append(_fused219_slice(n__batch, s, b, dout, y, x))
+            _memo324 = []
+            def _fused268():
+                if not _memo324:
+                    def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_y, _s4_x):
+                        _e269 = (1 / _s0_s)
+                        def _direct274(_k270):
+                            _e275 = ((_s4_x[:, :, _k270[0]])[:, :, None] - ((_s3_y[:, :, _k270[0]])[:, None]))
+                            return (_e275 * _e275)
+                        def _at277(_pos271):
+                            _e278 = (_s4_x[_pos271[0], _pos271[1], :] - (_s3_y[_pos271[0], _pos271[2], :]))
+                            return np.sum((_e278 * _e278), axis=1)
+                        def _expanded281():
+                            return (np.sum((_s3_y * _s3_y), axis=2)[:, None] + np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                        def _bound288(_r272, _m273):
+                            _c290 = np.sum(((_s3_y[_r272, :, :]) ** 2), axis=2)
+                            _e291 = np.sqrt(_c290)
+                            _c293 = np.sum(((_s4_x[_r272, :, :]) ** 2), axis=2)
+                            return ((2.0 * (_e291[:, None]) * (np.sqrt(_c293)[:, :, None])) + _c290[:, None] + _c293[:, :, None])
+                        _d2297 = np.checked_sum((n_d, ), _direct274, _at277, _expanded281, _bound288)
+                        _e299 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2297)))
+                        _c300 = (_e269[:, None]) * _s1_b
+                        _c303 = -2.0 * (_s4_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))
+                        _r308 = (_c303 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e299, (_s3_y * (_c300[:, :, None])), optimize=True))))
+                        _c309 = np.einsum("ab,abc->ac", _s2_b_out, _e299, optimize=True)
+                        _r316 = ((-2.0 * (_s3_y * ((_c300 * _c309)[:, :, None]))) + (2.0 * ((_c300[:, :, None]) * np.einsum("abc,abd->acd", _e299, ((_s2_b_out[:, :, None]) * _s4_x), optimize=True))))
+                        return (_r308, _r316, _c309, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2297 * _e299), _s2_b_out, optimize=True), optimize=True),)
+                    _step325 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
+                    if _step325 >= n__batch:
+                        _memo324.append(_fused268_slice(n__batch, s, b, dout, y, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
-                        for _s270 in range(0, n__batch, _step269):
-                            _part271 = _fused219_slice(min(_step269, n__batch - _s270), s[_s270:_s270 + _step269], b[_s270:_s270 + _step269], dout[_s270:_s270 + _step269], y[_s270:_s270 + _step269], x[_s270:_s270 + _step269])
+                        for _s326 in range(0, n__batch, _step325):
+                            _part327 = _fused268_slice(min(_step325, n__batch - _s326), s[_s326:_s326 + _step325], b[_s326:_s326 + _step325], dout[_s326:_s326 + _step325], y[_s326:_s326 + _step325], x[_s326:_s326 + _step325])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
-                                    acc[k].append(_part271[k])
+                                    acc[k].append(_part327[k])
                                 else:
-                                    acc[k] = _part271[k] if acc[k] is None else acc[k] + _part271[k]
-                        _memo268.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
-                return _memo268[0]
-            def _pb_x_272():
-                return _fused219()[0]
-            def _pb_y_273():
-                return _fused219()[1]
-            def _pb_b_274():
-                return _fused219()[2]
-            def _pb_s_275():
-                return _fused219()[3]
-            return (_NO, Thunk(_pb_x_272), Thunk(_pb_y_273), Thunk(_pb_b_274), Thunk(_pb_s_275))
+                                    acc[k] = _part327[k] if acc[k] is None else acc[k] + _part327[k]
+                        _memo324.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo324[0]
+            def _pb_x_328():
+                return _fused268()[0]
+            def _pb_y_329():
+                return _fused268()[1]
+            def _pb_b_330():
+                return _fused268()[2]
+            def _pb_s_331():
+                return _fused268()[3]
+            return (_NO, Thunk(_pb_x_328), Thunk(_pb_y_329), Thunk(_pb_b_330), Thunk(_pb_s_331))
         return out, _op___batched_gaussian_kernel_sum_pullback
 
     return {

@@ -71,7 +71,7 @@ lse_shift, logsumexp = _backend_numpy.lse_functions(jnp)      # runtime.backend_
 def _refine(value, bound, n, all_direct, at):
     """runtime.backend_numpy.checked_sum's refine under jit: up to a fixed number of entries (a static shape)
     gathered and recomputed, all of them recomputed where more are flagged, none where none are."""
-    bad = _backend_numpy.cancelled(jnp, value, bound)
+    bad = _backend_numpy.cancelled(jnp, value, bound(slice(None), value.shape[0]))
     cap = _builtins.max(1, value.size // 64)
     count = jnp.sum(bad)
 

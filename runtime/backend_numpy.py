@@ -91,14 +91,15 @@ def checked_sum_function(xp, refine, inplace):
     """checked_sum over the namespace xp: Σ_d of a polynomial whose expansion into contractions may cancel
     (derive/emission/numpy_direct.py). Arguments: the summed extents; direct(k): the summand at position k
     over the free axes; at(pos): the sum at the entries listed by `pos` (one index array per free axis);
-    expanded(): (the expanded value, a bound of its terms). Where the summed extent is small the direct form;
-    else the expansion, with the entries whose value is small beside the bound (`cancelled`) recomputed
-    directly by refine(value, bound, extent, all_direct, at)."""
-    def checked_sum(extents, direct, at, expanded):
+    expanded(): the expanded value; bound(r, m): a bound of the expansion's terms at the rows of the slice r
+    (m of them) of the first free axis. Where the summed extent is small the direct form; else the expansion,
+    with the entries whose value is small beside the bound (`cancelled`) recomputed directly by
+    refine(value, bound, extent, all_direct, at)."""
+    def checked_sum(extents, direct, at, expanded, bound):
         n = _math.prod(extents)
         if 0 < n <= DIRECT_EXTENT:
             return direct_sum(extents, direct, inplace)
-        value, bound = expanded()
+        value = expanded()
         if n == 0:
             return value
         return refine(value, bound, n, lambda: direct_sum(extents, direct, inplace), at)
@@ -110,13 +111,28 @@ def cancelled(xp, value, bound):
     return ~(bound <= CANCEL_RATIO * xp.abs(value))
 
 
-def refine_by_gathering(xp, nonzero, copy):
-    """checked_sum's refine over a namespace with boolean nonzero and item assignment (NumPy, torch)."""
+CHECK_BLOCK = 1 << 15      # entries of the value checked at a time: the bound's rows stay in cache
+
+
+def refine_by_gathering(xp, nonzero, concat, copy):
+    """checked_sum's refine over a namespace with boolean nonzero and item assignment (NumPy, torch): the value
+    checked by blocks of rows, the flagged entries gathered and recomputed (all recomputed where many are)."""
+    def flagged(value, bound):
+        rows = value.shape[0]
+        step = _builtins.max(1, CHECK_BLOCK * rows // _builtins.max(1, int(_numpy.prod(value.shape))))
+        found = []
+        for r0 in range(0, rows, step):
+            r1 = _builtins.min(rows, r0 + step)
+            pos = nonzero(cancelled(xp, value[r0:r1], bound(slice(r0, r1), r1 - r0)))
+            if pos[0].shape[0]:
+                found.append((pos[0] + r0,) + tuple(pos[1:]))
+        return tuple(concat([f[a] for f in found]) for a in range(value.ndim)) if found else None
+
     def refine(value, bound, n, all_direct, at):
-        pos = nonzero(cancelled(xp, value, bound))
-        count = int(pos[0].shape[0])
-        if count == 0:
+        pos = flagged(value, bound)
+        if pos is None:
             return value
+        count = int(pos[0].shape[0])
         if count > DIRECT_SHARE * _numpy.prod(value.shape):
             return all_direct()
         value = copy(value)
@@ -128,10 +144,8 @@ def refine_by_gathering(xp, nonzero, copy):
     return refine
 
 
-checked_sum = checked_sum_function(_numpy, refine_by_gathering(_numpy, _numpy.nonzero,
+checked_sum = checked_sum_function(_numpy, refine_by_gathering(_numpy, _numpy.nonzero, _numpy.concatenate,
                                                                lambda v: _numpy.array(v, copy=True)), inplace=True)
-
-
 
 prim = Calls(_sys.modules[__name__])  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)
 

@@ -530,7 +530,7 @@ lse_shift, logsumexp = _backend.lse_functions(_sys.modules[__name__])
 def _refine(value, bound, n, all_direct, at):
     """runtime.backend_numpy.checked_sum's refine on traced values: the flagged entries taken from the direct
     form (where: differentiated like the rest), decided on the values."""
-    bad = _backend.cancelled(_np, getval(value), getval(bound))
+    bad = _backend.cancelled(_np, getval(value), getval(bound(slice(None), shape_of(value)[0])))
     return where(bad, all_direct(), value) if bad.any() else value
 
 

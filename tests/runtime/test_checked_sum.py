@@ -32,9 +32,12 @@ def _calls(xp, x, y, log):
     def expanded():
         log.append(("expanded",))
         a, b = xp.sum(x * x, axis=1), xp.sum(y * y, axis=1)
-        value = a[:, None] + b - 2.0 * (x @ xp.transpose(y))
-        return value, 2.0 * xp.sqrt(a)[:, None] * xp.sqrt(b) + a[:, None] + b
-    return direct, at, expanded
+        return a[:, None] + b - 2.0 * (x @ xp.transpose(y))
+
+    def bound(r, m):
+        a, b = xp.sum(x[r] * x[r], axis=1), xp.sum(y * y, axis=1)
+        return 2.0 * xp.sqrt(a)[:, None] * xp.sqrt(b) + a[:, None] + b
+    return direct, at, expanded, bound
 
 
 def _namespaces():
@@ -89,3 +92,19 @@ def test_checked_sum_paths_and_values(ns, d, far, path):
         assert ("direct" in kinds) == (path != "expanded" and not gathers), kinds
         if gathers:
             assert sum(n for k, *n in log if k == "at" for n in n) == 2      # (p, q) and (-p, -q): no other
+
+
+@pytest.mark.parametrize("ns", [n for n in NAMESPACES if n[0] in ("numpy", "torch")], ids=lambda n: n[0])
+def test_checked_sum_checks_row_blocks(ns, monkeypatch):
+    """The check by blocks of rows (one row each here) finds the flagged entries at their own rows."""
+    name, xp, asarray, _ = ns
+    monkeypatch.setattr(backend_numpy, "CHECK_BLOCK", 1)
+    rng = np.random.default_rng(4)
+    x, y = _points(64, 2, rng), _points(64, 2, rng)
+    x[[0, 1, 40, 41]], y[[0, 1, 40, 41]] = x[[40, 41, 0, 1]], y[[40, 41, 0, 1]]    # the far pairs at rows 40, 41
+    log: list = []
+    got = np.asarray(xp.checked_sum((64,), *_calls(xp, asarray(x), asarray(y), log)), np.float64)
+    X, Y = x.astype(np.longdouble), y.astype(np.longdouble)
+    want = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=-1).astype(np.float64)
+    assert np.max(np.abs(got - want) / np.maximum(want, 1.0)) <= 1e-12
+    assert [e for e in log if e[0] == "at"] == [("at", 2)]
