@@ -344,8 +344,8 @@ def _define(np):
         x = x - _shift0
         y = y - _shift0
         def _chunk1(_m, _s0_x):
-            def _direct6(_k2):
-                _e7 = ((_s0_x[:, _k2[0]])[:, None] - (y[:, _k2[0]]))
+            def _direct6(_k2, _r4, _m5):
+                _e7 = ((_s0_x[:, _k2[0]][_r4])[:, None] - (y[:, _k2[0]]))
                 return (_e7 * _e7)
             def _at9(_pos3):
                 _e10 = (_s0_x[_pos3[0], :] - (y[_pos3[1], :]))
@@ -357,7 +357,7 @@ def _define(np):
             def _bound23(_r4, _m5):
                 _c25 = np.sum(((_s0_x[_r4, :]) ** 2), axis=1)
                 return ((2.0 * (np.sqrt(_c25)[:, None]) * _e22) + _c25[:, None] + _c21)
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct6, _at9, _expanded13, _bound23)))))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct6, _at9, _expanded13, _bound23)))))
         _step33 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step33 >= n_i:
             out = _chunk1(n_i, x)
@@ -374,8 +374,8 @@ def _define(np):
         x = x - _shift35
         y = y - _shift35
         def _chunk36(_m, _s0_x):
-            def _direct41(_k37):
-                _e42 = ((_s0_x[:, _k37[0]])[:, None] - (y[:, _k37[0]]))
+            def _direct41(_k37, _r39, _m40):
+                _e42 = ((_s0_x[:, _k37[0]][_r39])[:, None] - (y[:, _k37[0]]))
                 return (_e42 * _e42)
             def _at44(_pos38):
                 _e45 = (_s0_x[_pos38[0], :] - (y[_pos38[1], :]))
@@ -387,7 +387,7 @@ def _define(np):
             def _bound58(_r39, _m40):
                 _c60 = np.sum(((_s0_x[_r39, :]) ** 2), axis=1)
                 return ((2.0 * (np.sqrt(_c60)[:, None]) * _e57) + _c60[:, None] + _c56)
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct41, _at44, _expanded48, _bound58)))))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct41, _at44, _expanded48, _bound58)))))
         _step68 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step68 >= n_i:
             out = _chunk36(n_i, x)
@@ -396,8 +396,8 @@ def _define(np):
         dout = _ZERO
         if not is_zero(db):
             def _chunk71(_m, _s0_x):
-                def _direct76(_k72):
-                    _e77 = ((_s0_x[:, _k72[0]])[:, None] - (y[:, _k72[0]]))
+                def _direct76(_k72, _r74, _m75):
+                    _e77 = ((_s0_x[:, _k72[0]][_r74])[:, None] - (y[:, _k72[0]]))
                     return (_e77 * _e77)
                 def _at79(_pos73):
                     _e80 = (_s0_x[_pos73[0], :] - (y[_pos73[1], :]))
@@ -409,7 +409,7 @@ def _define(np):
                 def _bound93(_r74, _m75):
                     _c95 = np.sum(((_s0_x[_r74, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c95)[:, None]) * _e92) + _c95[:, None] + _c91)
-                return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct76, _at79, _expanded83, _bound93)))))
+                return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct76, _at79, _expanded83, _bound93)))))
             _step103 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step103 >= n_i:
                 _p70 = _chunk71(n_i, x)
@@ -420,8 +420,8 @@ def _define(np):
             def _chunk106(_m, _s0_x):
                 _e107 = _div(1, s)
                 _e108 = (dy_ * y)
-                def _direct113(_k109):
-                    _e114 = ((_s0_x[:, _k109[0]])[:, None] - (y[:, _k109[0]]))
+                def _direct113(_k109, _r111, _m112):
+                    _e114 = ((_s0_x[:, _k109[0]][_r111])[:, None] - (y[:, _k109[0]]))
                     return (_e114 * _e114)
                 def _at116(_pos110):
                     _e117 = (_s0_x[_pos110[0], :] - (y[_pos110[1], :]))
@@ -433,7 +433,7 @@ def _define(np):
                 def _bound130(_r111, _m112):
                     _c132 = np.sum(((_s0_x[_r111, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
-                _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct113, _at116, _expanded120, _bound130)))
+                _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct113, _at116, _expanded120, _bound130)))
                 return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s0_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
             _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step145 >= n_i:
@@ -445,8 +445,8 @@ def _define(np):
             def _chunk148(_m, _s0_d_x, _s1_x):
                 _e149 = _div(1, s)
                 _e150 = (_s0_d_x * _s1_x)
-                def _direct155(_k151):
-                    _e156 = ((_s1_x[:, _k151[0]])[:, None] - (y[:, _k151[0]]))
+                def _direct155(_k151, _r153, _m154):
+                    _e156 = ((_s1_x[:, _k151[0]][_r153])[:, None] - (y[:, _k151[0]]))
                     return (_e156 * _e156)
                 def _at158(_pos152):
                     _e159 = (_s1_x[_pos152[0], :] - (y[_pos152[1], :]))
@@ -458,7 +458,7 @@ def _define(np):
                 def _bound172(_r153, _m154):
                     _c174 = np.sum(((_s1_x[_r153, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c174)[:, None]) * _e171) + _c174[:, None] + _c170)
-                _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct155, _at158, _expanded162, _bound172)))
+                _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound172)))
                 return ((-2.0 * (_e149 * (np.sum(_e150, axis=1) * (b @ np.transpose(_e180))))) + (2.0 * (_e149 * np.einsum("ab,ab->a", _s0_d_x, (_e180 @ ((b[:, None]) * y)), optimize=True))))
             _step187 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step187 >= n_i:
@@ -468,8 +468,8 @@ def _define(np):
             dout = _add(dout, _p147)
         if not is_zero(ds):
             def _chunk190(_m, _s0_x):
-                def _direct195(_k191):
-                    _e196 = ((_s0_x[:, _k191[0]])[:, None] - (y[:, _k191[0]]))
+                def _direct195(_k191, _r193, _m194):
+                    _e196 = ((_s0_x[:, _k191[0]][_r193])[:, None] - (y[:, _k191[0]]))
                     return (_e196 * _e196)
                 def _at198(_pos192):
                     _e199 = (_s0_x[_pos192[0], :] - (y[_pos192[1], :]))
@@ -481,7 +481,7 @@ def _define(np):
                 def _bound212(_r193, _m194):
                     _c214 = np.sum(((_s0_x[_r193, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c214)[:, None]) * _e211) + _c214[:, None] + _c210)
-                _d2218 = np.checked_sum((n_d, ), _direct195, _at198, _expanded202, _bound212)
+                _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound212)
                 return (((_d2218 * np.exp(((_div(-1, s)) * _d2218))) @ b) / s / s * ds)
             _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step224 >= n_i:
@@ -499,8 +499,8 @@ def _define(np):
         x = x - _shift226
         y = y - _shift226
         def _chunk227(_m, _s0_x):
-            def _direct232(_k228):
-                _e233 = ((_s0_x[:, _k228[0]])[:, None] - (y[:, _k228[0]]))
+            def _direct232(_k228, _r230, _m231):
+                _e233 = ((_s0_x[:, _k228[0]][_r230])[:, None] - (y[:, _k228[0]]))
                 return (_e233 * _e233)
             def _at235(_pos229):
                 _e236 = (_s0_x[_pos229[0], :] - (y[_pos229[1], :]))
@@ -512,7 +512,7 @@ def _define(np):
             def _bound249(_r230, _m231):
                 _c251 = np.sum(((_s0_x[_r230, :]) ** 2), axis=1)
                 return ((2.0 * (np.sqrt(_c251)[:, None]) * _e248) + _c251[:, None] + _c247)
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _direct232, _at235, _expanded239, _bound249)))))
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct232, _at235, _expanded239, _bound249)))))
         _step259 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step259 >= n_i:
             out = _chunk227(n_i, x)
@@ -526,8 +526,8 @@ def _define(np):
                 if not _memo315:
                     def _fused261_slice(_m, _s0_b_out, _s1_x):
                         _e262 = _div(1, s)
-                        def _direct267(_k263):
-                            _e268 = ((_s1_x[:, _k263[0]])[:, None] - (y[:, _k263[0]]))
+                        def _direct267(_k263, _r265, _m266):
+                            _e268 = ((_s1_x[:, _k263[0]][_r265])[:, None] - (y[:, _k263[0]]))
                             return (_e268 * _e268)
                         def _at270(_pos264):
                             _e271 = (_s1_x[_pos264[0], :] - (y[_pos264[1], :]))
@@ -539,7 +539,7 @@ def _define(np):
                         def _bound284(_r265, _m266):
                             _c286 = np.sum(((_s1_x[_r265, :]) ** 2), axis=1)
                             return ((2.0 * (np.sqrt(_c286)[:, None]) * _e283) + _c286[:, None] + _c282)
-                        _d2290 = np.checked_sum((n_d, ), _direct267, _at270, _expanded274, _bound284)
+                        _d2290 = np.checked_sum((n_d, ), _m, _direct267, _at270, _expanded274, _bound284)
                         _e292 = np.exp(((_div(-1, s)) * _d2290))
                         _r300 = ((-2.0 * (_e262 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
                         _c301 = _s0_b_out @ _e292
@@ -882,8 +882,8 @@ def _define(np):
         x = x - _shift1
         y = y - _shift1
         def _chunk2(_m, _s0_b, _s1_s, _s2_y, _s3_x):
-            def _direct7(_k3):
-                _e8 = ((_s3_x[:, :, _k3[0]])[:, :, None] - ((_s2_y[:, :, _k3[0]])[:, None]))
+            def _direct7(_k3, _r5, _m6):
+                _e8 = ((_s3_x[:, :, _k3[0]][_r5, :])[:, :, None] - ((_s2_y[:, :, _k3[0]][_r5, :])[:, None]))
                 return (_e8 * _e8)
             def _at10(_pos4):
                 _e11 = (_s3_x[_pos4[0], _pos4[1], :] - (_s2_y[_pos4[0], _pos4[2], :]))
@@ -895,7 +895,7 @@ def _define(np):
                 _e24 = np.sqrt(_c23)
                 _c26 = np.sum(((_s3_x[_r5, :, :]) ** 2), axis=2)
                 return ((2.0 * (_e24[:, None]) * (np.sqrt(_c26)[:, :, None])) + _c23[:, None] + _c26[:, :, None])
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct7, _at10, _expanded14, _bound21)))), optimize=True)
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct7, _at10, _expanded14, _bound21)))), optimize=True)
         _step34 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
         if _step34 >= n__batch:
             out = _chunk2(n__batch, b, s, y, x)
@@ -916,8 +916,8 @@ def _define(np):
         x = x - _shift37
         y = y - _shift37
         def _chunk38(_m, _s0_b, _s1_s, _s2_y, _s3_x):
-            def _direct43(_k39):
-                _e44 = ((_s3_x[:, :, _k39[0]])[:, :, None] - ((_s2_y[:, :, _k39[0]])[:, None]))
+            def _direct43(_k39, _r41, _m42):
+                _e44 = ((_s3_x[:, :, _k39[0]][_r41, :])[:, :, None] - ((_s2_y[:, :, _k39[0]][_r41, :])[:, None]))
                 return (_e44 * _e44)
             def _at46(_pos40):
                 _e47 = (_s3_x[_pos40[0], _pos40[1], :] - (_s2_y[_pos40[0], _pos40[2], :]))
@@ -929,7 +929,7 @@ def _define(np):
                 _e60 = np.sqrt(_c59)
                 _c62 = np.sum(((_s3_x[_r41, :, :]) ** 2), axis=2)
                 return ((2.0 * (_e60[:, None]) * (np.sqrt(_c62)[:, :, None])) + _c59[:, None] + _c62[:, :, None])
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct43, _at46, _expanded50, _bound57)))), optimize=True)
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct43, _at46, _expanded50, _bound57)))), optimize=True)
         _step70 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
         if _step70 >= n__batch:
             out = _chunk38(n__batch, b, s, y, x)
@@ -938,8 +938,8 @@ def _define(np):
         dout = _ZERO
         if not is_zero(db):
             def _chunk73(_m, _s0_d_b, _s1_s, _s2_y, _s3_x):
-                def _direct78(_k74):
-                    _e79 = ((_s3_x[:, :, _k74[0]])[:, :, None] - ((_s2_y[:, :, _k74[0]])[:, None]))
+                def _direct78(_k74, _r76, _m77):
+                    _e79 = ((_s3_x[:, :, _k74[0]][_r76, :])[:, :, None] - ((_s2_y[:, :, _k74[0]][_r76, :])[:, None]))
                     return (_e79 * _e79)
                 def _at81(_pos75):
                     _e82 = (_s3_x[_pos75[0], _pos75[1], :] - (_s2_y[_pos75[0], _pos75[2], :]))
@@ -951,7 +951,7 @@ def _define(np):
                     _e95 = np.sqrt(_c94)
                     _c97 = np.sum(((_s3_x[_r76, :, :]) ** 2), axis=2)
                     return ((2.0 * (_e95[:, None]) * (np.sqrt(_c97)[:, :, None])) + _c94[:, None] + _c97[:, :, None])
-                return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct78, _at81, _expanded85, _bound92)))), optimize=True)
+                return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct78, _at81, _expanded85, _bound92)))), optimize=True)
             _step105 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
             if _step105 >= n__batch:
                 _p72 = _chunk73(n__batch, db, s, y, x)
@@ -962,8 +962,8 @@ def _define(np):
             def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3_y, _s4_x):
                 _e109 = (1 / _s0_s)
                 _e110 = (_s2_d_y * _s3_y)
-                def _direct115(_k111):
-                    _e116 = ((_s4_x[:, :, _k111[0]])[:, :, None] - ((_s3_y[:, :, _k111[0]])[:, None]))
+                def _direct115(_k111, _r113, _m114):
+                    _e116 = ((_s4_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s3_y[:, :, _k111[0]][_r113, :])[:, None]))
                     return (_e116 * _e116)
                 def _at118(_pos112):
                     _e119 = (_s4_x[_pos112[0], _pos112[1], :] - (_s3_y[_pos112[0], _pos112[2], :]))
@@ -975,7 +975,7 @@ def _define(np):
                     _e132 = np.sqrt(_c131)
                     _c134 = np.sum(((_s4_x[_r113, :, :]) ** 2), axis=2)
                     return ((2.0 * (_e132[:, None]) * (np.sqrt(_c134)[:, :, None])) + _c131[:, None] + _c134[:, :, None])
-                _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct115, _at118, _expanded122, _bound129))))
+                _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct115, _at118, _expanded122, _bound129))))
                 _c141 = (_e109[:, None]) * _s1_b
                 _c143 = -2.0 * np.einsum("abc,ac->ab", _e140, (np.sum(_e110, axis=2) * _c141), optimize=True)
                 return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s4_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
@@ -989,8 +989,8 @@ def _define(np):
             def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3_y, _s4_x):
                 _e152 = (1 / _s0_s)
                 _e153 = (_s2_d_x * _s4_x)
-                def _direct158(_k154):
-                    _e159 = ((_s4_x[:, :, _k154[0]])[:, :, None] - ((_s3_y[:, :, _k154[0]])[:, None]))
+                def _direct158(_k154, _r156, _m157):
+                    _e159 = ((_s4_x[:, :, _k154[0]][_r156, :])[:, :, None] - ((_s3_y[:, :, _k154[0]][_r156, :])[:, None]))
                     return (_e159 * _e159)
                 def _at161(_pos155):
                     _e162 = (_s4_x[_pos155[0], _pos155[1], :] - (_s3_y[_pos155[0], _pos155[2], :]))
@@ -1002,7 +1002,7 @@ def _define(np):
                     _e175 = np.sqrt(_c174)
                     _c177 = np.sum(((_s4_x[_r156, :, :]) ** 2), axis=2)
                     return ((2.0 * (_e175[:, None]) * (np.sqrt(_c177)[:, :, None])) + _c174[:, None] + _c177[:, :, None])
-                _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _direct158, _at161, _expanded165, _bound172))))
+                _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct158, _at161, _expanded165, _bound172))))
                 _c184 = (_e152[:, None]) * _s1_b
                 _c186 = -2.0 * (np.sum(_e153, axis=2) * np.einsum("abc,ac->ab", _e183, _c184, optimize=True))
                 return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s3_y * (_c184[:, :, None])), optimize=True), optimize=True)))
@@ -1015,8 +1015,8 @@ def _define(np):
         if not is_zero(ds):
             def _chunk194(_m, _s0_s, _s1_y, _s2_x, _s3_b, _s4_d_s):
                 _e196 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
-                def _direct201(_k197):
-                    _e202 = ((_s2_x[:, :, _k197[0]])[:, :, None] - ((_s1_y[:, :, _k197[0]])[:, None]))
+                def _direct201(_k197, _r199, _m200):
+                    _e202 = ((_s2_x[:, :, _k197[0]][_r199, :])[:, :, None] - ((_s1_y[:, :, _k197[0]][_r199, :])[:, None]))
                     return (_e202 * _e202)
                 def _at204(_pos198):
                     _e205 = (_s2_x[_pos198[0], _pos198[1], :] - (_s1_y[_pos198[0], _pos198[2], :]))
@@ -1028,7 +1028,7 @@ def _define(np):
                     _e218 = np.sqrt(_c217)
                     _c220 = np.sum(((_s2_x[_r199, :, :]) ** 2), axis=2)
                     return ((2.0 * (_e218[:, None]) * (np.sqrt(_c220)[:, :, None])) + _c217[:, None] + _c220[:, :, None])
-                _d2224 = np.checked_sum((n_d, ), _direct201, _at204, _expanded208, _bound215)
+                _d2224 = np.checked_sum((n_d, ), _m, _direct201, _at204, _expanded208, _bound215)
                 return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s3_b), optimize=True)
             _step230 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
             if _step230 >= n__batch:
@@ -1050,8 +1050,8 @@ def _define(np):
         x = x - _shift233
         y = y - _shift233
         def _chunk234(_m, _s0_b, _s1_s, _s2_y, _s3_x):
-            def _direct239(_k235):
-                _e240 = ((_s3_x[:, :, _k235[0]])[:, :, None] - ((_s2_y[:, :, _k235[0]])[:, None]))
+            def _direct239(_k235, _r237, _m238):
+                _e240 = ((_s3_x[:, :, _k235[0]][_r237, :])[:, :, None] - ((_s2_y[:, :, _k235[0]][_r237, :])[:, None]))
                 return (_e240 * _e240)
             def _at242(_pos236):
                 _e243 = (_s3_x[_pos236[0], _pos236[1], :] - (_s2_y[_pos236[0], _pos236[2], :]))
@@ -1063,7 +1063,7 @@ def _define(np):
                 _e256 = np.sqrt(_c255)
                 _c258 = np.sum(((_s3_x[_r237, :, :]) ** 2), axis=2)
                 return ((2.0 * (_e256[:, None]) * (np.sqrt(_c258)[:, :, None])) + _c255[:, None] + _c258[:, :, None])
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _direct239, _at242, _expanded246, _bound253)))), optimize=True)
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct239, _at242, _expanded246, _bound253)))), optimize=True)
         _step266 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
         if _step266 >= n__batch:
             out = _chunk234(n__batch, b, s, y, x)
@@ -1077,8 +1077,8 @@ def _define(np):
                 if not _memo324:
                     def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_y, _s4_x):
                         _e269 = (1 / _s0_s)
-                        def _direct274(_k270):
-                            _e275 = ((_s4_x[:, :, _k270[0]])[:, :, None] - ((_s3_y[:, :, _k270[0]])[:, None]))
+                        def _direct274(_k270, _r272, _m273):
+                            _e275 = ((_s4_x[:, :, _k270[0]][_r272, :])[:, :, None] - ((_s3_y[:, :, _k270[0]][_r272, :])[:, None]))
                             return (_e275 * _e275)
                         def _at277(_pos271):
                             _e278 = (_s4_x[_pos271[0], _pos271[1], :] - (_s3_y[_pos271[0], _pos271[2], :]))
@@ -1090,7 +1090,7 @@ def _define(np):
                             _e291 = np.sqrt(_c290)
                             _c293 = np.sum(((_s4_x[_r272, :, :]) ** 2), axis=2)
                             return ((2.0 * (_e291[:, None]) * (np.sqrt(_c293)[:, :, None])) + _c290[:, None] + _c293[:, :, None])
-                        _d2297 = np.checked_sum((n_d, ), _direct274, _at277, _expanded281, _bound288)
+                        _d2297 = np.checked_sum((n_d, ), _m, _direct274, _at277, _expanded281, _bound288)
                         _e299 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2297)))
                         _c300 = (_e269[:, None]) * _s1_b
                         _c303 = -2.0 * (_s4_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))

@@ -85,7 +85,7 @@ def _refine(value, bound, n, all_direct, at):
     return jax.lax.switch(branch, [lambda _: value, few, every], None)
 
 
-checked_sum = _backend_numpy.checked_sum_function(jnp, _refine, inplace=False)
+checked_sum = _backend_numpy.checked_sum_function(jnp, _refine, blocked=False)      # XLA fuses the slices
 
 
 # ------------------------------------------------------------------------------------- shifted subscripts

@@ -73,36 +73,50 @@ CANCEL_RATIO = 8.0
 DIRECT_SHARE = 0.25
 
 
-def direct_sum(extents, direct, inplace):
-    """Σ over every position k of `extents` (tuples) of direct(k), one slice at a time."""
-    acc = None
-    for j, k in enumerate(_itertools.product(*[range(n) for n in extents])):
-        t = direct(k)
-        if acc is None:
-            acc = t
-        elif inplace and j > 1:
-            acc += t
-        else:
-            acc = acc + t
-    return acc * 1 if j == 0 else acc
+CHECK_BLOCK = 1 << 16      # entries summed or checked at a time: the blocks of rows stay in cache
 
 
-def checked_sum_function(xp, refine, inplace):
+def _block_rows(rows, shape_rest):
+    return _builtins.max(1, CHECK_BLOCK // _builtins.max(1, _math.prod(shape_rest)))
+
+
+def direct_sum(extents, direct, rows, block, concat):
+    """Σ over every position k of `extents` (tuples) of direct(k, r, m), one slice at a time, at the rows of the
+    slice r (m of them): all rows at once where block is None, else `block` rows at a time, joined by concat."""
+    def at_rows(r, m):
+        acc = None
+        for j, k in enumerate(_itertools.product(*[range(n) for n in extents])):
+            t = direct(k, r, m)
+            acc = t if acc is None else acc + t if j == 1 or block is None else acc.__iadd__(t)
+        return acc * 1 if j == 0 else acc
+    if block is None or block >= rows:
+        return at_rows(slice(None), rows)
+    return concat([at_rows(slice(r0, _builtins.min(rows, r0 + block)), _builtins.min(rows, r0 + block) - r0)
+                   for r0 in range(0, rows, block)])
+
+
+def checked_sum_function(xp, refine, blocked, concat=None):
     """checked_sum over the namespace xp: Σ_d of a polynomial whose expansion into contractions may cancel
-    (derive/emission/numpy_direct.py). Arguments: the summed extents; direct(k): the summand at position k
-    over the free axes; at(pos): the sum at the entries listed by `pos` (one index array per free axis);
-    expanded(): the expanded value; bound(r, m): a bound of the expansion's terms at the rows of the slice r
-    (m of them) of the first free axis. Where the summed extent is small the direct form; else the expansion,
-    with the entries whose value is small beside the bound (`cancelled`) recomputed directly by
+    (derive/emission/numpy_direct.py). Arguments: the summed extents; the extent of the first free axis (rows);
+    direct(k, r, m): the summand at position k over the free axes at the rows of the slice r (m of them);
+    at(pos): the sum at the entries listed by `pos` (one index array per free axis); expanded(): the expanded
+    value; bound(r, m): a bound of the expansion's terms at rows r. Where the summed extent is small the direct
+    form (by blocks of rows where `blocked`: NumPy and torch, whose every step is a new array); else the
+    expansion, with the entries whose value is small beside the bound (`cancelled`) recomputed directly by
     refine(value, bound, extent, all_direct, at)."""
-    def checked_sum(extents, direct, at, expanded, bound):
+    def checked_sum(extents, rows, direct, at, expanded, bound):
         n = _math.prod(extents)
+
+        def all_direct():
+            probe = direct(tuple(0 for _ in extents), slice(0, 1), 1)
+            block = _block_rows(rows, probe.shape[1:]) if blocked else None
+            return direct_sum(extents, direct, rows, block, concat)
         if 0 < n <= DIRECT_EXTENT:
-            return direct_sum(extents, direct, inplace)
+            return all_direct()
         value = expanded()
-        if n == 0:
+        if n == 0 or rows == 0:
             return value
-        return refine(value, bound, n, lambda: direct_sum(extents, direct, inplace), at)
+        return refine(value, bound, n, all_direct, at)
     return checked_sum
 
 
@@ -111,20 +125,18 @@ def cancelled(xp, value, bound):
     return ~(bound <= CANCEL_RATIO * xp.abs(value))
 
 
-CHECK_BLOCK = 1 << 15      # entries of the value checked at a time: the bound's rows stay in cache
-
-
 def refine_by_gathering(xp, nonzero, concat, copy):
     """checked_sum's refine over a namespace with boolean nonzero and item assignment (NumPy, torch): the value
     checked by blocks of rows, the flagged entries gathered and recomputed (all recomputed where many are)."""
     def flagged(value, bound):
         rows = value.shape[0]
-        step = _builtins.max(1, CHECK_BLOCK * rows // _builtins.max(1, int(_numpy.prod(value.shape))))
+        step = _block_rows(rows, value.shape[1:])
         found = []
         for r0 in range(0, rows, step):
             r1 = _builtins.min(rows, r0 + step)
-            pos = nonzero(cancelled(xp, value[r0:r1], bound(slice(r0, r1), r1 - r0)))
-            if pos[0].shape[0]:
+            ok = bound(slice(r0, r1), r1 - r0) <= CANCEL_RATIO * xp.abs(value[r0:r1])     # False at NaN
+            if not bool(ok.all()):
+                pos = nonzero(~ok)
                 found.append((pos[0] + r0,) + tuple(pos[1:]))
         return tuple(concat([f[a] for f in found]) for a in range(value.ndim)) if found else None
 
@@ -145,7 +157,8 @@ def refine_by_gathering(xp, nonzero, concat, copy):
 
 
 checked_sum = checked_sum_function(_numpy, refine_by_gathering(_numpy, _numpy.nonzero, _numpy.concatenate,
-                                                               lambda v: _numpy.array(v, copy=True)), inplace=True)
+                                                               lambda v: _numpy.array(v, copy=True)),
+                                   blocked=True, concat=_numpy.concatenate)
 
 prim = Calls(_sys.modules[__name__])  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)
 

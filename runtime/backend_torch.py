@@ -173,7 +173,7 @@ def logsumexp(x, axis):
 
 checked_sum = _backend_numpy.checked_sum_function(      # derive/emission/numpy_direct.py's sums
     torch, _backend_numpy.refine_by_gathering(torch, lambda b: torch.nonzero(b, as_tuple=True), torch.cat,
-                                              lambda v: v.clone()), inplace=False)
+                                              lambda v: v.clone()), blocked=True, concat=torch.cat)
 
 
 def min(x, axis=None, keepdims=False):

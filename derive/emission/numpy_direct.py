@@ -113,32 +113,38 @@ def _function(em, hint, param, build):
     return fn
 
 
-def _rows(em, e, first, r):
+def _rows(names, e, first, r):
     """e with every array read along the free index `first` cut to the rows of the slice `r`."""
-    names, rep = dict(em.names), {}
+    names, rep = dict(names), {}
     for j, a in enumerate(ir.accesses(e)):
         if first not in a.args:
             continue
         key = ", ".join(r if x == first else ":" for x in a.args)
         name = f"_rows{j}"
-        names[name] = f"{em.names[ir.acc_name(a)]}[{key}]"
+        names[name] = f"{names[ir.acc_name(a)]}[{key}]"
         rep[a] = ir.access(name, a.args)
     return e.xreplace(rep), names
 
 
 def emit_checked(em, e):
-    """np.checked_sum(extents, direct slice, direct at listed positions, expanded, bound of rows r0:r1)."""
+    """np.checked_sum(summed extents, rows, direct slice at rows r, direct at listed positions, expanded, bound at
+    rows r): functions of blocks of rows (r a slice, m its length), so the direct sum and the check run in cache."""
     direct, expanded = e.args
     body, ks = direct.body, list(direct.indices)
     free = em.order(tuple(ir.free_indices(direct, direct.atoms(Idx))))
     k, pos, r, m = em.tmp("k"), em.tmp("pos"), em.tmp("r"), em.tmp("m")
     p = Idx("_p", ks[0].ext)
 
-    def sliced(sub):
-        sb, sub.names = _slice(em, body, ks, k)
+    def in_rows(sub, e, names):        # e at the rows r (m of them) of the first free axis
+        e, sub.names = _rows(names, e, free[0], r)
+        outer = sub.extent_code
+        sub.extent_code = lambda s: m if s == free[0] else outer(s)
         sub.pref = free
-        code, axes = sub.emit(sb)
+        code, axes = sub.emit(e)
         return sub.to_axes(code, axes, free)
+
+    def sliced(sub):
+        return in_rows(sub, *_slice(em, body, ks, k))
 
     def at(sub):
         gb, sub.names = _gathered(em, body, free, pos, p)
@@ -153,18 +159,14 @@ def emit_checked(em, e):
         return sub.to_axes(code, axes, free)
 
     def bounded(sub):      # by blocks of rows: the check reads the value once, its bound is built in cache
-        bb, sub.names = _rows(em, bound(body, ks), free[0], r)
-        outer = sub.extent_code
-        sub.extent_code = lambda s: m if s == free[0] else outer(s)
-        sub.pref = free
-        code, axes = sub.emit(bb)
-        return sub.to_axes(code, axes, free)
+        return in_rows(sub, bound(body, ks), em.names)
 
-    fns = [_function(em, "direct", k, sliced), _function(em, "at", pos, at), _function(em, "expanded", "", whole)]
+    fns = [_function(em, "direct", f"{k}, {r}, {m}", sliced), _function(em, "at", pos, at),
+           _function(em, "expanded", "", whole)]
     for x in sp.preorder_traversal(bound(body, ks)):    # norms along the other axes: once, not once per block
         if (isinstance(x, IndexSum) or isinstance(x, sp.Pow) and isinstance(x.base, IndexSum)) \
                 and free[0] not in _indices(x):
             em.emit(x)
     fns.append(_function(em, "bound", f"{r}, {m}", bounded))
     extents = "(" + "".join(f"{em.extent_code(x)}, " for x in ks) + ")"
-    return em.bind(e, f"np.checked_sum({extents}, {', '.join(fns)})", free, "d2")
+    return em.bind(e, f"np.checked_sum({extents}, {em.extent_code(free[0])}, {', '.join(fns)})", free, "d2")

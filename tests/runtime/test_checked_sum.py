@@ -19,9 +19,9 @@ def _points(d, far, rng, n=64):
 
 def _calls(xp, x, y, log):
     """The three functions the generated code passes checked_sum, over xp, recording what they are asked."""
-    def direct(k):
+    def direct(k, r, m):
         log.append(("direct", k))
-        e = x[:, k[0]][:, None] - y[:, k[0]]
+        e = x[r, k[0]][:, None] - y[:, k[0]]
         return e * e
 
     def at(pos):
@@ -77,14 +77,14 @@ def test_checked_sum_paths_and_values(ns, d, far, path):
     log: list = []
 
     def run(x, y):
-        return xp.checked_sum((d,), *_calls(xp, x, y, log))
+        return xp.checked_sum((d,), x.shape[0], *_calls(xp, x, y, log))
     got = np.asarray(jit(run)(asarray(x), asarray(y)), np.float64)
     assert got.shape == want.shape and np.all(np.isfinite(got))
     err = np.max(np.abs(got - want) / np.maximum(want, 1.0))
     assert err <= 1e-12, (name, path, err)
     kinds = [e[0] for e in log]
     if path == "direct":
-        assert "expanded" not in kinds and kinds.count("direct") == d
+        assert "expanded" not in kinds and {e[1] for e in log} == {(k,) for k in range(d)}
     elif name != "jax":        # under jit every branch is traced once: which one ran is not observable here
         gathers = path == "a few gathered" and name != "tnp"    # traced values: where(flagged, direct, value)
         assert kinds[0] == "expanded"
@@ -96,15 +96,20 @@ def test_checked_sum_paths_and_values(ns, d, far, path):
 
 @pytest.mark.parametrize("ns", [n for n in NAMESPACES if n[0] in ("numpy", "torch")], ids=lambda n: n[0])
 def test_checked_sum_checks_row_blocks(ns, monkeypatch):
-    """The check by blocks of rows (one row each here) finds the flagged entries at their own rows."""
+    """The check by blocks of rows (one row each here) finds the flagged entries at their own rows; the direct
+    form by blocks of rows is the whole."""
     name, xp, asarray, _ = ns
     monkeypatch.setattr(backend_numpy, "CHECK_BLOCK", 1)
     rng = np.random.default_rng(4)
     x, y = _points(64, 2, rng), _points(64, 2, rng)
     x[[0, 1, 40, 41]], y[[0, 1, 40, 41]] = x[[40, 41, 0, 1]], y[[40, 41, 0, 1]]    # the far pairs at rows 40, 41
     log: list = []
-    got = np.asarray(xp.checked_sum((64,), *_calls(xp, asarray(x), asarray(y), log)), np.float64)
+    got = np.asarray(xp.checked_sum((64,), 64, *_calls(xp, asarray(x), asarray(y), log)), np.float64)
     X, Y = x.astype(np.longdouble), y.astype(np.longdouble)
     want = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=-1).astype(np.float64)
     assert np.max(np.abs(got - want) / np.maximum(want, 1.0)) <= 1e-12
     assert [e for e in log if e[0] == "at"] == [("at", 2)]
+    whole = np.asarray(xp.checked_sum((3,), 64, *_calls(xp, asarray(x[:, :3]), asarray(y[:, :3]), log)), np.float64)
+    X, Y = X[:, :3], Y[:, :3]
+    want = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=-1).astype(np.float64)
+    assert np.max(np.abs(whole - want) / np.maximum(want, 1.0)) <= 1e-12
