@@ -29,10 +29,8 @@ class Contractions:
         # exp(u)/Σexp(v) is recognised before factors are grouped by their indices: grouped with another
         # factor of the same indices (a cotangent dy), Σexp's reciprocal would hide inside a product
         factors = stable_softmax(factors)
-        scales = [f for f in factors if scale_power(f)]
-        if scales and len(scales) < len(factors):
-            return self.emit_scaled(key, factors, summed, scales)
-        scan = self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors)
+        scan = self.emit_scaled(key, factors, summed) or (
+            self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors))
         if scan is not None:
             return scan
         if summed:
@@ -86,10 +84,14 @@ class Contractions:
             code = f"{self.extent_code(k)} * {paren(code)}"
         return self.bind(key, code, out_axes, "c")
 
-    def emit_scaled(self, key, factors, summed, scales):
+    def emit_scaled(self, key, factors, summed):
         """s⁻²·c·Σ_j a_j as ((Σ_j a_j) / s / s)·c: 1/(s·s) overflows (float32 s = 2e-24) or underflows where the
         whole is finite; the arrays' size tempers each division. Other scalars c (a tangent ds) multiply last,
-        so that JAX, transposing the pushforward, divides the arrays rather than the cotangent."""
+        so that JAX, transposing the pushforward, divides the arrays rather than the cotangent. None without
+        such a power (or with nothing else)."""
+        scales = [f for f in factors if scale_power(f)]
+        if not scales or len(scales) == len(factors):
+            return None
         rest = [f for f in factors if f not in scales]
         arrays = [f for f in rest if f.atoms(Idx)] or rest
         scalars = [f for f in rest if f not in arrays]
