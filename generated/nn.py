@@ -341,28 +341,30 @@ def _define(np):
         n_j = y.shape[0]
         n_i = x.shape[0]
         _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _given_x = x
         x = x - _shift0
+        _given_y = y
         y = y - _shift0
-        def _chunk1(_m, _s0_x):
+        def _chunk1(_m, _s0__given_x, _s1_x):
             def _direct6(_k2, _r4, _m5):
-                _e7 = ((_s0_x[:, _k2[0]][_r4])[:, None] - (y[:, _k2[0]]))
+                _e7 = ((_s0__given_x[:, _k2[0]][_r4])[:, None] - (_given_y[:, _k2[0]]))
                 return (_e7 * _e7)
             def _at9(_pos3):
-                _e10 = (_s0_x[_pos3[0], :] - (y[_pos3[1], :]))
+                _e10 = (_s0__given_x[_pos3[0], :] - (_given_y[_pos3[1], :]))
                 return np.sum((_e10 * _e10), axis=1)
             def _expanded13():
-                return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
             _c21 = np.sum((y * y), axis=1)
             _e22 = np.sqrt(_c21)
             def _bound23(_r4, _m5):
-                _c25 = np.sum(((_s0_x[_r4, :]) ** 2), axis=1)
+                _c25 = np.sum(((_s1_x[_r4, :]) ** 2), axis=1)
                 return ((2.0 * (np.sqrt(_c25)[:, None]) * _e22) + _c25[:, None] + _c21)
             return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct6, _at9, _expanded13, _bound23)))))
         _step33 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step33 >= n_i:
-            out = _chunk1(n_i, x)
+            out = _chunk1(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk1(min(_step33, n_i - _s34), x[_s34:_s34 + _step33]) for _s34 in range(0, n_i, _step33)], axis=0)
+            out = np.concatenate([_chunk1(min(_step33, n_i - _s34), _given_x[_s34:_s34 + _step33], x[_s34:_s34 + _step33]) for _s34 in range(0, n_i, _step33)], axis=0)
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
@@ -371,123 +373,125 @@ def _define(np):
         n_j = y.shape[0]
         n_i = x.shape[0]
         _shift35 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _given_x = x
         x = x - _shift35
+        _given_y = y
         y = y - _shift35
-        def _chunk36(_m, _s0_x):
+        def _chunk36(_m, _s0__given_x, _s1_x):
             def _direct41(_k37, _r39, _m40):
-                _e42 = ((_s0_x[:, _k37[0]][_r39])[:, None] - (y[:, _k37[0]]))
+                _e42 = ((_s0__given_x[:, _k37[0]][_r39])[:, None] - (_given_y[:, _k37[0]]))
                 return (_e42 * _e42)
             def _at44(_pos38):
-                _e45 = (_s0_x[_pos38[0], :] - (y[_pos38[1], :]))
+                _e45 = (_s0__given_x[_pos38[0], :] - (_given_y[_pos38[1], :]))
                 return np.sum((_e45 * _e45), axis=1)
             def _expanded48():
-                return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
             _c56 = np.sum((y * y), axis=1)
             _e57 = np.sqrt(_c56)
             def _bound58(_r39, _m40):
-                _c60 = np.sum(((_s0_x[_r39, :]) ** 2), axis=1)
+                _c60 = np.sum(((_s1_x[_r39, :]) ** 2), axis=1)
                 return ((2.0 * (np.sqrt(_c60)[:, None]) * _e57) + _c60[:, None] + _c56)
             return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct41, _at44, _expanded48, _bound58)))))
         _step68 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step68 >= n_i:
-            out = _chunk36(n_i, x)
+            out = _chunk36(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk36(min(_step68, n_i - _s69), x[_s69:_s69 + _step68]) for _s69 in range(0, n_i, _step68)], axis=0)
+            out = np.concatenate([_chunk36(min(_step68, n_i - _s69), _given_x[_s69:_s69 + _step68], x[_s69:_s69 + _step68]) for _s69 in range(0, n_i, _step68)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk71(_m, _s0_x):
+            def _chunk71(_m, _s0__given_x, _s1_x):
                 def _direct76(_k72, _r74, _m75):
-                    _e77 = ((_s0_x[:, _k72[0]][_r74])[:, None] - (y[:, _k72[0]]))
+                    _e77 = ((_s0__given_x[:, _k72[0]][_r74])[:, None] - (_given_y[:, _k72[0]]))
                     return (_e77 * _e77)
                 def _at79(_pos73):
-                    _e80 = (_s0_x[_pos73[0], :] - (y[_pos73[1], :]))
+                    _e80 = (_s0__given_x[_pos73[0], :] - (_given_y[_pos73[1], :]))
                     return np.sum((_e80 * _e80), axis=1)
                 def _expanded83():
-                    return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
                 _c91 = np.sum((y * y), axis=1)
                 _e92 = np.sqrt(_c91)
                 def _bound93(_r74, _m75):
-                    _c95 = np.sum(((_s0_x[_r74, :]) ** 2), axis=1)
+                    _c95 = np.sum(((_s1_x[_r74, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c95)[:, None]) * _e92) + _c95[:, None] + _c91)
                 return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct76, _at79, _expanded83, _bound93)))))
             _step103 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step103 >= n_i:
-                _p70 = _chunk71(n_i, x)
+                _p70 = _chunk71(n_i, _given_x, x)
             else:
-                _p70 = np.concatenate([_chunk71(min(_step103, n_i - _s104), x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
+                _p70 = np.concatenate([_chunk71(min(_step103, n_i - _s104), _given_x[_s104:_s104 + _step103], x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
             dout = _add(dout, _p70)
         if not is_zero(dy_):
-            def _chunk106(_m, _s0_x):
+            def _chunk106(_m, _s0__given_x, _s1_x):
                 _e107 = _div(1, s)
                 _e108 = (dy_ * y)
                 def _direct113(_k109, _r111, _m112):
-                    _e114 = ((_s0_x[:, _k109[0]][_r111])[:, None] - (y[:, _k109[0]]))
+                    _e114 = ((_s0__given_x[:, _k109[0]][_r111])[:, None] - (_given_y[:, _k109[0]]))
                     return (_e114 * _e114)
                 def _at116(_pos110):
-                    _e117 = (_s0_x[_pos110[0], :] - (y[_pos110[1], :]))
+                    _e117 = (_s0__given_x[_pos110[0], :] - (_given_y[_pos110[1], :]))
                     return np.sum((_e117 * _e117), axis=1)
                 def _expanded120():
-                    return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
                 _c128 = np.sum((y * y), axis=1)
                 _e129 = np.sqrt(_c128)
                 def _bound130(_r111, _m112):
-                    _c132 = np.sum(((_s0_x[_r111, :]) ** 2), axis=1)
+                    _c132 = np.sum(((_s1_x[_r111, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
                 _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct113, _at116, _expanded120, _bound130)))
-                return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s0_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
+                return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s1_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
             _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step145 >= n_i:
-                _p105 = _chunk106(n_i, x)
+                _p105 = _chunk106(n_i, _given_x, x)
             else:
-                _p105 = np.concatenate([_chunk106(min(_step145, n_i - _s146), x[_s146:_s146 + _step145]) for _s146 in range(0, n_i, _step145)], axis=0)
+                _p105 = np.concatenate([_chunk106(min(_step145, n_i - _s146), _given_x[_s146:_s146 + _step145], x[_s146:_s146 + _step145]) for _s146 in range(0, n_i, _step145)], axis=0)
             dout = _add(dout, _p105)
         if not is_zero(dx):
-            def _chunk148(_m, _s0_d_x, _s1_x):
+            def _chunk148(_m, _s0_d_x, _s1__given_x, _s2_x):
                 _e149 = _div(1, s)
-                _e150 = (_s0_d_x * _s1_x)
+                _e150 = (_s0_d_x * _s2_x)
                 def _direct155(_k151, _r153, _m154):
-                    _e156 = ((_s1_x[:, _k151[0]][_r153])[:, None] - (y[:, _k151[0]]))
+                    _e156 = ((_s1__given_x[:, _k151[0]][_r153])[:, None] - (_given_y[:, _k151[0]]))
                     return (_e156 * _e156)
                 def _at158(_pos152):
-                    _e159 = (_s1_x[_pos152[0], :] - (y[_pos152[1], :]))
+                    _e159 = (_s1__given_x[_pos152[0], :] - (_given_y[_pos152[1], :]))
                     return np.sum((_e159 * _e159), axis=1)
                 def _expanded162():
-                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                    return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
                 _c170 = np.sum((y * y), axis=1)
                 _e171 = np.sqrt(_c170)
                 def _bound172(_r153, _m154):
-                    _c174 = np.sum(((_s1_x[_r153, :]) ** 2), axis=1)
+                    _c174 = np.sum(((_s2_x[_r153, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c174)[:, None]) * _e171) + _c174[:, None] + _c170)
                 _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound172)))
                 return ((-2.0 * (_e149 * (np.sum(_e150, axis=1) * (b @ np.transpose(_e180))))) + (2.0 * (_e149 * np.einsum("ab,ab->a", _s0_d_x, (_e180 @ ((b[:, None]) * y)), optimize=True))))
             _step187 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step187 >= n_i:
-                _p147 = _chunk148(n_i, dx, x)
+                _p147 = _chunk148(n_i, dx, _given_x, x)
             else:
-                _p147 = np.concatenate([_chunk148(min(_step187, n_i - _s188), dx[_s188:_s188 + _step187], x[_s188:_s188 + _step187]) for _s188 in range(0, n_i, _step187)], axis=0)
+                _p147 = np.concatenate([_chunk148(min(_step187, n_i - _s188), dx[_s188:_s188 + _step187], _given_x[_s188:_s188 + _step187], x[_s188:_s188 + _step187]) for _s188 in range(0, n_i, _step187)], axis=0)
             dout = _add(dout, _p147)
         if not is_zero(ds):
-            def _chunk190(_m, _s0_x):
+            def _chunk190(_m, _s0__given_x, _s1_x):
                 def _direct195(_k191, _r193, _m194):
-                    _e196 = ((_s0_x[:, _k191[0]][_r193])[:, None] - (y[:, _k191[0]]))
+                    _e196 = ((_s0__given_x[:, _k191[0]][_r193])[:, None] - (_given_y[:, _k191[0]]))
                     return (_e196 * _e196)
                 def _at198(_pos192):
-                    _e199 = (_s0_x[_pos192[0], :] - (y[_pos192[1], :]))
+                    _e199 = (_s0__given_x[_pos192[0], :] - (_given_y[_pos192[1], :]))
                     return np.sum((_e199 * _e199), axis=1)
                 def _expanded202():
-                    return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
                 _c210 = np.sum((y * y), axis=1)
                 _e211 = np.sqrt(_c210)
                 def _bound212(_r193, _m194):
-                    _c214 = np.sum(((_s0_x[_r193, :]) ** 2), axis=1)
+                    _c214 = np.sum(((_s1_x[_r193, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c214)[:, None]) * _e211) + _c214[:, None] + _c210)
                 _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound212)
                 return (((_d2218 * np.exp(((_div(-1, s)) * _d2218))) @ b) / s / s * ds)
             _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
             if _step224 >= n_i:
-                _p189 = _chunk190(n_i, x)
+                _p189 = _chunk190(n_i, _given_x, x)
             else:
-                _p189 = np.concatenate([_chunk190(min(_step224, n_i - _s225), x[_s225:_s225 + _step224]) for _s225 in range(0, n_i, _step224)], axis=0)
+                _p189 = np.concatenate([_chunk190(min(_step224, n_i - _s225), _given_x[_s225:_s225 + _step224], x[_s225:_s225 + _step224]) for _s225 in range(0, n_i, _step224)], axis=0)
             dout = _add(dout, _p189)
         return out, dout
 
@@ -496,62 +500,64 @@ def _define(np):
         n_j = y.shape[0]
         n_i = x.shape[0]
         _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _given_x = x
         x = x - _shift226
+        _given_y = y
         y = y - _shift226
-        def _chunk227(_m, _s0_x):
+        def _chunk227(_m, _s0__given_x, _s1_x):
             def _direct232(_k228, _r230, _m231):
-                _e233 = ((_s0_x[:, _k228[0]][_r230])[:, None] - (y[:, _k228[0]]))
+                _e233 = ((_s0__given_x[:, _k228[0]][_r230])[:, None] - (_given_y[:, _k228[0]]))
                 return (_e233 * _e233)
             def _at235(_pos229):
-                _e236 = (_s0_x[_pos229[0], :] - (y[_pos229[1], :]))
+                _e236 = (_s0__given_x[_pos229[0], :] - (_given_y[_pos229[1], :]))
                 return np.sum((_e236 * _e236), axis=1)
             def _expanded239():
-                return (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
+                return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
             _c247 = np.sum((y * y), axis=1)
             _e248 = np.sqrt(_c247)
             def _bound249(_r230, _m231):
-                _c251 = np.sum(((_s0_x[_r230, :]) ** 2), axis=1)
+                _c251 = np.sum(((_s1_x[_r230, :]) ** 2), axis=1)
                 return ((2.0 * (np.sqrt(_c251)[:, None]) * _e248) + _c251[:, None] + _c247)
             return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct232, _at235, _expanded239, _bound249)))))
         _step259 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
         if _step259 >= n_i:
-            out = _chunk227(n_i, x)
+            out = _chunk227(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk227(min(_step259, n_i - _s260), x[_s260:_s260 + _step259]) for _s260 in range(0, n_i, _step259)], axis=0)
+            out = np.concatenate([_chunk227(min(_step259, n_i - _s260), _given_x[_s260:_s260 + _step259], x[_s260:_s260 + _step259]) for _s260 in range(0, n_i, _step259)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
             _memo315 = []
             def _fused261():
                 if not _memo315:
-                    def _fused261_slice(_m, _s0_b_out, _s1_x):
+                    def _fused261_slice(_m, _s0_b_out, _s1__given_x, _s2_x):
                         _e262 = _div(1, s)
                         def _direct267(_k263, _r265, _m266):
-                            _e268 = ((_s1_x[:, _k263[0]][_r265])[:, None] - (y[:, _k263[0]]))
+                            _e268 = ((_s1__given_x[:, _k263[0]][_r265])[:, None] - (_given_y[:, _k263[0]]))
                             return (_e268 * _e268)
                         def _at270(_pos264):
-                            _e271 = (_s1_x[_pos264[0], :] - (y[_pos264[1], :]))
+                            _e271 = (_s1__given_x[_pos264[0], :] - (_given_y[_pos264[1], :]))
                             return np.sum((_e271 * _e271), axis=1)
                         def _expanded274():
-                            return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                            return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
                         _c282 = np.sum((y * y), axis=1)
                         _e283 = np.sqrt(_c282)
                         def _bound284(_r265, _m266):
-                            _c286 = np.sum(((_s1_x[_r265, :]) ** 2), axis=1)
+                            _c286 = np.sum(((_s2_x[_r265, :]) ** 2), axis=1)
                             return ((2.0 * (np.sqrt(_c286)[:, None]) * _e283) + _c286[:, None] + _c282)
                         _d2290 = np.checked_sum((n_d, ), _m, _direct267, _at270, _expanded274, _bound284)
                         _e292 = np.exp(((_div(-1, s)) * _d2290))
-                        _r300 = ((-2.0 * (_e262 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
+                        _r300 = ((-2.0 * (_e262 * (_s2_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
                         _c301 = _s0_b_out @ _e292
-                        _r308 = ((-2.0 * (_e262 * (y * ((b * _c301)[:, None])))) + (2.0 * (_e262 * ((b[:, None]) * (np.transpose(_e292) @ ((_s0_b_out[:, None]) * _s1_x))))))
+                        _r308 = ((-2.0 * (_e262 * (y * ((b * _c301)[:, None])))) + (2.0 * (_e262 * ((b[:, None]) * (np.transpose(_e292) @ ((_s0_b_out[:, None]) * _s2_x))))))
                         return (_r300, _r308, _c301, (_div(_div((b @ (np.transpose((_d2290 * _e292)) @ _s0_b_out)), s), s)),)
                     _step316 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
                     if _step316 >= n_i:
-                        _memo315.append(_fused261_slice(n_i, dout, x))
+                        _memo315.append(_fused261_slice(n_i, dout, _given_x, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
                         for _s317 in range(0, n_i, _step316):
-                            _part318 = _fused261_slice(min(_step316, n_i - _s317), dout[_s317:_s317 + _step316], x[_s317:_s317 + _step316])
+                            _part318 = _fused261_slice(min(_step316, n_i - _s317), dout[_s317:_s317 + _step316], _given_x[_s317:_s317 + _step316], x[_s317:_s317 + _step316])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
                                     acc[k].append(_part318[k])
@@ -876,31 +882,35 @@ def _define(np):
         n_j = y.shape[1]
         n__batch = x.shape[0]
         _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _given_x = x
         x = x - _shift0[:, None, None]
+        _given_y = y
         y = y - _shift0[:, None, None]
         _shift1 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _given_x = x
         x = x - _shift1
+        _given_y = y
         y = y - _shift1
-        def _chunk2(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+        def _chunk2(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
             def _direct7(_k3, _r5, _m6):
-                _e8 = ((_s3_x[:, :, _k3[0]][_r5, :])[:, :, None] - ((_s2_y[:, :, _k3[0]][_r5, :])[:, None]))
+                _e8 = ((_s3__given_x[:, :, _k3[0]][_r5, :])[:, :, None] - ((_s2__given_y[:, :, _k3[0]][_r5, :])[:, None]))
                 return (_e8 * _e8)
             def _at10(_pos4):
-                _e11 = (_s3_x[_pos4[0], _pos4[1], :] - (_s2_y[_pos4[0], _pos4[2], :]))
+                _e11 = (_s3__given_x[_pos4[0], _pos4[1], :] - (_s2__given_y[_pos4[0], _pos4[2], :]))
                 return np.sum((_e11 * _e11), axis=1)
             def _expanded14():
-                return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+                return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
             def _bound21(_r5, _m6):
-                _c23 = np.sum(((_s2_y[_r5, :, :]) ** 2), axis=2)
+                _c23 = np.sum(((_s4_x[_r5, :, :]) ** 2), axis=2)
                 _e24 = np.sqrt(_c23)
-                _c26 = np.sum(((_s3_x[_r5, :, :]) ** 2), axis=2)
-                return ((2.0 * (_e24[:, None]) * (np.sqrt(_c26)[:, :, None])) + _c23[:, None] + _c26[:, :, None])
+                _c26 = np.sum(((_s5_y[_r5, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e24[:, :, None]) * (np.sqrt(_c26)[:, None])) + _c23[:, :, None] + _c26[:, None])
             return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct7, _at10, _expanded14, _bound21)))), optimize=True)
         _step34 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
         if _step34 >= n__batch:
-            out = _chunk2(n__batch, b, s, y, x)
+            out = _chunk2(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk2(min(_step34, n__batch - _s35), b[_s35:_s35 + _step34], s[_s35:_s35 + _step34], y[_s35:_s35 + _step34], x[_s35:_s35 + _step34]) for _s35 in range(0, n__batch, _step34)], axis=0)
+            out = np.concatenate([_chunk2(min(_step34, n__batch - _s35), b[_s35:_s35 + _step34], s[_s35:_s35 + _step34], _given_y[_s35:_s35 + _step34], _given_x[_s35:_s35 + _step34], x[_s35:_s35 + _step34], y[_s35:_s35 + _step34]) for _s35 in range(0, n__batch, _step34)], axis=0)
         return out
 
     def _op___batched_gaussian_kernel_sum_frule(tangents, x, y, b, s):
@@ -910,131 +920,135 @@ def _define(np):
         n_j = y.shape[1]
         n__batch = x.shape[0]
         _shift36 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _given_x = x
         x = x - _shift36[:, None, None]
+        _given_y = y
         y = y - _shift36[:, None, None]
         _shift37 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _given_x = x
         x = x - _shift37
+        _given_y = y
         y = y - _shift37
-        def _chunk38(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+        def _chunk38(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
             def _direct43(_k39, _r41, _m42):
-                _e44 = ((_s3_x[:, :, _k39[0]][_r41, :])[:, :, None] - ((_s2_y[:, :, _k39[0]][_r41, :])[:, None]))
+                _e44 = ((_s3__given_x[:, :, _k39[0]][_r41, :])[:, :, None] - ((_s2__given_y[:, :, _k39[0]][_r41, :])[:, None]))
                 return (_e44 * _e44)
             def _at46(_pos40):
-                _e47 = (_s3_x[_pos40[0], _pos40[1], :] - (_s2_y[_pos40[0], _pos40[2], :]))
+                _e47 = (_s3__given_x[_pos40[0], _pos40[1], :] - (_s2__given_y[_pos40[0], _pos40[2], :]))
                 return np.sum((_e47 * _e47), axis=1)
             def _expanded50():
-                return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+                return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
             def _bound57(_r41, _m42):
-                _c59 = np.sum(((_s2_y[_r41, :, :]) ** 2), axis=2)
+                _c59 = np.sum(((_s4_x[_r41, :, :]) ** 2), axis=2)
                 _e60 = np.sqrt(_c59)
-                _c62 = np.sum(((_s3_x[_r41, :, :]) ** 2), axis=2)
-                return ((2.0 * (_e60[:, None]) * (np.sqrt(_c62)[:, :, None])) + _c59[:, None] + _c62[:, :, None])
+                _c62 = np.sum(((_s5_y[_r41, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e60[:, :, None]) * (np.sqrt(_c62)[:, None])) + _c59[:, :, None] + _c62[:, None])
             return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct43, _at46, _expanded50, _bound57)))), optimize=True)
         _step70 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
         if _step70 >= n__batch:
-            out = _chunk38(n__batch, b, s, y, x)
+            out = _chunk38(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk38(min(_step70, n__batch - _s71), b[_s71:_s71 + _step70], s[_s71:_s71 + _step70], y[_s71:_s71 + _step70], x[_s71:_s71 + _step70]) for _s71 in range(0, n__batch, _step70)], axis=0)
+            out = np.concatenate([_chunk38(min(_step70, n__batch - _s71), b[_s71:_s71 + _step70], s[_s71:_s71 + _step70], _given_y[_s71:_s71 + _step70], _given_x[_s71:_s71 + _step70], x[_s71:_s71 + _step70], y[_s71:_s71 + _step70]) for _s71 in range(0, n__batch, _step70)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk73(_m, _s0_d_b, _s1_s, _s2_y, _s3_x):
+            def _chunk73(_m, _s0_d_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
                 def _direct78(_k74, _r76, _m77):
-                    _e79 = ((_s3_x[:, :, _k74[0]][_r76, :])[:, :, None] - ((_s2_y[:, :, _k74[0]][_r76, :])[:, None]))
+                    _e79 = ((_s3__given_x[:, :, _k74[0]][_r76, :])[:, :, None] - ((_s2__given_y[:, :, _k74[0]][_r76, :])[:, None]))
                     return (_e79 * _e79)
                 def _at81(_pos75):
-                    _e82 = (_s3_x[_pos75[0], _pos75[1], :] - (_s2_y[_pos75[0], _pos75[2], :]))
+                    _e82 = (_s3__given_x[_pos75[0], _pos75[1], :] - (_s2__given_y[_pos75[0], _pos75[2], :]))
                     return np.sum((_e82 * _e82), axis=1)
                 def _expanded85():
-                    return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+                    return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
                 def _bound92(_r76, _m77):
-                    _c94 = np.sum(((_s2_y[_r76, :, :]) ** 2), axis=2)
+                    _c94 = np.sum(((_s4_x[_r76, :, :]) ** 2), axis=2)
                     _e95 = np.sqrt(_c94)
-                    _c97 = np.sum(((_s3_x[_r76, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e95[:, None]) * (np.sqrt(_c97)[:, :, None])) + _c94[:, None] + _c97[:, :, None])
+                    _c97 = np.sum(((_s5_y[_r76, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e95[:, :, None]) * (np.sqrt(_c97)[:, None])) + _c94[:, :, None] + _c97[:, None])
                 return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct78, _at81, _expanded85, _bound92)))), optimize=True)
             _step105 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
             if _step105 >= n__batch:
-                _p72 = _chunk73(n__batch, db, s, y, x)
+                _p72 = _chunk73(n__batch, db, s, _given_y, _given_x, x, y)
             else:
-                _p72 = np.concatenate([_chunk73(min(_step105, n__batch - _s106), db[_s106:_s106 + _step105], s[_s106:_s106 + _step105], y[_s106:_s106 + _step105], x[_s106:_s106 + _step105]) for _s106 in range(0, n__batch, _step105)], axis=0)
+                _p72 = np.concatenate([_chunk73(min(_step105, n__batch - _s106), db[_s106:_s106 + _step105], s[_s106:_s106 + _step105], _given_y[_s106:_s106 + _step105], _given_x[_s106:_s106 + _step105], x[_s106:_s106 + _step105], y[_s106:_s106 + _step105]) for _s106 in range(0, n__batch, _step105)], axis=0)
             dout = _add(dout, _p72)
         if not is_zero(dy_):
-            def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3_y, _s4_x):
+            def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
                 _e109 = (1 / _s0_s)
-                _e110 = (_s2_d_y * _s3_y)
+                _e110 = (_s2_d_y * _s6_y)
                 def _direct115(_k111, _r113, _m114):
-                    _e116 = ((_s4_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s3_y[:, :, _k111[0]][_r113, :])[:, None]))
+                    _e116 = ((_s4__given_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s3__given_y[:, :, _k111[0]][_r113, :])[:, None]))
                     return (_e116 * _e116)
                 def _at118(_pos112):
-                    _e119 = (_s4_x[_pos112[0], _pos112[1], :] - (_s3_y[_pos112[0], _pos112[2], :]))
+                    _e119 = (_s4__given_x[_pos112[0], _pos112[1], :] - (_s3__given_y[_pos112[0], _pos112[2], :]))
                     return np.sum((_e119 * _e119), axis=1)
                 def _expanded122():
-                    return (np.sum((_s3_y * _s3_y), axis=2)[:, None] + np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                    return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
                 def _bound129(_r113, _m114):
-                    _c131 = np.sum(((_s3_y[_r113, :, :]) ** 2), axis=2)
+                    _c131 = np.sum(((_s5_x[_r113, :, :]) ** 2), axis=2)
                     _e132 = np.sqrt(_c131)
-                    _c134 = np.sum(((_s4_x[_r113, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e132[:, None]) * (np.sqrt(_c134)[:, :, None])) + _c131[:, None] + _c134[:, :, None])
+                    _c134 = np.sum(((_s6_y[_r113, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e132[:, :, None]) * (np.sqrt(_c134)[:, None])) + _c131[:, :, None] + _c134[:, None])
                 _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct115, _at118, _expanded122, _bound129))))
                 _c141 = (_e109[:, None]) * _s1_b
                 _c143 = -2.0 * np.einsum("abc,ac->ab", _e140, (np.sum(_e110, axis=2) * _c141), optimize=True)
-                return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s4_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
+                return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s5_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
             _step148 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
             if _step148 >= n__batch:
-                _p107 = _chunk108(n__batch, s, b, dy_, y, x)
+                _p107 = _chunk108(n__batch, s, b, dy_, _given_y, _given_x, x, y)
             else:
-                _p107 = np.concatenate([_chunk108(min(_step148, n__batch - _s149), s[_s149:_s149 + _step148], b[_s149:_s149 + _step148], dy_[_s149:_s149 + _step148], y[_s149:_s149 + _step148], x[_s149:_s149 + _step148]) for _s149 in range(0, n__batch, _step148)], axis=0)
+                _p107 = np.concatenate([_chunk108(min(_step148, n__batch - _s149), s[_s149:_s149 + _step148], b[_s149:_s149 + _step148], dy_[_s149:_s149 + _step148], _given_y[_s149:_s149 + _step148], _given_x[_s149:_s149 + _step148], x[_s149:_s149 + _step148], y[_s149:_s149 + _step148]) for _s149 in range(0, n__batch, _step148)], axis=0)
             dout = _add(dout, _p107)
         if not is_zero(dx):
-            def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3_y, _s4_x):
+            def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
                 _e152 = (1 / _s0_s)
-                _e153 = (_s2_d_x * _s4_x)
+                _e153 = (_s2_d_x * _s5_x)
                 def _direct158(_k154, _r156, _m157):
-                    _e159 = ((_s4_x[:, :, _k154[0]][_r156, :])[:, :, None] - ((_s3_y[:, :, _k154[0]][_r156, :])[:, None]))
+                    _e159 = ((_s4__given_x[:, :, _k154[0]][_r156, :])[:, :, None] - ((_s3__given_y[:, :, _k154[0]][_r156, :])[:, None]))
                     return (_e159 * _e159)
                 def _at161(_pos155):
-                    _e162 = (_s4_x[_pos155[0], _pos155[1], :] - (_s3_y[_pos155[0], _pos155[2], :]))
+                    _e162 = (_s4__given_x[_pos155[0], _pos155[1], :] - (_s3__given_y[_pos155[0], _pos155[2], :]))
                     return np.sum((_e162 * _e162), axis=1)
                 def _expanded165():
-                    return (np.sum((_s3_y * _s3_y), axis=2)[:, None] + np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                    return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
                 def _bound172(_r156, _m157):
-                    _c174 = np.sum(((_s3_y[_r156, :, :]) ** 2), axis=2)
+                    _c174 = np.sum(((_s5_x[_r156, :, :]) ** 2), axis=2)
                     _e175 = np.sqrt(_c174)
-                    _c177 = np.sum(((_s4_x[_r156, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e175[:, None]) * (np.sqrt(_c177)[:, :, None])) + _c174[:, None] + _c177[:, :, None])
+                    _c177 = np.sum(((_s6_y[_r156, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e175[:, :, None]) * (np.sqrt(_c177)[:, None])) + _c174[:, :, None] + _c177[:, None])
                 _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct158, _at161, _expanded165, _bound172))))
                 _c184 = (_e152[:, None]) * _s1_b
                 _c186 = -2.0 * (np.sum(_e153, axis=2) * np.einsum("abc,ac->ab", _e183, _c184, optimize=True))
-                return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s3_y * (_c184[:, :, None])), optimize=True), optimize=True)))
+                return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s6_y * (_c184[:, :, None])), optimize=True), optimize=True)))
             _step191 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
             if _step191 >= n__batch:
-                _p150 = _chunk151(n__batch, s, b, dx, y, x)
+                _p150 = _chunk151(n__batch, s, b, dx, _given_y, _given_x, x, y)
             else:
-                _p150 = np.concatenate([_chunk151(min(_step191, n__batch - _s192), s[_s192:_s192 + _step191], b[_s192:_s192 + _step191], dx[_s192:_s192 + _step191], y[_s192:_s192 + _step191], x[_s192:_s192 + _step191]) for _s192 in range(0, n__batch, _step191)], axis=0)
+                _p150 = np.concatenate([_chunk151(min(_step191, n__batch - _s192), s[_s192:_s192 + _step191], b[_s192:_s192 + _step191], dx[_s192:_s192 + _step191], _given_y[_s192:_s192 + _step191], _given_x[_s192:_s192 + _step191], x[_s192:_s192 + _step191], y[_s192:_s192 + _step191]) for _s192 in range(0, n__batch, _step191)], axis=0)
             dout = _add(dout, _p150)
         if not is_zero(ds):
-            def _chunk194(_m, _s0_s, _s1_y, _s2_x, _s3_b, _s4_d_s):
-                _e196 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
+            def _chunk194(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
+                _e196 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
                 def _direct201(_k197, _r199, _m200):
-                    _e202 = ((_s2_x[:, :, _k197[0]][_r199, :])[:, :, None] - ((_s1_y[:, :, _k197[0]][_r199, :])[:, None]))
+                    _e202 = ((_s2__given_x[:, :, _k197[0]][_r199, :])[:, :, None] - ((_s1__given_y[:, :, _k197[0]][_r199, :])[:, None]))
                     return (_e202 * _e202)
                 def _at204(_pos198):
-                    _e205 = (_s2_x[_pos198[0], _pos198[1], :] - (_s1_y[_pos198[0], _pos198[2], :]))
+                    _e205 = (_s2__given_x[_pos198[0], _pos198[1], :] - (_s1__given_y[_pos198[0], _pos198[2], :]))
                     return np.sum((_e205 * _e205), axis=1)
                 def _expanded208():
-                    return (np.sum((_s1_y * _s1_y), axis=2)[:, None] + np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s1_y, _s2_x, optimize=True)))
+                    return (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
                 def _bound215(_r199, _m200):
-                    _c217 = np.sum(((_s1_y[_r199, :, :]) ** 2), axis=2)
+                    _c217 = np.sum(((_s3_x[_r199, :, :]) ** 2), axis=2)
                     _e218 = np.sqrt(_c217)
-                    _c220 = np.sum(((_s2_x[_r199, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e218[:, None]) * (np.sqrt(_c220)[:, :, None])) + _c217[:, None] + _c220[:, :, None])
+                    _c220 = np.sum(((_s4_y[_r199, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e218[:, :, None]) * (np.sqrt(_c220)[:, None])) + _c217[:, :, None] + _c220[:, None])
                 _d2224 = np.checked_sum((n_d, ), _m, _direct201, _at204, _expanded208, _bound215)
-                return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s3_b), optimize=True)
+                return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s5_b), optimize=True)
             _step230 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
             if _step230 >= n__batch:
-                _p193 = _chunk194(n__batch, s, y, x, b, ds)
+                _p193 = _chunk194(n__batch, s, _given_y, _given_x, x, y, b, ds)
             else:
-                _p193 = np.concatenate([_chunk194(min(_step230, n__batch - _s231), s[_s231:_s231 + _step230], y[_s231:_s231 + _step230], x[_s231:_s231 + _step230], b[_s231:_s231 + _step230], ds[_s231:_s231 + _step230]) for _s231 in range(0, n__batch, _step230)], axis=0)
+                _p193 = np.concatenate([_chunk194(min(_step230, n__batch - _s231), s[_s231:_s231 + _step230], _given_y[_s231:_s231 + _step230], _given_x[_s231:_s231 + _step230], x[_s231:_s231 + _step230], y[_s231:_s231 + _step230], b[_s231:_s231 + _step230], ds[_s231:_s231 + _step230]) for _s231 in range(0, n__batch, _step230)], axis=0)
             dout = _add(dout, _p193)
         return out, dout
 
@@ -1044,67 +1058,71 @@ def _define(np):
         n_j = y.shape[1]
         n__batch = x.shape[0]
         _shift232 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _given_x = x
         x = x - _shift232[:, None, None]
+        _given_y = y
         y = y - _shift232[:, None, None]
         _shift233 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _given_x = x
         x = x - _shift233
+        _given_y = y
         y = y - _shift233
-        def _chunk234(_m, _s0_b, _s1_s, _s2_y, _s3_x):
+        def _chunk234(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
             def _direct239(_k235, _r237, _m238):
-                _e240 = ((_s3_x[:, :, _k235[0]][_r237, :])[:, :, None] - ((_s2_y[:, :, _k235[0]][_r237, :])[:, None]))
+                _e240 = ((_s3__given_x[:, :, _k235[0]][_r237, :])[:, :, None] - ((_s2__given_y[:, :, _k235[0]][_r237, :])[:, None]))
                 return (_e240 * _e240)
             def _at242(_pos236):
-                _e243 = (_s3_x[_pos236[0], _pos236[1], :] - (_s2_y[_pos236[0], _pos236[2], :]))
+                _e243 = (_s3__given_x[_pos236[0], _pos236[1], :] - (_s2__given_y[_pos236[0], _pos236[2], :]))
                 return np.sum((_e243 * _e243), axis=1)
             def _expanded246():
-                return (np.sum((_s2_y * _s2_y), axis=2)[:, None] + np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s2_y, _s3_x, optimize=True)))
+                return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
             def _bound253(_r237, _m238):
-                _c255 = np.sum(((_s2_y[_r237, :, :]) ** 2), axis=2)
+                _c255 = np.sum(((_s4_x[_r237, :, :]) ** 2), axis=2)
                 _e256 = np.sqrt(_c255)
-                _c258 = np.sum(((_s3_x[_r237, :, :]) ** 2), axis=2)
-                return ((2.0 * (_e256[:, None]) * (np.sqrt(_c258)[:, :, None])) + _c255[:, None] + _c258[:, :, None])
+                _c258 = np.sum(((_s5_y[_r237, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e256[:, :, None]) * (np.sqrt(_c258)[:, None])) + _c255[:, :, None] + _c258[:, None])
             return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct239, _at242, _expanded246, _bound253)))), optimize=True)
         _step266 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
         if _step266 >= n__batch:
-            out = _chunk234(n__batch, b, s, y, x)
+            out = _chunk234(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk234(min(_step266, n__batch - _s267), b[_s267:_s267 + _step266], s[_s267:_s267 + _step266], y[_s267:_s267 + _step266], x[_s267:_s267 + _step266]) for _s267 in range(0, n__batch, _step266)], axis=0)
+            out = np.concatenate([_chunk234(min(_step266, n__batch - _s267), b[_s267:_s267 + _step266], s[_s267:_s267 + _step266], _given_y[_s267:_s267 + _step266], _given_x[_s267:_s267 + _step266], x[_s267:_s267 + _step266], y[_s267:_s267 + _step266]) for _s267 in range(0, n__batch, _step266)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
             _memo324 = []
             def _fused268():
                 if not _memo324:
-                    def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_y, _s4_x):
+                    def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
                         _e269 = (1 / _s0_s)
                         def _direct274(_k270, _r272, _m273):
-                            _e275 = ((_s4_x[:, :, _k270[0]][_r272, :])[:, :, None] - ((_s3_y[:, :, _k270[0]][_r272, :])[:, None]))
+                            _e275 = ((_s4__given_x[:, :, _k270[0]][_r272, :])[:, :, None] - ((_s3__given_y[:, :, _k270[0]][_r272, :])[:, None]))
                             return (_e275 * _e275)
                         def _at277(_pos271):
-                            _e278 = (_s4_x[_pos271[0], _pos271[1], :] - (_s3_y[_pos271[0], _pos271[2], :]))
+                            _e278 = (_s4__given_x[_pos271[0], _pos271[1], :] - (_s3__given_y[_pos271[0], _pos271[2], :]))
                             return np.sum((_e278 * _e278), axis=1)
                         def _expanded281():
-                            return (np.sum((_s3_y * _s3_y), axis=2)[:, None] + np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + (-2.0 * np.einsum("abc,adc->adb", _s3_y, _s4_x, optimize=True)))
+                            return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
                         def _bound288(_r272, _m273):
-                            _c290 = np.sum(((_s3_y[_r272, :, :]) ** 2), axis=2)
+                            _c290 = np.sum(((_s5_x[_r272, :, :]) ** 2), axis=2)
                             _e291 = np.sqrt(_c290)
-                            _c293 = np.sum(((_s4_x[_r272, :, :]) ** 2), axis=2)
-                            return ((2.0 * (_e291[:, None]) * (np.sqrt(_c293)[:, :, None])) + _c290[:, None] + _c293[:, :, None])
+                            _c293 = np.sum(((_s6_y[_r272, :, :]) ** 2), axis=2)
+                            return ((2.0 * (_e291[:, :, None]) * (np.sqrt(_c293)[:, None])) + _c290[:, :, None] + _c293[:, None])
                         _d2297 = np.checked_sum((n_d, ), _m, _direct274, _at277, _expanded281, _bound288)
                         _e299 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2297)))
                         _c300 = (_e269[:, None]) * _s1_b
-                        _c303 = -2.0 * (_s4_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))
-                        _r308 = (_c303 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e299, (_s3_y * (_c300[:, :, None])), optimize=True))))
+                        _c303 = -2.0 * (_s5_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))
+                        _r308 = (_c303 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e299, (_s6_y * (_c300[:, :, None])), optimize=True))))
                         _c309 = np.einsum("ab,abc->ac", _s2_b_out, _e299, optimize=True)
-                        _r316 = ((-2.0 * (_s3_y * ((_c300 * _c309)[:, :, None]))) + (2.0 * ((_c300[:, :, None]) * np.einsum("abc,abd->acd", _e299, ((_s2_b_out[:, :, None]) * _s4_x), optimize=True))))
+                        _r316 = ((-2.0 * (_s6_y * ((_c300 * _c309)[:, :, None]))) + (2.0 * ((_c300[:, :, None]) * np.einsum("abc,abd->acd", _e299, ((_s2_b_out[:, :, None]) * _s5_x), optimize=True))))
                         return (_r308, _r316, _c309, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2297 * _e299), _s2_b_out, optimize=True), optimize=True),)
                     _step325 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
                     if _step325 >= n__batch:
-                        _memo324.append(_fused268_slice(n__batch, s, b, dout, y, x))
+                        _memo324.append(_fused268_slice(n__batch, s, b, dout, _given_y, _given_x, x, y))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
                         for _s326 in range(0, n__batch, _step325):
-                            _part327 = _fused268_slice(min(_step325, n__batch - _s326), s[_s326:_s326 + _step325], b[_s326:_s326 + _step325], dout[_s326:_s326 + _step325], y[_s326:_s326 + _step325], x[_s326:_s326 + _step325])
+                            _part327 = _fused268_slice(min(_step325, n__batch - _s326), s[_s326:_s326 + _step325], b[_s326:_s326 + _step325], dout[_s326:_s326 + _step325], _given_y[_s326:_s326 + _step325], _given_x[_s326:_s326 + _step325], x[_s326:_s326 + _step325], y[_s326:_s326 + _step325])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
                                     acc[k].append(_part327[k])

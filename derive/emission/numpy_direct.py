@@ -17,14 +17,16 @@ from derive.ir.nodes import Extent, Idx, IndexSum
 
 
 class CheckedSum(sp.Function):
-    """CheckedSum(direct, expanded): the sum `direct` (an IndexSum) and the same value multiplied out."""
+    """CheckedSum(direct, expanded, expanded_from): the sum `direct` (an IndexSum) and the same value multiplied
+    out from the sum `expanded_from` (direct itself, or direct reading centred inputs where direct reads them as
+    passed: centring.reading_given); the check's bound is that of the terms of the expansion."""
 
-    nargs = 2
+    nargs = 3
     is_commutative = True
     is_real = True
 
     @classmethod
-    def eval(cls, direct, expanded):
+    def eval(cls, direct, expanded, expanded_from):
         return None
 
 
@@ -129,7 +131,7 @@ def _rows(names, e, first, r):
 def emit_checked(em, e):
     """np.checked_sum(summed extents, rows, direct slice at rows r, direct at listed positions, expanded, bound at
     rows r): functions of blocks of rows (r a slice, m its length), so the direct sum and the check run in cache."""
-    direct, expanded = e.args
+    direct, expanded, source = e.args
     body, ks = direct.body, list(direct.indices)
     free = em.order(tuple(ir.free_indices(direct, direct.atoms(Idx))))
     k, pos, r, m = em.tmp("k"), em.tmp("pos"), em.tmp("r"), em.tmp("m")
@@ -159,11 +161,11 @@ def emit_checked(em, e):
         return sub.to_axes(code, axes, free)
 
     def bounded(sub):      # by blocks of rows: the check reads the value once, its bound is built in cache
-        return in_rows(sub, bound(body, ks), em.names)
+        return in_rows(sub, bound(source.body, ks), em.names)
 
     fns = [_function(em, "direct", f"{k}, {r}, {m}", sliced), _function(em, "at", pos, at),
            _function(em, "expanded", "", whole)]
-    for x in sp.preorder_traversal(bound(body, ks)):    # norms along the other axes: once, not once per block
+    for x in sp.preorder_traversal(bound(source.body, ks)):     # norms along the other axes: once, not per block
         if (isinstance(x, IndexSum) or isinstance(x, sp.Pow) and isinstance(x.base, IndexSum)) \
                 and free[0] not in _indices(x):
             em.emit(x)

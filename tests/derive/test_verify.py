@@ -146,7 +146,7 @@ def test_kernel_sum_verifies_through_its_chunked_pass():
     lambda src: re.subn(r"for (_s\d+) in range\(0, (\w+), (_step\d+)\):", r"for \1 in range(0, \2 - 1, \3):", src),
     # checked_sum's gathered entries read y's coordinates reversed (a path the sampled extents take only when
     # told to)
-    lambda src: re.subn(r"\(y\[(_pos\d+)\[1\], :\]\)", r"(y[\1[1], ::-1])", src),
+    lambda src: re.subn(r"\(((?:_given_)?y)\[(_pos\d+)\[1\], :\]\)", r"(\1[\2[1], ::-1])", src),
     # the expansion's cross term halved (taken only above checked_sum's direct extent)
     lambda src: re.subn(r"-2\.0 \* \((\w+) @ np\.transpose\(y\)\)", r"-1.0 * (\1 @ np.transpose(y))", src),
 ], ids=["slice-order", "last-slice", "checked-sum-gathered", "checked-sum-expanded"])

@@ -189,13 +189,15 @@ CLUSTERS = [(np.float32, 1e3), (np.float32, 1e6), (np.float64, 1e6), (np.float64
 CLUSTER_IDS = [f"{np.dtype(d).name}@{o:g}" for d, o in CLUSTERS]
 
 
-def _two_clusters(dtype, offset, d, rng, n=8, m=10, far=None):
+def _two_clusters(dtype, offset, d, rng, n=8, m=10, far=None, mirrored=True):
     """Points p, each followed by -p: the first `far` (all by default) near (offset, ..., offset), the others near
     0. Two clusters (and one between them) whose centroid is exactly 0, so centring moves nothing and rounds
     nothing (moved to an origin that is not exact, coordinates at 1e6 in float32 round by 0.03, the inputs' own
     resolution: every path's error, the native kernels' too). The reference value and cotangents accumulate in
     np.longdouble from the direct form."""
     def cloud(k):
+        if not mirrored:      # alternately near +offset and -offset: the centroid is near 0, not at it
+            return (np.where(np.arange(k) % 2, offset, -offset)[:, None] + rng.standard_normal((k, d))).astype(dtype)
         p = rng.standard_normal((k // 2, d))
         p[:(k if far is None else far) // 2] += offset
         p = p.astype(dtype)
@@ -214,26 +216,33 @@ def _two_clusters(dtype, offset, d, rng, n=8, m=10, far=None):
     return (x, y, b, s), w, K @ B, (gx, gy, K.T @ W, gs)
 
 
-LAYOUTS = {"halves": {}, "few-far": dict(n=64, m=64, far=2)}
+LAYOUTS = {"halves": {}, "few-far": dict(n=64, m=64, far=2), "off-centre": dict(mirrored=False)}
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("dim,layout", [(3, "halves"), (64, "halves"), (64, "few-far")])
+@pytest.mark.parametrize("dim,layout", [(3, "halves"), (64, "halves"), (64, "few-far"), (3, "off-centre"),
+                                        (64, "off-centre")])
 @pytest.mark.parametrize("dtype,offset", CLUSTERS, ids=CLUSTER_IDS)
-def test_kernel_sum_of_two_clusters_far_apart(dtype, offset, dim, layout, path):
+def test_kernel_sum_of_two_clusters_far_apart(dtype, offset, dim, layout, path, request):
     """The expanded ‖x‖² + ‖y‖² - 2x·y lost the distance within a cluster (6e-2 in float32 at 1e3, 4.7e-4 in
     float64 at 1e6, inf in float32 at 1e6): each summed extent (3: the direct form; 64: the expansion with the
     entries it cannot vouch for recomputed) now gives the value and the cotangents of b and s to the working
     precision ("few-far": 2 pairs of points far out among 62 near 0, so the few entries to recompute are gathered
-    one by one, not all recomputed). The x- and y-cotangents are checked where their own split
-    x_i·Σ_j K - Σ_j K·y_j (every path, native kernels included) keeps |offset|·eps below the tolerance."""
+    one by one, not all recomputed; "off-centre": the centroid near 0 but not at it, so centred coordinates
+    round by |x - c|·eps, which the value's direct form, reading the inputs as passed, no longer sees: only the
+    value is checked there, the cotangents being computed from centred inputs on every path). The x- and
+    y-cotangents are checked where their own split x_i·Σ_j K - Σ_j K·y_j (every path, native kernels included)
+    keeps |offset|·eps below the tolerance."""
+    if layout == "off-centre" and dim == 64 and path in ("native", "torch") and (dtype, offset) in CLUSTERS[1::2]:
+        # the C++ rrule computes its value from the centred copies it keeps for the pullback (kernels.OpPlan)
+        request.applymarker(pytest.mark.xfail(strict=True, reason="native rrule's value from centred inputs"))
     args, w, want_y, want_g = _two_clusters(dtype, offset, dim, np.random.default_rng(7), **LAYOUTS[layout])
     y, grads = _run(path, "gaussian_kernel_sum", args, w)
     tol = TOL[dtype] * (10 if dim == 64 else 1)
     assert _normwise(y, want_y) <= tol, f"value on {path}: {_normwise(y, want_y):.2g}"
     split_ok = offset * np.finfo(dtype).eps <= tol / 10
     for k, (g, want) in enumerate(zip(grads, want_g)):
-        if k < 2 and not split_ok:
+        if k < 2 and not split_ok or layout == "off-centre":
             continue
         g = np.zeros_like(want) if g is None or is_zero(g) else np.asarray(g, np.float64).reshape(np.shape(want))
         err = _normwise(g, np.asarray(want, np.float64))
