@@ -337,131 +337,243 @@ def _define(np):
     # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
     # chunks of i, so the N×M matrix is never materialized.
     def gaussian_kernel_sum(x, y, b, s):
+        n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
         _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _given_x = x
         x = x - _shift0
+        _given_y = y
         y = y - _shift0
-        def _chunk1(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step11 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step11 >= n_i:
-            out = _chunk1(n_i, x)
+        def _chunk1(_m, _s0__given_x, _s1_x):
+            def _direct6(_k2, _r4, _m5):
+                _e7 = ((_s0__given_x[:, _k2[0]][_r4])[:, None] - (_given_y[:, _k2[0]]))
+                return (_e7 * _e7)
+            def _at9(_pos3):
+                _e10 = (_s0__given_x[_pos3[0], :] - (_given_y[_pos3[1], :]))
+                return np.sum((_e10 * _e10), axis=1)
+            def _expanded13():
+                return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+            _c21 = np.sum((y * y), axis=1)
+            _e22 = np.sqrt(_c21)
+            def _bound23(_r4, _m5):
+                _c25 = np.sum(((_s1_x[_r4, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c25)[:, None]) * _e22) + _c25[:, None] + _c21)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct6, _at9, _expanded13, _bound23)))))
+        _step33 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step33 >= n_i:
+            out = _chunk1(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk1(min(_step11, n_i - _s12), x[_s12:_s12 + _step11]) for _s12 in range(0, n_i, _step11)], axis=0)
+            out = np.concatenate([_chunk1(min(_step33, n_i - _s34), _given_x[_s34:_s34 + _step33], x[_s34:_s34 + _step33]) for _s34 in range(0, n_i, _step33)], axis=0)
         return out
 
     def gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy_, db, ds = tangents
+        n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift13 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift13
-        y = y - _shift13
-        def _chunk14(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step24 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step24 >= n_i:
-            out = _chunk14(n_i, x)
+        _shift35 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _given_x = x
+        x = x - _shift35
+        _given_y = y
+        y = y - _shift35
+        def _chunk36(_m, _s0__given_x, _s1_x):
+            def _direct41(_k37, _r39, _m40):
+                _e42 = ((_s0__given_x[:, _k37[0]][_r39])[:, None] - (_given_y[:, _k37[0]]))
+                return (_e42 * _e42)
+            def _at44(_pos38):
+                _e45 = (_s0__given_x[_pos38[0], :] - (_given_y[_pos38[1], :]))
+                return np.sum((_e45 * _e45), axis=1)
+            def _expanded48():
+                return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+            _c56 = np.sum((y * y), axis=1)
+            _e57 = np.sqrt(_c56)
+            def _bound58(_r39, _m40):
+                _c60 = np.sum(((_s1_x[_r39, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c60)[:, None]) * _e57) + _c60[:, None] + _c56)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct41, _at44, _expanded48, _bound58)))))
+        _step68 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step68 >= n_i:
+            out = _chunk36(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk14(min(_step24, n_i - _s25), x[_s25:_s25 + _step24]) for _s25 in range(0, n_i, _step24)], axis=0)
+            out = np.concatenate([_chunk36(min(_step68, n_i - _s69), _given_x[_s69:_s69 + _step68], x[_s69:_s69 + _step68]) for _s69 in range(0, n_i, _step68)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk27(_m, _s0_x):
-                return (db @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-            _step37 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step37 >= n_i:
-                _p26 = _chunk27(n_i, x)
+            def _chunk71(_m, _s0__given_x, _s1_x):
+                def _direct76(_k72, _r74, _m75):
+                    _e77 = ((_s0__given_x[:, _k72[0]][_r74])[:, None] - (_given_y[:, _k72[0]]))
+                    return (_e77 * _e77)
+                def _at79(_pos73):
+                    _e80 = (_s0__given_x[_pos73[0], :] - (_given_y[_pos73[1], :]))
+                    return np.sum((_e80 * _e80), axis=1)
+                def _expanded83():
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                _c91 = np.sum((y * y), axis=1)
+                _e92 = np.sqrt(_c91)
+                def _bound93(_r74, _m75):
+                    _c95 = np.sum(((_s1_x[_r74, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c95)[:, None]) * _e92) + _c95[:, None] + _c91)
+                return (db @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct76, _at79, _expanded83, _bound93)))))
+            _step103 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step103 >= n_i:
+                _p70 = _chunk71(n_i, _given_x, x)
             else:
-                _p26 = np.concatenate([_chunk27(min(_step37, n_i - _s38), x[_s38:_s38 + _step37]) for _s38 in range(0, n_i, _step37)], axis=0)
-            dout = _add(dout, _p26)
+                _p70 = np.concatenate([_chunk71(min(_step103, n_i - _s104), _given_x[_s104:_s104 + _step103], x[_s104:_s104 + _step103]) for _s104 in range(0, n_i, _step103)], axis=0)
+            dout = _add(dout, _p70)
         if not is_zero(dy_):
-            def _chunk40(_m, _s0_x):
-                _e41 = _div(1, s)
-                _e42 = (dy_ * y)
-                _e50 = np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))
-                return ((-2.0 * (_e41 * (_e50 @ (b * np.sum(_e42, axis=1))))) + (2.0 * (_e41 * np.einsum("ab,ab->a", _s0_x, (_e50 @ ((b[:, None]) * dy_)), optimize=True))))
-            _step57 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step57 >= n_i:
-                _p39 = _chunk40(n_i, x)
+            def _chunk106(_m, _s0__given_x, _s1_x):
+                _e107 = _div(1, s)
+                _e108 = (dy_ * y)
+                def _direct113(_k109, _r111, _m112):
+                    _e114 = ((_s0__given_x[:, _k109[0]][_r111])[:, None] - (_given_y[:, _k109[0]]))
+                    return (_e114 * _e114)
+                def _at116(_pos110):
+                    _e117 = (_s0__given_x[_pos110[0], :] - (_given_y[_pos110[1], :]))
+                    return np.sum((_e117 * _e117), axis=1)
+                def _expanded120():
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                _c128 = np.sum((y * y), axis=1)
+                _e129 = np.sqrt(_c128)
+                def _bound130(_r111, _m112):
+                    _c132 = np.sum(((_s1_x[_r111, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
+                _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct113, _at116, _expanded120, _bound130)))
+                return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s1_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
+            _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step145 >= n_i:
+                _p105 = _chunk106(n_i, _given_x, x)
             else:
-                _p39 = np.concatenate([_chunk40(min(_step57, n_i - _s58), x[_s58:_s58 + _step57]) for _s58 in range(0, n_i, _step57)], axis=0)
-            dout = _add(dout, _p39)
+                _p105 = np.concatenate([_chunk106(min(_step145, n_i - _s146), _given_x[_s146:_s146 + _step145], x[_s146:_s146 + _step145]) for _s146 in range(0, n_i, _step145)], axis=0)
+            dout = _add(dout, _p105)
         if not is_zero(dx):
-            def _chunk60(_m, _s0_d_x, _s1_x):
-                _e61 = _div(1, s)
-                _e62 = (_s0_d_x * _s1_x)
-                _e70 = np.exp(((_div(-1, s)) * (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))))
-                return ((-2.0 * (_e61 * (np.sum(_e62, axis=1) * (b @ np.transpose(_e70))))) + (2.0 * (_e61 * np.einsum("ab,ab->a", _s0_d_x, (_e70 @ ((b[:, None]) * y)), optimize=True))))
-            _step77 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step77 >= n_i:
-                _p59 = _chunk60(n_i, dx, x)
+            def _chunk148(_m, _s0_d_x, _s1__given_x, _s2_x):
+                _e149 = _div(1, s)
+                _e150 = (_s0_d_x * _s2_x)
+                def _direct155(_k151, _r153, _m154):
+                    _e156 = ((_s1__given_x[:, _k151[0]][_r153])[:, None] - (_given_y[:, _k151[0]]))
+                    return (_e156 * _e156)
+                def _at158(_pos152):
+                    _e159 = (_s1__given_x[_pos152[0], :] - (_given_y[_pos152[1], :]))
+                    return np.sum((_e159 * _e159), axis=1)
+                def _expanded162():
+                    return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
+                _c170 = np.sum((y * y), axis=1)
+                _e171 = np.sqrt(_c170)
+                def _bound172(_r153, _m154):
+                    _c174 = np.sum(((_s2_x[_r153, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c174)[:, None]) * _e171) + _c174[:, None] + _c170)
+                _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound172)))
+                return ((-2.0 * (_e149 * (np.sum(_e150, axis=1) * (b @ np.transpose(_e180))))) + (2.0 * (_e149 * np.einsum("ab,ab->a", _s0_d_x, (_e180 @ ((b[:, None]) * y)), optimize=True))))
+            _step187 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step187 >= n_i:
+                _p147 = _chunk148(n_i, dx, _given_x, x)
             else:
-                _p59 = np.concatenate([_chunk60(min(_step77, n_i - _s78), dx[_s78:_s78 + _step77], x[_s78:_s78 + _step77]) for _s78 in range(0, n_i, _step77)], axis=0)
-            dout = _add(dout, _p59)
+                _p147 = np.concatenate([_chunk148(min(_step187, n_i - _s188), dx[_s188:_s188 + _step187], _given_x[_s188:_s188 + _step187], x[_s188:_s188 + _step187]) for _s188 in range(0, n_i, _step187)], axis=0)
+            dout = _add(dout, _p147)
         if not is_zero(ds):
-            def _chunk80(_m, _s0_x):
-                _e83 = ((_div(1, (s * s))) * ds)
-                _e89 = (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))
-                return (_e83 * ((_e89 * np.exp(((_div(-1, s)) * _e89))) @ b))
-            _step94 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step94 >= n_i:
-                _p79 = _chunk80(n_i, x)
+            def _chunk190(_m, _s0__given_x, _s1_x):
+                def _direct195(_k191, _r193, _m194):
+                    _e196 = ((_s0__given_x[:, _k191[0]][_r193])[:, None] - (_given_y[:, _k191[0]]))
+                    return (_e196 * _e196)
+                def _at198(_pos192):
+                    _e199 = (_s0__given_x[_pos192[0], :] - (_given_y[_pos192[1], :]))
+                    return np.sum((_e199 * _e199), axis=1)
+                def _expanded202():
+                    return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+                _c210 = np.sum((y * y), axis=1)
+                _e211 = np.sqrt(_c210)
+                def _bound212(_r193, _m194):
+                    _c214 = np.sum(((_s1_x[_r193, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c214)[:, None]) * _e211) + _c214[:, None] + _c210)
+                _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound212)
+                return (((_d2218 * np.exp(((_div(-1, s)) * _d2218))) @ b) / s / s * ds)
+            _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step224 >= n_i:
+                _p189 = _chunk190(n_i, _given_x, x)
             else:
-                _p79 = np.concatenate([_chunk80(min(_step94, n_i - _s95), x[_s95:_s95 + _step94]) for _s95 in range(0, n_i, _step94)], axis=0)
-            dout = _add(dout, _p79)
+                _p189 = np.concatenate([_chunk190(min(_step224, n_i - _s225), _given_x[_s225:_s225 + _step224], x[_s225:_s225 + _step224]) for _s225 in range(0, n_i, _step224)], axis=0)
+            dout = _add(dout, _p189)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
+        n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift96 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
-        x = x - _shift96
-        y = y - _shift96
-        def _chunk97(_m, _s0_x):
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * (np.sum((_s0_x * _s0_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s0_x @ np.transpose(y))))))))
-        _step107 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step107 >= n_i:
-            out = _chunk97(n_i, x)
+        _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _given_x = x
+        x = x - _shift226
+        _given_y = y
+        y = y - _shift226
+        def _chunk227(_m, _s0__given_x, _s1_x):
+            def _direct232(_k228, _r230, _m231):
+                _e233 = ((_s0__given_x[:, _k228[0]][_r230])[:, None] - (_given_y[:, _k228[0]]))
+                return (_e233 * _e233)
+            def _at235(_pos229):
+                _e236 = (_s0__given_x[_pos229[0], :] - (_given_y[_pos229[1], :]))
+                return np.sum((_e236 * _e236), axis=1)
+            def _expanded239():
+                return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
+            _c247 = np.sum((y * y), axis=1)
+            _e248 = np.sqrt(_c247)
+            def _bound249(_r230, _m231):
+                _c251 = np.sum(((_s1_x[_r230, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c251)[:, None]) * _e248) + _c251[:, None] + _c247)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct232, _at235, _expanded239, _bound249)))))
+        _step259 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step259 >= n_i:
+            out = _chunk227(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk97(min(_step107, n_i - _s108), x[_s108:_s108 + _step107]) for _s108 in range(0, n_i, _step107)], axis=0)
+            out = np.concatenate([_chunk227(min(_step259, n_i - _s260), _given_x[_s260:_s260 + _step259], x[_s260:_s260 + _step259]) for _s260 in range(0, n_i, _step259)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo142 = []
-            def _fused109():
-                if not _memo142:
-                    def _fused109_slice(_m, _s0_b_out, _s1_x):
-                        _e110 = _div(1, s)
-                        _e116 = (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                        _e118 = np.exp(((_div(-1, s)) * _e116))
-                        _r126 = ((-2.0 * (_e110 * (_s1_x * ((_s0_b_out * (b @ np.transpose(_e118)))[:, None])))) + (2.0 * (_e110 * ((_s0_b_out[:, None]) * (_e118 @ ((b[:, None]) * y))))))
-                        _c127 = _s0_b_out @ _e118
-                        _r134 = ((-2.0 * (_e110 * (y * ((b * _c127)[:, None])))) + (2.0 * (_e110 * ((b[:, None]) * (np.transpose(_e118) @ ((_s0_b_out[:, None]) * _s1_x))))))
-                        return (_r126, _r134, _c127, ((_div(1, (s * s))) * (b @ (np.transpose((_e116 * _e118)) @ _s0_b_out))),)
-                    _step143 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step143 >= n_i:
-                        _memo142.append(_fused109_slice(n_i, dout, x))
+            _memo315 = []
+            def _fused261():
+                if not _memo315:
+                    def _fused261_slice(_m, _s0_b_out, _s1__given_x, _s2_x):
+                        _e262 = _div(1, s)
+                        def _direct267(_k263, _r265, _m266):
+                            _e268 = ((_s1__given_x[:, _k263[0]][_r265])[:, None] - (_given_y[:, _k263[0]]))
+                            return (_e268 * _e268)
+                        def _at270(_pos264):
+                            _e271 = (_s1__given_x[_pos264[0], :] - (_given_y[_pos264[1], :]))
+                            return np.sum((_e271 * _e271), axis=1)
+                        def _expanded274():
+                            return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
+                        _c282 = np.sum((y * y), axis=1)
+                        _e283 = np.sqrt(_c282)
+                        def _bound284(_r265, _m266):
+                            _c286 = np.sum(((_s2_x[_r265, :]) ** 2), axis=1)
+                            return ((2.0 * (np.sqrt(_c286)[:, None]) * _e283) + _c286[:, None] + _c282)
+                        _d2290 = np.checked_sum((n_d, ), _m, _direct267, _at270, _expanded274, _bound284)
+                        _e292 = np.exp(((_div(-1, s)) * _d2290))
+                        _r300 = ((-2.0 * (_e262 * (_s2_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
+                        _c301 = _s0_b_out @ _e292
+                        _r308 = ((-2.0 * (_e262 * (y * ((b * _c301)[:, None])))) + (2.0 * (_e262 * ((b[:, None]) * (np.transpose(_e292) @ ((_s0_b_out[:, None]) * _s2_x))))))
+                        return (_r300, _r308, _c301, (_div(_div((b @ (np.transpose((_d2290 * _e292)) @ _s0_b_out)), s), s)),)
+                    _step316 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step316 >= n_i:
+                        _memo315.append(_fused261_slice(n_i, dout, _given_x, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s144 in range(0, n_i, _step143):
-                            _part145 = _fused109_slice(min(_step143, n_i - _s144), dout[_s144:_s144 + _step143], x[_s144:_s144 + _step143])
+                        for _s317 in range(0, n_i, _step316):
+                            _part318 = _fused261_slice(min(_step316, n_i - _s317), dout[_s317:_s317 + _step316], _given_x[_s317:_s317 + _step316], x[_s317:_s317 + _step316])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part145[k])
+                                    acc[k].append(_part318[k])
                                 else:
-                                    acc[k] = _part145[k] if acc[k] is None else acc[k] + _part145[k]
-                        _memo142.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo142[0]
-            def _pb_x_146():
-                return _fused109()[0]
-            def _pb_y_147():
-                return _fused109()[1]
-            def _pb_b_148():
-                return _fused109()[2]
-            def _pb_s_149():
-                return _fused109()[3]
-            return (_NO, Thunk(_pb_x_146), Thunk(_pb_y_147), Thunk(_pb_b_148), Thunk(_pb_s_149))
+                                    acc[k] = _part318[k] if acc[k] is None else acc[k] + _part318[k]
+                        _memo315.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo315[0]
+            def _pb_x_319():
+                return _fused261()[0]
+            def _pb_y_320():
+                return _fused261()[1]
+            def _pb_b_321():
+                return _fused261()[2]
+            def _pb_s_322():
+                return _fused261()[3]
+            return (_NO, Thunk(_pb_x_319), Thunk(_pb_y_320), Thunk(_pb_b_321), Thunk(_pb_s_322))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
@@ -765,153 +877,268 @@ def _define(np):
     # The Gaussian kernel sum (KeOps' classic): out[i] = Σ_j exp(-|x_i - y_j|² / s) b_j. Evaluated in
     # chunks of i, so the N×M matrix is never materialized.
     def _op___batched_gaussian_kernel_sum(x, y, b, s):
+        n_d = x.shape[2]
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
         _shift0 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _given_x = x
         x = x - _shift0[:, None, None]
+        _given_y = y
         y = y - _shift0[:, None, None]
         _shift1 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _given_x = x
         x = x - _shift1
+        _given_y = y
         y = y - _shift1
-        def _chunk2(_m, _s0_b, _s1_s, _s2_x, _s3_y):
-            _e10 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-            return np.einsum("ab,acb->ac", _s0_b, _e10, optimize=True)
-        _step12 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step12 >= n__batch:
-            out = _chunk2(n__batch, b, s, x, y)
+        def _chunk2(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+            def _direct7(_k3, _r5, _m6):
+                _e8 = ((_s3__given_x[:, :, _k3[0]][_r5, :])[:, :, None] - ((_s2__given_y[:, :, _k3[0]][_r5, :])[:, None]))
+                return (_e8 * _e8)
+            def _at10(_pos4):
+                _e11 = (_s3__given_x[_pos4[0], _pos4[1], :] - (_s2__given_y[_pos4[0], _pos4[2], :]))
+                return np.sum((_e11 * _e11), axis=1)
+            def _expanded14():
+                return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
+            def _bound21(_r5, _m6):
+                _c23 = np.sum(((_s4_x[_r5, :, :]) ** 2), axis=2)
+                _e24 = np.sqrt(_c23)
+                _c26 = np.sum(((_s5_y[_r5, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e24[:, :, None]) * (np.sqrt(_c26)[:, None])) + _c23[:, :, None] + _c26[:, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct7, _at10, _expanded14, _bound21)))), optimize=True)
+        _step34 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step34 >= n__batch:
+            out = _chunk2(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk2(min(_step12, n__batch - _s13), b[_s13:_s13 + _step12], s[_s13:_s13 + _step12], x[_s13:_s13 + _step12], y[_s13:_s13 + _step12]) for _s13 in range(0, n__batch, _step12)], axis=0)
+            out = np.concatenate([_chunk2(min(_step34, n__batch - _s35), b[_s35:_s35 + _step34], s[_s35:_s35 + _step34], _given_y[_s35:_s35 + _step34], _given_x[_s35:_s35 + _step34], x[_s35:_s35 + _step34], y[_s35:_s35 + _step34]) for _s35 in range(0, n__batch, _step34)], axis=0)
         return out
 
     def _op___batched_gaussian_kernel_sum_frule(tangents, x, y, b, s):
         _, dx, dy_, db, ds = tangents
+        n_d = x.shape[2]
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift14 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
-        x = x - _shift14[:, None, None]
-        y = y - _shift14[:, None, None]
-        _shift15 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
-        x = x - _shift15
-        y = y - _shift15
-        def _chunk16(_m, _s0_b, _s1_s, _s2_x, _s3_y):
-            _e24 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-            return np.einsum("ab,acb->ac", _s0_b, _e24, optimize=True)
-        _step26 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step26 >= n__batch:
-            out = _chunk16(n__batch, b, s, x, y)
+        _shift36 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _given_x = x
+        x = x - _shift36[:, None, None]
+        _given_y = y
+        y = y - _shift36[:, None, None]
+        _shift37 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _given_x = x
+        x = x - _shift37
+        _given_y = y
+        y = y - _shift37
+        def _chunk38(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+            def _direct43(_k39, _r41, _m42):
+                _e44 = ((_s3__given_x[:, :, _k39[0]][_r41, :])[:, :, None] - ((_s2__given_y[:, :, _k39[0]][_r41, :])[:, None]))
+                return (_e44 * _e44)
+            def _at46(_pos40):
+                _e47 = (_s3__given_x[_pos40[0], _pos40[1], :] - (_s2__given_y[_pos40[0], _pos40[2], :]))
+                return np.sum((_e47 * _e47), axis=1)
+            def _expanded50():
+                return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
+            def _bound57(_r41, _m42):
+                _c59 = np.sum(((_s4_x[_r41, :, :]) ** 2), axis=2)
+                _e60 = np.sqrt(_c59)
+                _c62 = np.sum(((_s5_y[_r41, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e60[:, :, None]) * (np.sqrt(_c62)[:, None])) + _c59[:, :, None] + _c62[:, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct43, _at46, _expanded50, _bound57)))), optimize=True)
+        _step70 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step70 >= n__batch:
+            out = _chunk38(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk16(min(_step26, n__batch - _s27), b[_s27:_s27 + _step26], s[_s27:_s27 + _step26], x[_s27:_s27 + _step26], y[_s27:_s27 + _step26]) for _s27 in range(0, n__batch, _step26)], axis=0)
+            out = np.concatenate([_chunk38(min(_step70, n__batch - _s71), b[_s71:_s71 + _step70], s[_s71:_s71 + _step70], _given_y[_s71:_s71 + _step70], _given_x[_s71:_s71 + _step70], x[_s71:_s71 + _step70], y[_s71:_s71 + _step70]) for _s71 in range(0, n__batch, _step70)], axis=0)
         dout = _ZERO
         if not is_zero(db):
-            def _chunk29(_m, _s0_d_b, _s1_s, _s2_x, _s3_y):
-                _e37 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-                return np.einsum("ab,acb->ac", _s0_d_b, _e37, optimize=True)
-            _step39 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step39 >= n__batch:
-                _p28 = _chunk29(n__batch, db, s, x, y)
+            def _chunk73(_m, _s0_d_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+                def _direct78(_k74, _r76, _m77):
+                    _e79 = ((_s3__given_x[:, :, _k74[0]][_r76, :])[:, :, None] - ((_s2__given_y[:, :, _k74[0]][_r76, :])[:, None]))
+                    return (_e79 * _e79)
+                def _at81(_pos75):
+                    _e82 = (_s3__given_x[_pos75[0], _pos75[1], :] - (_s2__given_y[_pos75[0], _pos75[2], :]))
+                    return np.sum((_e82 * _e82), axis=1)
+                def _expanded85():
+                    return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
+                def _bound92(_r76, _m77):
+                    _c94 = np.sum(((_s4_x[_r76, :, :]) ** 2), axis=2)
+                    _e95 = np.sqrt(_c94)
+                    _c97 = np.sum(((_s5_y[_r76, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e95[:, :, None]) * (np.sqrt(_c97)[:, None])) + _c94[:, :, None] + _c97[:, None])
+                return np.einsum("ab,acb->ac", _s0_d_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct78, _at81, _expanded85, _bound92)))), optimize=True)
+            _step105 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step105 >= n__batch:
+                _p72 = _chunk73(n__batch, db, s, _given_y, _given_x, x, y)
             else:
-                _p28 = np.concatenate([_chunk29(min(_step39, n__batch - _s40), db[_s40:_s40 + _step39], s[_s40:_s40 + _step39], x[_s40:_s40 + _step39], y[_s40:_s40 + _step39]) for _s40 in range(0, n__batch, _step39)], axis=0)
-            dout = _add(dout, _p28)
+                _p72 = np.concatenate([_chunk73(min(_step105, n__batch - _s106), db[_s106:_s106 + _step105], s[_s106:_s106 + _step105], _given_y[_s106:_s106 + _step105], _given_x[_s106:_s106 + _step105], x[_s106:_s106 + _step105], y[_s106:_s106 + _step105]) for _s106 in range(0, n__batch, _step105)], axis=0)
+            dout = _add(dout, _p72)
         if not is_zero(dy_):
-            def _chunk42(_m, _s0_s, _s1_b, _s2_d_y, _s3_x, _s4_y):
-                _e43 = (1 / _s0_s)
-                _e44 = (_s2_d_y * _s4_y)
-                _e52 = np.exp((-(1 / (_s0_s[:, None, None]) * (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True))))))
-                _c53 = (_e43[:, None]) * _s1_b
-                _c55 = -2.0 * np.einsum("abc,ac->ab", _e52, (np.sum(_e44, axis=2) * _c53), optimize=True)
-                return (_c55 + (2.0 * np.einsum("abc,abc->ab", _s3_x, np.einsum("abc,acd->abd", _e52, (_s2_d_y * (_c53[:, :, None])), optimize=True), optimize=True)))
-            _step60 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step60 >= n__batch:
-                _p41 = _chunk42(n__batch, s, b, dy_, x, y)
+            def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
+                _e109 = (1 / _s0_s)
+                _e110 = (_s2_d_y * _s6_y)
+                def _direct115(_k111, _r113, _m114):
+                    _e116 = ((_s4__given_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s3__given_y[:, :, _k111[0]][_r113, :])[:, None]))
+                    return (_e116 * _e116)
+                def _at118(_pos112):
+                    _e119 = (_s4__given_x[_pos112[0], _pos112[1], :] - (_s3__given_y[_pos112[0], _pos112[2], :]))
+                    return np.sum((_e119 * _e119), axis=1)
+                def _expanded122():
+                    return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
+                def _bound129(_r113, _m114):
+                    _c131 = np.sum(((_s5_x[_r113, :, :]) ** 2), axis=2)
+                    _e132 = np.sqrt(_c131)
+                    _c134 = np.sum(((_s6_y[_r113, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e132[:, :, None]) * (np.sqrt(_c134)[:, None])) + _c131[:, :, None] + _c134[:, None])
+                _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct115, _at118, _expanded122, _bound129))))
+                _c141 = (_e109[:, None]) * _s1_b
+                _c143 = -2.0 * np.einsum("abc,ac->ab", _e140, (np.sum(_e110, axis=2) * _c141), optimize=True)
+                return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s5_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
+            _step148 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step148 >= n__batch:
+                _p107 = _chunk108(n__batch, s, b, dy_, _given_y, _given_x, x, y)
             else:
-                _p41 = np.concatenate([_chunk42(min(_step60, n__batch - _s61), s[_s61:_s61 + _step60], b[_s61:_s61 + _step60], dy_[_s61:_s61 + _step60], x[_s61:_s61 + _step60], y[_s61:_s61 + _step60]) for _s61 in range(0, n__batch, _step60)], axis=0)
-            dout = _add(dout, _p41)
+                _p107 = np.concatenate([_chunk108(min(_step148, n__batch - _s149), s[_s149:_s149 + _step148], b[_s149:_s149 + _step148], dy_[_s149:_s149 + _step148], _given_y[_s149:_s149 + _step148], _given_x[_s149:_s149 + _step148], x[_s149:_s149 + _step148], y[_s149:_s149 + _step148]) for _s149 in range(0, n__batch, _step148)], axis=0)
+            dout = _add(dout, _p107)
         if not is_zero(dx):
-            def _chunk63(_m, _s0_s, _s1_b, _s2_d_x, _s3_x, _s4_y):
-                _e64 = (1 / _s0_s)
-                _e65 = (_s2_d_x * _s3_x)
-                _e73 = np.exp((-(1 / (_s0_s[:, None, None]) * (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True))))))
-                _c74 = (_e64[:, None]) * _s1_b
-                _c76 = -2.0 * (np.sum(_e65, axis=2) * np.einsum("abc,ac->ab", _e73, _c74, optimize=True))
-                return (_c76 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e73, (_s4_y * (_c74[:, :, None])), optimize=True), optimize=True)))
-            _step81 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step81 >= n__batch:
-                _p62 = _chunk63(n__batch, s, b, dx, x, y)
+            def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
+                _e152 = (1 / _s0_s)
+                _e153 = (_s2_d_x * _s5_x)
+                def _direct158(_k154, _r156, _m157):
+                    _e159 = ((_s4__given_x[:, :, _k154[0]][_r156, :])[:, :, None] - ((_s3__given_y[:, :, _k154[0]][_r156, :])[:, None]))
+                    return (_e159 * _e159)
+                def _at161(_pos155):
+                    _e162 = (_s4__given_x[_pos155[0], _pos155[1], :] - (_s3__given_y[_pos155[0], _pos155[2], :]))
+                    return np.sum((_e162 * _e162), axis=1)
+                def _expanded165():
+                    return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
+                def _bound172(_r156, _m157):
+                    _c174 = np.sum(((_s5_x[_r156, :, :]) ** 2), axis=2)
+                    _e175 = np.sqrt(_c174)
+                    _c177 = np.sum(((_s6_y[_r156, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e175[:, :, None]) * (np.sqrt(_c177)[:, None])) + _c174[:, :, None] + _c177[:, None])
+                _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct158, _at161, _expanded165, _bound172))))
+                _c184 = (_e152[:, None]) * _s1_b
+                _c186 = -2.0 * (np.sum(_e153, axis=2) * np.einsum("abc,ac->ab", _e183, _c184, optimize=True))
+                return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s6_y * (_c184[:, :, None])), optimize=True), optimize=True)))
+            _step191 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step191 >= n__batch:
+                _p150 = _chunk151(n__batch, s, b, dx, _given_y, _given_x, x, y)
             else:
-                _p62 = np.concatenate([_chunk63(min(_step81, n__batch - _s82), s[_s82:_s82 + _step81], b[_s82:_s82 + _step81], dx[_s82:_s82 + _step81], x[_s82:_s82 + _step81], y[_s82:_s82 + _step81]) for _s82 in range(0, n__batch, _step81)], axis=0)
-            dout = _add(dout, _p62)
+                _p150 = np.concatenate([_chunk151(min(_step191, n__batch - _s192), s[_s192:_s192 + _step191], b[_s192:_s192 + _step191], dx[_s192:_s192 + _step191], _given_y[_s192:_s192 + _step191], _given_x[_s192:_s192 + _step191], x[_s192:_s192 + _step191], y[_s192:_s192 + _step191]) for _s192 in range(0, n__batch, _step191)], axis=0)
+            dout = _add(dout, _p150)
         if not is_zero(ds):
-            def _chunk84(_m, _s0_s, _s1_x, _s2_y, _s3_b, _s4_d_s):
-                _e86 = ((1 / (_s0_s * _s0_s)) * _s4_d_s)
-                _e92 = (np.sum((_s1_x * _s1_x), axis=2)[:, :, None] + np.sum((_s2_y * _s2_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s1_x, _s2_y, optimize=True)))
-                return np.einsum("abc,ac->ab", (_e92 * np.exp((-(1 / (_s0_s[:, None, None]) * _e92)))), ((_e86[:, None]) * _s3_b), optimize=True)
-            _step98 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step98 >= n__batch:
-                _p83 = _chunk84(n__batch, s, x, y, b, ds)
+            def _chunk194(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
+                _e196 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
+                def _direct201(_k197, _r199, _m200):
+                    _e202 = ((_s2__given_x[:, :, _k197[0]][_r199, :])[:, :, None] - ((_s1__given_y[:, :, _k197[0]][_r199, :])[:, None]))
+                    return (_e202 * _e202)
+                def _at204(_pos198):
+                    _e205 = (_s2__given_x[_pos198[0], _pos198[1], :] - (_s1__given_y[_pos198[0], _pos198[2], :]))
+                    return np.sum((_e205 * _e205), axis=1)
+                def _expanded208():
+                    return (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
+                def _bound215(_r199, _m200):
+                    _c217 = np.sum(((_s3_x[_r199, :, :]) ** 2), axis=2)
+                    _e218 = np.sqrt(_c217)
+                    _c220 = np.sum(((_s4_y[_r199, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e218[:, :, None]) * (np.sqrt(_c220)[:, None])) + _c217[:, :, None] + _c220[:, None])
+                _d2224 = np.checked_sum((n_d, ), _m, _direct201, _at204, _expanded208, _bound215)
+                return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s5_b), optimize=True)
+            _step230 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step230 >= n__batch:
+                _p193 = _chunk194(n__batch, s, _given_y, _given_x, x, y, b, ds)
             else:
-                _p83 = np.concatenate([_chunk84(min(_step98, n__batch - _s99), s[_s99:_s99 + _step98], x[_s99:_s99 + _step98], y[_s99:_s99 + _step98], b[_s99:_s99 + _step98], ds[_s99:_s99 + _step98]) for _s99 in range(0, n__batch, _step98)], axis=0)
-            dout = _add(dout, _p83)
+                _p193 = np.concatenate([_chunk194(min(_step230, n__batch - _s231), s[_s231:_s231 + _step230], _given_y[_s231:_s231 + _step230], _given_x[_s231:_s231 + _step230], x[_s231:_s231 + _step230], y[_s231:_s231 + _step230], b[_s231:_s231 + _step230], ds[_s231:_s231 + _step230]) for _s231 in range(0, n__batch, _step230)], axis=0)
+            dout = _add(dout, _p193)
         return out, dout
 
     def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
+        n_d = x.shape[2]
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift100 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
-        x = x - _shift100[:, None, None]
-        y = y - _shift100[:, None, None]
-        _shift101 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
-        x = x - _shift101
-        y = y - _shift101
-        def _chunk102(_m, _s0_b, _s1_s, _s2_x, _s3_y):
-            _e110 = np.exp((-(1 / (_s1_s[:, None, None]) * (np.sum((_s2_x * _s2_x), axis=2)[:, :, None] + np.sum((_s3_y * _s3_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s2_x, _s3_y, optimize=True))))))
-            return np.einsum("ab,acb->ac", _s0_b, _e110, optimize=True)
-        _step112 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step112 >= n__batch:
-            out = _chunk102(n__batch, b, s, x, y)
+        _shift232 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _given_x = x
+        x = x - _shift232[:, None, None]
+        _given_y = y
+        y = y - _shift232[:, None, None]
+        _shift233 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        _given_x = x
+        x = x - _shift233
+        _given_y = y
+        y = y - _shift233
+        def _chunk234(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+            def _direct239(_k235, _r237, _m238):
+                _e240 = ((_s3__given_x[:, :, _k235[0]][_r237, :])[:, :, None] - ((_s2__given_y[:, :, _k235[0]][_r237, :])[:, None]))
+                return (_e240 * _e240)
+            def _at242(_pos236):
+                _e243 = (_s3__given_x[_pos236[0], _pos236[1], :] - (_s2__given_y[_pos236[0], _pos236[2], :]))
+                return np.sum((_e243 * _e243), axis=1)
+            def _expanded246():
+                return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
+            def _bound253(_r237, _m238):
+                _c255 = np.sum(((_s4_x[_r237, :, :]) ** 2), axis=2)
+                _e256 = np.sqrt(_c255)
+                _c258 = np.sum(((_s5_y[_r237, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e256[:, :, None]) * (np.sqrt(_c258)[:, None])) + _c255[:, :, None] + _c258[:, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct239, _at242, _expanded246, _bound253)))), optimize=True)
+        _step266 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step266 >= n__batch:
+            out = _chunk234(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk102(min(_step112, n__batch - _s113), b[_s113:_s113 + _step112], s[_s113:_s113 + _step112], x[_s113:_s113 + _step112], y[_s113:_s113 + _step112]) for _s113 in range(0, n__batch, _step112)], axis=0)
+            out = np.concatenate([_chunk234(min(_step266, n__batch - _s267), b[_s267:_s267 + _step266], s[_s267:_s267 + _step266], _given_y[_s267:_s267 + _step266], _given_x[_s267:_s267 + _step266], x[_s267:_s267 + _step266], y[_s267:_s267 + _step266]) for _s267 in range(0, n__batch, _step266)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo148 = []
-            def _fused114():
-                if not _memo148:
-                    def _fused114_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3_x, _s4_y):
-                        _e115 = (1 / _s0_s)
-                        _e121 = (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
-                        _e123 = np.exp((-(1 / (_s0_s[:, None, None]) * _e121)))
-                        _c124 = (_e115[:, None]) * _s1_b
-                        _c127 = -2.0 * (_s3_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e123, _c124, optimize=True))[:, :, None]))
-                        _r132 = (_c127 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e123, (_s4_y * (_c124[:, :, None])), optimize=True))))
-                        _c133 = np.einsum("ab,abc->ac", _s2_b_out, _e123, optimize=True)
-                        _r140 = ((-2.0 * (_s4_y * ((_c124 * _c133)[:, :, None]))) + (2.0 * ((_c124[:, :, None]) * np.einsum("abc,abd->acd", _e123, ((_s2_b_out[:, :, None]) * _s3_x), optimize=True))))
-                        return (_r132, _r140, _c133, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_e121 * _e123), _s2_b_out, optimize=True), optimize=True),)
-                    _step149 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
-                    if _step149 >= n__batch:
-                        _memo148.append(_fused114_slice(n__batch, s, b, dout, x, y))
+            _memo324 = []
+            def _fused268():
+                if not _memo324:
+                    def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
+                        _e269 = (1 / _s0_s)
+                        def _direct274(_k270, _r272, _m273):
+                            _e275 = ((_s4__given_x[:, :, _k270[0]][_r272, :])[:, :, None] - ((_s3__given_y[:, :, _k270[0]][_r272, :])[:, None]))
+                            return (_e275 * _e275)
+                        def _at277(_pos271):
+                            _e278 = (_s4__given_x[_pos271[0], _pos271[1], :] - (_s3__given_y[_pos271[0], _pos271[2], :]))
+                            return np.sum((_e278 * _e278), axis=1)
+                        def _expanded281():
+                            return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
+                        def _bound288(_r272, _m273):
+                            _c290 = np.sum(((_s5_x[_r272, :, :]) ** 2), axis=2)
+                            _e291 = np.sqrt(_c290)
+                            _c293 = np.sum(((_s6_y[_r272, :, :]) ** 2), axis=2)
+                            return ((2.0 * (_e291[:, :, None]) * (np.sqrt(_c293)[:, None])) + _c290[:, :, None] + _c293[:, None])
+                        _d2297 = np.checked_sum((n_d, ), _m, _direct274, _at277, _expanded281, _bound288)
+                        _e299 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2297)))
+                        _c300 = (_e269[:, None]) * _s1_b
+                        _c303 = -2.0 * (_s5_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))
+                        _r308 = (_c303 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e299, (_s6_y * (_c300[:, :, None])), optimize=True))))
+                        _c309 = np.einsum("ab,abc->ac", _s2_b_out, _e299, optimize=True)
+                        _r316 = ((-2.0 * (_s6_y * ((_c300 * _c309)[:, :, None]))) + (2.0 * ((_c300[:, :, None]) * np.einsum("abc,abd->acd", _e299, ((_s2_b_out[:, :, None]) * _s5_x), optimize=True))))
+                        return (_r308, _r316, _c309, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2297 * _e299), _s2_b_out, optimize=True), optimize=True),)
+                    _step325 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
+                    if _step325 >= n__batch:
+                        _memo324.append(_fused268_slice(n__batch, s, b, dout, _given_y, _given_x, x, y))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
-                        for _s150 in range(0, n__batch, _step149):
-                            _part151 = _fused114_slice(min(_step149, n__batch - _s150), s[_s150:_s150 + _step149], b[_s150:_s150 + _step149], dout[_s150:_s150 + _step149], x[_s150:_s150 + _step149], y[_s150:_s150 + _step149])
+                        for _s326 in range(0, n__batch, _step325):
+                            _part327 = _fused268_slice(min(_step325, n__batch - _s326), s[_s326:_s326 + _step325], b[_s326:_s326 + _step325], dout[_s326:_s326 + _step325], _given_y[_s326:_s326 + _step325], _given_x[_s326:_s326 + _step325], x[_s326:_s326 + _step325], y[_s326:_s326 + _step325])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
-                                    acc[k].append(_part151[k])
+                                    acc[k].append(_part327[k])
                                 else:
-                                    acc[k] = _part151[k] if acc[k] is None else acc[k] + _part151[k]
-                        _memo148.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
-                return _memo148[0]
-            def _pb_x_152():
-                return _fused114()[0]
-            def _pb_y_153():
-                return _fused114()[1]
-            def _pb_b_154():
-                return _fused114()[2]
-            def _pb_s_155():
-                return _fused114()[3]
-            return (_NO, Thunk(_pb_x_152), Thunk(_pb_y_153), Thunk(_pb_b_154), Thunk(_pb_s_155))
+                                    acc[k] = _part327[k] if acc[k] is None else acc[k] + _part327[k]
+                        _memo324.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo324[0]
+            def _pb_x_328():
+                return _fused268()[0]
+            def _pb_y_329():
+                return _fused268()[1]
+            def _pb_b_330():
+                return _fused268()[2]
+            def _pb_s_331():
+                return _fused268()[3]
+            return (_NO, Thunk(_pb_x_328), Thunk(_pb_y_329), Thunk(_pb_b_330), Thunk(_pb_s_331))
         return out, _op___batched_gaussian_kernel_sum_pullback
 
     return {

@@ -68,6 +68,26 @@ def __getattr__(name):
 lse_shift, logsumexp = _backend_numpy.lse_functions(jnp)      # runtime.backend_numpy's, over jax arrays
 
 
+def _refine(value, bound, n, all_direct, at):
+    """runtime.backend_numpy.checked_sum's refine under jit: up to a fixed number of entries (a static shape)
+    gathered and recomputed, all of them recomputed where more are flagged, none where none are."""
+    bad = _backend_numpy.cancelled(jnp, value, bound(slice(None), value.shape[0]))
+    cap = _builtins.max(1, value.size // 64)
+    count = jnp.sum(bad)
+
+    def few(_):
+        pos = jnp.nonzero(bad, size=cap, fill_value=0)      # the filler entry is recomputed too: harmless
+        return value.at[pos].set(jnp.asarray(at(pos), value.dtype))
+
+    def every(_):
+        return jnp.asarray(all_direct(), value.dtype)
+    branch = jnp.where(count == 0, 0, jnp.where(count <= cap, 1, 2))
+    return jax.lax.switch(branch, [lambda _: value, few, every], None)
+
+
+checked_sum = _backend_numpy.checked_sum_function(jnp, _refine, blocked=False)      # XLA fuses the slices
+
+
 # ------------------------------------------------------------------------------------- shifted subscripts
 def shift_window(x, spec, shape):
     """runtime.shifts.window as a gather (JAX has no strided views): x at integer positions, one array per axis."""

@@ -6,7 +6,10 @@ The rule language's built-ins NumPy lacks come from primitives.special, named by
 """
 from __future__ import annotations
 
+import builtins as _builtins
 import importlib as _importlib
+import itertools as _itertools
+import math as _math
 import sys as _sys
 
 import numpy as _numpy
@@ -61,6 +64,101 @@ def lse_functions(xp):
 
 lse_shift, logsumexp = lse_functions(_numpy)
 
+# checked_sum (below): the summed extent up to which the direct form is summed slice by slice (as fast as the
+# expansion there: benchmarks/bench_side_by_side.py --checked-sum), the factor by which the bound of the
+# expansion's terms may exceed its computed value before the entry is recomputed directly, and the share of
+# entries past which all are recomputed directly (cheaper than gathering them one by one)
+DIRECT_EXTENT = 8
+CANCEL_RATIO = 8.0
+DIRECT_SHARE = 0.25
+
+
+CHECK_BLOCK = 1 << 16      # entries summed or checked at a time: the blocks of rows stay in cache
+
+
+def _block_rows(rows, shape_rest):
+    return _builtins.max(1, CHECK_BLOCK // _builtins.max(1, _math.prod(shape_rest)))
+
+
+def direct_sum(extents, direct, rows, block, concat):
+    """Σ over every position k of `extents` (tuples) of direct(k, r, m), one slice at a time, at the rows of the
+    slice r (m of them): all rows at once where block is None, else `block` rows at a time, joined by concat."""
+    def at_rows(r, m):
+        acc = None
+        for j, k in enumerate(_itertools.product(*[range(n) for n in extents])):
+            t = direct(k, r, m)
+            acc = t if acc is None else acc + t if j == 1 or block is None else acc.__iadd__(t)
+        return acc * 1 if j == 0 else acc
+    if block is None or block >= rows:
+        return at_rows(slice(None), rows)
+    return concat([at_rows(slice(r0, _builtins.min(rows, r0 + block)), _builtins.min(rows, r0 + block) - r0)
+                   for r0 in range(0, rows, block)])
+
+
+def checked_sum_function(xp, refine, blocked, concat=None):
+    """checked_sum over the namespace xp: Σ_d of a polynomial whose expansion into contractions may cancel
+    (derive/emission/numpy_direct.py). Arguments: the summed extents; the extent of the first free axis (rows);
+    direct(k, r, m): the summand at position k over the free axes at the rows of the slice r (m of them);
+    at(pos): the sum at the entries listed by `pos` (one index array per free axis); expanded(): the expanded
+    value; bound(r, m): a bound of the expansion's terms at rows r. Where the summed extent is small the direct
+    form (by blocks of rows where `blocked`: NumPy and torch, whose every step is a new array); else the
+    expansion, with the entries whose value is small beside the bound (`cancelled`) recomputed directly by
+    refine(value, bound, extent, all_direct, at)."""
+    def checked_sum(extents, rows, direct, at, expanded, bound):
+        n = _math.prod(extents)
+
+        def all_direct():
+            probe = direct(tuple(0 for _ in extents), slice(0, 1), 1)
+            block = _block_rows(rows, probe.shape[1:]) if blocked else None
+            return direct_sum(extents, direct, rows, block, concat)
+        if 0 < n <= DIRECT_EXTENT:
+            return all_direct()
+        value = expanded()
+        if n == 0 or rows == 0:
+            return value
+        return refine(value, bound, n, all_direct, at)
+    return checked_sum
+
+
+def cancelled(xp, value, bound):
+    """The entries the expansion cannot vouch for: its terms' bound above CANCEL_RATIO·|value|, or NaN."""
+    return ~(bound <= CANCEL_RATIO * xp.abs(value))
+
+
+def refine_by_gathering(xp, nonzero, concat, copy):
+    """checked_sum's refine over a namespace with boolean nonzero and item assignment (NumPy, torch): the value
+    checked by blocks of rows, the flagged entries gathered and recomputed (all recomputed where many are)."""
+    def flagged(value, bound):
+        rows = value.shape[0]
+        step = _block_rows(rows, value.shape[1:])
+        found = []
+        for r0 in range(0, rows, step):
+            r1 = _builtins.min(rows, r0 + step)
+            ok = bound(slice(r0, r1), r1 - r0) <= CANCEL_RATIO * xp.abs(value[r0:r1])     # False at NaN
+            if not bool(ok.all()):
+                pos = nonzero(~ok)
+                found.append((pos[0] + r0,) + tuple(pos[1:]))
+        return tuple(concat([f[a] for f in found]) for a in range(value.ndim)) if found else None
+
+    def refine(value, bound, n, all_direct, at):
+        pos = flagged(value, bound)
+        if pos is None:
+            return value
+        count = int(pos[0].shape[0])
+        if count > DIRECT_SHARE * _numpy.prod(value.shape):
+            return all_direct()
+        value = copy(value)
+        step = _builtins.max(1, int(_numpy.prod(value.shape)) // n)     # the gathered rows hold no more than the value
+        for s in range(0, count, step):
+            part = tuple(p[s:s + step] for p in pos)
+            value[part] = at(part)
+        return value
+    return refine
+
+
+checked_sum = checked_sum_function(_numpy, refine_by_gathering(_numpy, _numpy.nonzero, _numpy.concatenate,
+                                                               lambda v: _numpy.array(v, copy=True)),
+                                   blocked=True, concat=_numpy.concatenate)
 
 prim = Calls(_sys.modules[__name__])  # the matrix primitives' declared functions, over this namespace (np.prim.inv.forward)
 

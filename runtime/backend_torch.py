@@ -171,6 +171,11 @@ def logsumexp(x, axis):
     return torch.logsumexp(x, dim=axis)
 
 
+checked_sum = _backend_numpy.checked_sum_function(      # derive/emission/numpy_direct.py's sums
+    torch, _backend_numpy.refine_by_gathering(torch, lambda b: torch.nonzero(b, as_tuple=True), torch.cat,
+                                              lambda v: v.clone()), blocked=True, concat=torch.cat)
+
+
 def min(x, axis=None, keepdims=False):
     dims = tuple(range(x.dim())) if axis is None else axis
     return torch.amin(x, dim=dims, keepdim=keepdims)

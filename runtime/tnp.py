@@ -527,6 +527,16 @@ min = amin = _minmax(_np.min, "min")
 lse_shift, logsumexp = _backend.lse_functions(_sys.modules[__name__])
 
 
+def _refine(value, bound, n, all_direct, at):
+    """runtime.backend_numpy.checked_sum's refine on traced values: the flagged entries taken from the direct
+    form (where: differentiated like the rest), decided on the values."""
+    bad = _backend.cancelled(_np, getval(value), getval(bound(slice(None), shape_of(value)[0])))
+    return where(bad, all_direct(), value) if bad.any() else value
+
+
+checked_sum = _backend.checked_sum_function(_sys.modules[__name__], _refine, blocked=False)
+
+
 def _cumsum_raw(x, axis):
     return _np.cumsum(x, axis=axis)
 

@@ -76,6 +76,28 @@ def shift_invariant(prog, cls, group):
     return not any(v.name in tainted for v in prog.outputs)
 
 
+def given_name(name: str) -> str:
+    """The access name of input `name` as passed, before centring (an internal name: it starts with '_')."""
+    return f"_given_{name}"
+
+
+def reading_given(prog, groups_):
+    """expand_sums' `given`: a checked sum's direct form reading each group's inputs as passed, not centred, where
+    the group's shift leaves it unchanged. It needs no common origin, and the centring's rounding, |x - c|·eps,
+    would be its only error (two clusters whose centroid is not exactly 0: 3 % in float32 at 1e6); the
+    expansion beside it keeps the centred inputs (its unflagged entries are those far apart beside |x - c|)."""
+    def rewrite(direct):
+        for cls, group in groups_:
+            found = ir.accesses(direct, set(group))
+            new = _shifted(direct.body, prog, cls, group)
+            if not found or (new != direct.body and (expanded_terms(new) > EXPAND_LIMIT
+                                                     or sp.expand(new - direct.body) != 0)):
+                continue
+            direct = direct.xreplace({a: ir.access(given_name(ir.acc_name(a)), a.args) for a in found})
+        return direct
+    return rewrite
+
+
 def _exposed(e, prog, cls, group):
     """True when e uses a tensor of the group other than inside a difference the shift cancels in
     ((x[i,d] - y[j,d]) is safe; x[i,d]·y[j,d] and x[i,d]·Σ_j K[i,j] are not)."""

@@ -22,7 +22,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from derive.calculus.differential import canon_bound
-from derive.emission.kernel_plan import Body, CudaPrinter, Piece, free_of, outer_accesses
+from derive.emission.kernel_plan import Body, CudaPrinter, Piece, free_of, outer_accesses, scaled_results
 from derive.emission.kernels import (
     FORMAT,
     Ctx,
@@ -289,8 +289,7 @@ class OpCpu(OpPlan):
         # g++ vectorizes under `omp simd reduction(max:...)` (tr_fmax's blend, or fmax's libm call, stay scalar)
         update = "{a} += {c};" if is_sum else "{{ const T c_ = {c}; {a} = c_ > {a} ? c_ : {a}; }}"
         epi = CpuBody(ctx, names, "        ")
-        ocodes = epi.values([o for o, _ in pc.terms])
-        parts = [f"acc{j}[row - r0]" if o == "T(1)" else f"{o} * acc{j}[row - r0]" for j, o in enumerate(ocodes)]
+        parts = scaled_results(epi, [o for o, _ in pc.terms], [f"acc{j}[row - r0]" for j in range(len(pc.terms))])
         k.lines = {"decompose_row": decompose("row", rvars, rows_cls, ctx, "    "),
                    # the reduced indices but the last from the outer counter ko; the last is k0 + t
                    "decompose_outer": decompose("ko", kvars[:-1], red_cls[:-1], ctx, "        "),
@@ -400,13 +399,10 @@ class OpCpu(OpPlan):
         accs = [f"a{j}" for j in range(len(final))]
         lane_lines += [f"                {a} += {c};" for a, c in zip(accs, codes[len(lane_reps):])]
         epi = CpuBody(ctx, names, "        ")
-        ocodes = epi.values([o for o, _ in pc.terms])
-        parts = [f"acc{j}[g - g0][ln - l0]" if o == "T(1)" else f"{o} * acc{j}[g - g0][ln - l0]"
-                 for j, o in enumerate(ocodes)]
+        parts = scaled_results(epi, [o for o, _ in pc.terms], [f"acc{j}[g - g0][ln - l0]" for j in range(len(pc.terms))])
         free_names = {i: v for i, v in names.items() if i != lane}
         fepi = CpuBody(ctx, free_names, "        ")
-        fcodes = fepi.values(list(free_outer))
-        fparts = [f"facc{j}[g - g0]" if o == "T(1)" else f"{o} * facc{j}[g - g0]" for j, o in enumerate(fcodes)]
+        fparts = scaled_results(fepi, list(free_outer), [f"facc{j}[g - g0]" for j in range(len(free_outer))])
         k.fields = {"accs": accs, "result": sum_code(parts).replace("T(-1) * ", "-"),
                     "simd": f"#pragma omp simd reduction(+:{', '.join(accs)})", "what": "reduction",
                     "faccs": faccs, "result2": sum_code(fparts).replace("T(-1) * ", "-") if fsum else "",

@@ -10,7 +10,7 @@ import json
 
 from derive.calculus.differential import OpaqueLin
 from derive.emission import cuda_reductions
-from derive.emission.kernel_plan import Body, Piece, outer_accesses
+from derive.emission.kernel_plan import Body, Piece, outer_accesses, scaled_results
 from derive.emission.kernels import (
     FORMAT,
     Ctx,
@@ -110,8 +110,7 @@ class OpCuda(OpPlan):
         lines["inner"] = inner.lines + ["            " + update.format(a=a, c=c) for a, c in zip(accs, codes)]
         ctx.staged = {}
         epi = Body(ctx, names, "        ")
-        ocodes = epi.values([o for o, _ in pc.terms])
-        parts = [a if o == "T(1)" else f"{o} * {a}" for o, a in zip(ocodes, accs)]
+        parts = scaled_results(epi, [o for o, _ in pc.terms], accs)
         lines["epilogue"] = epi.lines
         k.outputs.append(pc.target)
         k.lines = lines

@@ -701,3 +701,26 @@ class Body:
         self.line("    " * len(opened) + f"{var} += {code};")
         for k in reversed(range(len(opened))):
             self.line("    " * k + "}")
+
+
+def scale_power(f):
+    """A power s⁻ⁿ (n ≥ 2) of a scalar: no index, not a number (a parameter such as a kernel's scale)."""
+    return (isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp <= -2 and not f.base.is_number
+            and not f.base.atoms(Idx))
+
+
+def scaled_results(body, outers, accs):
+    """outer_j · acc_j as C code for each j, a scale power s⁻ⁿ of outer_j printed as acc_j / s / s: 1/(s·s)
+    overflows (float32 s = 2e-24) or underflows where the whole is finite (numpy_contract's emit_scaled)."""
+    split = [[f for f in sp.Mul.make_args(o) if scale_power(f)] for o in outers]
+    rests = [sp.Mul(*[f for f in sp.Mul.make_args(o) if f not in sc]) for o, sc in zip(outers, split)]
+    bases = [f.base for sc in split for f in sc for _ in range(-int(f.exp))]
+    codes = body.values(rests + bases)
+    rest_codes, base_codes = codes[:len(rests)], iter(codes[len(rests):])
+    parts = []
+    for o, sc, acc in zip(rest_codes, split, accs):
+        n = sum(-int(f.exp) for f in sc)
+        a = f"({acc}{''.join(f' / {next(base_codes)}' for _ in range(n))})" if n else acc
+        parts.append(a if o == "T(1)" else f"{o} * {a}")
+    return parts
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derive.calculus.differential import base_name, factors
+from derive.emission.numpy_direct import CheckedSum, checkable
 from derive.emission.numpy_print import CHUNK_NAME, Emitter
 from derive.emission.numpy_text import union
 from derive.ir import masks
@@ -22,6 +23,8 @@ def _intermediates(e):
     found: list = []
 
     def walk(x):
+        if isinstance(x, CheckedSum):        # its direct form is summed slice by slice: only its expansion counts
+            return walk(x.args[1])
         if isinstance(x, IndexSum):
             inner = walk(x.body)
             return tuple(s for s in inner if s not in x.indices)
@@ -73,13 +76,15 @@ def _needs_expansion(body):
     return False
 
 
-def expand_sums(e):
+def expand_sums(e, given=None):
     """Σ_d (x[i,d] - y[j,d])² -> Σ_d x[i,d]² + Σ_d y[j,d]² - 2·Σ_d x[i,d]·y[j,d] when every piece has fewer
     indices than the summand: no N×M×D intermediate, and the cross term is a matrix product. Only where the
     factored form would be such an intermediate (_needs_expansion); the cancellation this invites far from
-    the origin is the reason OpGen centres translation-invariant inputs first (_translation_groups)."""
+    the origin is the reason OpGen centres translation-invariant inputs first (_translation_groups); centring
+    cannot help two clusters far from each other, so the expansion comes as a numpy_direct.CheckedSum, whose
+    printing falls back on the direct form where the expansion cancels."""
     if isinstance(e, IndexSum):
-        body = expand_sums(e.body)
+        body = expand_sums(e.body, given)
         ks = list(e.indices)
         if not body.has(sp.Function) or not any(isinstance(x, sp.Function) and not ir.is_access(x)
                                                  for x in sp.preorder_traversal(body)):
@@ -99,11 +104,14 @@ def expand_sums(e):
                         if k not in pf:
                             term = term * Extent(k)
                     out.append(term)
+                if checkable(body, ks):        # given: the direct form reading inputs as passed (centring)
+                    direct = IndexSum(body, ks)
+                    return CheckedSum(given(direct) if given else direct, sp.Add(*out), direct)
                 return sp.Add(*out)
         return IndexSum(body, ks)
     if not e.args or ir.is_access(e) or not e.has(IndexSum):
         return e
-    return e.func(*[expand_sums(a) for a in e.args])
+    return e.func(*[expand_sums(a, given) for a in e.args])
 
 
 def _slice_accesses(exprs, local):
@@ -170,9 +178,10 @@ class Chunker:
     """Prints statements sliced along one index of an op's function; extent_var(class) is the function's
     variable holding an extent (OpGen.extent_var), counter its temporaries."""
 
-    def __init__(self, extent_var, counter):
+    def __init__(self, extent_var, counter, given=None):
         self.extent_var = extent_var
         self.counter = counter
+        self.given = given            # expand_sums' rewriting of direct forms (centring.reading_given)
 
     def extent_code(self, idx):
         return self.extent_var(idx.ext)
@@ -227,7 +236,7 @@ class Chunker:
         sum's x̄, ȳ, b̄, s̄ along i) are computed in ONE sliced pass, so the N×M kernel is evaluated once per
         slice for all of them (KeOps style). Each input still gets a Thunk; the first one used runs the pass.
         Returns {input name: Thunk expression} for the statements fused (none if fewer than two qualify)."""
-        planned = _fused_plan(stmts, atoms)
+        planned = _fused_plan(stmts, atoms, self.given)
         if planned is None:
             return {}
         cls, local, plan, compared = planned
@@ -292,7 +301,7 @@ class Chunker:
         pb.line(f"    return {memo}[0]")
 
 
-def _fused_plan(stmts, atoms):
+def _fused_plan(stmts, atoms, given=None):
     """(extent class, slice index, [(statement, expression over the slice index, concat axis or None, big
     intermediate, output indices)], whether a comparison reads the slice positions) for the statements that
     can share one sliced pass, or None when fewer than two can."""
@@ -300,7 +309,7 @@ def _fused_plan(stmts, atoms):
     for ls in stmts:
         if not ls.terms or any(ir.acc_name(t.atom) not in atoms for t in ls.terms):
             continue
-        e = sp.Add(*[expand_sums(IndexSum(t.coeff * t.atom, list(t.sums))) for t in ls.terms])
+        e = sp.Add(*[expand_sums(IndexSum(t.coeff * t.atom, list(t.sums)), given) for t in ls.terms])
         options = chunk_candidates(e, ls.indices)
         if options:
             cands.append((ls, e, options))

@@ -12,6 +12,7 @@ import string
 import opt_einsum
 import sympy as sp
 
+from derive.emission.kernel_plan import scale_power
 from derive.emission.numpy_text import divides_by_extents, numstr, paren, union
 from derive.ir import masks
 from derive.ir import nodes as ir
@@ -28,7 +29,8 @@ class Contractions:
         # exp(u)/Σexp(v) is recognised before factors are grouped by their indices: grouped with another
         # factor of the same indices (a cotangent dy), Σexp's reciprocal would hide inside a product
         factors = stable_softmax(factors)
-        scan = self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors)
+        scan = self.emit_scaled(key, factors, summed) or (
+            self.emit_scan(key, factors, summed) if summed else self.emit_masked(key, factors))
         if scan is not None:
             return scan
         if summed:
@@ -81,6 +83,26 @@ class Contractions:
         for k in missing:
             code = f"{self.extent_code(k)} * {paren(code)}"
         return self.bind(key, code, out_axes, "c")
+
+    def emit_scaled(self, key, factors, summed):
+        """s⁻²·c·Σ_j a_j as ((Σ_j a_j) / s / s)·c: 1/(s·s) overflows (float32 s = 2e-24) or underflows where the
+        whole is finite; the arrays' size tempers each division. Other scalars c (a tangent ds) multiply last,
+        so that JAX, transposing the pushforward, divides the arrays rather than the cotangent. None without
+        such a power (or with nothing else)."""
+        scales = [f for f in factors if scale_power(f)]
+        if not scales or len(scales) == len(factors):
+            return None
+        rest = [f for f in factors if f not in scales]
+        arrays = [f for f in rest if f.atoms(Idx)] or rest
+        scalars = [f for f in rest if f not in arrays]
+        inner = sp.Mul(*arrays)
+        if summed:
+            inner = IndexSum(inner, list(summed))
+        code, axes = (self.emit_product(inner, arrays, summed, inner) if len(arrays) > 1 or summed
+                      else self.emit(arrays[0]))
+        ops = [("mul", (code, axes))] + [("div", self.emit(f.base)) for f in scales for _ in range(-int(f.exp))]
+        ops += [("mul", self.emit(f)) for f in scalars]
+        return self.bind(key, self._elementwise(sp.S.One, ops, axes), axes)
 
     def emit_scan(self, key, factors, summed):
         """Σ_k [k ≤ i]·g[k]·h[i] (or <, ≥, >) as h · cumsum(g) along k (derive/ir/masks.py): O(N), where the mask

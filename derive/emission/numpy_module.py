@@ -142,6 +142,10 @@ class OpGen:
         self.extent_src, self.float_inputs = nm.extent_src, nm.float_inputs
         self.factors = {}          # matrix variable -> its factor variable, where the function at hand has one
         self.centre = centring.groups(d)
+        self.read_given = self.chunker.given = centring.reading_given(self.p, self.centre) if self.centre else None
+        for _, group in self.centre:           # each centred input also as passed (_emit_centre's alias)
+            for name in group:
+                self.names[centring.given_name(name)] = f"_given_{self.names[name]}"
         self._extent_home = None   # (lines, index, indent, classes defined) of the function being emitted
 
     # -- helpers ---------------------------------------------------------------------------------------------
@@ -235,7 +239,7 @@ class OpGen:
             if st.target in self.factorable:
                 self.emit_factor(em, st.target)
             return
-        expr = expand_sums(st.expr)
+        expr = expand_sums(st.expr, self.read_given)
         ci, big = chunk_index(expr, st.indices)
         if ci is not None:
             self.chunker.emit_chunked(em, tgt, expr, st.indices, ci, big)
@@ -319,7 +323,7 @@ class OpGen:
             if place:
                 parts.append(emit_scatter(sub, t, place, rest, indices, self.extent_code))
                 continue
-            e = expand_sums(IndexSum(t.coeff * t.atom, list(t.sums)))
+            e = expand_sums(IndexSum(t.coeff * t.atom, list(t.sums)), self.read_given)
             ci, big = chunk_index(e, indices)
             if ci is not None:
                 # terms sliced along the same index share one pass (and their subexpressions)
@@ -657,6 +661,7 @@ def _emit_centre(em: Emitter, groups, p, names):
         em.line(f"{c} = ({' + '.join(parts)}) / max(1, {' + '.join(counts)})")
         for name in group:
             v, var = p.var(name), names[name]
+            em.line(f"{names[centring.given_name(name)]} = {var}")
             trail = v.rank - 1 - v.classes.index(cls)
             em.line(f"{var} = {var} - {c}" + (f"[:{', None' * trail}]" if trail else ""))
 

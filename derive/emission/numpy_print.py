@@ -18,6 +18,7 @@ from sympy.printing.numpy import NumPyPrinter
 
 from derive.calculus.differential import canon_bound
 from derive.emission.numpy_contract import Contractions, is_sum_of_exp
+from derive.emission.numpy_direct import CheckedSum, emit_checked
 from derive.emission.numpy_text import (
     REF,
     divides_by_extents,
@@ -327,6 +328,8 @@ class Emitter(Contractions):
             return self.bind(e, code, (i, j), "d")
         if isinstance(e, IndexSum):
             return self.emit_sum(e)
+        if isinstance(e, CheckedSum):
+            return emit_checked(self, e)
         if isinstance(e, (ir.IndexReduce, ir.ProdExcept)):
             return reductions.emit_numpy(self, e)
         if isinstance(e, sp.Add):

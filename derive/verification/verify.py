@@ -44,6 +44,11 @@ COND_LIMIT = 1e6                 # a matrix handed to inv/det/solve conditioned 
 CONDITIONED = ("inv", "det", "slogdet", "solve", "cholesky")
 CHUNK_BUDGETS = (1, 16)          # chunk budgets (elements per slice) the sliced passes are compared under
 CHUNK_TOL = 1e-10
+# runtime.backend_numpy settings under which each checked_sum (derive/emission/numpy_direct.py) takes its other
+# paths at the small extents verification samples: the expansion and its check by blocks of one row, then every
+# entry flagged and gathered (each path is exact or close to it there: all must agree with the direct form)
+CHECKED_SUM_PATHS = ({"DIRECT_EXTENT": 0, "CHECK_BLOCK": 1},
+                     {"DIRECT_EXTENT": 0, "CANCEL_RATIO": 0.0, "DIRECT_SHARE": 1.0, "CHECK_BLOCK": 1})
 # The bounds a check's errors are reported under (Check.figures): powers of ten from a floor a decade or more
 # above the rounding noise of the shipped rules (finite differences up to 6e-10, adjoint up to 8e-15, reference
 # up to 2e-13) to the tolerance itself.
@@ -412,21 +417,28 @@ def _in_tangent_spaces(chk, meta, grads):
 
 def _compare_chunked(chk, module, name, fns, x, point):
     """Run the point again with the sliced passes cut into tiny slices (one row, then a few rows with a ragged
-    last slice) and compare every output with the one-shot results."""
+    last slice), and with each checked_sum on its other paths (CHECKED_SUM_PATHS), and compare every output with
+    the one-shot results."""
     xdot, ybar, ref = point
     old = module[CHUNK_NAME]
-    try:
-        for budget in CHUNK_BUDGETS:
-            module[CHUNK_NAME] = budget
+    runs = [(budget, {}) for budget in CHUNK_BUDGETS] + [(old, paths) for paths in CHECKED_SUM_PATHS]
+    for budget, paths in runs:
+        saved = {k: getattr(backend_numpy, k) for k in paths}
+        module[CHUNK_NAME] = budget
+        for k, v in paths.items():
+            setattr(backend_numpy, k, v)
+        try:
             with np.errstate(all="ignore"):
                 got = _run(name, fns, x, xdot, ybar)
-            pairs = list(zip(got[:4], ref[:4])) + [(_flat(a, xi), _flat(b, xi))
-                                                   for a, b, xi in zip(got[4][1:], ref[4][1:], x)]
-            for a, b in pairs:
-                if _finite(b):     # a one-shot value that is not finite has failed already
-                    chk.chunk_error = max(chk.chunk_error, _rel(a, b))
-    finally:
-        module[CHUNK_NAME] = old
+        finally:
+            module[CHUNK_NAME] = old
+            for k, v in saved.items():
+                setattr(backend_numpy, k, v)
+        pairs = list(zip(got[:4], ref[:4])) + [(_flat(a, xi), _flat(b, xi))
+                                               for a, b, xi in zip(got[4][1:], ref[4][1:], x)]
+        for a, b in pairs:
+            if _finite(b):     # a one-shot value that is not finite has failed already
+                chk.chunk_error = max(chk.chunk_error, _rel(a, b))
 
 # -- forward values against the reference evaluator (derive.verification.reference) ------------------------------------------
 # Each (offset, scale) pair moves the sampled inputs to offset + scale·x where the domain allows (real and

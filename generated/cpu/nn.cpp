@@ -4835,7 +4835,7 @@ static void tr_nn_gaussian_kernel_sum_jvp5_block(T* __restrict__ d_out, const in
     }
     for (long long row = r0; row < r1; ++row) {
         const long long i0 = row;
-        res[row - r0] = acc0[row - r0] + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1[row - r0];
+        res[row - r0] = acc0[row - r0] + tr_ld(d_s, 0) * (acc1[row - r0] / x_s[0] / x_s[0]);
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
@@ -5484,7 +5484,7 @@ static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int m
     }
     }
     for (long long row = r0; row < r1; ++row) {
-        res[row - r0] = (T(1) / tr_sq(x_s[0])) * acc0[row - r0];
+        res[row - r0] = (acc0[row - r0] / x_s[0] / x_s[0]);
     }
 }
 extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {

@@ -3445,7 +3445,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp5_rows_body(T* __re
         }
     }
     if (active) {
-        tr_store(d_out, row, acc0 + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1, mode_d_out);
+        tr_store(d_out, row, acc0 + tr_ld(d_s, 0) * (acc1 / x_s[0] / x_s[0]), mode_d_out);
     }
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp5_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_b, const float* __restrict__ u_centred_x, const float* __restrict__ x_s, const float* __restrict__ d_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
@@ -3480,7 +3480,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp5_warp_body(T* __re
     acc0 = tr_warp_sum(acc0);
     acc1 = tr_warp_sum(acc1);
     if (lane == 0) {
-        tr_store(d_out, row, acc0 + tr_ld(d_s, 0)/tr_sq(x_s[0]) * acc1, mode_d_out);
+        tr_store(d_out, row, acc0 + tr_ld(d_s, 0) * (acc1 / x_s[0] / x_s[0]), mode_d_out);
     }
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp5_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
@@ -3991,7 +3991,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __res
         }
     }
     if (active) {
-        tr_store(b_s, row, (T(1) / tr_sq(x_s[0])) * acc0, mode_b_s);
+        tr_store(b_s, row, (acc0 / x_s[0] / x_s[0]), mode_b_s);
     }
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
@@ -4023,7 +4023,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __res
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(b_s, row, (T(1) / tr_sq(x_s[0])) * acc0, mode_b_s);
+        tr_store(b_s, row, (acc0 / x_s[0] / x_s[0]), mode_b_s);
     }
 }
 extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {

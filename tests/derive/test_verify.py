@@ -144,7 +144,12 @@ def test_kernel_sum_verifies_through_its_chunked_pass():
                         r"for \1 in reversed(range(0, \2, \3))]", src),
     # the last, ragged slice dropped from an accumulated (fused) pass
     lambda src: re.subn(r"for (_s\d+) in range\(0, (\w+), (_step\d+)\):", r"for \1 in range(0, \2 - 1, \3):", src),
-], ids=["slice-order", "last-slice"])
+    # checked_sum's gathered entries read y's coordinates reversed (a path the sampled extents take only when
+    # told to)
+    lambda src: re.subn(r"\(((?:_given_)?y)\[(_pos\d+)\[1\], :\]\)", r"(\1[\2[1], ::-1])", src),
+    # the expansion's cross term halved (taken only above checked_sum's direct extent)
+    lambda src: re.subn(r"-2\.0 \* \((\w+) @ np\.transpose\(y\)\)", r"-1.0 * (\1 @ np.transpose(y))", src),
+], ids=["slice-order", "last-slice", "checked-sum-gathered", "checked-sum-expanded"])
 def test_altered_chunked_pass_fails_verification(mutation):
     r, ns = _kernel_module(mutation)
     chk = verify.check_op(r.name, verify.load(ns), r.code.meta)
