@@ -34,3 +34,18 @@ def _signal_handlers_restored():
     restore()
     yield
     restore()
+
+
+def _listed_slow():
+    path = os.path.join(os.path.dirname(__file__), "slow_tests.txt")
+    with open(path, encoding="utf-8") as f:
+        return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests tests/slow_tests.txt lists (measured, not guessed: see its header) are marked `slow`, as those
+    marked in their own files are: `-m "not slow"` leaves them out locally, CI runs them."""
+    listed = _listed_slow()
+    for item in items:
+        if item.nodeid in listed or item.nodeid.split("[", 1)[0] in listed:
+            item.add_marker(pytest.mark.slow)
