@@ -35,6 +35,9 @@ class Elementwise:
     - `mpmath`: the high-precision reference (derive.verification.reference): None for `mpmath.<name>`, a name in
       mpmath, or f(mpmath, *args); "" where the reference evaluator defines the function itself (pow, where).
     - `condition`: the argument that must be a comparison (where's first), if any.
+    - `cpp_simd`: whether the `cpp` spelling computes with selects and arithmetic only (templates/cpu_math.h,
+      cpu_helpers.h.j2), so that a loop through it vectorizes; any other is a scalar libm call, slower than
+      NumPy's SIMD loops (derive.emission.cpp leaves an elementwise chain through one to NumPy).
     - `dydx(np, y, x)`: the derivative, written over the traced namespace np (y the value at x), from which
       runtime.tnp builds the traced primitive `np.<numpy>` (and derive the derivative of a `sympy=None` row);
       ZERO for a piecewise constant function (traced without a derivative); None where tnp defines the
@@ -56,6 +59,7 @@ class Elementwise:
     mpmath: str | Callable | None = None
     node: str = ""
     condition: int | None = None
+    cpp_simd: bool = False
 
     @property
     def node_name(self) -> str:
@@ -103,7 +107,7 @@ def _cbrt_mp(mp, x):
 
 
 ROWS = (
-    Elementwise("exp", 1, "exp", "exp", "exp", "exp", lambda np, y, x: y),
+    Elementwise("exp", 1, "exp", "exp", "tr_exp", "exp", lambda np, y, x: y, cpp_simd=True),
     # log(1 + exp(v)) is read as softplus(v) (derive.ir.log_or_softplus)
     Elementwise("log", 1, "log_or_softplus", "log", "log", "log", lambda np, y, x: 1.0 / x, domain=("positive",)),
     Elementwise("log1p", 1, "log1p", "log1p", "log1p", "log1p", lambda np, y, x: 1.0 / (1.0 + x)),
@@ -120,39 +124,40 @@ ROWS = (
     # ulp of 1 (relative only where sech²(x) < eps: |x| > 19 in float64, 9 in float32, where it gives 0). An
     # accurate sech²(x) = 4·σ(2x)·σ(-2x) reads the argument: 4.8x the NumPy pullback, and a rule's whole
     # pre-activation recomputed in its pullback (tanh(W·x + c): a second matmul)
-    Elementwise("tanh", 1, "tanh", "tanh", "tanh", "tanh", lambda np, y, x: 1.0 - y * y),
+    Elementwise("tanh", 1, "tanh", "tanh", "tr_tanh", "tanh", lambda np, y, x: 1.0 - y * y, cpp_simd=True),
     Elementwise("sqrt", 1, "sqrt", "sqrt", "sqrt", "sqrt", lambda np, y, x: 0.5 / y, domain=("positive",),
                 node="Pow"),
     Elementwise("cbrt", 1, None, "cbrt", "cbrt", "cbrt", lambda np, y, x: 1.0 / (3.0 * (y * y)),
                 torch=lambda torch, x: torch.sign(x) * torch.abs(x).pow(1.0 / 3.0), mpmath=_cbrt_mp),
-    Elementwise("abs", 1, "Abs", "abs", "fabs", "fabs", lambda np, y, x: np.sign(x), mpmath="fabs", node="Abs"),
-    Elementwise("sign", 1, "sign", "sign", "tr_sign", "tr_sign", ZERO),
+    Elementwise("abs", 1, "Abs", "abs", "fabs", "fabs", lambda np, y, x: np.sign(x), mpmath="fabs", node="Abs",
+                cpp_simd=True),
+    Elementwise("sign", 1, "sign", "sign", "tr_sign", "tr_sign", ZERO, cpp_simd=True),
     Elementwise("pow", 2, "Pow", "{0} ** {1}", "pow", "pow", domain=("positive", ""), exempt_if_integer=1,
                 mpmath="", node="Pow"),
     Elementwise("sigmoid", 1, "sigmoid", "sigmoid", "tr_sigmoid", "tr_sigmoid",
                 # σ'(x) = σ(x)·σ(-x): σ(x)·(1 - σ(x)) is 0 for large x, where 1 - σ(x) rounds to 0
                 lambda np, y, x: y * np.sigmoid(-x), impl="sigmoid", jax="nn.sigmoid",
-                mpmath=lambda mp, x: 1 / (1 + mp.exp(-x))),
+                mpmath=lambda mp, x: 1 / (1 + mp.exp(-x)), cpp_simd=True),
     Elementwise("softplus", 1, "softplus", "softplus", "tr_softplus", "tr_softplus",
                 lambda np, y, x: np.sigmoid(x), impl="softplus", torch=_torch_softplus, jax="nn.softplus",
                 mpmath=lambda mp, x: mp.log1p(mp.exp(x)) if x < 0 else x + mp.log1p(mp.exp(-x))),
-    Elementwise("erf", 1, "erf", "erf", "erf", "erf", lambda np, y, x: _TWO_OVER_SQRT_PI * np.exp(-(x * x)),
-                impl="erf", jax="scipy.special.erf"),
+    Elementwise("erf", 1, "erf", "erf", "tr_erf", "erf", lambda np, y, x: _TWO_OVER_SQRT_PI * np.exp(-(x * x)),
+                impl="erf", jax="scipy.special.erf", cpp_simd=True),
     # erfc(x) = 1 - erf(x) without the cancellation for x ≫ 0 (gelu = x·erfc(-x/√2)/2 in its left tail)
-    Elementwise("erfc", 1, "erfc", "erfc", "erfc", "erfc", lambda np, y, x: -_TWO_OVER_SQRT_PI * np.exp(-(x * x)),
-                impl="erfc", jax="scipy.special.erfc"),
+    Elementwise("erfc", 1, "erfc", "erfc", "tr_erfc", "erfc", lambda np, y, x: -_TWO_OVER_SQRT_PI * np.exp(-(x * x)),
+                impl="erfc", jax="scipy.special.erfc", cpp_simd=True),
     # erfinv: CUDA's math library has it; the C++ kernels' tr_erfinv is templates/erfinv.h
     Elementwise("erfinv", 1, "erfinv", "erfinv", "tr_erfinv", "erfinv",
                 lambda np, y, x: _SQRT_PI_OVER_TWO * np.exp(y * y), domain=("(-1, 1)",),
                 impl="scipy.special:erfinv", jax="scipy.special.erfinv"),
     Elementwise("relu", 1, "relu", "relu", "tr_relu", "tr_relu", lambda np, y, x: np.step(x), impl="relu",
-                jax="nn.relu", mpmath=lambda mp, x: x if x > 0 else 0 * x),   # relu'(0) = 0, as step(0) = 0
+                jax="nn.relu", mpmath=lambda mp, x: x if x > 0 else 0 * x, cpp_simd=True),   # relu'(0) = 0, as step(0) = 0
     # step(0) = 0: relu's derivative, a subgradient choice (as PyTorch makes)
     Elementwise("step", 1, "step", "step", "tr_step", "tr_step", ZERO, impl="step",
                 torch=lambda torch, x: (x > 0).to(x.dtype), jax=lambda jax, x: jax.numpy.heaviside(x, 0.0),
-                mpmath=lambda mp, x: mp.mpf(1 if x > 0 else 0)),
+                mpmath=lambda mp, x: mp.mpf(1 if x > 0 else 0), cpp_simd=True),
     Elementwise("where", 3, "where", "where", "({0} ? ({1}) : ({2}))", "({0} ? ({1}) : ({2}))", condition=0,
-                mpmath=""),
+                mpmath="", cpp_simd=True),
 )
 
 BY_NAME = {r.name: r for r in ROWS}

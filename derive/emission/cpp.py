@@ -40,17 +40,17 @@ from derive.emission.kernels import (
 from derive.emission.templates import template_env
 from derive.ir import nodes as ir
 from derive.ir.nodes import IndexSum
+from primitives.elementwise import ROWS as ELEMENTWISE_ROWS
+from primitives.elementwise import ZERO as ELEMENTWISE_ZERO
 
 TILE = 256                  # reduced positions per tile (the sub-sum arrays: TILE values each, on the stack)
-# functions with a vectorizable implementation in templates/cpu_math.h (the others are libm calls: correct,
-# but they keep a loop scalar)
-VECTOR_FUNCS = {"exp": "tr_exp", "erf": "tr_erf", "erfc": "tr_erfc", "tanh": "tr_tanh"}
-# functions the kernels compute with selects and arithmetic only (templates/cpu_math.h, cpu_helpers.h.j2): a loop
-# through them vectorizes. Any other function is a scalar libm call, slower than NumPy's SIMD loops.
-VECTORIZED = {"exp", "erf", "erfc", "tanh", "sigmoid", "relu", "step", "sign", "Abs", "where", "Iverson"}
+# functions the kernels compute with selects and arithmetic only (the elementwise table's cpp_simd column, and the
+# IR's index brackets): a loop through them vectorizes. Any other function is a scalar libm call, slower than
+# NumPy's SIMD loops.
+VECTORIZED = frozenset({r.node_name for r in ELEMENTWISE_ROWS if r.cpp_simd} | {"Iverson"})
 # a summand through one of these is nonlinear: NumPy must materialize (a chunk of) rows x reduced to evaluate it
-NONLINEAR = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-             "sigmoid", "softplus", "erf", "erfc", "Abs", "relu"}
+# (every built-in but the piecewise constant ones and the select)
+NONLINEAR = frozenset(r.node_name for r in ELEMENTWISE_ROWS if r.dydx != ELEMENTWISE_ZERO and r.condition is None)
 
 
 def cpp_spelling(row):
@@ -75,14 +75,7 @@ class CpuPrinter(CudaPrinter):
     def _print_Function(self, e):
         if type(e).__name__ == "where" and not isinstance(e, AppliedUndef):
             return self._print_where(e)
-        name = type(e).__name__
-        if name in VECTOR_FUNCS and not isinstance(e, AppliedUndef):
-            return f"{VECTOR_FUNCS[name]}({self._print(e.args[0])})"
         return super()._print_Function(e)
-
-
-for _name in VECTOR_FUNCS:
-    setattr(CpuPrinter, f"_print_{_name}", CpuPrinter._print_Function)
 
 
 class CpuBody(Body):
