@@ -337,7 +337,8 @@ def derive_file(text: str, label: str, module: str, *, bare_name=None, kernels=T
         out["files"][where["module"]] = render_module(results, label, doc=doc, command=command)
         if kernels:
             note("emitting the CUDA and CPU kernels")
-            out["files"].update(_named(where, "cuda", generate_cuda(results, label, name=module)))
+            out["files"].update(_named(where, "cuda", generate_cuda(results, label, name=module,
+                                                                    module_text=out["files"][where["module"]])))
             cpu = generate_cpu(results, label, module_text=out["files"][where["module"]], name=module)
             out["files"].update(_named(where, "cpu", cpu))
             note("compiling and checking the native CPU kernels")

@@ -9,6 +9,7 @@ import hashlib
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -175,15 +176,32 @@ def register(module_name: str, files: dict):
 
 
 def _files_for(module_name):
+    """(source, manifest) of a module's CUDA kernels: registered (runtime.define), else cuda/<stem>.cu and its plan
+    beside the module's own file (named by runtime.artefacts, as derive-rules writes them: a module of a user's
+    --out directory finds its own kernels, never the shipped ones of a module that has its name), and only when
+    the plan records exactly those kernels and that module (a plan left by an earlier generation never runs)."""
     if module_name in _REGISTERED:
         f = _REGISTERED[module_name]
         return f["cu"], json.loads(f["json"])
-    where = artefacts.paths(module_name.rsplit(".", 1)[-1])     # as derive-rules names them
-    cu, js = GENERATED.parent / where["cuda"], GENERATED.parent / where["cuda_plan"]
-    if not cu.exists() or not js.exists():
-        raise RuntimeError(f"no CUDA kernels for module {module_name!r}: expected {cu} and {js} "
-                           f"(run derive-rules on its rule file)")
-    return cu.read_text(), json.loads(js.read_text())
+    mfile = getattr(sys.modules.get(module_name), "__file__", None)
+    mpath = Path(mfile) if mfile else GENERATED.parent / f"{module_name.rsplit('.', 1)[-1]}.py"
+    where = artefacts.paths(mpath.stem)
+    base = mpath.resolve().parent
+    cu, js = base / where["cuda"], base / where["cuda_plan"]
+    try:
+        source, manifest, module_text = cu.read_text(), json.loads(js.read_text()), mpath.read_text()
+    except (OSError, ValueError):
+        raise RuntimeError(f"no CUDA kernels for module {module_name!r}: expected {cu} and {js} beside "
+                           f"{mpath} (run derive-rules on its rule file)") from None
+    if not (isinstance(manifest, dict) and manifest.get("cu_sha256") == _sha256(source)
+            and manifest.get("module_sha256") == _sha256(module_text)):
+        raise RuntimeError(f"the CUDA kernels {cu} were not generated with {mpath} (a file from an earlier "
+                           f"generation, or edited): run derive-rules on its rule file again")
+    return source, manifest
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Module:

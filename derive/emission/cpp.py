@@ -15,7 +15,6 @@ matrix primitive (inv, solve, ...) or a product-except reduction has no native k
 """
 from __future__ import annotations
 
-import hashlib
 import json
 
 import sympy as sp
@@ -36,6 +35,7 @@ from derive.emission.kernels import (
     op_entry,
     plan_ops,
     sum_code,
+    text_sha256,
 )
 from derive.emission.templates import template_env
 from derive.ir import nodes as ir
@@ -442,10 +442,6 @@ def generate_op(result, prefix, kernels):
     return entry
 
 
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def generate_cpu(results, source_label, command="derive-rules", module_text=None, name=None) -> dict:
     """{"<module>.cpp": kernel source, "<module>.json": plan}, or {} when no rule of the file has native kernels;
     <module> is `name`, by default the module the rule file becomes (kernels.kernel_names). Deterministic, like
@@ -461,6 +457,6 @@ def generate_cpu(results, source_label, command="derive-rules", module_text=None
     src = env.get_template("cpu_module.cpp.j2").render(source=source_label, command=command,
                                                        kernels=kernels.texts, ops=list(ops), tile=TILE)
     manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cpp": cpp_name,
-                "cpp_sha256": _sha256(src), "module_sha256": None if module_text is None else _sha256(module_text),
+                "cpp_sha256": text_sha256(src), "module_sha256": None if module_text is None else text_sha256(module_text),
                 "ops": ops, "numpy_only": skipped}
     return {cpp_name: src, plan_name: json.dumps(manifest, indent=1) + "\n"}

@@ -24,6 +24,7 @@ from derive.emission.kernels import (
     plan_ops,
     product,
     sum_code,
+    text_sha256,
 )
 from derive.emission.templates import template_env
 from derive.ir import nodes as ir
@@ -310,9 +311,11 @@ def generate_op(result, prefix, kernels: KernelSet):
     return op_entry(OpCuda(result, prefix, kernels))
 
 
-def generate_cuda(results, source_label, command="derive-rules", name=None) -> dict:
+def generate_cuda(results, source_label, command="derive-rules", name=None, module_text=None) -> dict:
     """{"<module>.cu": kernel source, "<module>.json": launch plan} for the rules derived from source_label;
-    <module> is `name`, by default the module the rule file becomes (kernels.kernel_names).
+    <module> is `name`, by default the module the rule file becomes (kernels.kernel_names). The plan records the
+    sha256 of the kernels and of `module_text` (the generated module they belong to): runtime.cuda runs them only
+    beside exactly that module, as runtime.native does its plans.
 
     Deterministic: the same results give byte-identical text. A rule whose body has no CUDA spelling is left
     out and listed with its reason under "unsupported" in the plan (runtime.cuda raises for it).
@@ -325,6 +328,7 @@ def generate_cuda(results, source_label, command="derive-rules", name=None) -> d
                                                       kernels=kernels.texts, ops=list(ops),
                                                       linalg="prim" in kernels.classes)
     manifest = {"format": FORMAT, "generated_from": source_label, "command": command, "cu": cu_name,
+                "cu_sha256": text_sha256(cu), "module_sha256": None if module_text is None else text_sha256(module_text),
                 "block": BLOCK, "ops": ops, "unsupported": unsupported}
     text = json.dumps(manifest, indent=1, sort_keys=False) + "\n"
     return {cu_name: cu, plan_name: text}
