@@ -33,8 +33,19 @@ def test_expression_shows_matrix_forms(cache):
 NO_NATIVE = {"TENSOR_RULES_NATIVE": "0"}
 
 
-def test_json_covers_every_shipped_rule(cache):
-    p = run("--json", "--no-write", env={"TENSOR_RULES_CACHE": str(cache), **NO_NATIVE})
+@pytest.fixture(scope="module")
+def library_cache(tmp_path_factory):
+    """A cache holding the shipped library's outcomes, derived once for this module by the code under test
+    (without native kernels): the tests about what the command prints, checks and exits with read it instead of
+    each deriving the whole library again (about 17 s of CPU each)."""
+    d = tmp_path_factory.mktemp("library") / "cache"
+    p = run("--no-write", "-q", env={"TENSOR_RULES_CACHE": str(d), **NO_NATIVE})
+    assert p.returncode == 0, p.stderr
+    return d
+
+
+def test_json_covers_every_shipped_rule(library_cache):
+    p = run("--json", "--no-write", env={"TENSOR_RULES_CACHE": str(library_cache), **NO_NATIVE})
     assert p.returncode == 0, p.stderr
     rules = json.loads(p.stdout)
     names = {r["name"] for r in rules}
@@ -50,8 +61,8 @@ def test_json_covers_every_shipped_rule(cache):
 
 
 @pytest.mark.slow
-def test_check_passes_on_the_committed_generated_dir(cache):
-    p = run("--check", "-q", env={"TENSOR_RULES_CACHE": str(cache), **NO_NATIVE})
+def test_check_passes_on_the_committed_generated_dir(library_cache):
+    p = run("--check", "-q", env={"TENSOR_RULES_CACHE": str(library_cache), **NO_NATIVE})
     assert p.returncode == 0, p.stderr + p.stdout
 
 
@@ -195,10 +206,11 @@ def test_one_file_alone_generates_the_same_module_as_the_whole_library(tmp_path,
 
 
 @pytest.mark.slow
-def test_closed_stdout_exits_141_without_traceback(cache):
+def test_closed_stdout_exits_141_without_traceback(library_cache):
     """`derive-rules --latex | head`: the reader goes away before the output is written."""
-    p = subprocess.Popen([sys.executable, "-m", "derive.cli", "--latex", "--no-write", "--no-cache"], cwd=ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, **NO_NATIVE))
+    p = subprocess.Popen([sys.executable, "-m", "derive.cli", "--latex", "--no-write"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=dict(os.environ, TENSOR_RULES_CACHE=str(library_cache), **NO_NATIVE))
     p.stdout.close()
     err = p.stderr.read().decode()
     assert p.wait(timeout=300) == cli.EXIT_BROKEN_PIPE == 141, err
