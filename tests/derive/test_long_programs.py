@@ -4,7 +4,7 @@ timed: benchmarks/bench_derive.py --scaling times it."""
 from collections import Counter
 
 from derive import api
-from derive.display import matrixform, notation
+from derive.display import forms, matrixform, notation
 from derive.display import record as record_mod
 
 
@@ -43,3 +43,48 @@ def test_the_memo_ends_with_the_outcome():
     r = api.derive_text(_chain(4), "<chain>")[0]
     r.to_json()
     assert notation._SHARED.get() is None and notation._MEMO.get() is None
+
+
+def _sins(n):
+    lines = [f"sins(x[i]) -> t{n}[i]:", "    t1[i] = sin(x[i])"]
+    return "\n".join(lines + [f"    t{k}[i] = sin(t{k - 1}[i])" for k in range(2, n + 1)]) + "\n"
+
+
+def test_the_shown_pullback_is_rewritten_once_per_outcome(monkeypatch):
+    """The JSON and the record show one pullback: each substitution of it is made once, not once for each."""
+    r = api.derive_text(_sins(12), "<sins>")[0]
+    made = Counter()
+    real = forms._inline
+
+    def inline(reader, ls):
+        made[notation.stmt_key(ls), notation.stmt_key(reader)] += 1
+        return real(reader, ls)
+
+    monkeypatch.setattr(forms, "_inline", inline)
+    out = r.to_json()
+    assert made and max(made.values()) == 1, max(made.values())
+    assert len(out["pullback"]) < 12       # substitutions were made: t{k}'s cotangents fold into one statement
+
+
+def test_the_shown_pullback_looks_at_each_statement_once_per_change(monkeypatch):
+    """A substitution is followed by a look at the statements it may have changed, not at every statement
+    again: looks <= statements + substitutions (a rescan from the top after each one was quadratic)."""
+    n = 80
+    r = api.derive_text(_sins(n), "<sins>")[0]
+    looks, folds = Counter(), Counter()
+    real_others, real_inline = forms._Readers.others, forms._inline
+
+    def others(self, ls):
+        looks["looks"] += 1
+        return real_others(self, ls)
+
+    def inline(reader, ls):
+        folds["tried"] += 1
+        return real_inline(reader, ls)
+
+    monkeypatch.setattr(forms._Readers, "others", others)
+    monkeypatch.setattr(forms, "_inline", inline)
+    out = r.to_json()
+    taken = n - len(out["pullback"])          # each substitution taken removes one statement
+    assert taken > n // 2
+    assert looks["looks"] <= n + folds["tried"], (looks, folds, taken)
