@@ -214,7 +214,7 @@ def contract_deltas(t: Term) -> Term:
                 if changed:
                     break
     # a summed index the summand does not mention multiplies by its extent
-    present = set(coeff.atoms(Idx)) | set(atom.atoms(Idx))
+    present = set(coeff.atoms(Idx)) | set(atom.atoms(Idx)) if sums else set()
     for s in list(sums):
         if s not in present:
             sums.remove(s)
@@ -394,6 +394,9 @@ def _rename_sums(terms, reserved=()):
     statement's own indices (`reserved`): a sum never shares a name with an index of its statement."""
     out = []
     for t in terms:
+        if not t.sums:      # nothing to name: the walks below would find the names only to rename nothing
+            out.append(Term(t.coeff, (), t.atom))
+            continue
         taken = {s.name for s in (set(t.coeff.atoms(Idx)) | set(t.atom.atoms(Idx))) if s not in t.sums}
         taken |= {s.name for s in reserved}
         for acc in ir.accesses(t.coeff * t.atom):     # nor with a tensor's name: Σ_k k[k,d] reads as nothing
