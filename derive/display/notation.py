@@ -4,6 +4,7 @@ the display names of a derivation's internal tensors. Both the index form and th
 from __future__ import annotations
 
 import contextvars
+import functools
 import re
 
 import sympy as sp
@@ -280,6 +281,7 @@ def _is_sign(f):
     return isinstance(f, (ir.sign, sp.sign))
 
 
+@functools.lru_cache(maxsize=8192)     # asked for each statement's coefficients by every form and style
 def tidy(e):
     """Identities a reader applies at sight, for display only: sign(u)/|u| = 1/u, sign(u)·|u| = u (the
     derivative of log|u| and of |u|), n·x^where(n ≠ 0, n - 1, 0) = n·xⁿ⁻¹ (the guard keeps 0·x⁻¹ from the

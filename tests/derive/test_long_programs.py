@@ -88,3 +88,24 @@ def test_the_shown_pullback_looks_at_each_statement_once_per_change(monkeypatch)
     taken = n - len(out["pullback"])          # each substitution taken removes one statement
     assert taken > n // 2
     assert looks["looks"] <= n + folds["tried"], (looks, folds, taken)
+
+
+def test_simplifying_a_long_program_factors_each_coefficient_once(monkeypatch):
+    """simplify_terms asks factor_terms of the same coefficients again and again (each term's and each statement's
+    twice); each distinct expression is factored once."""
+    import sympy
+
+    asked = Counter()
+    real = sympy.factor_terms
+
+    def factor_terms(e, *a, **k):
+        asked[e] += 1
+        return real(e, *a, **k)
+
+    monkeypatch.setattr(sympy, "factor_terms", factor_terms)
+    # names no other test uses, so that no expression of this rule was factored before
+    lines = ["facts(wq[i]) -> fq30[i]:", "    fq1[i] = sin(wq[i])"]
+    lines += [f"    fq{k}[i] = sin(fq{k - 1}[i]) * wq[i]" if k % 2 else f"    fq{k}[i] = tanh(fq{k - 1}[i])"
+              for k in range(2, 31)]
+    api.derive_text("\n".join(lines) + "\n", "<facts>")
+    assert asked and max(asked.values()) == 1, asked.most_common(2)
