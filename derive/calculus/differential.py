@@ -743,9 +743,10 @@ def relabel(ls, letters, known=None):
     terms = []
     for t in ls.terms:
         ren = {s: fresh_like(s) for s in t.sums}
-        c, a = t.coeff.xreplace(ren), t.atom.xreplace(ren)
-        ren2 = dict(zip(ls.indices, new_idx))
-        terms.append(Term(c.xreplace(ren2), tuple(ren.values()), a.xreplace(ren2)))
+        # one renaming, not the sums' and then the free indices' in turn (see _retarget): the sums' fresh names
+        # are no free index, and a sum that were also named as a free index keeps its fresh name, as in turn
+        both = {**dict(zip(ls.indices, new_idx)), **ren}
+        terms.append(Term(t.coeff.xreplace(both), tuple(ren.values()), t.atom.xreplace(both)))
     ls.indices = new_idx
     ls.terms = _rename_sums(terms, new_idx)
 
