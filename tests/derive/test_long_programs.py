@@ -109,3 +109,31 @@ def test_simplifying_a_long_program_factors_each_coefficient_once(monkeypatch):
               for k in range(2, 31)]
     api.derive_text("\n".join(lines) + "\n", "<facts>")
     assert asked and max(asked.values()) == 1, asked.most_common(2)
+
+
+def test_a_derivation_collects_garbage_less_often_and_restores_the_thresholds(monkeypatch):
+    """The cyclic collector walks every surviving SymPy object each time it runs: within a derivation the young
+    generation is collected every pipeline.YOUNG_THRESHOLD allocations, and the process's own thresholds are back
+    after (also after an error)."""
+    import gc
+
+    from derive import pipeline
+    from derive.display import outcome
+
+    before = gc.get_threshold()
+    seen = []
+    real = outcome.rule_json
+
+    def rule_json(result):
+        seen.append(gc.get_threshold())
+        return real(result)
+
+    monkeypatch.setattr(outcome, "rule_json", rule_json)
+    pipeline.derive_file(_chain(3), "<chain>", "chain", kernels=False)
+    assert seen and seen[0][0] >= 50_000, seen
+    assert gc.get_threshold() == before
+    try:
+        pipeline.derive_file("chain(x[i]) -> y[i]:\n    y[i] = nosuch(x[i])\n", "<bad>", "bad", kernels=False)
+    except Exception:
+        pass
+    assert gc.get_threshold() == before
