@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -23,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_COLD_S = 10.0
 TARGET_CACHED_S = 1.0
+LAST_CPU = [0.0]        # the CPU seconds of run_once's last subprocess
 _SUMMARY = re.compile(r"(\d+) rules?, (\d+) verified, (\d+) failed \(([\d.]+) s\)")
 
 
@@ -31,14 +33,21 @@ def derive_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "derive.cli"]
 
 
-def run_once(args: list[str], cache_dir: str | None, command: list[str] | None = None) -> tuple[float, float, str]:
-    """(wall seconds, seconds the summary line reports, summary line) of one `derive-rules` subprocess."""
+def run_once(args: list[str], cache_dir: str | None, command: list[str] | None = None,
+             tree: Path = ROOT) -> tuple[float, float, str]:
+    """(wall seconds, seconds the summary line reports, summary line) of one `derive-rules` subprocess run in the
+    checkout `tree` (its code first on PYTHONPATH); its CPU seconds (user + system) are added to LAST_CPU[0]."""
     env = dict(os.environ)
     if cache_dir is not None:
         env["TENSOR_RULES_CACHE"] = cache_dir
+    if tree != ROOT:
+        env["PYTHONPATH"] = str(tree)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run((command or derive_command()) + args, cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run((command or derive_command()) + args, cwd=tree, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU[0] = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if proc.returncode != 0:
         raise SystemExit(f"derive-rules {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}")
     m = _SUMMARY.search(proc.stdout)
@@ -132,6 +141,35 @@ def measure_scaling(sizes, program=chain_program) -> list[tuple[int, float, floa
     return rows
 
 
+def measure_side_by_side(trees, sizes, program, rounds) -> list[tuple[int, str, float, float]]:
+    """(n, tree, best wall seconds, best CPU seconds) of `derive-rules --no-cache -q` on an n-statement program in
+    each checkout, into an empty TENSOR_RULES_CACHE, the trees interleaved in each round so that load hits all."""
+    best: dict = {}
+    d = tempfile.mkdtemp(prefix="tensor-rules-bench-")
+    try:
+        for _ in range(rounds):
+            for n in sizes:
+                path = Path(d) / f"chain{n}.rules"
+                path.write_text(program(n))
+                for tree in trees:
+                    cache = tempfile.mkdtemp(dir=d)
+                    wall, _, _ = run_once(["--no-cache", "-q", str(path)], cache, [sys.executable, "-m", "derive.cli"],
+                                          tree=Path(tree).resolve())
+                    w, c = best.get((n, tree), (float("inf"), float("inf")))
+                    best[n, tree] = (min(w, wall), min(c, LAST_CPU[0]))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return [(n, tree, *best[n, tree]) for n in sizes for tree in trees]
+
+
+def print_side_by_side(rows, rounds):
+    print(f"derive-rules --no-cache -q FILE, empty TENSOR_RULES_CACHE, best of {rounds} interleaved rounds")
+    print("| statements | checkout | wall s | CPU s (user + sys) | CPU s per 1 000 statements |")
+    print("|---:|---|---:|---:|---:|")
+    for n, tree, wall, cpu in rows:
+        print(f"| {n} | {tree} | {wall:.2f} | {cpu:.2f} | {cpu / n * 1000:.2f} |")
+
+
 def print_scaling(rows, markdown=False):
     if markdown:
         print("| statements | wall s | in-process s | in-process s per 1 000 statements |")
@@ -181,7 +219,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=list(SCALING_SIZES), help="statement counts for --scaling")
     ap.add_argument("--program", choices=sorted(PROGRAMS), default="chain",
                     help="--scaling's program: the six-op chain (default), or t{k} = sin(t{k-1}) indexed or scalar")
+    ap.add_argument("--trees", nargs="+", metavar="DIR",
+                    help="--scaling side by side: the same programs in each checkout (e.g. a base commit's worktree "
+                         "and this one), with CPU seconds, best of --repeats interleaved rounds")
     args = ap.parse_args(argv)
+    if args.scaling and args.trees:
+        print_side_by_side(measure_side_by_side(args.trees, args.sizes, PROGRAMS[args.program], args.repeats),
+                           args.repeats)
+        return 0
     if args.scaling:
         rows = measure_scaling(args.sizes, PROGRAMS[args.program])
         print_scaling(rows)

@@ -12,6 +12,7 @@ from derive.display import check as display_check
 from derive.display import matrixform
 from derive.display.notation import (
     inverse_of,
+    memoized_all,
     naming,
     opaque_text,
     pretty_name,
@@ -175,15 +176,25 @@ def _inline(reader, ls):
 
 def shown_pullback(d, stmts, style="unicode", domains=None):
     """The pullback's statements as shown: adjugates as inverses, solve's copy folded, and an intermediate
-    cotangent read by one statement substituted into it where the shown result is shorter.
+    cotangent read by one statement substituted into it where the shown result is shorter (made once per
+    statement list within the derivation's shared forms: the JSON and the record show the same pullback)."""
+    return list(memoized_all("pullback", stmts, style, domains, lambda: _shown_pullback(d, stmts, style, domains)))
 
-    Each pass takes the first substitution that is shorter and starts again; what a pass looks at is kept
-    (each statement's shown form, the statements' readers, the substitutions found longer), so a long
+
+def _shown_pullback(d, stmts, style, domains):
+    """Substitutions in statement order: the first that is shorter is taken, and the scan goes on from the first
+    statement whose substitution it may have changed (those whose target the two statements, or the new one,
+    read); the statements before it were looked at with the same readers and refused. What a look costs is
+    kept (each statement's shown form, the readers of each name, the substitutions found longer), so a long
     program costs one look per statement and substitution, not one per statement on every pass."""
-    stmts = _copies(d, _adjugates(d, stmts))
+    slots = _copies(d, _adjugates(d, stmts))      # a substituted statement's slot holds None
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
     seen: dict = {}            # id -> (statement, its shown form): the statement kept so that its id stays its own
     refused: dict = {}         # (id, id) -> the pair whose substitution is not shorter, or fails
+    at = {id(o): k for k, o in enumerate(slots)}
+    defined: dict = {}         # name -> positions of the statements that define it
+    for k, o in enumerate(slots):
+        defined.setdefault(o.target, set()).add(k)
 
     def shown(ls):
         if id(ls) not in seen:
@@ -191,30 +202,30 @@ def shown_pullback(d, stmts, style="unicode", domains=None):
             seen[id(ls)] = (ls, (m, True) if m is not None else (stmt_index(ls, style), False))
         return seen[id(ls)][1]
 
-    readers = _Readers(stmts)
-    changed = True
-    while changed:
-        changed = False
-        for k, ls in enumerate(stmts):
-            if getattr(ls, "mode", None) or ls.target in inputs:
-                continue
-            by = readers.others(ls)
-            if len(by) != 1 or getattr(by[0], "mode", None):
-                continue
-            reader = by[0]
-            if (id(ls), id(reader)) in refused:
-                continue
-            new = _shorter(ls, reader, shown)
-            if new is None:
-                refused[id(ls), id(reader)] = (ls, reader)
-                continue
-            stmts = [new if o is reader else o for o in stmts if o is not ls]
-            readers.drop(ls)
-            readers.drop(reader)
-            readers.add(new)
-            changed = True
-            break
-    return stmts
+    readers = _Readers(slots)
+    k = 0
+    while k < len(slots):
+        ls = slots[k]
+        by = readers.others(ls) if ls is not None and not getattr(ls, "mode", None) and ls.target not in inputs \
+            else ()
+        if len(by) != 1 or getattr(by[0], "mode", None) or (id(ls), id(by[0])) in refused:
+            k += 1
+            continue
+        reader = by[0]
+        new = _shorter(ls, reader, shown)
+        if new is None:
+            refused[id(ls), id(reader)] = (ls, reader)
+            k += 1
+            continue
+        r = at[id(reader)]
+        slots[r], slots[k], at[id(new)] = new, None, r
+        defined[ls.target].discard(k)
+        touched = set(readers.names(ls)) | set(readers.names(reader)) | set(readers.names(new))
+        readers.drop(ls)
+        readers.drop(reader)
+        readers.add(new)
+        k = min([k, r] + [j for name in touched for j in defined.get(name, ())])
+    return [o for o in slots if o is not None]
 
 
 class _Readers:

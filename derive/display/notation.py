@@ -4,6 +4,7 @@ the display names of a derivation's internal tensors. Both the index form and th
 from __future__ import annotations
 
 import contextvars
+import functools
 import re
 
 import sympy as sp
@@ -162,8 +163,21 @@ def stmt_key(ls):
 
 def memoized(what, ls, style, domains, make):
     """make(), or what it gave for an equal statement shown the same way within the open derivation's naming."""
+    return _cached(what, style, domains, lambda: stmt_key(ls), make)
+
+
+def memoized_all(what, stmts, style, domains, make):
+    """make(), or what it gave for an equal list of statements within the open derivation's naming (a shown
+    pullback: derive-rules' JSON and the record show the same one, and rewriting it looks at every statement)."""
+    def key():
+        keys = tuple(stmt_key(ls) for ls in stmts)
+        return None if None in keys else keys
+    return _cached(what, style, domains, key, make)
+
+
+def _cached(what, style, domains, content, make):
     memo = _MEMO.get()
-    k = stmt_key(ls) if memo is not None else None
+    k = content() if memo is not None else None
     if k is None:
         return make()
     key = (what, style, tuple(sorted((domains or {}).items())), k)
@@ -267,12 +281,15 @@ def _is_sign(f):
     return isinstance(f, (ir.sign, sp.sign))
 
 
+@functools.lru_cache(maxsize=8192)     # asked for each statement's coefficients by every form and style
 def tidy(e):
     """Identities a reader applies at sight, for display only: sign(u)/|u| = 1/u, sign(u)·|u| = u (the
     derivative of log|u| and of |u|), n·x^where(n ≠ 0, n - 1, 0) = n·xⁿ⁻¹ (the guard keeps 0·x⁻¹ from the
     code, not from the mathematics); the matrix form's numerical check holds the result to the statement."""
+    guarded = e.has(ir.where)      # else the first identity has nothing to apply to: a walk per factor saved
+
     def fix(m):
-        for f in m.args:        # f·g(where(f ≠ 0, a, b)) = f·g(a) where f ≠ 0, and 0 either way where f = 0
+        for f in m.args if guarded else ():  # f·g(where(f ≠ 0, a, b)) = f·g(a) where f ≠ 0, and 0 either way where f = 0
             m = m.replace(lambda w: isinstance(w, ir.where) and w.args[0] == sp.Ne(f, 0), lambda w: w.args[1])
         if not isinstance(m, sp.Mul):
             return m
