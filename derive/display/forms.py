@@ -8,7 +8,8 @@ from __future__ import annotations
 import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
-from derive.display import matrixform
+from derive.display import check as dc
+from derive.display import matrixform, shifted
 from derive.display.notation import (
     inverse_of,
     naming,
@@ -126,6 +127,20 @@ def _cancel_inverses(ls):
     return type(ls)(ls.target, ls.indices, simplify_terms(terms, reserved=ls.indices))
 
 
+def _shifted_reads(ls):
+    """ls with the deltas of transposed shifted reads contracted (`Σ_l dy[t-l]·w[l]`, derive.display.shifted),
+    where that agrees with ls at random values; else ls."""
+    if getattr(ls, "mode", None):
+        return ls
+    new = shifted.contracted(ls)
+    if new is ls:
+        return ls
+    if not shifted.agrees(ls, new):
+        dc.reject(ls, stmt_index(new), "the contracted shifted reads differ from the derived statement")
+        return ls
+    return new
+
+
 def _renamed(e, old, new):
     return e.replace(lambda a: ir.is_access(a) and ir.acc_name(a) == old, lambda a: ir.access(new, a.args))
 
@@ -176,7 +191,7 @@ def shown_pullback(d, stmts, style="unicode", domains=None):
     Each pass takes the first substitution that is shorter and starts again; what a pass looks at is kept
     (each statement's shown form, the statements' readers, the substitutions found longer), so a long
     program costs one look per statement and substitution, not one per statement on every pass."""
-    stmts = _copies(d, _adjugates(d, stmts))
+    stmts = [_shifted_reads(ls) for ls in _copies(d, _adjugates(d, stmts))]
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
     seen: dict = {}            # id -> (statement, its shown form): the statement kept so that its id stays its own
     refused: dict = {}         # (id, id) -> the pair whose substitution is not shorter, or fails

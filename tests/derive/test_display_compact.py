@@ -49,3 +49,35 @@ def test_a_scan_whose_value_is_wrong_is_not_shown(monkeypatch):
     assert r.pullback_text() == "dx[i] = Σ_k dy[k]·[i ≤ k]"
     assert r.pushforward_text() == "dy = cumsum(dx)"
     assert dc.rejections and real
+
+
+@pytest.mark.parametrize("rule, pullback", [
+    ("c(x[t], w[k]) -> y[i] = sum(k, x[i+k]*w[k])", "dx[t] = Σ_l dy[t-l]·w[l]\ndw[k] = Σ_l dy[l]·x[k+l]"),
+    ("c(x[s,t], K[p,q]) -> y[h,w] = sum(p, q, x[h+p,w+q]*K[p,q])",
+     "dx[s,t] = Σ_mn K[m,n]·dy[s-m,t-n]\ndK[p,q] = Σ_kl dy[k,l]·x[k+p,l+q]"),
+    ("l(u[s,t]) -> L[i,j] = u[i,j+1] + u[i+2,j+1] + u[i+1,j] + u[i+1,j+2] - 4*u[i+1,j+1]",
+     "du[s,t] = dL[s-1,t-2] + dL[s-1,t] + dL[s-2,t-1] + dL[s,t-1] - 4·dL[s-1,t-1]"),
+    ("d(x[t]) -> y[i] = x[i+1] - x[i]", "dx[t] = dy[t-1] - dy[t]"),
+    ("c(x[t], w[k]) -> y[i] = sum(k, x[2*i+k]*w[k])", "dx[t] = Σ_k dy[k]·w[t-2k]\ndw[k] = Σ_l dy[l]·x[k+2l]"),
+])
+def test_a_transposed_shifted_read_is_a_shifted_read_not_a_delta(rule, pullback):
+    dc.rejections.clear()
+    assert _derive(rule).pullback_text() == pullback
+    assert dc.rejections == []
+
+
+def test_shifted_reads_agree_reads_outside_as_zero_and_catches_a_wrong_shift(monkeypatch):
+    from derive.display import shifted
+    r = _derive("c(x[t], w[k]) -> y[i] = sum(k, x[i+k]*w[k])")
+    dx = r.derivation.pullback[0]
+    right = shifted.contracted(dx)
+    assert right is not dx and shifted.agrees(dx, right)
+    wrong = type(dx)(dx.target, dx.indices, [t.__class__(t.coeff, t.sums, t.atom.func(t.atom.args[0] + 1))
+                                             for t in right.terms])          # dy[t-l+1]: one place off
+    assert not shifted.agrees(dx, wrong)
+    monkeypatch.setattr(shifted, "contracted", lambda ls: type(ls)(ls.target, ls.indices, wrong.terms)
+                        if ls.target == dx.target else ls)
+    dc.rejections.clear()
+    assert _derive("c2(x[t], w[k]) -> y[i] = sum(k, x[i+k]*w[k])").pullback_text().startswith(
+        "dx[t] = Σ_kl dy[k]·w[l]·δ[t,k+l]")
+    assert dc.rejections
