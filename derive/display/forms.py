@@ -5,6 +5,8 @@ Both forms print in plain Unicode for terminals or LaTeX for documents, from the
 """
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
@@ -127,6 +129,25 @@ def _cancel_inverses(ls):
     return type(ls)(ls.target, ls.indices, simplify_terms(terms, reserved=ls.indices))
 
 
+def _opaque_copies(stmts):
+    """`dz = dx` read only by a linear map given as code whose display names its result's cotangent dx anyway
+    (solve_triangular's `dL = -tril(L⁻ᵀ·dx·xᵀ)`): the copy is not shown, the map reads dx."""
+    out = list(stmts)
+    for ls in stmts:
+        if getattr(ls, "mode", None) or len(ls.terms) != 1:
+            continue
+        t = ls.terms[0]
+        readers = [o for o in out if o is not ls and (getattr(o, "arg", None) == ls.target
+                                                    or any(ir.acc_name(u.atom) == ls.target for u in o.terms))]
+        if t.coeff != 1 or t.sums or tuple(t.atom.args) != tuple(ls.indices) or not readers or \
+                not all(getattr(o, "mode", None) == "vjp" and o.of and cot(o.of[-1]) == ir.acc_name(t.atom)
+                        for o in readers):
+            continue
+        out = [dataclasses.replace(o, arg=ir.acc_name(t.atom)) if any(o is r for r in readers) else o
+               for o in out if o is not ls]
+    return out
+
+
 def _shifted_reads(ls):
     """ls with the deltas of transposed shifted reads contracted (`Σ_l dy[t-l]·w[l]`, derive.display.shifted),
     where that agrees with ls at random values; else ls."""
@@ -191,7 +212,7 @@ def shown_pullback(d, stmts, style="unicode", domains=None):
     Each pass takes the first substitution that is shorter and starts again; what a pass looks at is kept
     (each statement's shown form, the statements' readers, the substitutions found longer), so a long
     program costs one look per statement and substitution, not one per statement on every pass."""
-    stmts = [_shifted_reads(ls) for ls in _copies(d, _adjugates(d, stmts))]
+    stmts = [_shifted_reads(ls) for ls in _copies(d, _adjugates(d, _opaque_copies(stmts)))]
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
     seen: dict = {}            # id -> (statement, its shown form): the statement kept so that its id stays its own
     refused: dict = {}         # (id, id) -> the pair whose substitution is not shorter, or fails

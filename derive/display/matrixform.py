@@ -99,8 +99,8 @@ class _ElemMixin:
             if not exp:
                 return s
             return f"{{{s}}}^{{{exp}}}" if "_" in s or "^" in s or s.endswith("}") else f"{s}^{{{exp}}}"
-        if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0): Iverson's bracket [x > 0]
-            c = self._print(e.args[0])
+        if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0) is [x > 0]; where(x > 0, 0, 1) is [x ≤ 0]
+            c = self._print(e.args[0] if e.args[1] == 1 else e.args[0].negated)
             return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
         text = super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
         k = text.find("(")
@@ -173,6 +173,16 @@ class _ElemMixin:
     def _print_Extent(self, e, exp=None):
         return f"size({e.args[0].name})" if self.st is STYLES["unicode"] else \
             r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
+
+    def _print_LessThan(self, e):
+        return self._relation(e, "≤", r"\leq")
+
+    def _print_GreaterThan(self, e):
+        return self._relation(e, "≥", r"\geq")
+
+    def _relation(self, e, uni, tex):
+        op = uni if self.st is STYLES["unicode"] else tex
+        return f"{self._print(e.lhs)} {op} {self._print(e.rhs)}"
 
     def _print_Unequality(self, e):
         ne = "≠" if self.st is STYLES["unicode"] else r"\neq"
@@ -518,10 +528,14 @@ def _triangle_matrix(ls, style, pt, tri):
 
 
 def _is_indicator(e):
-    return isinstance(e, ir.where) and e.args[1] == 1 and e.args[2] == 0
+    return isinstance(e, ir.where) and {e.args[1], e.args[2]} == {0, 1} and e.args[0].is_Relational
 
 
 def _is_reciprocal(e):
+    """1/u or u^(-1/2), and a positive number times such (1/(2·y))."""
+    if e.is_Mul:
+        fs = e.args
+        return any(_is_reciprocal(f) for f in fs) and all(_is_reciprocal(f) or (f.is_Rational and f > 0) for f in fs)
     return e.is_Pow and e.exp.is_negative and e.exp.is_Rational
 
 

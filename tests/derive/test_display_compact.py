@@ -81,3 +81,38 @@ def test_shifted_reads_agree_reads_outside_as_zero_and_catches_a_wrong_shift(mon
     assert _derive("c2(x[t], w[k]) -> y[i] = sum(k, x[i+k]*w[k])").pullback_text().startswith(
         "dx[t] = Σ_kl dy[k]·w[l]·δ[t,k+l]")
     assert dc.rejections
+
+
+def test_the_max_shift_of_log_sum_exp_cancels_in_the_derivation():
+    # y = log Σ_k exp(z - m) + m: ∂y/∂m = 1 - Σ_k softmax = 0 exactly, so no dm is derived or computed
+    r = _derive("l(z[b,k]) -> y[b]:\n    m[b] = max(k, z[b,k])\n    y[b] = log(sum(k, exp(z[b,k] - m[b]))) + m[b]")
+    assert r.pushforward_text() == "dy = (exp(z - y·𝟙ᵀ) ⊙ dz)·𝟙"
+    assert r.pullback_text() == "dz = exp(z - y·𝟙ᵀ) ⊙ (dy·𝟙ᵀ)"
+
+
+def test_only_terms_that_cancel_exactly_are_dropped():
+    import sympy as sp
+    from derive.calculus.differential import Term, drop_cancelling
+    from derive.ir import nodes as ir
+    b, k, kk = ir.Idx("b", "B"), ir.Idx("k", "K"), ir.Idx("kk", "K")
+    e = lambda i: sp.exp(ir.access("z", (b, i)))        # noqa: E731
+    f = lambda i: sp.exp(2 * ir.access("z", (b, i)))    # noqa: E731
+    dm = ir.access("d:m", (b,))
+    one = Term(sp.S.One, (), dm)
+    share = Term(-e(k) / ir.IndexSum(e(kk), [kk]), (k,), dm)
+    assert drop_cancelling([one, share]) == []
+    other = Term(-e(k) / ir.IndexSum(f(kk), [kk]), (k,), dm)        # Σ e / Σ e² is not 1
+    assert drop_cancelling([one, other]) == [one, other]
+
+
+@pytest.mark.parametrize("rule, pullback", [
+    ("s(x[i]: positive) -> y[i] = sqrt(x[i])", "dx = dy/(2·y)"),
+    ("f(X[i,j]) -> y[] = sqrt(sum(i, j, X[i,j]**2))", "dX = dy·X/y"),
+    ("w(c[i]: nonzero, a[i], b[i]) -> y[i] = where(c[i] > 0, a[i], b[i])",
+     "dc[i] = 0\nda = [c > 0] ⊙ dy\ndb = [c ≤ 0] ⊙ dy"),
+    ("t(L[i,j], b[i]) -> x[i] = solve_triangular(L, b)", "dL = -tril(L⁻ᵀ·dx·xᵀ)\ndb = L⁻ᵀ·dx"),
+])
+def test_forms_through_the_output_brackets_and_no_copies(rule, pullback):
+    dc.rejections.clear()
+    assert _derive(rule).pullback_text() == pullback
+    assert [r for r in dc.rejections if not r[1].endswith(" = 0")] == []   # dc[i] = 0's own (older) refusal
