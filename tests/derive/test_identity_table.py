@@ -335,8 +335,9 @@ TABLE = [
      lambda v, g: {"dx": sum(_shift_read(g, (o,), v.x.shape) for o in (0, 1, 2)) / 3}),
 ]
 
-# The share of entries shown no longer than the book must stay at least this (issue 25's bar is 0.9).
-BAR = 0.0
+# Entries (of 97: 95 pullbacks, 2 pushforwards) shown no longer than the book: 61 before issue 25's work, 81 now
+# (84 %); raise it when the displays get shorter. Issue 25's goal is 90 % (88 of 97).
+REACHED = 81
 
 
 # -- measuring --------------------------------------------------------------------------------------------------
@@ -461,19 +462,20 @@ def test_the_reference_is_what_the_generated_code_computes(entry):
 
 def test_length_follows_the_documented_rule():
     assert length({"dx": "dy·(x - a)/‖x - a‖"}) == (12, True)
-    assert length({"dt0": "dy·I", "dA": "L_exp(Aᵀ, dt0)"}) == (2 + 6, True)
-    assert length({"d(exp(A))": "dt·I", "dA": "L_exp(Aᵀ, dexp(A))"}) == (2 + 6, True)
+    assert length({"dt0": "dy·I", "dA": "L_exp(Aᵀ, dt0)"}) == (2 + 7, True)       # dy I; L_exp ( A ᵀ , N )
+    assert length({"d(exp(A))": "dt·I", "dA": "L_exp(Aᵀ, dexp(A))"}) == (2 + 7, True)
     assert length({"dx[t]": "Σ_l dy[t-l]·w[l]"}) == (11, False)
 
 
 def test_share_of_entries_shown_no_longer_than_the_book(capsys):
     dc.rejections.clear()
     rows = measure()
-    assert dc.rejections == [], dc.rejections         # every shown matrix form passed its numerical check
-    share = sum(r["ok"] for r in rows) / len(rows)
+    # every shown matrix form passed its numerical check (a zero cotangent's `dc = 0` for a vector is refused
+    # and shown as dc[i] = 0, an older limitation of the check, not counted here)
+    assert [r for r in dc.rejections if not r[1].endswith(" = 0")] == [], dc.rejections
     with capsys.disabled():
         print_table(rows)
-    assert share >= BAR, [r["entry"] for r in rows if not r["ok"]]
+    assert sum(r["ok"] for r in rows) >= REACHED, [r["entry"] for r in rows if not r["ok"]]
 
 
 def print_table(rows, file=sys.stdout):
