@@ -126,33 +126,21 @@ def _define(np):
         m = np.max(z, axis=1)
         _e7 = (z - (m[:, None]))
         _m8 = np.lse_shift(_e7, axis=1)
-        _ls9 = np.log(np.sum(np.exp(_e7 - _m8), axis=1))
-        _m10 = np.sum(_m8, axis=1)
-        y = ((m + _m10) + _ls9)
-        dm = _ZERO
-        if not is_zero(dz):
-            dm = _add(dm, np.sum((dz * np.where((z == m[:, None]), (1 / np.sum(np.asarray(np.where((z == m[:, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=1))[:, None], 0.0)), axis=1))
+        y = ((m + np.sum(_m8, axis=1)) + np.log(np.sum(np.exp(_e7 - _m8), axis=1)))
         dy_ = _ZERO
-        if not is_zero(dm):
-            dy_ = _add(dy_, (-(dm * np.sum(np.exp(((_e7 - _m10[:, None]) - _ls9[:, None])), axis=1))) + dm)
         if not is_zero(dz):
-            dy_ = _add(dy_, np.sum((dz * np.exp(((_e7 - _m10[:, None]) - _ls9[:, None]))), axis=1))
+            dy_ = _add(dy_, np.sum((dz * np.exp((z - (y[:, None])))), axis=1))
         return y, dy_
 
     def row_logsumexp_rrule(z):
         m = np.max(z, axis=1)
-        _e26 = (z - (m[:, None]))
-        _m27 = np.lse_shift(_e26, axis=1)
-        _ls28 = np.log(np.sum(np.exp(_e26 - _m27), axis=1))
-        _m29 = np.sum(_m27, axis=1)
-        y = ((m + _m29) + _ls28)
+        _e17 = (z - (m[:, None]))
+        _m18 = np.lse_shift(_e17, axis=1)
+        y = ((m + np.sum(_m18, axis=1)) + np.log(np.sum(np.exp(_e17 - _m18), axis=1)))
         def row_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            _e32 = np.exp(((_e26 - _m29[:, None]) - _ls28[:, None]))
-            dm = (-(dy_ * np.sum(_e32, axis=1))) + dy_
-            dz = ((dy_[:, None]) * _e32)
-            dz = _add(dz, ((dm[:, None]) * np.where((z == m[:, None]), (1 / np.sum(np.asarray(np.where((z == m[:, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=1))[:, None], 0.0)))
+            dz = ((dy_[:, None]) * np.exp((z - (y[:, None]))))
             return (_NO, dz)
         return y, row_logsumexp_pullback
 
@@ -239,33 +227,21 @@ def _define(np):
         m = np.max(z, axis=2)
         _e7 = (z - (m[:, :, None]))
         _m8 = np.lse_shift(_e7, axis=2)
-        _ls9 = np.log(np.sum(np.exp(_e7 - _m8), axis=2))
-        _m10 = np.sum(_m8, axis=2)
-        y = ((m + _m10) + _ls9)
-        dm = _ZERO
-        if not is_zero(dz):
-            dm = _add(dm, np.sum((dz * np.where((z == m[:, :, None]), (1 / np.sum(np.asarray(np.where((z == m[:, :, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=2))[:, :, None], 0.0)), axis=2))
+        y = ((m + np.sum(_m8, axis=2)) + np.log(np.sum(np.exp(_e7 - _m8), axis=2)))
         dy_ = _ZERO
-        if not is_zero(dm):
-            dy_ = _add(dy_, (-(dm * np.sum(np.exp(((_e7 - _m10[:, :, None]) - _ls9[:, :, None])), axis=2))) + dm)
         if not is_zero(dz):
-            dy_ = _add(dy_, np.sum((dz * np.exp(((_e7 - _m10[:, :, None]) - _ls9[:, :, None]))), axis=2))
+            dy_ = _add(dy_, np.sum((dz * np.exp((z - (y[:, :, None])))), axis=2))
         return y, dy_
 
     def _op___batched_row_logsumexp_rrule(z):
         m = np.max(z, axis=2)
-        _e26 = (z - (m[:, :, None]))
-        _m27 = np.lse_shift(_e26, axis=2)
-        _ls28 = np.log(np.sum(np.exp(_e26 - _m27), axis=2))
-        _m29 = np.sum(_m27, axis=2)
-        y = ((m + _m29) + _ls28)
+        _e17 = (z - (m[:, :, None]))
+        _m18 = np.lse_shift(_e17, axis=2)
+        y = ((m + np.sum(_m18, axis=2)) + np.log(np.sum(np.exp(_e17 - _m18), axis=2)))
         def _op___batched_row_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            _e32 = np.exp(((_e26 - _m29[:, :, None]) - _ls28[:, :, None]))
-            dm = (-(dy_ * np.sum(_e32, axis=2))) + dy_
-            dz = ((dy_[:, :, None]) * _e32)
-            dz = _add(dz, ((dm[:, :, None]) * np.where((z == m[:, :, None]), (1 / np.sum(np.asarray(np.where((z == m[:, :, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=2))[:, :, None], 0.0)))
+            dz = ((dy_[:, :, None]) * np.exp((z - (y[:, :, None]))))
             return (_NO, dz)
         return y, _op___batched_row_logsumexp_pullback
 
@@ -375,7 +351,6 @@ RULES = {'row_max': {'name': 'row_max',
                                           "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
                                           "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
                                           '\\right)}'}],
-             'holds_for': 'every real input',
              'saves': {'inputs': ['S'], 'outputs': ['y'], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -425,7 +400,6 @@ RULES = {'row_max': {'name': 'row_max',
                                              "y,\\frac{1}{\\sum_{i',j'} "
                                              "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
                                              '\\right)}'}],
-                'holds_for': 'every real input',
                 'saves': {'inputs': ['A'], 'outputs': ['y'], 'intermediates': []},
                 'verified': True,
                 'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -461,7 +435,6 @@ RULES = {'row_max': {'name': 'row_max',
                            'matrix': None,
                            'index': 'dx[i] = Π_i′≠i(x[i′])·dy',
                            'index_latex': "\\mathrm{d}x_{i} = \\prod_{i' \\neq i} x_{i'} \\mathrm{d}y"}],
-             'holds_for': 'every real input',
              'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -487,71 +460,22 @@ RULES = {'row_max': {'name': 'row_max',
                    'outputs': [{'name': 'y', 'indices': ['b']}],
                    'extents': {},
                    'equal_extents': [],
-                   'pushforward': [{'target': 'dm',
-                                    'text': 'dm[b] = Σ_k dz[b,k]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] '
-                                            '== m[b], 1, 0)), 0)',
-                                    'latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
-                                             '\\operatorname{where}{\\left(z_{bk} = '
-                                             "m_{b},\\frac{1}{\\sum_{k'} "
-                                             "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 \\right)}},0 "
-                                             '\\right)}',
-                                    'matrix': None,
-                                    'index': 'dm[b] = Σ_k dz[b,k]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] '
-                                             '== m[b], 1, 0)), 0)',
-                                    'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
-                                                   '\\operatorname{where}{\\left(z_{bk} = '
-                                                   "m_{b},\\frac{1}{\\sum_{k'} "
-                                                   "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
-                                                   '\\right)}},0 \\right)}'},
-                                   {'target': 'dy',
-                                    'text': 'dy[b] = Σ_k -dm[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                            'z[b,k′])) + Σ_k dz[b,k]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                            'z[b,k′])) + dm[b]',
-                                    'latex': '\\mathrm{d}y_{b} = \\sum_{k} - \\frac{\\mathrm{d}m_{b} e^{- '
-                                             "m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                             '\\sum_{k} \\frac{\\mathrm{d}z_{bk} e^{- m_{b} + '
-                                             "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + \\mathrm{d}m_{b}",
-                                    'matrix': None,
-                                    'index': 'dy[b] = Σ_k -dm[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                             'z[b,k′])) + Σ_k dz[b,k]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                             'z[b,k′])) + dm[b]',
-                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} - \\frac{\\mathrm{d}m_{b} '
-                                                   "e^{- m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} "
-                                                   '+ \\sum_{k} \\frac{\\mathrm{d}z_{bk} e^{- m_{b} + '
-                                                   "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                                   '\\mathrm{d}m_{b}'}],
-                   'pullback': [{'target': 'dm',
-                                 'text': 'dm[b] = Σ_k -dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) '
-                                         '+ dy[b]',
-                                 'latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\frac{\\mathrm{d}y_{b} e^{- m_{b} '
-                                          "+ z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + \\mathrm{d}y_{b}",
-                                 'matrix': None,
-                                 'index': 'dm[b] = Σ_k -dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) '
-                                          '+ dy[b]',
-                                 'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\frac{\\mathrm{d}y_{b} e^{- '
-                                                "m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                                '\\mathrm{d}y_{b}'},
-                                {'target': 'dz',
-                                 'text': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) + '
-                                         'dm[b]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] == m[b], 1, 0)), '
-                                         '0)',
-                                 'latex': '\\mathrm{d}z_{bk} = \\frac{\\mathrm{d}y_{b} e^{- m_{b} + '
-                                          "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + \\mathrm{d}m_{b} "
-                                          "\\operatorname{where}{\\left(z_{bk} = m_{b},\\frac{1}{\\sum_{k'} "
-                                          "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 \\right)}},0 "
-                                          '\\right)}',
-                                 'matrix': None,
-                                 'index': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) + '
-                                          'dm[b]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] == m[b], 1, 0)), '
-                                          '0)',
-                                 'index_latex': '\\mathrm{d}z_{bk} = \\frac{\\mathrm{d}y_{b} e^{- m_{b} + '
-                                                "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                                '\\mathrm{d}m_{b} \\operatorname{where}{\\left(z_{bk} = '
-                                                "m_{b},\\frac{1}{\\sum_{k'} "
-                                                "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
-                                                '\\right)}},0 \\right)}'}],
-                   'holds_for': 'every real input',
-                   'saves': {'inputs': ['z'], 'outputs': [], 'intermediates': ['m']},
+                   'pushforward': [{'target': 'dy',
+                                    'text': 'dy = (exp(z - y·𝟙ᵀ) ⊙ dz)·𝟙',
+                                    'latex': '\\mathrm{d}y = (e^{z - y \\mathbf{1}^{\\top}} \\odot '
+                                             '\\mathrm{d}z) \\mathbf{1}',
+                                    'matrix': 'dy = (exp(z - y·𝟙ᵀ) ⊙ dz)·𝟙',
+                                    'index': 'dy[b] = Σ_k dz[b,k]·exp(-y[b] + z[b,k])',
+                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} \\mathrm{d}z_{bk} e^{- '
+                                                   'y_{b} + z_{bk}}'}],
+                   'pullback': [{'target': 'dz',
+                                 'text': 'dz = exp(z - y·𝟙ᵀ) ⊙ (dy·𝟙ᵀ)',
+                                 'latex': '\\mathrm{d}z = \\left(e^{z - y \\mathbf{1}^{\\top}} \\odot '
+                                          '\\left(\\mathrm{d}y \\mathbf{1}^{\\top}\\right)\\right)',
+                                 'matrix': 'dz = exp(z - y·𝟙ᵀ) ⊙ (dy·𝟙ᵀ)',
+                                 'index': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k])',
+                                 'index_latex': '\\mathrm{d}z_{bk} = \\mathrm{d}y_{b} e^{- y_{b} + z_{bk}}'}],
+                   'saves': {'inputs': ['z'], 'outputs': ['y'], 'intermediates': []},
                    'verified': True,
                    'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                                     'adjoint': {'below': 1e-12, 'tolerance': 1e-10},

@@ -318,6 +318,7 @@ def simplify_terms(terms, reserved=()) -> list:
         for u in split_sums(contract_deltas(t)):
             u = contract_deltas(u)
             out.append(canonical(Term(canon_bound(u.coeff), u.sums, u.atom)))
+    out = drop_cancelling(out)
     # combine terms equal up to a numeric factor
     groups: dict = {}
     order = []
@@ -336,6 +337,33 @@ def simplify_terms(terms, reserved=()) -> list:
         atom, sums, rest = key
         res.append(Term(sp.factor_terms(n * rest), sums, atom))
     return _rename_sums(merge_terms(res), reserved)
+
+
+def drop_cancelling(terms):
+    """terms less those on one atom whose coefficients, each summed over the indices its atom does not read,
+    add up to exactly 0: log-sum-exp's shift m contributes dm·(1 - Σ_k e_k/Σ_k′ e_k′) = 0 (issue 25)."""
+    moved = [_summed_out(t) for t in terms]
+    groups: dict = {}
+    for n, (t, m) in enumerate(zip(terms, moved)):
+        groups.setdefault((m.atom, m.sums), []).append(n)
+    drop = set()
+    for ns in groups.values():
+        if len(ns) > 1 and any(moved[n] is not terms[n] for n in ns) and sp.Add(*[moved[n].coeff for n in ns]) == 0:
+            drop.update(ns)
+    return [t for n, t in enumerate(terms) if n not in drop] if drop else terms
+
+
+def _summed_out(t):
+    """t with its sums over indices its atom does not read moved into its coefficient (the factors free of them
+    outside the sum); t itself where there are none."""
+    own = t.atom.atoms(Idx)
+    out_s = [s for s in t.sums if s not in own]
+    if not out_s:
+        return t
+    inner = [f for f in sp.Mul.make_args(t.coeff) if set(out_s) & f.free_symbols]
+    outer = [f for f in sp.Mul.make_args(t.coeff) if not set(out_s) & f.free_symbols]
+    coeff = canon_bound(sp.Mul(*outer) * IndexSum(sp.Mul(*inner), out_s))
+    return Term(coeff, tuple(s for s in t.sums if s in own), t.atom)
 
 
 def merge_terms(terms):
@@ -420,12 +448,19 @@ def canon_bound(e, depth=0):
     return e.func(*[canon_bound(a, depth) for a in e.args])
 
 
-def _new_divisors(new, old):
+def _divisors(e):
+    return {p.base for p in e.atoms(sp.Pow) if p.exp.is_negative}
+
+
+def _new_divisors(new, old, output=None, pattern=None):
     """Bases `new` divides by that `old` did not: SymPy rewrites n·xⁿ⁻¹ through y = xⁿ as n·y/x, which is
-    0·∞ = NaN at x = 0 where the original is finite."""
-    def divisors(e):
-        return {p.base for p in e.atoms(sp.Pow) if p.exp.is_negative}
-    return divisors(new) - divisors(old)
+    0·∞ = NaN at x = 0 where the original is finite. The output y = uᵖ (p > 0) may divide where `old` divided by
+    u: 1/(2·√x) is 1/(2·y), singular where the original is (u = 0 exactly where y = 0)."""
+    got = _divisors(new) - _divisors(old)
+    if output is not None and isinstance(pattern, sp.Pow) and pattern.exp.is_positive and \
+            pattern.base in _divisors(old):
+        got.discard(output)
+    return got
 
 
 def through_output(terms, st: Stmt):
@@ -470,8 +505,10 @@ def through_output(terms, st: Stmt):
             if len(set(combo)) != len(combo):
                 continue
             m = dict(zip(I, combo))
-            new = best.subs(instance("pattern", m), ir.access(st.target, combo))
-            if new != best and sp.count_ops(new) <= sp.count_ops(best) and not _new_divisors(new, best):
+            y = ir.access(st.target, combo)
+            new = best.subs(instance("pattern", m), y)
+            if new != best and sp.count_ops(new) <= sp.count_ops(best) and \
+                    not _new_divisors(new, best, y, instance("pattern", m)):
                 best = new
         if len(logs) == 1:
             for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
@@ -694,12 +731,26 @@ def derive(prog: Program) -> Derivation:
             if base_name(ls.target).startswith("_z"):
                 d.tangent_temps.append(base_name(ls.target))
             d.pushforward.append(ls)
+    d.pushforward = live_tangents(d.pushforward, {tan(v.name) for v in prog.outputs})
     d.pullback = transpose_program(d, prog)
     letters = {v.name: v.indices for v in prog.all_vars}
     for ls in d.pushforward + d.pullback:
         if not isinstance(ls, OpaqueLin):
             relabel(ls, letters.get(base_name(ls.target)), letters)
     return d
+
+
+def live_tangents(stmts, outputs):
+    """The pushforward's statements an output's tangent reads, directly or through others: a tangent whose every
+    use cancelled (log-sum-exp's dm) is not computed."""
+    live = set(outputs)
+    keep = []
+    for ls in reversed(stmts):
+        if ls.target not in live and not isinstance(ls, OpaqueLin):
+            continue
+        keep.append(ls)
+        live |= {ls.arg} if isinstance(ls, OpaqueLin) else {ir.acc_name(t.atom) for t in ls.terms}
+    return keep[::-1]
 
 
 def _read_letters(ls, known):

@@ -5,11 +5,13 @@ Both forms print in plain Unicode for terminals or LaTeX for documents, from the
 """
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
-from derive.display import check as display_check
-from derive.display import matrixform
+from derive.display import check as dc
+from derive.display import matrixform, shifted
 from derive.display.notation import (
     inverse_of,
     naming,
@@ -130,6 +132,39 @@ def _cancel_inverses(ls):
     return type(ls)(ls.target, ls.indices, simplify_terms(terms, reserved=ls.indices))
 
 
+def _opaque_copies(stmts):
+    """`dz = dx` read only by a linear map given as code whose display names its result's cotangent dx anyway
+    (solve_triangular's `dL = -tril(L⁻ᵀ·dx·xᵀ)`): the copy is not shown, the map reads dx."""
+    out = list(stmts)
+    for ls in stmts:
+        if getattr(ls, "mode", None) or len(ls.terms) != 1:
+            continue
+        t = ls.terms[0]
+        readers = [o for o in out if o is not ls and (getattr(o, "arg", None) == ls.target
+                                                    or any(ir.acc_name(u.atom) == ls.target for u in o.terms))]
+        if t.coeff != 1 or t.sums or tuple(t.atom.args) != tuple(ls.indices) or not readers or \
+                not all(getattr(o, "mode", None) == "vjp" and o.of and cot(o.of[-1]) == ir.acc_name(t.atom)
+                        for o in readers):
+            continue
+        out = [dataclasses.replace(o, arg=ir.acc_name(t.atom)) if any(o is r for r in readers) else o
+               for o in out if o is not ls]
+    return out
+
+
+def _shifted_reads(ls):
+    """ls with the deltas of transposed shifted reads contracted (`Σ_l dy[t-l]·w[l]`, derive.display.shifted),
+    where that agrees with ls at random values; else ls."""
+    if getattr(ls, "mode", None):
+        return ls
+    new = shifted.contracted(ls)
+    if new is ls:
+        return ls
+    if not shifted.agrees(ls, new):
+        dc.reject(ls, stmt_index(new), "the contracted shifted reads differ from the derived statement")
+        return ls
+    return new
+
+
 def _renamed(e, old, new):
     return e.replace(lambda a: ir.is_access(a) and ir.acc_name(a) == old, lambda a: ir.access(new, a.args))
 
@@ -180,7 +215,7 @@ def shown_pullback(d, stmts, style="unicode", domains=None):
     Each pass takes the first substitution that is shorter and starts again; what a pass looks at is kept
     (each statement's shown form, the statements' readers, the substitutions found longer), so a long
     program costs one look per statement and substitution, not one per statement on every pass."""
-    stmts = _copies(d, _adjugates(d, stmts))
+    stmts = [_shifted_reads(ls) for ls in _copies(d, _adjugates(d, _opaque_copies(stmts)))]
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
     seen: dict = {}            # id -> (statement, its shown form): the statement kept so that its id stays its own
     refused: dict = {}         # (id, id) -> the pair whose substitution is not shorter, or fails
@@ -266,7 +301,7 @@ def _shorter(ls, reader, shown):
 
 def program_domains(d):
     """The domains the shown formulas must hold for: every input the generated code accepts ({} where none)."""
-    return display_check.formula_domains(getattr(d, "program", None))
+    return dc.formula_domains(getattr(d, "program", None))
 
 
 def program_json(d, which):

@@ -245,22 +245,27 @@ class _BoundNames:
         return super().doprint(expr, *a, **kw)
 
     def idx_name(self, i):
-        if not isinstance(i, ir.Idx):       # a shifted subscript, i+k: its indices by their names
-            return "+".join(self.idx_name(a) for a in _affine_order(i)) if isinstance(i, sp.Add) else \
-                self._affine_term(i)
+        if not isinstance(i, ir.Idx):       # a shifted subscript, i+k or t-l: its indices by their names
+            if not isinstance(i, sp.Add):
+                return self._affine_term(i)
+            parts = [self._affine_term(a) for a in _affine_order(i)]
+            return parts[0] + "".join(p if p.startswith("-") else "+" + p for p in parts[1:])
         return bound_name(i, self.bound)
 
     def _affine_term(self, t):
         if t.is_Integer:
             return str(t)
         c, s = t.as_coeff_Mul()
-        return f"{c}{self.idx_name(s)}" if isinstance(s, ir.Idx) else str(t)
+        if not isinstance(s, ir.Idx):
+            return str(t)
+        return {1: "", -1: "-"}.get(c, str(c)) + self.idx_name(s)
 
 
 def _affine_order(e):
-    """The terms of a shifted subscript as a reader writes them: indices first, the constant last."""
+    """The terms of a shifted subscript as a reader writes them: indices first (added before subtracted), the
+    constant last."""
     terms = list(sp.Add.make_args(e))
-    return sorted(terms, key=lambda t: (t.is_Integer, str(t.as_coeff_Mul()[1])))
+    return sorted(terms, key=lambda t: (t.is_Integer, t.could_extract_minus_sign(), str(t.as_coeff_Mul()[1])))
 
 
 def _is_sign(f):
