@@ -732,7 +732,7 @@ def derive(prog: Program) -> Derivation:
                 d.tangent_temps.append(base_name(ls.target))
             d.pushforward.append(ls)
     d.pushforward = live_tangents(d.pushforward, {tan(v.name) for v in prog.outputs})
-    d.pullback = transpose_program(d, prog)
+    d.pullback = transpose_program(d, prog, aux)
     letters = {v.name: v.indices for v in prog.all_vars}
     for ls in d.pushforward + d.pullback:
         if not isinstance(ls, OpaqueLin):
@@ -790,8 +790,9 @@ def relabel(ls, letters, known=None):
     ls.terms = _rename_sums(terms, new_idx)
 
 
-def transpose_program(d: Derivation, prog: Program) -> list:
-    """Chain the statements' transposes in reverse order: each intermediate's cotangent is built once."""
+def transpose_program(d: Derivation, prog: Program, aux=None) -> list:
+    """Chain the statements' transposes in reverse order: each intermediate's cotangent is built once.
+    aux(X, prim) names prim(X), computed once (a primitive's pullback at the identity may read one)."""
     outs = {v.name for v in prog.outputs}
     read_later = set()
     for ls in d.pushforward:
@@ -810,6 +811,8 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             # materialize T's cotangent, then use it
             idx = ls.indices
             bar = simplify_terms(_retarget(contrib.pop(T), idx), idx)
+            if isinstance(ls, OpaqueLin) and _at_identity(ls, bar, prog, contrib, aux):
+                continue
             if (not isinstance(ls, OpaqueLin) and len(ls.terms) == 1 and len(bar) == 1
                     and _outer_product(bar[0], idx)):
                 # a single use of a cotangent that is a product of factors over disjoint indices (x̄·xᵀ, a rank-one
@@ -847,6 +850,56 @@ def transpose_program(d: Derivation, prog: Program) -> list:
         else:
             pull.append(LinStmt(cot(v.name), P, terms))
     return pull
+
+
+def _identity_scale(bar, idx, result):
+    """The terms of c where the cotangent Σ bar (over idx) is c·I of a square result, or c·𝟙 of a vector one, c
+    read at the batch indices alone (trace(expm(X)): dt[i,j] = dy·δ[i,j]); None where it is not of that form."""
+    own = tuple(idx[-2:]) if result == "square" else tuple(idx[-1:])
+    out = []
+    for t in bar:
+        coeff = t.coeff
+        if result == "square":
+            ds = [f for f in sp.Mul.make_args(coeff) if isinstance(f, KroneckerDelta) and set(f.args) == set(own)]
+            if len(ds) != 1 or own[0] == own[1]:
+                return None
+            coeff = coeff / ds[0]
+        if set(own) & (coeff.atoms(Idx) | t.atom.atoms(Idx) | set(t.sums)):
+            return None
+        out.append(Term(coeff, t.sums, t.atom))
+    return out or None
+
+
+def _at_identity(ls, bar, prog, contrib, aux) -> bool:
+    """X̄ += the declaration's closed form of its pullback at a cotangent c·I (c·𝟙), where the opaque map ls's
+    cotangent Σ bar has that form (primitives.matrix: vjp_at_identity); False (nothing added) where it has not."""
+    p = ir.ALL_PRIMITIVES[ls.prim]
+    line = p.at_identity
+    if line is None or aux is None or ls.argnum != 0:
+        return False
+    scale = _identity_scale(bar, ls.indices, p.result)
+    if scale is None:
+        return False
+    X = base_name(ls.arg)
+    names = dict(zip(p.args, ls.of[:-1]), R=ls.of[-1])
+    xcl = prog.var(X).classes
+    P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
+    nb = len(xcl) - 2
+    batch = dict(zip(ls.indices[:nb], P[:nb]))
+    letters = dict(zip(line.indices, P[nb:]))
+    for m in line.terms:
+        e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
+        for k, f in enumerate(m.factors):
+            ix = tuple(letters[c] for c in f.indices)
+            if k == m.tangent:
+                continue
+            if f.name == "I" and not f.call:
+                e = e * KroneckerDelta(*ix)
+            else:
+                e = e * ir.access(aux(names[f.name], f.call) if f.call else names[f.name], P[:nb] + ix)
+        for t in scale:
+            contrib.setdefault(X, []).append(Term(e * t.coeff.xreplace(batch), t.sums, t.atom.xreplace(batch)))
+    return True
 
 
 # -----------------------------------------------------------------------------------------------------------
