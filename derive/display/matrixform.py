@@ -131,6 +131,13 @@ class _ElemMixin:
             name = "\\operatorname{" + name + "}"
         return name + self.st["open"] + self._print(g) + self.st["close"]
 
+    def _print_Softmax(self, e, exp=None):    # softmax(z): along the last axis
+        u, k = e.args
+        if self.orient[-1:] != (k,) or exp is not None:
+            raise _NoForm()
+        name = "softmax" if self.st is STYLES["unicode"] else "\\operatorname{softmax}"
+        return name + self.st["open"] + self._print(u) + self.st["close"]
+
     def _print_Add(self, e, order=None):        # x - mu, not -mu + x
         terms = list(self._as_ordered_terms(e, order=order))
         k = next((k for k, t in enumerate(terms) if not t.could_extract_minus_sign()), 0)
@@ -331,6 +338,8 @@ def _value(e, orient, pt):
         return _sum_value(e, orient, pt)
     if isinstance(e, Scan):
         return _scan_value(e, orient, pt)
+    if isinstance(e, Softmax):
+        return _softmax_value(e, orient, pt)
     if isinstance(e, sp.Add):
         out = np.float64(0.0)
         for a in e.args:
@@ -493,6 +502,46 @@ def _scan_of(factors, sums, free):
     return [outer * Scan(g, i, sp.Integer(int(reverse)))] + ([] if inclusive else [-outer * g])
 
 
+class Softmax(sp.Function):
+    """Display only: Softmax(u, k) is exp(u)/Σ_k exp(u) along index k, as books name it (softmax(z))."""
+
+    nargs = 2
+
+
+def _softmax_value(e, orient, pt):
+    u, k = e.args
+    if tuple(orient[-1:]) != (k,):
+        raise dc.Mismatch("a softmax along an axis other than the last")
+    v = _value(u, orient, pt)
+    if dc.is_scalar(v):
+        raise dc.Mismatch("a softmax of a scalar")
+    v = np.broadcast_to(v, (pt.size(orient[0]), pt.size(k)) if len(orient) == 2 else (pt.size(k), 1))
+    axis = 1 if len(orient) == 2 else 0
+    w = np.exp(v - v.max(axis, keepdims=True))
+    return w / w.sum(axis, keepdims=True)
+
+
+def softmax_term(t):
+    """Term t with a factor exp(u[.., k])/Σ_k′ exp(u[.., k′]) of its coefficient as Softmax(u, k), u less its
+    summands that do not read k (they cancel: exp(z - m)/Σ exp(z - m) is softmax(z) whatever m); t where none."""
+    fs = list(sp.Mul.make_args(t.coeff))
+    for d in fs:
+        if not (d.is_Pow and d.exp == -1 and isinstance(d.base, IndexSum) and len(d.base.indices) == 1
+                and isinstance(d.base.body, sp.exp)):
+            continue
+        s, B = d.base.indices[0], d.base.body.args[0]
+        for n in fs:
+            if not isinstance(n, sp.exp):
+                continue
+            A = n.args[0]
+            for k in sorted(A.atoms(Idx), key=str):
+                if k.ext == s.ext and A.xreplace({k: s}) == B:
+                    u = sp.Add(*[a for a in sp.Add.make_args(A) if k in a.atoms(Idx)])
+                    rest = sp.Mul(*[f for f in fs if f is not n and f is not d])
+                    return Term(rest * Softmax(u, k), t.sums, t.atom)
+    return t
+
+
 _TRIANGLES = {"<=": ("tril", 0), "<": ("tril", -1), ">=": ("triu", 0), ">": ("triu", 1)}
 _FLIPPED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
 
@@ -617,7 +666,12 @@ def term_pieces(t, free, st, pt=None):
         broadcast = None
     chains = _Chains(items, free, st, pt)
     out = [broadcast] if broadcast is not None else chains.from_free()
-    return num, scalars + out + chains.rest()
+    pieces = scalars + out + chains.rest()
+    if scalars and len(pieces) == len(scalars) + 1 and pieces[-1][0].startswith("1/") and st is STYLES["unicode"]:
+        # scalars times an elementwise reciprocal: y·dy/x, not y·dy·1/x ('/' is elementwise)
+        text = st["dot"].join(p[0] for p in scalars) + pieces[-1][0][1:]
+        pieces = [(text, dc.chain([p[1] for p in pieces]) if pt is not None else None)]
+    return num, pieces
 
 
 def _term_factors(t, free, st, pt):
@@ -847,6 +901,11 @@ def _row_wise(items, free, st, pt):
         b_val = dc.mul(dc.transpose(ones), dc.transpose(val)) if pt is not None else None
     f_text = _print_item(F, free, st)
     f_val = _item_value(F, free, pt) if pt is not None else None
+    if st is STYLES["unicode"] and all(_is_reciprocal(e) for e in F.exprs):     # ((dy ⊙ y)·𝟙ᵀ)/x, not (1/x) ⊙ ...
+        den = _print_item(_Item.of([1 / e for e in F.exprs], F.idx), free, st)
+        if _top_level_op(den) and not (den.startswith("(") and balanced_outer(den)):
+            den = "(" + den + ")"
+        return [], (b_text + "/" + den, dc.hadamard(f_val, b_val) if pt is not None else None)
     if _top_level_op(f_text) and not (f_text.startswith("(") and balanced_outer(f_text)):
         f_text = "(" + f_text + ")"
     had = (_had_factors(F, free, st, pt) or [(f_text, f_val)]) + [(b_text, b_val)]
@@ -884,7 +943,7 @@ def _stmt_matrix(ls, style, pt):
     tri = common_triangle(ls)
     if tri is not None:
         return _triangle_matrix(ls, style, pt, tri)
-    ls = type(ls)(ls.target, ls.indices, [u for t in ls.terms for u in scan_terms(t, free)])
+    ls = type(ls)(ls.target, ls.indices, [u for t in ls.terms for u in scan_terms(softmax_term(t), free)])
     parts = []
     try:
         for t in ls.terms:

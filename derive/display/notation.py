@@ -490,11 +490,30 @@ def stmt_index(ls, style="unicode"):
 def _stmt_index(ls, style):
     if not ls.terms:
         return f"{lhs(ls, style)} = 0"
-    parts = [term_index(t, style) for t in ls.terms]
+    common = _common_number(ls.terms)
+    terms = [Term(tidy(t.coeff) / common, t.sums, t.atom) for t in ls.terms] if common != 1 else ls.terms
+    parts = [term_index(t, style) for t in terms]
     rhs = parts[0]
     for p in parts[1:]:
         rhs += (" - " + p[1:]) if p.startswith("-") else (" + " + p)
+    if common != 1:         # (dy[t] + dy[t-1] + dy[t-2])/3: a number every term has, once
+        p, q = common.p, common.q
+        if style == "latex":
+            rhs = (f"\\frac{{{p}}}{{{q}}}" if q != 1 else str(p)) + r" \left(" + rhs + r"\right)"
+        else:
+            rhs = (f"{p}·" if p != 1 else "") + f"({rhs})" + (f"/{q}" if q != 1 else "")
     return f"{lhs(ls, style)} = {rhs}"
+
+
+def _common_number(terms):
+    """The rational number (not ±1, positive) every one of two or more terms has as a factor, else 1."""
+    if len(terms) < 2:
+        return sp.S.One
+    nums = {abs(tidy(t.coeff).as_coeff_Mul()[0]) for t in terms}
+    if len(nums) != 1:
+        return sp.S.One
+    r = nums.pop()
+    return r if r.is_Rational and r != 1 and r != 0 else sp.S.One
 
 
 def opaque_text(ls, style="unicode"):
