@@ -385,27 +385,27 @@ def _define(np):
         return y, leaky_relu_pullback
 
     # ---- gelu(x[i]) -> y[i]    (rules/elementwise.rules:33)
-    # GELU, exact form.
+    # GELU, exact form: x·Φ(x) with Φ(x) = erfc(-x/√2)/2 (1 + erf(x/√2) would cancel to 0 for x ≪ 0).
     def gelu(x):
-        y = (0.5 * (1.0 + np.erf((0.7071067811865476 * x))) * x)
+        y = (0.5 * np.erfc((-0.7071067811865476 * x)) * x)
         return y
 
     def gelu_frule(tangents, x):
         _, dx = tangents
-        _e5 = np.erf((0.7071067811865476 * x))
-        y = (0.5 * (1.0 + _e5) * x)
+        _e4 = np.erfc((-0.7071067811865476 * x))
+        y = (0.5 * _e4 * x)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, ((0.5 + (0.5 * _e5) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dx))
+            dy_ = _add(dy_, (((0.5 * _e4) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dx))
         return y, dy_
 
     def gelu_rrule(x):
-        _e16 = np.erf((0.7071067811865476 * x))
-        y = (0.5 * (1.0 + _e16) * x)
+        _e14 = np.erfc((-0.7071067811865476 * x))
+        y = (0.5 * _e14 * x)
         def gelu_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = ((0.5 + (0.5 * _e16) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dy_)
+            dx = (((0.5 * _e14) + (0.3989422804014327 * np.exp((-0.5 * (x * x))) * x)) * dy_)
             return (_NO, dx)
         return y, gelu_pullback
 
@@ -634,7 +634,8 @@ OPS = {'sin': {'signature': 'sin(x[i]) -> y[i]',
           'domains': {'x': 'real'},
           'elementwise': True,
           'source': 'rules/elementwise.rules:33',
-          'doc': 'GELU, exact form.'},
+          'doc': 'GELU, exact form: x·Φ(x) with Φ(x) = erfc(-x/√2)/2 (1 + erf(x/√2) would cancel to 0 for x '
+                 '≪ 0).'},
  'scale': {'signature': 'scale(x[i], s) -> y[i]',
            'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i']}, {'name': 's', 'kind': 'scalar'}],
            'outputs': [{'name': 'y', 'indices': ['i']}],
@@ -675,6 +676,7 @@ RULES = {'sin': {'name': 'sin',
                        'matrix': 'dx = cos(x) ⊙ dy',
                        'index': 'dx[i] = dy[i]·cos(x[i])',
                        'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} \\cos{\\left(x_{i} \\right)}'}],
+         'holds_for': 'every real input',
          'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -706,6 +708,7 @@ RULES = {'sin': {'name': 'sin',
                         'matrix': 'dx = dy/sqrt(1 - x²)',
                         'index': 'dx[i] = dy[i]/sqrt(1 - x[i]²)',
                         'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i}}{\\sqrt{1 - x_{i}^{2}}}'}],
+          'holds_for': 'every real input',
           'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -744,6 +747,7 @@ RULES = {'sin': {'name': 'sin',
                        'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i} \\cos{\\left(x_{i} '
                                       '\\right)}}{\\sqrt{1 - \\frac{\\left(5 \\sin{\\left(x_{i} \\right)} + '
                                       '1\\right)^{2}}{25}}}'}],
+         'holds_for': 'every real input',
          'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -775,6 +779,7 @@ RULES = {'sin': {'name': 'sin',
                        'matrix': 'dx = -sin(x) ⊙ dy',
                        'index': 'dx[i] = -dy[i]·sin(x[i])',
                        'index_latex': '\\mathrm{d}x_{i} = - \\mathrm{d}y_{i} \\sin{\\left(x_{i} \\right)}'}],
+         'holds_for': 'every real input',
          'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -805,6 +810,7 @@ RULES = {'sin': {'name': 'sin',
                        'matrix': 'dx = y ⊙ dy',
                        'index': 'dx[i] = dy[i]·y[i]',
                        'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} y_{i}'}],
+         'holds_for': 'every real input',
          'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -839,6 +845,7 @@ RULES = {'sin': {'name': 'sin',
                        'matrix': 'dx = dy/x',
                        'index': 'dx[i] = dy[i]/x[i]',
                        'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i}}{x_{i}}'}],
+         'holds_for': 'x > 0',
          'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -869,6 +876,7 @@ RULES = {'sin': {'name': 'sin',
                          'matrix': 'dx = dy/(x + 1)',
                          'index': 'dx[i] = dy[i]/(x[i] + 1)',
                          'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i}}{x_{i} + 1}'}],
+           'holds_for': 'every real input',
            'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
            'verified': True,
            'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -899,6 +907,7 @@ RULES = {'sin': {'name': 'sin',
                          'matrix': 'dx = exp(x) ⊙ dy',
                          'index': 'dx[i] = dy[i]·exp(x[i])',
                          'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} e^{x_{i}}'}],
+           'holds_for': 'every real input',
            'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
            'verified': True,
            'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -933,6 +942,7 @@ RULES = {'sin': {'name': 'sin',
                         'matrix': 'dx = dy/(2·y)',
                         'index': 'dx[i] = dy[i]/(2·y[i])',
                         'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i}}{2 y_{i}}'}],
+          'holds_for': 'x > 0',
           'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -964,6 +974,7 @@ RULES = {'sin': {'name': 'sin',
                         'matrix': 'dx = (1 - y²) ⊙ dy',
                         'index': 'dx[i] = (1 - y[i]²)·dy[i]',
                         'index_latex': '\\mathrm{d}x_{i} = \\left(1 - y_{i}^{2}\\right) \\mathrm{d}y_{i}'}],
+          'holds_for': 'every real input',
           'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1002,6 +1013,7 @@ RULES = {'sin': {'name': 'sin',
                            'index': 'dx[i] = dy[i]·sigmoid(-x[i])·y[i]',
                            'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} '
                                           '\\operatorname{sigmoid}{\\left(- x_{i} \\right)} y_{i}'}],
+             'holds_for': 'every real input',
              'saves': {'inputs': ['x'], 'outputs': ['y'], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1040,6 +1052,7 @@ RULES = {'sin': {'name': 'sin',
                             'index': 'dx[i] = dy[i]·sigmoid(x[i])',
                             'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} '
                                            '\\operatorname{sigmoid}{\\left(x_{i} \\right)}'}],
+              'holds_for': 'every real input',
               'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
               'verified': True,
               'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1073,6 +1086,7 @@ RULES = {'sin': {'name': 'sin',
                         'index': 'dx[i] = dy[i]·step(x[i])',
                         'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} '
                                        '\\operatorname{step}{\\left(x_{i} \\right)}'}],
+          'holds_for': 'every real input',
           'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1105,6 +1119,7 @@ RULES = {'sin': {'name': 'sin',
                        'index': 'dx[i] = 2·dy[i]·exp(-x[i]²)/sqrt(pi)',
                        'index_latex': '\\mathrm{d}x_{i} = \\frac{2 \\mathrm{d}y_{i} e^{- '
                                       'x_{i}^{2}}}{\\sqrt{\\pi}}'}],
+         'holds_for': 'every real input',
          'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
          'verified': True,
          'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1146,6 +1161,7 @@ RULES = {'sin': {'name': 'sin',
                               'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} '
                                              '\\operatorname{where}{\\left(x_{i} > 0,1,\\frac{1}{100} '
                                              '\\right)}'}],
+                'holds_for': 'every real input',
                 'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
                 'verified': True,
                 'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1158,40 +1174,40 @@ RULES = {'sin': {'name': 'sin',
           'signature': 'gelu(x[i]) -> y[i]',
           'file': 'rules/elementwise.rules',
           'line': 33,
-          'text': 'gelu(x[i]) -> y[i] = 0.5 * x[i] * (1 + erf(x[i] / sqrt(2)))',
-          'doc': 'GELU, exact form.',
+          'text': 'gelu(x[i]) -> y[i] = 0.5 * x[i] * erfc(-x[i] / sqrt(2))',
+          'doc': 'GELU, exact form: x·Φ(x) with Φ(x) = erfc(-x/√2)/2 (1 + erf(x/√2) would cancel to 0 for x '
+                 '≪ 0).',
           'inputs': [{'name': 'x', 'kind': 'tensor', 'indices': ['i'], 'domain': 'real', 'declared': False}],
           'outputs': [{'name': 'y', 'indices': ['i']}],
           'extents': {},
           'equal_extents': [],
           'pushforward': [{'target': 'dy',
-                           'text': 'dy[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + erf(sqrt(2)·x[i]/2)/2 '
-                                   '+ 1/2)·dx[i]',
-                           'latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                    '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                    '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} '
-                                    '\\right)}}{2} + \\frac{1}{2}\\right) \\mathrm{d}x_{i}',
+                           'text': 'dy[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                   'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dx[i]',
+                           'latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                    '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} e^{- '
+                                    '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) \\mathrm{d}x_{i}',
                            'matrix': None,
-                           'index': 'dy[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + '
-                                    'erf(sqrt(2)·x[i]/2)/2 + 1/2)·dx[i]',
-                           'index_latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                          '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                          '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} '
-                                          '\\right)}}{2} + \\frac{1}{2}\\right) \\mathrm{d}x_{i}'}],
+                           'index': 'dy[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                    'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dx[i]',
+                           'index_latex': '\\mathrm{d}y_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                          '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} '
+                                          'e^{- \\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) '
+                                          '\\mathrm{d}x_{i}'}],
           'pullback': [{'target': 'dx',
-                        'text': 'dx[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + erf(sqrt(2)·x[i]/2)/2 + '
-                                '1/2)·dy[i]',
-                        'latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                 '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                 '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} '
-                                 '+ \\frac{1}{2}\\right) \\mathrm{d}y_{i}',
+                        'text': 'dx[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dy[i]',
+                        'latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                 '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} e^{- '
+                                 '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) \\mathrm{d}y_{i}',
                         'matrix': None,
-                        'index': 'dx[i] = (sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)) + erf(sqrt(2)·x[i]/2)/2 + '
-                                 '1/2)·dy[i]',
-                        'index_latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\sqrt{2} x_{i} e^{- '
-                                       '\\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}} + '
-                                       '\\frac{\\operatorname{erf}{\\left(\\frac{\\sqrt{2} x_{i}}{2} '
-                                       '\\right)}}{2} + \\frac{1}{2}\\right) \\mathrm{d}y_{i}'}],
+                        'index': 'dx[i] = (erfc(-sqrt(2)·x[i]/2)/2 + '
+                                 'sqrt(2)·x[i]·exp(-x[i]²/2)/(2·sqrt(pi)))·dy[i]',
+                        'index_latex': '\\mathrm{d}x_{i} = \\left(\\frac{\\operatorname{erfc}{\\left(- '
+                                       '\\frac{\\sqrt{2} x_{i}}{2} \\right)}}{2} + \\frac{\\sqrt{2} x_{i} '
+                                       'e^{- \\frac{x_{i}^{2}}{2}}}{2 \\sqrt{\\pi}}\\right) '
+                                       '\\mathrm{d}y_{i}'}],
+          'holds_for': 'every real input',
           'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1229,6 +1245,7 @@ RULES = {'sin': {'name': 'sin',
                          'matrix': 'ds = xᵀ·dy',
                          'index': 'ds = Σ_k dy[k]·x[k]',
                          'index_latex': '\\mathrm{d}s = \\sum_{k} \\mathrm{d}y_{k} x_{k}'}],
+           'holds_for': 'every real input',
            'saves': {'inputs': ['x', 's'], 'outputs': [], 'intermediates': []},
            'verified': True,
            'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -1260,6 +1277,7 @@ RULES = {'sin': {'name': 'sin',
                          'matrix': 'dx = n·(x^(n - 1) ⊙ dy)',
                          'index': 'dx[i] = dy[i]·n·x[i]^(n - 1)',
                          'index_latex': '\\mathrm{d}x_{i} = \\mathrm{d}y_{i} n x_{i}^{n - 1}'}],
+           'holds_for': 'every real input',
            'saves': {'inputs': ['x', 'n'], 'outputs': [], 'intermediates': []},
            'verified': True,
            'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},

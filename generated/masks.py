@@ -956,21 +956,16 @@ RULES = {'cumsum': {'name': 'cumsum',
                                      'index': 'dy[i,j] = dm[i,j]·y[i,j] + Σ_k -dm[i,k]·y[i,j]·y[i,k]',
                                      'index_latex': '\\mathrm{d}y_{ij} = \\mathrm{d}m_{ij} y_{ij} + '
                                                     '\\sum_{k} - \\mathrm{d}m_{ik} y_{ij} y_{ik}'}],
-                    'pullback': [{'target': 'dm',
-                                  'text': 'dm = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ)',
-                                  'latex': '\\mathrm{d}m = y \\odot \\mathrm{d}y - \\left(y \\odot '
-                                           '\\left((\\mathrm{d}y \\odot y) \\mathbf{1} '
-                                           '\\mathbf{1}^{\\top}\\right)\\right)',
-                                  'matrix': 'dm = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ)',
-                                  'index': 'dm[i,j] = dy[i,j]·y[i,j] + Σ_k -dy[i,k]·y[i,j]·y[i,k]',
-                                  'index_latex': '\\mathrm{d}m_{ij} = \\mathrm{d}y_{ij} y_{ij} + \\sum_{k} - '
-                                                 '\\mathrm{d}y_{ik} y_{ij} y_{ik}'},
-                                 {'target': 'ds',
-                                  'text': 'ds = tril(dm)',
-                                  'latex': '\\mathrm{d}s = \\operatorname{tril}\\left(\\mathrm{d}m\\right)',
-                                  'matrix': 'ds = tril(dm)',
-                                  'index': 'ds[i,j] = dm[i,j]·[j ≤ i]',
-                                  'index_latex': '\\mathrm{d}s_{ij} = \\mathrm{d}m_{ij} [j \\le i]'}],
+                    'pullback': [{'target': 'ds',
+                                  'text': 'ds = tril(y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ))',
+                                  'latex': '\\mathrm{d}s = \\operatorname{tril}\\left(y \\odot \\mathrm{d}y '
+                                           '- \\left(y \\odot \\left((\\mathrm{d}y \\odot y) \\mathbf{1} '
+                                           '\\mathbf{1}^{\\top}\\right)\\right)\\right)',
+                                  'matrix': 'ds = tril(y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ))',
+                                  'index': 'ds[i,j] = dy[i,j]·y[i,j]·[j ≤ i] + Σ_k -dy[i,k]·y[i,j]·y[i,k]·[j '
+                                           '≤ i]',
+                                  'index_latex': '\\mathrm{d}s_{ij} = \\mathrm{d}y_{ij} y_{ij} [j \\le i] + '
+                                                 '\\sum_{k} - \\mathrm{d}y_{ik} y_{ij} y_{ik} [j \\le i]'}],
                     'holds_for': 'every real input',
                     'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
                     'verified': True,

@@ -126,21 +126,25 @@ def _define(np):
         m = np.max(z, axis=1)
         _e7 = (z - (m[:, None]))
         _m8 = np.lse_shift(_e7, axis=1)
-        y = ((m + np.sum(_m8, axis=1)) + np.log(np.sum(np.exp(_e7 - _m8), axis=1)))
+        _ls9 = np.log(np.sum(np.exp(_e7 - _m8), axis=1))
+        _m10 = np.sum(_m8, axis=1)
+        y = ((m + _m10) + _ls9)
         dy_ = _ZERO
         if not is_zero(dz):
-            dy_ = _add(dy_, np.sum((dz * np.exp((z - (y[:, None])))), axis=1))
+            dy_ = _add(dy_, np.sum((dz * np.exp(((_e7 - _m10[:, None]) - _ls9[:, None]))), axis=1))
         return y, dy_
 
     def row_logsumexp_rrule(z):
         m = np.max(z, axis=1)
         _e17 = (z - (m[:, None]))
         _m18 = np.lse_shift(_e17, axis=1)
-        y = ((m + np.sum(_m18, axis=1)) + np.log(np.sum(np.exp(_e17 - _m18), axis=1)))
+        _ls19 = np.log(np.sum(np.exp(_e17 - _m18), axis=1))
+        _m20 = np.sum(_m18, axis=1)
+        y = ((m + _m20) + _ls19)
         def row_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dz = ((dy_[:, None]) * np.exp((z - (y[:, None]))))
+            dz = ((dy_[:, None]) * np.exp(((_e17 - _m20[:, None]) - _ls19[:, None])))
             return (_NO, dz)
         return y, row_logsumexp_pullback
 
@@ -227,21 +231,25 @@ def _define(np):
         m = np.max(z, axis=2)
         _e7 = (z - (m[:, :, None]))
         _m8 = np.lse_shift(_e7, axis=2)
-        y = ((m + np.sum(_m8, axis=2)) + np.log(np.sum(np.exp(_e7 - _m8), axis=2)))
+        _ls9 = np.log(np.sum(np.exp(_e7 - _m8), axis=2))
+        _m10 = np.sum(_m8, axis=2)
+        y = ((m + _m10) + _ls9)
         dy_ = _ZERO
         if not is_zero(dz):
-            dy_ = _add(dy_, np.sum((dz * np.exp((z - (y[:, :, None])))), axis=2))
+            dy_ = _add(dy_, np.sum((dz * np.exp(((_e7 - _m10[:, :, None]) - _ls9[:, :, None]))), axis=2))
         return y, dy_
 
     def _op___batched_row_logsumexp_rrule(z):
         m = np.max(z, axis=2)
         _e17 = (z - (m[:, :, None]))
         _m18 = np.lse_shift(_e17, axis=2)
-        y = ((m + np.sum(_m18, axis=2)) + np.log(np.sum(np.exp(_e17 - _m18), axis=2)))
+        _ls19 = np.log(np.sum(np.exp(_e17 - _m18), axis=2))
+        _m20 = np.sum(_m18, axis=2)
+        y = ((m + _m20) + _ls19)
         def _op___batched_row_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dz = ((dy_[:, :, None]) * np.exp((z - (y[:, :, None]))))
+            dz = ((dy_[:, :, None]) * np.exp(((_e17 - _m20[:, :, None]) - _ls19[:, :, None])))
             return (_NO, dz)
         return y, _op___batched_row_logsumexp_pullback
 
@@ -351,6 +359,7 @@ RULES = {'row_max': {'name': 'row_max',
                                           "\\operatorname{where}{\\left(S_{nm} = y_{n},\\frac{1}{\\sum_{m'} "
                                           "\\operatorname{where}{\\left(S_{n,m'} = y_{n},1,0 \\right)}},0 "
                                           '\\right)}'}],
+             'holds_for': 'every real input',
              'saves': {'inputs': ['S'], 'outputs': ['y'], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -400,6 +409,7 @@ RULES = {'row_max': {'name': 'row_max',
                                              "y,\\frac{1}{\\sum_{i',j'} "
                                              "\\operatorname{where}{\\left(A_{i',j'} = y,1,0 \\right)}},0 "
                                              '\\right)}'}],
+                'holds_for': 'every real input',
                 'saves': {'inputs': ['A'], 'outputs': ['y'], 'intermediates': []},
                 'verified': True,
                 'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -435,6 +445,7 @@ RULES = {'row_max': {'name': 'row_max',
                            'matrix': None,
                            'index': 'dx[i] = Π_i′≠i(x[i′])·dy',
                            'index_latex': "\\mathrm{d}x_{i} = \\prod_{i' \\neq i} x_{i'} \\mathrm{d}y"}],
+             'holds_for': 'every real input',
              'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
              'verified': True,
              'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
@@ -461,21 +472,25 @@ RULES = {'row_max': {'name': 'row_max',
                    'extents': {},
                    'equal_extents': [],
                    'pushforward': [{'target': 'dy',
-                                    'text': 'dy = (exp(z - y·𝟙ᵀ) ⊙ dz)·𝟙',
-                                    'latex': '\\mathrm{d}y = (e^{z - y \\mathbf{1}^{\\top}} \\odot '
+                                    'text': 'dy = (softmax(z) ⊙ dz)·𝟙',
+                                    'latex': '\\mathrm{d}y = (\\operatorname{softmax}\\left(z\\right) \\odot '
                                              '\\mathrm{d}z) \\mathbf{1}',
-                                    'matrix': 'dy = (exp(z - y·𝟙ᵀ) ⊙ dz)·𝟙',
-                                    'index': 'dy[b] = Σ_k dz[b,k]·exp(-y[b] + z[b,k])',
-                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} \\mathrm{d}z_{bk} e^{- '
-                                                   'y_{b} + z_{bk}}'}],
+                                    'matrix': 'dy = (softmax(z) ⊙ dz)·𝟙',
+                                    'index': 'dy[b] = Σ_k dz[b,k]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
+                                             'z[b,k′]))',
+                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} \\frac{\\mathrm{d}z_{bk} '
+                                                   "e^{- m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + "
+                                                   "z_{b,k'}}}"}],
                    'pullback': [{'target': 'dz',
-                                 'text': 'dz = exp(z - y·𝟙ᵀ) ⊙ (dy·𝟙ᵀ)',
-                                 'latex': '\\mathrm{d}z = \\left(e^{z - y \\mathbf{1}^{\\top}} \\odot '
-                                          '\\left(\\mathrm{d}y \\mathbf{1}^{\\top}\\right)\\right)',
-                                 'matrix': 'dz = exp(z - y·𝟙ᵀ) ⊙ (dy·𝟙ᵀ)',
-                                 'index': 'dz[b,k] = dy[b]·exp(-y[b] + z[b,k])',
-                                 'index_latex': '\\mathrm{d}z_{bk} = \\mathrm{d}y_{b} e^{- y_{b} + z_{bk}}'}],
-                   'saves': {'inputs': ['z'], 'outputs': ['y'], 'intermediates': []},
+                                 'text': 'dz = softmax(z) ⊙ (dy·𝟙ᵀ)',
+                                 'latex': '\\mathrm{d}z = \\left(\\operatorname{softmax}\\left(z\\right) '
+                                          '\\odot \\left(\\mathrm{d}y \\mathbf{1}^{\\top}\\right)\\right)',
+                                 'matrix': 'dz = softmax(z) ⊙ (dy·𝟙ᵀ)',
+                                 'index': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′]))',
+                                 'index_latex': '\\mathrm{d}z_{bk} = \\frac{\\mathrm{d}y_{b} e^{- m_{b} + '
+                                                "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}}"}],
+                   'holds_for': 'every real input',
+                   'saves': {'inputs': ['z'], 'outputs': [], 'intermediates': ['m']},
                    'verified': True,
                    'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                                     'adjoint': {'below': 1e-12, 'tolerance': 1e-10},

@@ -1469,7 +1469,7 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsume
 
 // tr_reductions_row_logsumexp_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_z = sh;
@@ -1509,24 +1509,24 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0))*exp(-x_y[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]));
+            acc0 += ((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0))*exp(-x_m[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
         }
     }
     if (active) {
-        tr_store(d_y, row, acc0, mode_d_y);
+        tr_store(d_y, row, (T(1) / (u_c1[i0])) * acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp5_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_y, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp5_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_y, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp5_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_y, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp5_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_reductions_row_logsumexp_jvp5_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_y, const T* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1536,35 +1536,35 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += tr_ld(d_z, i0 * n_k + q0)*exp(-x_y[i0] + x_z[i0 * n_k + q0]);
+            acc0 += tr_ld(d_z, i0 * n_k + q0)*exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(d_y, row, acc0, mode_d_y);
+        tr_store(d_y, row, (T(1) / (u_c1[i0])) * acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_y, const float* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp5_warp_body<float>(d_y, mode_d_y, d_z, x_y, x_z, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp5_warp_body<float>(d_y, mode_d_y, d_z, x_m, x_z, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_y, const double* __restrict__ x_z, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp5_warp_body<double>(d_y, mode_d_y, d_z, x_y, x_z, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp5_warp_body<double>(d_y, mode_d_y, d_z, x_m, x_z, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
 }
 
-// tr_reductions_row_logsumexp_pb0: elementwise, grid-stride over the flat index e
+// tr_reductions_row_logsumexp_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb0_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ b_y, const T* __restrict__ x_y, const T* __restrict__ x_z, const long long n_k, const long long n_b) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ b_y, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_k, const long long n_b) {
     const long long total = n_b * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
-        const T r2 = tr_ld(b_y, e0)*exp(-x_y[e0] + x_z[e]);
+        const T r2 = tr_ld(b_y, e0)*exp(-x_m[e0] + x_z[e] - tr_shift(u_c0[e0]))/u_c1[e0];
         tr_store(b_z, e, r2, mode_b_z);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb0_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ b_y, const float* __restrict__ x_y, const float* __restrict__ x_z, const long long n_k, const long long n_b) {
-    tr_reductions_row_logsumexp_pb0_body<float>(b_z, mode_b_z, b_y, x_y, x_z, n_k, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ b_y, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb2_body<float>(b_z, mode_b_z, b_y, x_m, x_z, u_c0, u_c1, n_k, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb0_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ b_y, const double* __restrict__ x_y, const double* __restrict__ x_z, const long long n_k, const long long n_b) {
-    tr_reductions_row_logsumexp_pb0_body<double>(b_z, mode_b_z, b_y, x_y, x_z, n_k, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ b_y, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb2_body<double>(b_z, mode_b_z, b_y, x_m, x_z, u_c0, u_c1, n_k, n_b);
 }
