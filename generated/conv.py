@@ -836,12 +836,11 @@ RULES = {'conv1d': {'name': 'conv1d',
                              'index_latex': '\\mathrm{d}y_{i} = \\sum_{k} \\mathrm{d}w_{k} x_{i+k} + '
                                             '\\sum_{k} \\mathrm{d}x_{i+k} w_{k}'}],
             'pullback': [{'target': 'dx',
-                          'text': 'dx[t] = Σ_kl dy[k]·w[l]·δ[t,k+l]',
-                          'latex': '\\mathrm{d}x_{t} = \\sum_{kl} \\mathrm{d}y_{k} w_{l} \\delta_{t,k+l}',
+                          'text': 'dx[t] = Σ_l dy[t-l]·w[l]',
+                          'latex': '\\mathrm{d}x_{t} = \\sum_{l} \\mathrm{d}y_{t-l} w_{l}',
                           'matrix': None,
-                          'index': 'dx[t] = Σ_kl dy[k]·w[l]·δ[t,k+l]',
-                          'index_latex': '\\mathrm{d}x_{t} = \\sum_{kl} \\mathrm{d}y_{k} w_{l} '
-                                         '\\delta_{t,k+l}'},
+                          'index': 'dx[t] = Σ_l dy[t-l]·w[l]',
+                          'index_latex': '\\mathrm{d}x_{t} = \\sum_{l} \\mathrm{d}y_{t-l} w_{l}'},
                          {'target': 'dw',
                           'text': 'dw[k] = Σ_l dy[l]·x[k+l]',
                           'latex': '\\mathrm{d}w_{k} = \\sum_{l} \\mathrm{d}y_{l} x_{k+l}',
@@ -885,13 +884,11 @@ RULES = {'conv1d': {'name': 'conv1d',
                                      'index_latex': '\\mathrm{d}y_{i} = \\sum_{k} \\mathrm{d}w_{k} x_{2i+k} '
                                                     '+ \\sum_{k} \\mathrm{d}x_{2i+k} w_{k}'}],
                     'pullback': [{'target': 'dx',
-                                  'text': 'dx[t] = Σ_kl dy[k]·w[l]·δ[t,2k+l]',
-                                  'latex': '\\mathrm{d}x_{t} = \\sum_{kl} \\mathrm{d}y_{k} w_{l} '
-                                           '\\delta_{t,2k+l}',
+                                  'text': 'dx[t] = Σ_k dy[k]·w[t-2k]',
+                                  'latex': '\\mathrm{d}x_{t} = \\sum_{k} \\mathrm{d}y_{k} w_{t-2k}',
                                   'matrix': None,
-                                  'index': 'dx[t] = Σ_kl dy[k]·w[l]·δ[t,2k+l]',
-                                  'index_latex': '\\mathrm{d}x_{t} = \\sum_{kl} \\mathrm{d}y_{k} w_{l} '
-                                                 '\\delta_{t,2k+l}'},
+                                  'index': 'dx[t] = Σ_k dy[k]·w[t-2k]',
+                                  'index_latex': '\\mathrm{d}x_{t} = \\sum_{k} \\mathrm{d}y_{k} w_{t-2k}'},
                                  {'target': 'dw',
                                   'text': 'dw[k] = Σ_l dy[l]·x[k+2l]',
                                   'latex': '\\mathrm{d}w_{k} = \\sum_{l} \\mathrm{d}y_{l} x_{k+2l}',
@@ -939,13 +936,12 @@ RULES = {'conv1d': {'name': 'conv1d',
                                             '\\mathrm{d}x_{k,h+l,m+w} + \\sum_{klm} \\mathrm{d}K_{oklm} '
                                             'x_{k,h+l,m+w}'}],
             'pullback': [{'target': 'dx',
-                          'text': 'dx[c,s,t] = Σ_klmnr K[k,c,n,r]·dy[k,l,m]·δ[s,l+n]·δ[t,m+r]',
-                          'latex': '\\mathrm{d}x_{cst} = \\sum_{klmnr} K_{kcnr} \\mathrm{d}y_{klm} '
-                                   '\\delta_{s,l+n} \\delta_{t,m+r}',
+                          'text': 'dx[c,s,t] = Σ_knr K[k,c,n,r]·dy[k,s-n,t-r]',
+                          'latex': '\\mathrm{d}x_{cst} = \\sum_{knr} K_{kcnr} \\mathrm{d}y_{k,s-n,t-r}',
                           'matrix': None,
-                          'index': 'dx[c,s,t] = Σ_klmnr K[k,c,n,r]·dy[k,l,m]·δ[s,l+n]·δ[t,m+r]',
-                          'index_latex': '\\mathrm{d}x_{cst} = \\sum_{klmnr} K_{kcnr} \\mathrm{d}y_{klm} '
-                                         '\\delta_{s,l+n} \\delta_{t,m+r}'},
+                          'index': 'dx[c,s,t] = Σ_knr K[k,c,n,r]·dy[k,s-n,t-r]',
+                          'index_latex': '\\mathrm{d}x_{cst} = \\sum_{knr} K_{kcnr} '
+                                         '\\mathrm{d}y_{k,s-n,t-r}'},
                          {'target': 'dK',
                           'text': 'dK[o,c,p,q] = Σ_kl dy[o,k,l]·x[c,k+p,l+q]',
                           'latex': '\\mathrm{d}K_{ocpq} = \\sum_{kl} \\mathrm{d}y_{okl} x_{c,k+p,l+q}',
@@ -1055,13 +1051,13 @@ RULES = {'conv1d': {'name': 'conv1d',
                                                       '\\mathrm{d}x_{c,h+k,l+w} + \\sum_{kl} '
                                                       '\\mathrm{d}K_{ckl} x_{c,h+k,l+w}'}],
                       'pullback': [{'target': 'dx',
-                                    'text': 'dx[c,s,t] = Σ_klmn K[c,m,n]·dy[c,k,l]·δ[s,k+m]·δ[t,l+n]',
-                                    'latex': '\\mathrm{d}x_{cst} = \\sum_{klmn} K_{cmn} \\mathrm{d}y_{ckl} '
-                                             '\\delta_{s,k+m} \\delta_{t,l+n}',
+                                    'text': 'dx[c,s,t] = Σ_mn K[c,m,n]·dy[c,s-m,t-n]',
+                                    'latex': '\\mathrm{d}x_{cst} = \\sum_{mn} K_{cmn} '
+                                             '\\mathrm{d}y_{c,s-m,t-n}',
                                     'matrix': None,
-                                    'index': 'dx[c,s,t] = Σ_klmn K[c,m,n]·dy[c,k,l]·δ[s,k+m]·δ[t,l+n]',
-                                    'index_latex': '\\mathrm{d}x_{cst} = \\sum_{klmn} K_{cmn} '
-                                                   '\\mathrm{d}y_{ckl} \\delta_{s,k+m} \\delta_{t,l+n}'},
+                                    'index': 'dx[c,s,t] = Σ_mn K[c,m,n]·dy[c,s-m,t-n]',
+                                    'index_latex': '\\mathrm{d}x_{cst} = \\sum_{mn} K_{cmn} '
+                                                   '\\mathrm{d}y_{c,s-m,t-n}'},
                                    {'target': 'dK',
                                     'text': 'dK[c,p,q] = Σ_kl dy[c,k,l]·x[c,k+p,l+q]',
                                     'latex': '\\mathrm{d}K_{cpq} = \\sum_{kl} \\mathrm{d}y_{ckl} '
@@ -1108,25 +1104,17 @@ RULES = {'conv1d': {'name': 'conv1d',
                                                '\\mathrm{d}u_{i+1,j+2} + \\mathrm{d}u_{i+1,j} + '
                                                '\\mathrm{d}u_{i+2,j+1} + \\mathrm{d}u_{i,j+1}'}],
                'pullback': [{'target': 'du',
-                             'text': 'du[s,t] = Σ_kl -4·dL[k,l]·δ[s,k+1]·δ[t,l+1] + Σ_kl '
-                                     'dL[k,l]·δ[s,k+1]·δ[t,l+2] + Σ_kl dL[k,l]·δ[l,t]·δ[s,k+1] + Σ_kl '
-                                     'dL[k,l]·δ[s,k+2]·δ[t,l+1] + Σ_kl dL[k,l]·δ[k,s]·δ[t,l+1]',
-                             'latex': '\\mathrm{d}u_{st} = \\sum_{kl} - 4 \\mathrm{d}L_{kl} \\delta_{s,k+1} '
-                                      '\\delta_{t,l+1} + \\sum_{kl} \\mathrm{d}L_{kl} \\delta_{s,k+1} '
-                                      '\\delta_{t,l+2} + \\sum_{kl} \\mathrm{d}L_{kl} \\delta_{lt} '
-                                      '\\delta_{s,k+1} + \\sum_{kl} \\mathrm{d}L_{kl} \\delta_{s,k+2} '
-                                      '\\delta_{t,l+1} + \\sum_{kl} \\mathrm{d}L_{kl} \\delta_{ks} '
-                                      '\\delta_{t,l+1}',
+                             'text': 'du[s,t] = dL[s-1,t-2] + dL[s-1,t] + dL[s-2,t-1] + dL[s,t-1] - '
+                                     '4·dL[s-1,t-1]',
+                             'latex': '\\mathrm{d}u_{st} = \\mathrm{d}L_{s-1,t-2} + \\mathrm{d}L_{s-1,t} + '
+                                      '\\mathrm{d}L_{s-2,t-1} + \\mathrm{d}L_{s,t-1} -  4 '
+                                      '\\mathrm{d}L_{s-1,t-1}',
                              'matrix': None,
-                             'index': 'du[s,t] = Σ_kl -4·dL[k,l]·δ[s,k+1]·δ[t,l+1] + Σ_kl '
-                                      'dL[k,l]·δ[s,k+1]·δ[t,l+2] + Σ_kl dL[k,l]·δ[l,t]·δ[s,k+1] + Σ_kl '
-                                      'dL[k,l]·δ[s,k+2]·δ[t,l+1] + Σ_kl dL[k,l]·δ[k,s]·δ[t,l+1]',
-                             'index_latex': '\\mathrm{d}u_{st} = \\sum_{kl} - 4 \\mathrm{d}L_{kl} '
-                                            '\\delta_{s,k+1} \\delta_{t,l+1} + \\sum_{kl} \\mathrm{d}L_{kl} '
-                                            '\\delta_{s,k+1} \\delta_{t,l+2} + \\sum_{kl} \\mathrm{d}L_{kl} '
-                                            '\\delta_{lt} \\delta_{s,k+1} + \\sum_{kl} \\mathrm{d}L_{kl} '
-                                            '\\delta_{s,k+2} \\delta_{t,l+1} + \\sum_{kl} \\mathrm{d}L_{kl} '
-                                            '\\delta_{ks} \\delta_{t,l+1}'}],
+                             'index': 'du[s,t] = dL[s-1,t-2] + dL[s-1,t] + dL[s-2,t-1] + dL[s,t-1] - '
+                                      '4·dL[s-1,t-1]',
+                             'index_latex': '\\mathrm{d}u_{st} = \\mathrm{d}L_{s-1,t-2} + '
+                                            '\\mathrm{d}L_{s-1,t} + \\mathrm{d}L_{s-2,t-1} + '
+                                            '\\mathrm{d}L_{s,t-1} -  4 \\mathrm{d}L_{s-1,t-1}'}],
                'holds_for': 'every real input',
                'saves': {'inputs': [], 'outputs': [], 'intermediates': []},
                'verified': True,

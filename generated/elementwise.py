@@ -239,7 +239,7 @@ def _define(np):
         y = np.sqrt(x)
         dy_ = _ZERO
         if not is_zero(dx):
-            dy_ = _add(dy_, (0.5 * (1 / np.sqrt(x)) * dx))
+            dy_ = _add(dy_, (0.5 * 1 / y * dx))
         return y, dy_
 
     def sqrt_rrule(x):
@@ -247,7 +247,7 @@ def _define(np):
         def sqrt_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            dx = (0.5 * (1 / np.sqrt(x)) * dy_)
+            dx = (0.5 * 1 / y * dy_)
             return (_NO, dx)
         return y, sqrt_pullback
 
@@ -931,19 +931,19 @@ RULES = {'sin': {'name': 'sin',
           'extents': {},
           'equal_extents': [],
           'pushforward': [{'target': 'dy',
-                           'text': 'dy = 1/(2·sqrt(x)) ⊙ dx',
-                           'latex': '\\mathrm{d}y = \\frac{1}{2 \\sqrt{x}} \\odot \\mathrm{d}x',
-                           'matrix': 'dy = 1/(2·sqrt(x)) ⊙ dx',
-                           'index': 'dy[i] = dx[i]/(2·sqrt(x[i]))',
-                           'index_latex': '\\mathrm{d}y_{i} = \\frac{\\mathrm{d}x_{i}}{2 \\sqrt{x_{i}}}'}],
+                           'text': 'dy = dx/(2·y)',
+                           'latex': '\\mathrm{d}y = \\frac{1}{2 y} \\odot \\mathrm{d}x',
+                           'matrix': 'dy = dx/(2·y)',
+                           'index': 'dy[i] = dx[i]/(2·y[i])',
+                           'index_latex': '\\mathrm{d}y_{i} = \\frac{\\mathrm{d}x_{i}}{2 y_{i}}'}],
           'pullback': [{'target': 'dx',
-                        'text': 'dx = 1/(2·sqrt(x)) ⊙ dy',
-                        'latex': '\\mathrm{d}x = \\frac{1}{2 \\sqrt{x}} \\odot \\mathrm{d}y',
-                        'matrix': 'dx = 1/(2·sqrt(x)) ⊙ dy',
-                        'index': 'dx[i] = dy[i]/(2·sqrt(x[i]))',
-                        'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i}}{2 \\sqrt{x_{i}}}'}],
+                        'text': 'dx = dy/(2·y)',
+                        'latex': '\\mathrm{d}x = \\frac{1}{2 y} \\odot \\mathrm{d}y',
+                        'matrix': 'dx = dy/(2·y)',
+                        'index': 'dx[i] = dy[i]/(2·y[i])',
+                        'index_latex': '\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y_{i}}{2 y_{i}}'}],
           'holds_for': 'x > 0',
-          'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
+          'saves': {'inputs': [], 'outputs': ['y'], 'intermediates': []},
           'verified': True,
           'verification': {'finite_differences': {'below': 1e-08, 'tolerance': 1e-06},
                            'adjoint': {'below': 1e-12, 'tolerance': 1e-10},

@@ -1373,18 +1373,17 @@ RULES = {'sum': {'name': 'sum',
                'extents': {},
                'equal_extents': [],
                'pushforward': [{'target': 'dy',
-                                'text': 'dy = (exp(x) ⊙ dx)ᵀ·𝟙/(exp(x)ᵀ·𝟙)',
-                                'latex': '\\mathrm{d}y = \\frac{(e^{x} \\odot \\mathrm{d}x)^{\\top} '
-                                         '\\mathbf{1}}{\\left({e^{x}}^{\\top} \\mathbf{1}\\right)}',
-                                'matrix': 'dy = (exp(x) ⊙ dx)ᵀ·𝟙/(exp(x)ᵀ·𝟙)',
+                                'text': 'dy = (softmax(x) ⊙ dx)ᵀ·𝟙',
+                                'latex': '\\mathrm{d}y = (\\operatorname{softmax}\\left(x\\right) \\odot '
+                                         '\\mathrm{d}x)^{\\top} \\mathbf{1}',
+                                'matrix': 'dy = (softmax(x) ⊙ dx)ᵀ·𝟙',
                                 'index': 'dy = Σ_k dx[k]·exp(x[k])/Σ_i′(exp(x[i′]))',
                                 'index_latex': '\\mathrm{d}y = \\sum_{k} \\frac{\\mathrm{d}x_{k} '
                                                "e^{x_{k}}}{\\sum_{i'} e^{x_{i'}}}"}],
                'pullback': [{'target': 'dx',
-                             'text': 'dx = dy·exp(x)/(exp(x)ᵀ·𝟙)',
-                             'latex': '\\mathrm{d}x = \\frac{\\mathrm{d}y e^{x}}{\\left({e^{x}}^{\\top} '
-                                      '\\mathbf{1}\\right)}',
-                             'matrix': 'dx = dy·exp(x)/(exp(x)ᵀ·𝟙)',
+                             'text': 'dx = dy·softmax(x)',
+                             'latex': '\\mathrm{d}x = \\mathrm{d}y \\operatorname{softmax}\\left(x\\right)',
+                             'matrix': 'dx = dy·softmax(x)',
                              'index': 'dx[i] = dy·exp(x[i])/Σ_i′(exp(x[i′]))',
                              'index_latex': "\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y e^{x_{i}}}{\\sum_{i'} "
                                             "e^{x_{i'}}}"}],
@@ -1622,12 +1621,12 @@ RULES = {'sum': {'name': 'sum',
                                    '\\mathrm{d}t + (p - t) \\odot \\mathrm{d}p\\right) \\mathbf{1}}{\\lvert '
                                    'b \\rvert \\lvert o \\rvert}',
                           'matrix': 'dL = 2·𝟙ᵀ·((t - p) ⊙ dt + (p - t) ⊙ dp)·𝟙/(size(b)·size(o))',
-                          'index': 'dL = Σ_kl 2·(-p[k,l] + t[k,l])·dt[k,l]/(size(b)·size(o)) + Σ_kl '
-                                   '2·(p[k,l] - t[k,l])·dp[k,l]/(size(b)·size(o))',
-                          'index_latex': '\\mathrm{d}L = \\sum_{kl} \\frac{2 \\left(- p_{kl} + '
+                          'index': 'dL = 2·(Σ_kl (-p[k,l] + t[k,l])·dt[k,l]/(size(b)·size(o)) + Σ_kl (p[k,l] '
+                                   '- t[k,l])·dp[k,l]/(size(b)·size(o)))',
+                          'index_latex': '\\mathrm{d}L = 2 \\left(\\sum_{kl} \\frac{\\left(- p_{kl} + '
                                          't_{kl}\\right) \\mathrm{d}t_{kl}}{\\lvert b \\rvert \\lvert o '
-                                         '\\rvert} + \\sum_{kl} \\frac{2 \\left(p_{kl} - t_{kl}\\right) '
-                                         '\\mathrm{d}p_{kl}}{\\lvert b \\rvert \\lvert o \\rvert}'}],
+                                         '\\rvert} + \\sum_{kl} \\frac{\\left(p_{kl} - t_{kl}\\right) '
+                                         '\\mathrm{d}p_{kl}}{\\lvert b \\rvert \\lvert o \\rvert}\\right)'}],
          'pullback': [{'target': 'dp',
                        'text': 'dp = 2·dL·(p - t)/(size(b)·size(o))',
                        'latex': '\\mathrm{d}p = 2 \\frac{\\mathrm{d}L (p - t)}{\\lvert b \\rvert \\lvert o '
@@ -1676,10 +1675,11 @@ RULES = {'sum': {'name': 'sum',
                    'extents': {},
                    'equal_extents': [],
                    'pushforward': [{'target': 'dlse',
-                                    'text': 'dlse[b] = Σ_k dz[b,k]·exp(z[b,k])/Σ_c′(exp(z[b,c′]))',
-                                    'latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
-                                             "\\frac{\\mathrm{d}z_{bk} e^{z_{bk}}}{\\sum_{c'} e^{z_{b,c'}}}",
-                                    'matrix': None,
+                                    'text': 'dlse = (softmax(z) ⊙ dz)·𝟙',
+                                    'latex': '\\mathrm{d}\\mathit{lse} = '
+                                             '(\\operatorname{softmax}\\left(z\\right) \\odot \\mathrm{d}z) '
+                                             '\\mathbf{1}',
+                                    'matrix': 'dlse = (softmax(z) ⊙ dz)·𝟙',
                                     'index': 'dlse[b] = Σ_k dz[b,k]·exp(z[b,k])/Σ_c′(exp(z[b,c′]))',
                                     'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
                                                    "\\frac{\\mathrm{d}z_{bk} e^{z_{bk}}}{\\sum_{c'} "
@@ -1704,26 +1704,18 @@ RULES = {'sum': {'name': 'sum',
                                                    't_{kl}}{\\lvert b \\rvert} + \\sum_{kl} '
                                                    '\\frac{\\left({\\mathit{lse}}_{k} - z_{kl}\\right) '
                                                    '\\mathrm{d}t_{kl}}{\\lvert b \\rvert}'}],
-                   'pullback': [{'target': 'dlse',
-                                 'text': 'dlse = dL·t·𝟙/size(b)',
-                                 'latex': '\\mathrm{d}\\mathit{lse} = \\frac{\\mathrm{d}L t '
-                                          '\\mathbf{1}}{\\lvert b \\rvert}',
-                                 'matrix': 'dlse = dL·t·𝟙/size(b)',
-                                 'index': 'dlse[b] = Σ_k dL·t[b,k]/size(b)',
-                                 'index_latex': '\\mathrm{d}\\mathit{lse}_{b} = \\sum_{k} '
-                                                '\\frac{\\mathrm{d}L t_{bk}}{\\lvert b \\rvert}'},
-                                {'target': 'dz',
-                                 'text': 'dz = exp(z) ⊙ (dlse/(exp(z)·𝟙)·𝟙ᵀ) - dL·t/size(b)',
-                                 'latex': '\\mathrm{d}z = \\left(e^{z} \\odot \\left(\\left(\\frac{1}{e^{z} '
-                                          '\\mathbf{1}} \\odot \\mathrm{d}\\mathit{lse}\\right) '
-                                          '\\mathbf{1}^{\\top}\\right)\\right) - \\frac{\\mathrm{d}L '
-                                          't}{\\lvert b \\rvert}',
-                                 'matrix': 'dz = exp(z) ⊙ (dlse/(exp(z)·𝟙)·𝟙ᵀ) - dL·t/size(b)',
-                                 'index': 'dz[b,c] = -dL·t[b,c]/size(b) + '
-                                          'dlse[b]·exp(z[b,c])/Σ_c′(exp(z[b,c′]))',
+                   'pullback': [{'target': 'dz',
+                                 'text': 'dz = dL·(softmax(z) ⊙ (t·𝟙·𝟙ᵀ) - t)/size(b)',
+                                 'latex': '\\mathrm{d}z = \\frac{\\mathrm{d}L '
+                                          '\\left(\\left(\\operatorname{softmax}\\left(z\\right) \\odot '
+                                          '\\left(t \\mathbf{1} \\mathbf{1}^{\\top}\\right)\\right) - '
+                                          't\\right)}{\\lvert b \\rvert}',
+                                 'matrix': 'dz = dL·(softmax(z) ⊙ (t·𝟙·𝟙ᵀ) - t)/size(b)',
+                                 'index': 'dz[b,c] = -dL·t[b,c]/size(b) + Σ_k '
+                                          'dL·t[b,k]·exp(z[b,c])/(size(b)·Σ_c′(exp(z[b,c′])))',
                                  'index_latex': '\\mathrm{d}z_{bc} = - \\frac{\\mathrm{d}L t_{bc}}{\\lvert b '
-                                                '\\rvert} + \\frac{{\\mathrm{d}\\mathit{lse}}_{b} '
-                                                "e^{z_{bc}}}{\\sum_{c'} e^{z_{b,c'}}}"},
+                                                '\\rvert} + \\sum_{k} \\frac{\\mathrm{d}L t_{bk} '
+                                                "e^{z_{bc}}}{\\lvert b \\rvert \\sum_{c'} e^{z_{b,c'}}}"},
                                 {'target': 'dt',
                                  'text': 'dt = dL·(lse·𝟙ᵀ - z)/size(b)',
                                  'latex': '\\mathrm{d}t = \\frac{\\mathrm{d}L (\\mathit{lse} '
@@ -1831,49 +1823,49 @@ RULES = {'sum': {'name': 'sum',
                                                          "\\sum_{d'} \\left(x_{i,d'} - "
                                                          "y_{k,d'}\\right)^{2}}{s^{2}}"}],
                          'pullback': [{'target': 'dx',
-                                       'text': 'dx[i,d] = Σ_k 2·b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
+                                       'text': 'dx[i,d] = 2·(Σ_k b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
                                                'y[k,d′])²)/s)/s + Σ_k '
-                                               '-2·b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
-                                       'latex': '\\mathrm{d}x_{id} = \\sum_{k} \\frac{2 b_{k} '
+                                               '-b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s)',
+                                       'latex': '\\mathrm{d}x_{id} = 2 \\left(\\sum_{k} \\frac{b_{k} '
                                                 '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 b_{k} "
+                                                "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{b_{k} "
                                                 '{\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                "y_{k,d'}\\right)^{2}}{s}}}{s}",
+                                                "y_{k,d'}\\right)^{2}}{s}}}{s}\\right)",
                                        'matrix': None,
-                                       'index': 'dx[i,d] = Σ_k 2·b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
+                                       'index': 'dx[i,d] = 2·(Σ_k b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
                                                 'y[k,d′])²)/s)/s + Σ_k '
-                                                '-2·b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
-                                       'index_latex': '\\mathrm{d}x_{id} = \\sum_{k} \\frac{2 b_{k} '
+                                                '-b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s)',
+                                       'index_latex': '\\mathrm{d}x_{id} = 2 \\left(\\sum_{k} \\frac{b_{k} '
                                                       '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
                                                       "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                      "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 "
-                                                      'b_{k} {\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                      "y_{k,d'}\\right)^{2}}{s}}}{s}"},
+                                                      "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - "
+                                                      '\\frac{b_{k} {\\mathrm{d}\\mathit{out}}_{i} x_{id} '
+                                                      "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                      "y_{k,d'}\\right)^{2}}{s}}}{s}\\right)"},
                                       {'target': 'dy',
-                                       'text': 'dy[j,d] = Σ_k 2·b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
+                                       'text': 'dy[j,d] = 2·(Σ_k b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
                                                'y[j,d′])²)/s)/s + Σ_k '
-                                               '-2·b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
-                                       'latex': '\\mathrm{d}y_{jd} = \\sum_{k} \\frac{2 b_{j} '
+                                               '-b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s)',
+                                       'latex': '\\mathrm{d}y_{jd} = 2 \\left(\\sum_{k} \\frac{b_{j} '
                                                 '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 b_{j} "
+                                                "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{b_{j} "
                                                 '{\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                "y_{j,d'}\\right)^{2}}{s}}}{s}",
+                                                "y_{j,d'}\\right)^{2}}{s}}}{s}\\right)",
                                        'matrix': None,
-                                       'index': 'dy[j,d] = Σ_k 2·b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
+                                       'index': 'dy[j,d] = 2·(Σ_k b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
                                                 'y[j,d′])²)/s)/s + Σ_k '
-                                                '-2·b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
-                                       'index_latex': '\\mathrm{d}y_{jd} = \\sum_{k} \\frac{2 b_{j} '
+                                                '-b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s)',
+                                       'index_latex': '\\mathrm{d}y_{jd} = 2 \\left(\\sum_{k} \\frac{b_{j} '
                                                       '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
                                                       "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                      "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 "
-                                                      'b_{j} {\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                      "y_{j,d'}\\right)^{2}}{s}}}{s}"},
+                                                      "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - "
+                                                      '\\frac{b_{j} {\\mathrm{d}\\mathit{out}}_{k} y_{jd} '
+                                                      "e^{- \\frac{\\sum_{d'} \\left(x_{k,d'} - "
+                                                      "y_{j,d'}\\right)^{2}}{s}}}{s}\\right)"},
                                       {'target': 'db',
                                        'text': 'db[j] = Σ_k dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)',
                                        'latex': '\\mathrm{d}b_{j} = \\sum_{k} {\\mathrm{d}\\mathit{out}}_{k} '

@@ -129,30 +129,22 @@ def _define(np):
         _ls9 = np.log(np.sum(np.exp(_e7 - _m8), axis=1))
         _m10 = np.sum(_m8, axis=1)
         y = ((m + _m10) + _ls9)
-        dm = _ZERO
-        if not is_zero(dz):
-            dm = _add(dm, np.sum((dz * np.where((z == m[:, None]), (1 / np.sum(np.asarray(np.where((z == m[:, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=1))[:, None], 0.0)), axis=1))
         dy_ = _ZERO
-        if not is_zero(dm):
-            dy_ = _add(dy_, (-(dm * np.sum(np.exp(((_e7 - _m10[:, None]) - _ls9[:, None])), axis=1))) + dm)
         if not is_zero(dz):
             dy_ = _add(dy_, np.sum((dz * np.exp(((_e7 - _m10[:, None]) - _ls9[:, None]))), axis=1))
         return y, dy_
 
     def row_logsumexp_rrule(z):
         m = np.max(z, axis=1)
-        _e26 = (z - (m[:, None]))
-        _m27 = np.lse_shift(_e26, axis=1)
-        _ls28 = np.log(np.sum(np.exp(_e26 - _m27), axis=1))
-        _m29 = np.sum(_m27, axis=1)
-        y = ((m + _m29) + _ls28)
+        _e17 = (z - (m[:, None]))
+        _m18 = np.lse_shift(_e17, axis=1)
+        _ls19 = np.log(np.sum(np.exp(_e17 - _m18), axis=1))
+        _m20 = np.sum(_m18, axis=1)
+        y = ((m + _m20) + _ls19)
         def row_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            _e32 = np.exp(((_e26 - _m29[:, None]) - _ls28[:, None]))
-            dm = (-(dy_ * np.sum(_e32, axis=1))) + dy_
-            dz = ((dy_[:, None]) * _e32)
-            dz = _add(dz, ((dm[:, None]) * np.where((z == m[:, None]), (1 / np.sum(np.asarray(np.where((z == m[:, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=1))[:, None], 0.0)))
+            dz = ((dy_[:, None]) * np.exp(((_e17 - _m20[:, None]) - _ls19[:, None])))
             return (_NO, dz)
         return y, row_logsumexp_pullback
 
@@ -242,30 +234,22 @@ def _define(np):
         _ls9 = np.log(np.sum(np.exp(_e7 - _m8), axis=2))
         _m10 = np.sum(_m8, axis=2)
         y = ((m + _m10) + _ls9)
-        dm = _ZERO
-        if not is_zero(dz):
-            dm = _add(dm, np.sum((dz * np.where((z == m[:, :, None]), (1 / np.sum(np.asarray(np.where((z == m[:, :, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=2))[:, :, None], 0.0)), axis=2))
         dy_ = _ZERO
-        if not is_zero(dm):
-            dy_ = _add(dy_, (-(dm * np.sum(np.exp(((_e7 - _m10[:, :, None]) - _ls9[:, :, None])), axis=2))) + dm)
         if not is_zero(dz):
             dy_ = _add(dy_, np.sum((dz * np.exp(((_e7 - _m10[:, :, None]) - _ls9[:, :, None]))), axis=2))
         return y, dy_
 
     def _op___batched_row_logsumexp_rrule(z):
         m = np.max(z, axis=2)
-        _e26 = (z - (m[:, :, None]))
-        _m27 = np.lse_shift(_e26, axis=2)
-        _ls28 = np.log(np.sum(np.exp(_e26 - _m27), axis=2))
-        _m29 = np.sum(_m27, axis=2)
-        y = ((m + _m29) + _ls28)
+        _e17 = (z - (m[:, :, None]))
+        _m18 = np.lse_shift(_e17, axis=2)
+        _ls19 = np.log(np.sum(np.exp(_e17 - _m18), axis=2))
+        _m20 = np.sum(_m18, axis=2)
+        y = ((m + _m20) + _ls19)
         def _op___batched_row_logsumexp_pullback(dy_):
             if is_zero(dy_):
                 return (_NO, _ZERO)
-            _e32 = np.exp(((_e26 - _m29[:, :, None]) - _ls28[:, :, None]))
-            dm = (-(dy_ * np.sum(_e32, axis=2))) + dy_
-            dz = ((dy_[:, :, None]) * _e32)
-            dz = _add(dz, ((dm[:, :, None]) * np.where((z == m[:, :, None]), (1 / np.sum(np.asarray(np.where((z == m[:, :, None]), 1.0, 0.0), dtype=np.result_type(z)), axis=2))[:, :, None], 0.0)))
+            dz = ((dy_[:, :, None]) * np.exp(((_e17 - _m20[:, :, None]) - _ls19[:, :, None])))
             return (_NO, dz)
         return y, _op___batched_row_logsumexp_pullback
 
@@ -487,69 +471,24 @@ RULES = {'row_max': {'name': 'row_max',
                    'outputs': [{'name': 'y', 'indices': ['b']}],
                    'extents': {},
                    'equal_extents': [],
-                   'pushforward': [{'target': 'dm',
-                                    'text': 'dm[b] = Σ_k dz[b,k]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] '
-                                            '== m[b], 1, 0)), 0)',
-                                    'latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
-                                             '\\operatorname{where}{\\left(z_{bk} = '
-                                             "m_{b},\\frac{1}{\\sum_{k'} "
-                                             "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 \\right)}},0 "
-                                             '\\right)}',
-                                    'matrix': None,
-                                    'index': 'dm[b] = Σ_k dz[b,k]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] '
-                                             '== m[b], 1, 0)), 0)',
-                                    'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} \\mathrm{d}z_{bk} '
-                                                   '\\operatorname{where}{\\left(z_{bk} = '
-                                                   "m_{b},\\frac{1}{\\sum_{k'} "
-                                                   "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
-                                                   '\\right)}},0 \\right)}'},
-                                   {'target': 'dy',
-                                    'text': 'dy[b] = Σ_k -dm[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                            'z[b,k′])) + Σ_k dz[b,k]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                            'z[b,k′])) + dm[b]',
-                                    'latex': '\\mathrm{d}y_{b} = \\sum_{k} - \\frac{\\mathrm{d}m_{b} e^{- '
-                                             "m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                             '\\sum_{k} \\frac{\\mathrm{d}z_{bk} e^{- m_{b} + '
-                                             "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + \\mathrm{d}m_{b}",
-                                    'matrix': None,
-                                    'index': 'dy[b] = Σ_k -dm[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                             'z[b,k′])) + Σ_k dz[b,k]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
-                                             'z[b,k′])) + dm[b]',
-                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} - \\frac{\\mathrm{d}m_{b} '
-                                                   "e^{- m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} "
-                                                   '+ \\sum_{k} \\frac{\\mathrm{d}z_{bk} e^{- m_{b} + '
-                                                   "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                                   '\\mathrm{d}m_{b}'}],
-                   'pullback': [{'target': 'dm',
-                                 'text': 'dm[b] = Σ_k -dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) '
-                                         '+ dy[b]',
-                                 'latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\frac{\\mathrm{d}y_{b} e^{- m_{b} '
-                                          "+ z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + \\mathrm{d}y_{b}",
-                                 'matrix': None,
-                                 'index': 'dm[b] = Σ_k -dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) '
-                                          '+ dy[b]',
-                                 'index_latex': '\\mathrm{d}m_{b} = \\sum_{k} - \\frac{\\mathrm{d}y_{b} e^{- '
-                                                "m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                                '\\mathrm{d}y_{b}'},
-                                {'target': 'dz',
-                                 'text': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) + '
-                                         'dm[b]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] == m[b], 1, 0)), '
-                                         '0)',
-                                 'latex': '\\mathrm{d}z_{bk} = \\frac{\\mathrm{d}y_{b} e^{- m_{b} + '
-                                          "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + \\mathrm{d}m_{b} "
-                                          "\\operatorname{where}{\\left(z_{bk} = m_{b},\\frac{1}{\\sum_{k'} "
-                                          "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 \\right)}},0 "
-                                          '\\right)}',
-                                 'matrix': None,
-                                 'index': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′])) + '
-                                          'dm[b]·where(z[b,k] == m[b], 1/Σ_k′(where(z[b,k′] == m[b], 1, 0)), '
-                                          '0)',
+                   'pushforward': [{'target': 'dy',
+                                    'text': 'dy = (softmax(z) ⊙ dz)·𝟙',
+                                    'latex': '\\mathrm{d}y = (\\operatorname{softmax}\\left(z\\right) \\odot '
+                                             '\\mathrm{d}z) \\mathbf{1}',
+                                    'matrix': 'dy = (softmax(z) ⊙ dz)·𝟙',
+                                    'index': 'dy[b] = Σ_k dz[b,k]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + '
+                                             'z[b,k′]))',
+                                    'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} \\frac{\\mathrm{d}z_{bk} '
+                                                   "e^{- m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + "
+                                                   "z_{b,k'}}}"}],
+                   'pullback': [{'target': 'dz',
+                                 'text': 'dz = softmax(z) ⊙ (dy·𝟙ᵀ)',
+                                 'latex': '\\mathrm{d}z = \\left(\\operatorname{softmax}\\left(z\\right) '
+                                          '\\odot \\left(\\mathrm{d}y \\mathbf{1}^{\\top}\\right)\\right)',
+                                 'matrix': 'dz = softmax(z) ⊙ (dy·𝟙ᵀ)',
+                                 'index': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′]))',
                                  'index_latex': '\\mathrm{d}z_{bk} = \\frac{\\mathrm{d}y_{b} e^{- m_{b} + '
-                                                "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}} + "
-                                                '\\mathrm{d}m_{b} \\operatorname{where}{\\left(z_{bk} = '
-                                                "m_{b},\\frac{1}{\\sum_{k'} "
-                                                "\\operatorname{where}{\\left(z_{b,k'} = m_{b},1,0 "
-                                                '\\right)}},0 \\right)}'}],
+                                                "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}}"}],
                    'holds_for': 'every real input',
                    'saves': {'inputs': ['z'], 'outputs': [], 'intermediates': ['m']},
                    'verified': True,

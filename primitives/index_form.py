@@ -170,6 +170,23 @@ def _check_names_and_letters(text, lines, args):
         known.add(line.target)
 
 
+
+def parse_at_identity(text: str, args: tuple) -> Line:
+    """A pullback at a cotangent c·I (a square result) or c·𝟙 (a vector result), `dX[i,j] = dR * R[j,i]`: the
+    scalar c is written `dR` (no indices), `I[i,j]` is the identity, and `f(X)[...]`/`f(R)[...]` another primitive
+    of the argument or of the result; no letter is summed. Raises ValueError (a declaration bug) when malformed."""
+    line = _Statement(text, tuple(args) + ("R",), {"dR"}).line()
+    if line.target != "d" + args[0]:
+        raise ValueError(f"pullback at the identity {text!r}: it defines d{args[0]}, not {line.target}")
+    for term in line.terms:
+        tan = term.factors[term.tangent]
+        letters = [c for f in term.factors for c in f.indices]
+        unknown = [f.name for f in term.factors if not f.call and f.name not in (*args, "R", "I", "dR")]
+        if tan.indices or unknown or sorted(letters) != sorted(set(letters)) or set(letters) != set(line.indices):
+            raise ValueError(f"pullback at the identity {text!r}: each term is dR (no indices) times factors of "
+                             f"{', '.join(args)}, R or I that hold each letter of {line.target} once")
+    return line
+
 # ---------------------------------------------------------------------------------------------------------
 # Evaluation over an array namespace (batch axes first)
 

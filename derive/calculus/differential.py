@@ -326,6 +326,7 @@ def simplify_terms(terms, reserved=()) -> list:
         for u in split_sums(contract_deltas(t)):
             u = contract_deltas(u)
             out.append(canonical(Term(canon_bound(u.coeff), u.sums, u.atom)))
+    out = drop_cancelling(out)
     # combine terms equal up to a numeric factor
     groups: dict = {}
     order = []
@@ -344,6 +345,33 @@ def simplify_terms(terms, reserved=()) -> list:
         atom, sums, rest = key
         res.append(Term(factor_terms(n * rest), sums, atom))
     return _rename_sums(merge_terms(res), reserved)
+
+
+def drop_cancelling(terms):
+    """terms less those on one atom whose coefficients, each summed over the indices its atom does not read,
+    add up to exactly 0: log-sum-exp's shift m contributes dm·(1 - Σ_k e_k/Σ_k′ e_k′) = 0 (issue 25)."""
+    moved = [_summed_out(t) for t in terms]
+    groups: dict = {}
+    for n, (t, m) in enumerate(zip(terms, moved)):
+        groups.setdefault((m.atom, m.sums), []).append(n)
+    drop = set()
+    for ns in groups.values():
+        if len(ns) > 1 and any(moved[n] is not terms[n] for n in ns) and sp.Add(*[moved[n].coeff for n in ns]) == 0:
+            drop.update(ns)
+    return [t for n, t in enumerate(terms) if n not in drop] if drop else terms
+
+
+def _summed_out(t):
+    """t with its sums over indices its atom does not read moved into its coefficient (the factors free of them
+    outside the sum); t itself where there are none."""
+    own = t.atom.atoms(Idx)
+    out_s = [s for s in t.sums if s not in own]
+    if not out_s:
+        return t
+    inner = [f for f in sp.Mul.make_args(t.coeff) if set(out_s) & f.free_symbols]
+    outer = [f for f in sp.Mul.make_args(t.coeff) if not set(out_s) & f.free_symbols]
+    coeff = canon_bound(sp.Mul(*outer) * IndexSum(sp.Mul(*inner), out_s))
+    return Term(coeff, tuple(s for s in t.sums if s in own), t.atom)
 
 
 def merge_terms(terms):
@@ -431,12 +459,19 @@ def canon_bound(e, depth=0):
     return e.func(*[canon_bound(a, depth) for a in e.args])
 
 
-def _new_divisors(new, old):
+def _divisors(e):
+    return {p.base for p in e.atoms(sp.Pow) if p.exp.is_negative}
+
+
+def _new_divisors(new, old, output=None, pattern=None):
     """Bases `new` divides by that `old` did not: SymPy rewrites n·xⁿ⁻¹ through y = xⁿ as n·y/x, which is
-    0·∞ = NaN at x = 0 where the original is finite."""
-    def divisors(e):
-        return {p.base for p in e.atoms(sp.Pow) if p.exp.is_negative}
-    return divisors(new) - divisors(old)
+    0·∞ = NaN at x = 0 where the original is finite. The output y = uᵖ (p > 0) may divide where `old` divided by
+    u: 1/(2·√x) is 1/(2·y), singular where the original is (u = 0 exactly where y = 0)."""
+    got = _divisors(new) - _divisors(old)
+    if output is not None and isinstance(pattern, sp.Pow) and pattern.exp.is_positive and \
+            pattern.base in _divisors(old):
+        got.discard(output)
+    return got
 
 
 def through_output(terms, st: Stmt):
@@ -481,8 +516,10 @@ def through_output(terms, st: Stmt):
             if len(set(combo)) != len(combo):
                 continue
             m = dict(zip(I, combo))
-            new = best.subs(instance("pattern", m), ir.access(st.target, combo))
-            if new != best and sp.count_ops(new) <= sp.count_ops(best) and not _new_divisors(new, best):
+            y = ir.access(st.target, combo)
+            new = best.subs(instance("pattern", m), y)
+            if new != best and sp.count_ops(new) <= sp.count_ops(best) and \
+                    not _new_divisors(new, best, y, instance("pattern", m)):
                 best = new
         if len(logs) == 1:
             for combo in (itertools.islice(itertools.product(*choices), 64) if I else [()]):
@@ -705,12 +742,26 @@ def derive(prog: Program) -> Derivation:
             if base_name(ls.target).startswith("_z"):
                 d.tangent_temps.append(base_name(ls.target))
             d.pushforward.append(ls)
-    d.pullback = transpose_program(d, prog)
+    d.pushforward = live_tangents(d.pushforward, {tan(v.name) for v in prog.outputs})
+    d.pullback = transpose_program(d, prog, aux)
     letters = {v.name: v.indices for v in prog.all_vars}
     for ls in d.pushforward + d.pullback:
         if not isinstance(ls, OpaqueLin):
             relabel(ls, letters.get(base_name(ls.target)), letters)
     return d
+
+
+def live_tangents(stmts, outputs):
+    """The pushforward's statements an output's tangent reads, directly or through others: a tangent whose every
+    use cancelled (log-sum-exp's dm) is not computed."""
+    live = set(outputs)
+    keep = []
+    for ls in reversed(stmts):
+        if ls.target not in live and not isinstance(ls, OpaqueLin):
+            continue
+        keep.append(ls)
+        live |= {ls.arg} if isinstance(ls, OpaqueLin) else {ir.acc_name(t.atom) for t in ls.terms}
+    return keep[::-1]
 
 
 def _read_letters(ls, known):
@@ -751,8 +802,9 @@ def relabel(ls, letters, known=None):
     ls.terms = _rename_sums(terms, new_idx)
 
 
-def transpose_program(d: Derivation, prog: Program) -> list:
-    """Chain the statements' transposes in reverse order: each intermediate's cotangent is built once."""
+def transpose_program(d: Derivation, prog: Program, aux=None) -> list:
+    """Chain the statements' transposes in reverse order: each intermediate's cotangent is built once.
+    aux(X, prim) names prim(X), computed once (a primitive's pullback at the identity may read one)."""
     outs = {v.name for v in prog.outputs}
     read_later = set()
     for ls in d.pushforward:
@@ -771,6 +823,8 @@ def transpose_program(d: Derivation, prog: Program) -> list:
             # materialize T's cotangent, then use it
             idx = ls.indices
             bar = simplify_terms(_retarget(contrib.pop(T), idx), idx)
+            if isinstance(ls, OpaqueLin) and _at_identity(ls, bar, prog, contrib, aux):
+                continue
             if (not isinstance(ls, OpaqueLin) and len(ls.terms) == 1 and len(bar) == 1
                     and _outer_product(bar[0], idx)):
                 # a single use of a cotangent that is a product of factors over disjoint indices (x̄·xᵀ, a rank-one
@@ -808,6 +862,56 @@ def transpose_program(d: Derivation, prog: Program) -> list:
         else:
             pull.append(LinStmt(cot(v.name), P, terms))
     return pull
+
+
+def _identity_scale(bar, idx, result):
+    """The terms of c where the cotangent Σ bar (over idx) is c·I of a square result, or c·𝟙 of a vector one, c
+    read at the batch indices alone (trace(expm(X)): dt[i,j] = dy·δ[i,j]); None where it is not of that form."""
+    own = tuple(idx[-2:]) if result == "square" else tuple(idx[-1:])
+    out = []
+    for t in bar:
+        coeff = t.coeff
+        if result == "square":
+            ds = [f for f in sp.Mul.make_args(coeff) if isinstance(f, KroneckerDelta) and set(f.args) == set(own)]
+            if len(ds) != 1 or own[0] == own[1]:
+                return None
+            coeff = coeff / ds[0]
+        if set(own) & (coeff.atoms(Idx) | t.atom.atoms(Idx) | set(t.sums)):
+            return None
+        out.append(Term(coeff, t.sums, t.atom))
+    return out or None
+
+
+def _at_identity(ls, bar, prog, contrib, aux) -> bool:
+    """X̄ += the declaration's closed form of its pullback at a cotangent c·I (c·𝟙), where the opaque map ls's
+    cotangent Σ bar has that form (primitives.matrix: vjp_at_identity); False (nothing added) where it has not."""
+    p = ir.ALL_PRIMITIVES[ls.prim]
+    line = p.at_identity
+    if line is None or aux is None or ls.argnum != 0:
+        return False
+    scale = _identity_scale(bar, ls.indices, p.result)
+    if scale is None:
+        return False
+    X = base_name(ls.arg)
+    names = dict(zip(p.args, ls.of[:-1]), R=ls.of[-1])
+    xcl = prog.var(X).classes
+    P = tuple(Idx(f"_P{k}", c) for k, c in enumerate(xcl))
+    nb = len(xcl) - 2
+    batch = dict(zip(ls.indices[:nb], P[:nb]))
+    letters = dict(zip(line.indices, P[nb:]))
+    for m in line.terms:
+        e = sp.Rational(m.coeff.numerator, m.coeff.denominator)
+        for k, f in enumerate(m.factors):
+            ix = tuple(letters[c] for c in f.indices)
+            if k == m.tangent:
+                continue
+            if f.name == "I" and not f.call:
+                e = e * KroneckerDelta(*ix)
+            else:
+                e = e * ir.access(aux(names[f.name], f.call) if f.call else names[f.name], P[:nb] + ix)
+        for t in scale:
+            contrib.setdefault(X, []).append(Term(e * t.coeff.xreplace(batch), t.sums, t.atom.xreplace(batch)))
+    return True
 
 
 # -----------------------------------------------------------------------------------------------------------

@@ -5,11 +5,13 @@ Both forms print in plain Unicode for terminals or LaTeX for documents, from the
 """
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
 from derive.calculus.differential import Term, cot, fresh_like, simplify_terms
-from derive.display import check as display_check
-from derive.display import matrixform
+from derive.display import check as dc
+from derive.display import matrixform, shifted
 from derive.display.notation import (
     inverse_of,
     memoized_all,
@@ -24,6 +26,8 @@ from derive.display.notation import (
     tidy,
 )
 from derive.ir import nodes as ir
+from derive.ir.masks import Iverson
+from derive.language import domains as domain_text
 
 
 def stmt_text(ls, style="unicode", matrix=True, domains=None):
@@ -131,6 +135,108 @@ def _cancel_inverses(ls):
     return type(ls)(ls.target, ls.indices, simplify_terms(terms, reserved=ls.indices))
 
 
+def _opaque_copies(stmts):
+    """`dz = dx` read only by a linear map given as code whose display names its result's cotangent dx anyway
+    (solve_triangular's `dL = -tril(L⁻ᵀ·dx·xᵀ)`): the copy is not shown, the map reads dx."""
+    out = list(stmts)
+    for ls in stmts:
+        if getattr(ls, "mode", None) or len(ls.terms) != 1:
+            continue
+        t = ls.terms[0]
+        readers = [o for o in out if o is not ls and (getattr(o, "arg", None) == ls.target
+                                                    or any(ir.acc_name(u.atom) == ls.target for u in o.terms))]
+        if t.coeff != 1 or t.sums or tuple(t.atom.args) != tuple(ls.indices) or not readers or \
+                not all(getattr(o, "mode", None) == "vjp" and o.of and cot(o.of[-1]) == ir.acc_name(t.atom)
+                        for o in readers):
+            continue
+        out = [dataclasses.replace(o, arg=ir.acc_name(t.atom)) if any(o is r for r in readers) else o
+               for o in out if o is not ls]
+    return out
+
+
+def _shifted_reads(ls):
+    """ls with the deltas of transposed shifted reads contracted (`Σ_l dy[t-l]·w[l]`, derive.display.shifted),
+    where that agrees with ls at random values; else ls."""
+    if getattr(ls, "mode", None):
+        return ls
+    new = shifted.contracted(ls)
+    if new is ls:
+        return ls
+    if not shifted.agrees(ls, new):
+        dc.reject(ls, stmt_index(new), "the contracted shifted reads differ from the derived statement")
+        return ls
+    return new
+
+
+def _excludes_zero(e, doms, defs) -> bool:
+    """Whether e is nonzero at every input the shown formulas hold for (doms): a nonzero number, an input declared
+    positive, negative, nonzero or on an interval without 0, a lifted temporary whose definition is (defs), a
+    product, power, exp or where of such."""
+    if e.is_Number:
+        return e != 0
+    if ir.is_access(e):
+        n = ir.acc_name(e)
+        if n in defs:
+            return _excludes_zero(defs[n][1], doms, defs)
+        dom = doms.get(n, "real")
+        iv = domain_text.interval(dom)
+        return dom in ("positive", "negative", "nonzero") or (iv is not None and (iv[0] >= 0 or iv[1] <= 0))
+    if isinstance(e, sp.exp):
+        return True
+    if isinstance(e, ir.where):
+        return _excludes_zero(e.args[1], doms, defs) and _excludes_zero(e.args[2], doms, defs)
+    if isinstance(e, (sp.Mul, sp.Pow)):
+        return all(_excludes_zero(a, doms, defs) for a in (e.args if isinstance(e, sp.Mul) else e.args[:1]))
+    return False
+
+
+def _quotients(d, stmts, doms):
+    """Π_{k′≠k} T[I,k′] as R[I]/T[I,k] (R[I] = Π_k T[I,k] a statement of the rule, a lifted T written out) where
+    T excludes zero at every input the formulas hold for (the code keeps the product of the others: exact at a
+    zero factor, where the quotient is 0/0)."""
+    prog = getattr(d, "program", None)
+    prods = [st for st in getattr(prog, "stmts", ()) if isinstance(st.expr, ir.IndexProd) and ir.is_access(st.expr.body)]
+    defs = {st.target: (st.indices, st.expr) for st in getattr(prog, "stmts", ())
+            if st.expr is not None and not st.prim and st.target.startswith("_") and not st.target.startswith("__")
+            and not isinstance(st.expr, ir.IndexReduce)}
+
+    def quotient(pe):
+        T, K = pe.args[0], tuple(pe.args[1:])
+        for st in prods:
+            body = st.expr.body
+            if ir.acc_name(body) != ir.acc_name(T) or len(body.args) != len(T.args):
+                continue
+            sub = dict(zip(body.args, T.args))
+            if tuple(sub.get(k) for k in st.expr.indices) != K or any(i not in sub for i in st.indices):
+                continue
+            B = T
+            if ir.acc_name(T) in defs:
+                ix, expr = defs[ir.acc_name(T)]
+                B = expr.xreplace(dict(zip(ix, T.args)))
+            if _excludes_zero(B, doms, defs):
+                return ir.access(st.target, tuple(sub[i] for i in st.indices)) / B
+        return pe
+
+    def fix(e):
+        return e.replace(lambda a: isinstance(a, ir.ProdExcept), quotient) if e.has(ir.ProdExcept) else e
+
+    return [ls if getattr(ls, "mode", None) else _masked(_with_reads(ls, fix)) for ls in stmts]
+
+
+def _masked(ls):
+    """A term with a factor [c] reads where(c, a, b) as a (it is 0 where c fails): the mask of a scan inlined."""
+    def collapse(c):
+        conds = {f.args[0] for f in sp.Mul.make_args(c) if isinstance(f, Iverson)}
+        if not conds or not c.has(ir.where):
+            return c
+        return c.replace(lambda a: isinstance(a, ir.where) and a.args[0] in conds, lambda a: a.args[1])
+
+    terms = [Term(collapse(t.coeff), t.sums, t.atom) for t in ls.terms]
+    if all(a.coeff is b.coeff for a, b in zip(terms, ls.terms)):
+        return ls
+    return type(ls)(ls.target, ls.indices, simplify_terms(terms, reserved=ls.indices))
+
+
 def _renamed(e, old, new):
     return e.replace(lambda a: ir.is_access(a) and ir.acc_name(a) == old, lambda a: ir.access(new, a.args))
 
@@ -171,7 +277,8 @@ def _inline(reader, ls):
                 sub[s] = fresh_like(s) if s in taken or s in ren.values() else s
             terms.append(Term(t.coeff * tidy(u.coeff).xreplace(sub), tuple(t.sums) + tuple(sub[s] for s in u.sums),
                               u.atom.xreplace(sub)))
-    return _cancel_inverses(type(reader)(reader.target, reader.indices, simplify_terms(terms, reserved=reader.indices)))
+    return _masked(_cancel_inverses(type(reader)(reader.target, reader.indices,
+                                                 simplify_terms(terms, reserved=reader.indices))))
 
 
 def shown_pullback(d, stmts, style="unicode", domains=None):
@@ -187,7 +294,9 @@ def _shown_pullback(d, stmts, style, domains):
     read); the statements before it were looked at with the same readers and refused. What a look costs is
     kept (each statement's shown form, the readers of each name, the substitutions found longer), so a long
     program costs one look per statement and substitution, not one per statement on every pass."""
-    slots = _copies(d, _adjugates(d, stmts))      # a substituted statement's slot holds None
+    stmts = [_shifted_reads(ls) for ls in _copies(d, _adjugates(d, _opaque_copies(stmts)))]
+    # a substituted statement's slot holds None
+    slots = _quotients(d, stmts, domains if domains is not None else program_domains(d))
     inputs = {cot(v.name) for v in getattr(getattr(d, "program", None), "inputs", ())}
     seen: dict = {}            # id -> (statement, its shown form): the statement kept so that its id stays its own
     refused: dict = {}         # (id, id) -> the pair whose substitution is not shorter, or fails
@@ -277,7 +386,7 @@ def _shorter(ls, reader, shown):
 
 def program_domains(d):
     """The domains the shown formulas must hold for: every input the generated code accepts ({} where none)."""
-    return display_check.formula_domains(getattr(d, "program", None))
+    return dc.formula_domains(getattr(d, "program", None))
 
 
 def program_json(d, which):

@@ -33,6 +33,7 @@ from derive.display.notation import (
     unicode_pow,
 )
 from derive.emission.numpy_text import balanced_outer
+from derive.ir import masks
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum
 from derive.lowering import shifts
@@ -108,8 +109,8 @@ class _ElemMixin:
             if not exp:
                 return s
             return f"{{{s}}}^{{{exp}}}" if "_" in s or "^" in s or s.endswith("}") else f"{s}^{{{exp}}}"
-        if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0): Iverson's bracket [x > 0]
-            c = self._print(e.args[0])
+        if _is_indicator(e) and exp is None:     # where(x > 0, 1, 0) is [x > 0]; where(x > 0, 0, 1) is [x ≤ 0]
+            c = self._print(e.args[0] if e.args[1] == 1 else e.args[0].negated)
             return f"[{c}]" if self.st is STYLES["unicode"] else f"\\left[{c}\\right]"
         text = super()._print_Function(e, exp) if exp is not None else super()._print_Function(e)
         k = text.find("(")
@@ -120,6 +121,22 @@ class _ElemMixin:
 
     def _print_KroneckerDelta(self, e, exp=None):
         return "I"
+
+    def _print_Scan(self, e, exp=None):       # cumsum(dy ⊙ y), revcumsum(dy): along the last axis
+        g, i, _ = e.args
+        if self.orient[-1:] != (i,):
+            raise _NoForm()
+        name = e.scan_name
+        if self.st is not STYLES["unicode"]:
+            name = "\\operatorname{" + name + "}"
+        return name + self.st["open"] + self._print(g) + self.st["close"]
+
+    def _print_Softmax(self, e, exp=None):    # softmax(z): along the last axis
+        u, k = e.args
+        if self.orient[-1:] != (k,) or exp is not None:
+            raise _NoForm()
+        name = "softmax" if self.st is STYLES["unicode"] else "\\operatorname{softmax}"
+        return name + self.st["open"] + self._print(u) + self.st["close"]
 
     def _print_Add(self, e, order=None):        # x - mu, not -mu + x
         terms = list(self._as_ordered_terms(e, order=order))
@@ -173,6 +190,16 @@ class _ElemMixin:
     def _print_Extent(self, e, exp=None):
         return f"size({e.args[0].name})" if self.st is STYLES["unicode"] else \
             r"\lvert " + e.args[0].name.replace("_", r"\_") + r" \rvert"
+
+    def _print_LessThan(self, e):
+        return self._relation(e, "≤", r"\leq")
+
+    def _print_GreaterThan(self, e):
+        return self._relation(e, "≥", r"\geq")
+
+    def _relation(self, e, uni, tex):
+        op = uni if self.st is STYLES["unicode"] else tex
+        return f"{self._print(e.lhs)} {op} {self._print(e.rhs)}"
 
     def _print_Unequality(self, e):
         ne = "≠" if self.st is STYLES["unicode"] else r"\neq"
@@ -309,6 +336,10 @@ def _value(e, orient, pt):
         return np.float64(pt.size(e.args[0]))
     if isinstance(e, IndexSum):
         return _sum_value(e, orient, pt)
+    if isinstance(e, Scan):
+        return _scan_value(e, orient, pt)
+    if isinstance(e, Softmax):
+        return _softmax_value(e, orient, pt)
     if isinstance(e, sp.Add):
         out = np.float64(0.0)
         for a in e.args:
@@ -413,11 +444,159 @@ def _item_value(item, orient, pt):
     return out
 
 
+# -- scans and triangles: what a book writes for a sum against an index comparison ----------------------------------
+
+
+class Scan(sp.Function):
+    """Display only: Scan(g, i, reverse) is the inclusive cumulative sum of g along index i (from the end where
+    reverse is 1): Σ_k [k ≤ i]·g[k] is cumsum(g), Σ_k [k ≥ i]·g[k] is revcumsum(g)."""
+
+    nargs = 3
+
+    @property
+    def scan_name(self):
+        return "revcumsum" if self.args[2] else "cumsum"
+
+
+def _scan_value(e, orient, pt):
+    g, i, rev = e.args
+    if tuple(orient[-1:]) != (i,):
+        raise dc.Mismatch("a scan along an axis other than the last")
+    v = _value(g, orient, pt)
+    if dc.is_scalar(v):
+        raise dc.Mismatch("a scan of a scalar")
+    v = np.broadcast_to(v, (pt.size(orient[0]), pt.size(i)) if len(orient) == 2 else (pt.size(i), 1))
+    axis = 1 if len(orient) == 2 else 0
+    return np.flip(np.cumsum(np.flip(v, axis), axis), axis) if rev else np.cumsum(v, axis)
+
+
+def scan_terms(t, free):
+    """Term t as scans where it sums its summed index k against one bracket [k ≤ i] (or <, ≥, >) with a free
+    index i: `b[i]·cumsum(g)[i]` for Σ_k [k ≤ i]·b[i]·g[k], and an exclusive scan as the inclusive one less g
+    (Σ_k [k < i]·g[k] = cumsum(g)[i] - g[i]); [t] where it does not."""
+    coeff = t.coeff.replace(lambda x: isinstance(x, IndexSum) and len(x.indices) == 1 and _scanned(x) is not None,
+                            _scanned)
+    got = _scan_of(sp.Mul.make_args(coeff * t.atom), t.sums, free)
+    if got is None:
+        return [t] if coeff == t.coeff else [Term(coeff, t.sums, t.atom)]
+    return [Term(e, (), sp.S.One) for e in got]
+
+
+def _scanned(x):
+    """A sum Σ_k [k ≤ i]·g[k] inside a coefficient as its Scan (a plain scan only: inclusive), else None."""
+    got = _scan_of(sp.Mul.make_args(x.body), x.indices, None)
+    return got[0] if got is not None and len(got) == 1 else None
+
+
+def _scan_of(factors, sums, free):
+    """[expression] whose sum is Σ_sums Π factors where that is one scan along its one summed index k against a
+    free index i (in `free`, where given): [outer·Scan(g)], or [outer·Scan(g), -outer·g] for an exclusive one."""
+    factors = list(factors)
+    form = masks.cumsum_form(factors, list(sums), lambda f: ir.free_indices(f, f.atoms(Idx)))
+    if form is None or len(sums) != 1 or (free is not None and form[2] not in free):
+        return None
+    bracket, k, i, reverse, inclusive = form
+    inner = [f for f in factors if f is not bracket and k in f.atoms(Idx)]
+    outer = sp.Mul(*[f for f in factors if f is not bracket and k not in f.atoms(Idx)])
+    g = sp.Mul(*inner).xreplace({k: i})
+    return [outer * Scan(g, i, sp.Integer(int(reverse)))] + ([] if inclusive else [-outer * g])
+
+
+class Softmax(sp.Function):
+    """Display only: Softmax(u, k) is exp(u)/Σ_k exp(u) along index k, as books name it (softmax(z))."""
+
+    nargs = 2
+
+
+def _softmax_value(e, orient, pt):
+    u, k = e.args
+    if tuple(orient[-1:]) != (k,):
+        raise dc.Mismatch("a softmax along an axis other than the last")
+    v = _value(u, orient, pt)
+    if dc.is_scalar(v):
+        raise dc.Mismatch("a softmax of a scalar")
+    v = np.broadcast_to(v, (pt.size(orient[0]), pt.size(k)) if len(orient) == 2 else (pt.size(k), 1))
+    axis = 1 if len(orient) == 2 else 0
+    w = np.exp(v - v.max(axis, keepdims=True))
+    return w / w.sum(axis, keepdims=True)
+
+
+def softmax_term(t):
+    """Term t with a factor exp(u[.., k])/Σ_k′ exp(u[.., k′]) of its coefficient as Softmax(u, k), u less its
+    summands that do not read k (they cancel: exp(z - m)/Σ exp(z - m) is softmax(z) whatever m); t where none."""
+    fs = list(sp.Mul.make_args(t.coeff))
+    for d in fs:
+        if not (d.is_Pow and d.exp == -1 and isinstance(d.base, IndexSum) and len(d.base.indices) == 1
+                and isinstance(d.base.body, sp.exp)):
+            continue
+        s, B = d.base.indices[0], d.base.body.args[0]
+        for n in fs:
+            if not isinstance(n, sp.exp):
+                continue
+            A = n.args[0]
+            for k in sorted(A.atoms(Idx), key=str):
+                if k.ext == s.ext and A.xreplace({k: s}) == B:
+                    u = sp.Add(*[a for a in sp.Add.make_args(A) if k in a.atoms(Idx)])
+                    rest = sp.Mul(*[f for f in fs if f is not n and f is not d])
+                    return Term(rest * Softmax(u, k), t.sums, t.atom)
+    return t
+
+
+_TRIANGLES = {"<=": ("tril", 0), "<": ("tril", -1), ">=": ("triu", 0), ">": ("triu", 1)}
+_FLIPPED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+def common_triangle(ls):
+    """(statement without the bracket, NumPy's name, offset) where every term of a statement over (p, q) carries
+    one bracket comparing q with p ([q ≤ p]: tril), else None."""
+    if len(ls.indices) != 2 or not ls.terms:
+        return None
+    p, q = ls.indices
+    found = set()
+    for t in ls.terms:
+        bs = [f for f in sp.Mul.make_args(t.coeff) if isinstance(f, masks.Iverson)]
+        if len(bs) != 1:
+            return None
+        found.add(bs[0])
+    if len(found) != 1:
+        return None
+    bracket, = found
+    c = bracket.cond
+    if c.rel_op not in _TRIANGLES or {c.lhs, c.rhs} != {p, q}:
+        return None
+    op = c.rel_op if c.lhs == q else _FLIPPED[c.rel_op]
+    name, offset = _TRIANGLES[op]
+    inner = type(ls)(ls.target, ls.indices, [Term(t.coeff / bracket, t.sums, t.atom) for t in ls.terms])
+    return inner, name, offset
+
+
+def _triangle_matrix(ls, style, pt, tri):
+    """`dA = tril(dL)`: the statement's form without its bracket, in NumPy's triangle; its value masked so."""
+    inner, name, offset = tri
+    got = _stmt_matrix(inner, style, pt)
+    if got is None:
+        return None
+    st = STYLES[style]
+    text, value = (got, None) if pt is None else got
+    lhs, rhs = text.split(" = ", 1)
+    fn = name if style == "unicode" else "\\operatorname{" + name + "}"
+    text = f"{lhs} = {fn}{st['open']}{rhs}{', ' + str(offset) if offset else ''}{st['close']}"
+    if pt is None:
+        return text
+    shape = tuple(pt.size(i) for i in ls.indices)
+    mask = np.tril(np.ones(shape), offset) if name == "tril" else np.triu(np.ones(shape), offset)
+    return text, dc.hadamard(mask, np.broadcast_to(value, shape) if dc.is_scalar(value) else value)
+
+
 def _is_indicator(e):
-    return isinstance(e, ir.where) and e.args[1] == 1 and e.args[2] == 0
+    return isinstance(e, ir.where) and {e.args[1], e.args[2]} == {0, 1} and e.args[0].is_Relational
 
 
 def _is_reciprocal(e):
+    """1/u or u^(-1/2), and a positive number times such (1/(2·y))."""
+    if e.is_Mul:
+        fs = e.args
+        return any(_is_reciprocal(f) for f in fs) and all(_is_reciprocal(f) or (f.is_Rational and f > 0) for f in fs)
     return e.is_Pow and e.exp.is_negative and e.exp.is_Rational
 
 
@@ -487,7 +666,12 @@ def term_pieces(t, free, st, pt=None):
         broadcast = None
     chains = _Chains(items, free, st, pt)
     out = [broadcast] if broadcast is not None else chains.from_free()
-    return num, scalars + out + chains.rest()
+    pieces = scalars + out + chains.rest()
+    if scalars and len(pieces) == len(scalars) + 1 and pieces[-1][0].startswith("1/") and st is STYLES["unicode"]:
+        # scalars times an elementwise reciprocal: y·dy/x, not y·dy·1/x ('/' is elementwise)
+        text = st["dot"].join(p[0] for p in scalars) + pieces[-1][0][1:]
+        pieces = [(text, dc.chain([p[1] for p in pieces]) if pt is not None else None)]
+    return num, pieces
 
 
 def _term_factors(t, free, st, pt):
@@ -717,6 +901,11 @@ def _row_wise(items, free, st, pt):
         b_val = dc.mul(dc.transpose(ones), dc.transpose(val)) if pt is not None else None
     f_text = _print_item(F, free, st)
     f_val = _item_value(F, free, pt) if pt is not None else None
+    if st is STYLES["unicode"] and all(_is_reciprocal(e) for e in F.exprs):     # ((dy ⊙ y)·𝟙ᵀ)/x, not (1/x) ⊙ ...
+        den = _print_item(_Item.of([1 / e for e in F.exprs], F.idx), free, st)
+        if _top_level_op(den) and not (den.startswith("(") and balanced_outer(den)):
+            den = "(" + den + ")"
+        return [], (b_text + "/" + den, dc.hadamard(f_val, b_val) if pt is not None else None)
     if _top_level_op(f_text) and not (f_text.startswith("(") and balanced_outer(f_text)):
         f_text = "(" + f_text + ")"
     had = (_had_factors(F, free, st, pt) or [(f_text, f_val)]) + [(b_text, b_val)]
@@ -751,6 +940,10 @@ def _stmt_matrix(ls, style, pt):
         return text if pt is None else (text, np.float64(0.0))
     if any(shifts.has_affine(t.coeff * t.atom) for t in ls.terms):
         return None         # a shifted read (a convolution) has no matrix product form: index form only
+    tri = common_triangle(ls)
+    if tri is not None:
+        return _triangle_matrix(ls, style, pt, tri)
+    ls = type(ls)(ls.target, ls.indices, [u for t in ls.terms for u in scan_terms(softmax_term(t), free)])
     parts = []
     try:
         for t in ls.terms:

@@ -259,22 +259,27 @@ class _BoundNames:
         return super().doprint(expr, *a, **kw)
 
     def idx_name(self, i):
-        if not isinstance(i, ir.Idx):       # a shifted subscript, i+k: its indices by their names
-            return "+".join(self.idx_name(a) for a in _affine_order(i)) if isinstance(i, sp.Add) else \
-                self._affine_term(i)
+        if not isinstance(i, ir.Idx):       # a shifted subscript, i+k or t-l: its indices by their names
+            if not isinstance(i, sp.Add):
+                return self._affine_term(i)
+            parts = [self._affine_term(a) for a in _affine_order(i)]
+            return parts[0] + "".join(p if p.startswith("-") else "+" + p for p in parts[1:])
         return bound_name(i, self.bound)
 
     def _affine_term(self, t):
         if t.is_Integer:
             return str(t)
         c, s = t.as_coeff_Mul()
-        return f"{c}{self.idx_name(s)}" if isinstance(s, ir.Idx) else str(t)
+        if not isinstance(s, ir.Idx):
+            return str(t)
+        return {1: "", -1: "-"}.get(c, str(c)) + self.idx_name(s)
 
 
 def _affine_order(e):
-    """The terms of a shifted subscript as a reader writes them: indices first, the constant last."""
+    """The terms of a shifted subscript as a reader writes them: indices first (added before subtracted), the
+    constant last."""
     terms = list(sp.Add.make_args(e))
-    return sorted(terms, key=lambda t: (t.is_Integer, str(t.as_coeff_Mul()[1])))
+    return sorted(terms, key=lambda t: (t.is_Integer, t.could_extract_minus_sign(), str(t.as_coeff_Mul()[1])))
 
 
 def _is_sign(f):
@@ -502,11 +507,30 @@ def stmt_index(ls, style="unicode"):
 def _stmt_index(ls, style):
     if not ls.terms:
         return f"{lhs(ls, style)} = 0"
-    parts = [term_index(t, style) for t in ls.terms]
+    common = _common_number(ls.terms)
+    terms = [Term(tidy(t.coeff) / common, t.sums, t.atom) for t in ls.terms] if common != 1 else ls.terms
+    parts = [term_index(t, style) for t in terms]
     rhs = parts[0]
     for p in parts[1:]:
         rhs += (" - " + p[1:]) if p.startswith("-") else (" + " + p)
+    if common != 1:         # (dy[t] + dy[t-1] + dy[t-2])/3: a number every term has, once
+        p, q = common.p, common.q
+        if style == "latex":
+            rhs = (f"\\frac{{{p}}}{{{q}}}" if q != 1 else str(p)) + r" \left(" + rhs + r"\right)"
+        else:
+            rhs = (f"{p}·" if p != 1 else "") + f"({rhs})" + (f"/{q}" if q != 1 else "")
     return f"{lhs(ls, style)} = {rhs}"
+
+
+def _common_number(terms):
+    """The rational number (not ±1, positive) every one of two or more terms has as a factor, else 1."""
+    if len(terms) < 2:
+        return sp.S.One
+    nums = {abs(tidy(t.coeff).as_coeff_Mul()[0]) for t in terms}
+    if len(nums) != 1:
+        return sp.S.One
+    r = nums.pop()
+    return r if r.is_Rational and r != 1 and r != 0 else sp.S.One
 
 
 def opaque_text(ls, style="unicode"):

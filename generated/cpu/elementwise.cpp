@@ -1778,7 +1778,7 @@ static void tr_elementwise_sqrt_jvp0_body(T* __restrict__ x_y, const int mode_x_
         const long long e0 = el;
         const T r1 = sqrt(x_x[e]);
         tr_store(x_y, e, r1, mode_x_y);
-        const T r2 = T(0.5)*tr_ld(d_x, e)/sqrt(x_x[e]);
+        const T r2 = T(0.5)*tr_ld(d_x, e)/r1;
         tr_store(d_y, e, r2, mode_d_y);
     }
 }
@@ -1830,16 +1830,16 @@ extern "C" void tr_elementwise_sqrt_jvp0_f64_u(void* const* tr_p, const long lon
 // tr_elementwise_sqrt_pb0: elementwise; every index but the last from the outer position o, the last in a simd loop over
 // [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
 template <typename T>
-static void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
+static void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
 #pragma omp simd
     for (long long el = lo; el < hi; ++el) {
         const long long e = o * nl + el;
         const long long e0 = el;
-        const T r1 = T(0.5)*tr_ld(b_y, e)/sqrt(x_x[e]);
+        const T r1 = T(0.5)*tr_ld(b_y, e)/x_y[e];
         tr_store(b_x, e, r1, mode_b_x);
     }
 }
-extern "C" void tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
+extern "C" void tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
@@ -1848,16 +1848,16 @@ extern "C" void tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int m
 #pragma omp parallel for schedule(static)
         for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
         }
     } else {
         for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
         }
     }
 }
-extern "C" void tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
+extern "C" void tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i) {
     const long long total = n_i, nl = n_i;
     if (total <= 0) return;
     const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
@@ -1866,12 +1866,12 @@ extern "C" void tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int 
 #pragma omp parallel for schedule(static)
         for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
         }
     } else {
         for (long long w = 0; w < nw; ++w) {
         const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
+        tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
         }
     }
 }

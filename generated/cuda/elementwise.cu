@@ -835,7 +835,7 @@ __device__ __forceinline__ void tr_elementwise_sqrt_jvp0_body(T* __restrict__ x_
         const long long e0 = e;
         const T r1 = sqrt(x_x[e]);
         tr_store(x_y, e, r1, mode_x_y);
-        const T r2 = T(0.5)*tr_ld(d_x, e)/sqrt(x_x[e]);
+        const T r2 = T(0.5)*tr_ld(d_x, e)/r1;
         tr_store(d_y, e, r2, mode_d_y);
     }
 }
@@ -848,19 +848,19 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_jvp0_
 
 // tr_elementwise_sqrt_pb0: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_x, const long long n_i) {
+__device__ __forceinline__ void tr_elementwise_sqrt_pb0_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ b_y, const T* __restrict__ x_y, const long long n_i) {
     const long long total = n_i;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         const long long e0 = e;
-        const T r1 = T(0.5)*tr_ld(b_y, e)/sqrt(x_x[e]);
+        const T r1 = T(0.5)*tr_ld(b_y, e)/x_y[e];
         tr_store(b_x, e, r1, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_x, const long long n_i) {
-    tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ b_y, const float* __restrict__ x_y, const long long n_i) {
+    tr_elementwise_sqrt_pb0_body<float>(b_x, mode_b_x, b_y, x_y, n_i);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_x, const long long n_i) {
-    tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_x, n_i);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_elementwise_sqrt_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ b_y, const double* __restrict__ x_y, const long long n_i) {
+    tr_elementwise_sqrt_pb0_body<double>(b_x, mode_b_x, b_y, x_y, n_i);
 }
 
 // tr_elementwise_tanh_fwd0: elementwise, grid-stride over the flat index e

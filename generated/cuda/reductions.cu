@@ -1469,10 +1469,11 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsume
 
 // tr_reductions_row_logsumexp_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __restrict__ u_c3, const int mode_u_c3, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_z = sh;
+    T* const s_d_z = sh;
+    T* const s_x_z = s_d_z + ((stage & 1) ? (long long)tile * (n_b) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -1490,6 +1491,16 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __
                 long long p = z % per;
                 const long long z0 = kk;
                 const long long w0 = p;
+                s_d_z[z] = tr_ld(d_z, w0 * n_k + z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_b;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w0 = p;
                 s_x_z[z] = x_z[w0 * n_k + z0];
             }
         }
@@ -1498,24 +1509,24 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_rows_body(T* __
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += ((((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) == x_m[i0]) ? (T(1)) : (T(0)));
+            acc0 += ((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0))*exp(-x_m[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
         }
     }
     if (active) {
-        tr_store(u_c3, row, acc0, mode_u_c3);
+        tr_store(d_y, row, (T(1) / (u_c1[i0])) * acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f32(float* __restrict__ u_c3, const int mode_u_c3, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp5_rows_body<float>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp5_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f64(double* __restrict__ u_c3, const int mode_u_c3, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp5_rows_body<double>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_reductions_row_logsumexp_jvp5_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
 }
 
 // tr_reductions_row_logsumexp_jvp5_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __restrict__ u_c3, const int mode_u_c3, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -1525,407 +1536,35 @@ __device__ __forceinline__ void tr_reductions_row_logsumexp_jvp5_warp_body(T* __
     T acc0 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
-            acc0 += ((x_z[i0 * n_k + q0] == x_m[i0]) ? (T(1)) : (T(0)));
+            acc0 += tr_ld(d_z, i0 * n_k + q0)*exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
     }
     acc0 = tr_warp_sum(acc0);
     if (lane == 0) {
-        tr_store(u_c3, row, acc0, mode_u_c3);
+        tr_store(d_y, row, (T(1) / (u_c1[i0])) * acc0, mode_d_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f32(float* __restrict__ u_c3, const int mode_u_c3, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp5_warp_body<float>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp5_warp_body<float>(d_y, mode_d_y, d_z, x_m, x_z, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f64(double* __restrict__ u_c3, const int mode_u_c3, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp5_warp_body<double>(u_c3, mode_u_c3, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
-}
-
-// tr_reductions_row_logsumexp_jvp6: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp6_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ u_c3, const long long n_b) {
-    const long long total = n_b;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        const long long e0 = e;
-        const T r1 = (T(1) / (u_c3[e]));
-        tr_store(u_c2, e, r1, mode_u_c2);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp6_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ u_c3, const long long n_b) {
-    tr_reductions_row_logsumexp_jvp6_body<float>(u_c2, mode_u_c2, u_c3, n_b);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp6_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ u_c3, const long long n_b) {
-    tr_reductions_row_logsumexp_jvp6_body<double>(u_c2, mode_u_c2, u_c3, n_b);
-}
-
-// tr_reductions_row_logsumexp_jvp7_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp7_rows_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_d_z = sh;
-    T* const s_x_z = s_d_z + ((stage & 1) ? (long long)tile * (n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_d_z[z] = tr_ld(d_z, w0 * n_k + z0);
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_x_z[z] = x_z[w0 * n_k + z0];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0))*((((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) == x_m[i0]) ? (u_c2[i0]) : (T(0)));
-        }
-    }
-    if (active) {
-        tr_store(d_m, row, acc0, mode_d_m);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_rows_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp7_rows_body<float>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_rows_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp7_rows_body<double>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-
-// tr_reductions_row_logsumexp_jvp7_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp7_warp_body(T* __restrict__ d_m, const int mode_d_m, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            acc0 += tr_ld(d_z, i0 * n_k + q0)*((x_z[i0 * n_k + q0] == x_m[i0]) ? (u_c2[i0]) : (T(0)));
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(d_m, row, acc0, mode_d_m);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_warp_f32(float* __restrict__ d_m, const int mode_d_m, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp7_warp_body<float>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp7_warp_f64(double* __restrict__ d_m, const int mode_d_m, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c2, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp7_warp_body<double>(d_m, mode_d_m, d_z, x_z, x_m, u_c2, n_b, n_k, nrows, nk, chunk, wpr);
-}
-
-// tr_reductions_row_logsumexp_jvp8: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp8_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_m, const long long n_b) {
-    const long long total = n_b;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        const long long e0 = e;
-        const T r1 = tr_ld(d_m, e);
-        tr_store(d_y, e, r1, mode_d_y);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp8_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_m, const long long n_b) {
-    tr_reductions_row_logsumexp_jvp8_body<float>(d_y, mode_d_y, d_m, n_b);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp8_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_m, const long long n_b) {
-    tr_reductions_row_logsumexp_jvp8_body<double>(d_y, mode_d_y, d_m, n_b);
-}
-
-// tr_reductions_row_logsumexp_jvp9_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_rows_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ d_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_d_z = sh;
-    T* const s_x_z = s_d_z + ((stage & 1) ? (long long)tile * (n_b) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    T acc1 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_d_z[z] = tr_ld(d_z, w0 * n_k + z0);
-            }
-        }
-        if (stage & 2) {
-            const long long per = n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_x_z[z] = x_z[w0 * n_k + z0];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            const T v1 = exp(-x_m[i0] + ((stage & 2) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
-            acc0 += v1;
-            acc1 += v1*((stage & 1) ? s_d_z[t * n_b + i0] : tr_ld(d_z, i0 * n_k + q0));
-        }
-    }
-    if (active) {
-        const T v2 = (T(1) / (u_c1[i0]));
-        tr_store(d_y, row, -v2*tr_ld(d_m, i0) * acc0 + v2 * acc1, mode_d_y);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ d_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp9_rows_body<float>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_rows_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_jvp9_rows_body<double>(d_y, mode_d_y, d_z, x_z, x_m, u_c0, u_c1, d_m, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-
-// tr_reductions_row_logsumexp_jvp9_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_jvp9_warp_body(T* __restrict__ d_y, const int mode_d_y, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ d_z, const T* __restrict__ u_c1, const T* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    T acc1 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            const T v1 = exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
-            acc0 += v1;
-            acc1 += v1*tr_ld(d_z, i0 * n_k + q0);
-    }
-    acc0 = tr_warp_sum(acc0);
-    acc1 = tr_warp_sum(acc1);
-    if (lane == 0) {
-        const T v2 = (T(1) / (u_c1[i0]));
-        tr_store(d_y, row, -v2*tr_ld(d_m, i0) * acc0 + v2 * acc1, mode_d_y);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f32(float* __restrict__ d_y, const int mode_d_y, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ d_z, const float* __restrict__ u_c1, const float* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp9_warp_body<float>(d_y, mode_d_y, x_m, x_z, u_c0, d_z, u_c1, d_m, n_b, n_k, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp9_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ d_z, const double* __restrict__ u_c1, const double* __restrict__ d_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_jvp9_warp_body<double>(d_y, mode_d_y, x_m, x_z, u_c0, d_z, u_c1, d_m, n_b, n_k, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_jvp5_warp_f64(double* __restrict__ d_y, const int mode_d_y, const double* __restrict__ d_z, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_reductions_row_logsumexp_jvp5_warp_body<double>(d_y, mode_d_y, d_z, x_m, x_z, u_c0, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
 }
 
 // tr_reductions_row_logsumexp_pb2: elementwise, grid-stride over the flat index e
 template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ b_y, const long long n_b) {
-    const long long total = n_b;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        const long long e0 = e;
-        const T r1 = tr_ld(b_y, e);
-        tr_store(b_m, e, r1, mode_b_m);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ b_y, const long long n_b) {
-    tr_reductions_row_logsumexp_pb2_body<float>(b_m, mode_b_m, b_y, n_b);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ b_y, const long long n_b) {
-    tr_reductions_row_logsumexp_pb2_body<double>(b_m, mode_b_m, b_y, n_b);
-}
-
-// tr_reductions_row_logsumexp_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb3_rows_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ u_c0, const T* __restrict__ b_y, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_z = sh;
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_x_z[z] = x_z[w0 * n_k + z0];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += exp(-x_m[i0] + ((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) - tr_shift(u_c0[i0]));
-        }
-    }
-    if (active) {
-        tr_store(b_m, row, -tr_ld(b_y, i0)/u_c1[i0] * acc0, mode_b_m);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_rows_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ u_c0, const float* __restrict__ b_y, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb3_rows_body<float>(b_m, mode_b_m, x_z, x_m, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_rows_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ u_c0, const double* __restrict__ b_y, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb3_rows_body<double>(b_m, mode_b_m, x_z, x_m, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-
-// tr_reductions_row_logsumexp_pb3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb3_warp_body(T* __restrict__ b_m, const int mode_b_m, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ b_y, const T* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            acc0 += exp(-x_m[i0] + x_z[i0 * n_k + q0] - tr_shift(u_c0[i0]));
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(b_m, row, -tr_ld(b_y, i0)/u_c1[i0] * acc0, mode_b_m);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_warp_f32(float* __restrict__ b_m, const int mode_b_m, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ b_y, const float* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb3_warp_body<float>(b_m, mode_b_m, x_m, x_z, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb3_warp_f64(double* __restrict__ b_m, const int mode_b_m, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ b_y, const double* __restrict__ u_c1, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb3_warp_body<double>(b_m, mode_b_m, x_m, x_z, u_c0, b_y, u_c1, n_b, n_k, nrows, nk, chunk, wpr);
-}
-
-// tr_reductions_row_logsumexp_pb4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb4_rows_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_z = sh;
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_b;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w0 = p;
-                s_x_z[z] = x_z[w0 * n_k + z0];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += ((((stage & 1) ? s_x_z[t * n_b + i0] : x_z[i0 * n_k + q0]) == x_m[i0]) ? (T(1)) : (T(0)));
-        }
-    }
-    if (active) {
-        tr_store(u_c2, row, acc0, mode_u_c2);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_rows_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb4_rows_body<float>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_rows_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_reductions_row_logsumexp_pb4_rows_body<double>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, tile, stage);
-}
-
-// tr_reductions_row_logsumexp_pb4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb4_warp_body(T* __restrict__ u_c2, const int mode_u_c2, const T* __restrict__ x_z, const T* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            acc0 += ((x_z[i0 * n_k + q0] == x_m[i0]) ? (T(1)) : (T(0)));
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(u_c2, row, acc0, mode_u_c2);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_warp_f32(float* __restrict__ u_c2, const int mode_u_c2, const float* __restrict__ x_z, const float* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb4_warp_body<float>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb4_warp_f64(double* __restrict__ u_c2, const int mode_u_c2, const double* __restrict__ x_z, const double* __restrict__ x_m, const long long n_b, const long long n_k, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_reductions_row_logsumexp_pb4_warp_body<double>(u_c2, mode_u_c2, x_z, x_m, n_b, n_k, nrows, nk, chunk, wpr);
-}
-
-// tr_reductions_row_logsumexp_pb5: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_reductions_row_logsumexp_pb5_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ x_z, const T* __restrict__ x_m, const T* __restrict__ b_y, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const T* __restrict__ b_m, const T* __restrict__ u_c2, const long long n_k, const long long n_b) {
+__device__ __forceinline__ void tr_reductions_row_logsumexp_pb2_body(T* __restrict__ b_z, const int mode_b_z, const T* __restrict__ b_y, const T* __restrict__ x_m, const T* __restrict__ x_z, const T* __restrict__ u_c0, const T* __restrict__ u_c1, const long long n_k, const long long n_b) {
     const long long total = n_b * n_k;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
         long long rem1 = e;
         const long long e1 = rem1 % n_k; rem1 /= n_k;
         const long long e0 = rem1;
-        const T v2 = x_z[e];
-        const T v3 = x_m[e0];
-        const T r4 = tr_ld(b_y, e0)*exp(v2 - v3 - tr_shift(u_c0[e0]))/u_c1[e0] + tr_ld(b_m, e0)*((v2 == v3) ? ((T(1) / (u_c2[e0]))) : (T(0)));
-        tr_store(b_z, e, r4, mode_b_z);
+        const T r2 = tr_ld(b_y, e0)*exp(-x_m[e0] + x_z[e] - tr_shift(u_c0[e0]))/u_c1[e0];
+        tr_store(b_z, e, r2, mode_b_z);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb5_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ x_z, const float* __restrict__ x_m, const float* __restrict__ b_y, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const float* __restrict__ b_m, const float* __restrict__ u_c2, const long long n_k, const long long n_b) {
-    tr_reductions_row_logsumexp_pb5_body<float>(b_z, mode_b_z, x_z, x_m, b_y, u_c0, u_c1, b_m, u_c2, n_k, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f32(float* __restrict__ b_z, const int mode_b_z, const float* __restrict__ b_y, const float* __restrict__ x_m, const float* __restrict__ x_z, const float* __restrict__ u_c0, const float* __restrict__ u_c1, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb2_body<float>(b_z, mode_b_z, b_y, x_m, x_z, u_c0, u_c1, n_k, n_b);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb5_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ x_z, const double* __restrict__ x_m, const double* __restrict__ b_y, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const double* __restrict__ b_m, const double* __restrict__ u_c2, const long long n_k, const long long n_b) {
-    tr_reductions_row_logsumexp_pb5_body<double>(b_z, mode_b_z, x_z, x_m, b_y, u_c0, u_c1, b_m, u_c2, n_k, n_b);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_reductions_row_logsumexp_pb2_f64(double* __restrict__ b_z, const int mode_b_z, const double* __restrict__ b_y, const double* __restrict__ x_m, const double* __restrict__ x_z, const double* __restrict__ u_c0, const double* __restrict__ u_c1, const long long n_k, const long long n_b) {
+    tr_reductions_row_logsumexp_pb2_body<double>(b_z, mode_b_z, b_y, x_m, x_z, u_c0, u_c1, n_k, n_b);
 }

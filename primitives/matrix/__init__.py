@@ -83,7 +83,12 @@ class MatrixPrimitive:
     max_norm: float | None = None     # beyond this 1-norm of the argument float64 cannot compute the value
                                       # (verification treats such a point as ill posed, as a singular matrix)
     optional: str = ""                # index letters of the differential that exist only when an argument has them
+    # the pullback of the first argument at a cotangent c·I of a square result (c·𝟙 of a vector one), where the
+    # map simplifies to a closed form (expm: L_exp(Xᵀ, c·I) = c·exp(X)ᵀ), as index_form.parse_at_identity reads
+    # it; the derivation uses it in place of the map where a rule's cotangent has that form (trace(expm(X)))
+    vjp_at_identity: str = ""
     lines: tuple = field(default=(), compare=False)   # the differential, parsed
+    at_identity: object = field(default=None, compare=False)   # vjp_at_identity, parsed
 
     def __post_init__(self):
         if (self.differential is None) == (self.jvp is None):
@@ -96,6 +101,13 @@ class MatrixPrimitive:
         if self.differential is not None:
             try:
                 object.__setattr__(self, "lines", index_form.parse(self.differential, self.args))
+            except ValueError as exc:
+                raise ValueError(f"primitive {self.name}: {exc}") from None
+        if self.vjp_at_identity:
+            if self.result not in ("square", "vector"):
+                raise ValueError(f"primitive {self.name}: a pullback at the identity needs a square or vector result")
+            try:
+                object.__setattr__(self, "at_identity", index_form.parse_at_identity(self.vjp_at_identity, self.args))
             except ValueError as exc:
                 raise ValueError(f"primitive {self.name}: {exc}") from None
 
@@ -144,6 +156,7 @@ def _discover() -> dict:
             out[p.name] = p
     for p in out.values():      # what a derivative reads of other primitives must be declared too
         named = set(p.aux_names()) | {s for s in p.saves if s not in ("X", "R")}
+        named |= {f.call for t in getattr(p.at_identity, "terms", ()) for f in t.factors if f.call}
         unknown = sorted(n for n in named if n not in out)
         if unknown:
             raise ValueError(f"primitive {p.name}: its derivative reads {', '.join(unknown)}, which no file of "

@@ -37,6 +37,8 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"\lambda({X})",
     show_jvp="d{R} = diag(Vᵀ·d{X}·V)",
     show_vjp="d{X} = V·diag(d{R})·Vᵀ",
+    # V·diag(c·𝟙)·Vᵀ = c·V·Vᵀ = c·I (V orthogonal): the sum of the eigenvalues is the trace
+    vjp_at_identity="dX[i,j] = dR * I[i,j]",
     show_where=EIGEN_WHERE,
     cuda=Cuda(forward="tr_eigvalsh", ws=(3, 0, 2, 3), jvp="tr_eigvalsh_jvp", jvp_ws=(2, 0, 0, 0),
               vjp="tr_eigvalsh_vjp", vjp_ws=(2, 0, 0, 0)),

@@ -56,6 +56,8 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"e^{{{X}}}",
     show_jvp="d{R} = L_exp({X}, d{X})",
     show_vjp="d{X} = L_exp({X}ᵀ, d{R})",
+    # L_exp(Xᵀ, c·I) = c·exp(Xᵀ) = c·exp(X)ᵀ: I commutes with Xᵀ, so the integrand is c·exp(Xᵀ) for every s
+    vjp_at_identity="dX[i,j] = dR * R[j,i]",
     show_where=(("L_exp", "L_exp(A, E) = ∫₀¹ exp(s·A)·E·exp((1 - s)·A) ds, the derivative of exp at A along E",
                  r"L_{\exp}(A, E) = \int_0^1 e^{sA} E\, e^{(1 - s)A}\, \mathrm{d}s", lambda X: frechet),),
     cuda=Cuda(forward="tr_expm", ws=(7, 0, 1, 0), jvp="tr_expm_jvp", jvp_ws=(36, 0, 2, 0),

@@ -36,6 +36,8 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"\log({X})",
     show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ",
     show_vjp="d{X} = sym(V·(G∘(Vᵀ·d{R}·V))·Vᵀ)",
+    # V·(G∘(Vᵀ·c·I·V))·Vᵀ = c·V·diag(G_ii)·Vᵀ = c·V·diag(1/λ)·Vᵀ = c·X⁻¹
+    vjp_at_identity="dX[i,j] = dR * inv(X)[i,j]",
     show_where=EIGEN_WHERE + (("G", "Gᵢⱼ = (log λᵢ - log λⱼ)/(λᵢ - λⱼ), Gᵢᵢ = 1/λᵢ",
                                r"G_{ij} = \frac{\log \lambda_i - \log \lambda_j}{\lambda_i - \lambda_j},\ "
                                r"G_{ii} = \frac{1}{\lambda_i}", lambda X: _divided(np, eigh(X)[0])),),

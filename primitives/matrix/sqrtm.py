@@ -32,6 +32,8 @@ PRIMITIVE = MatrixPrimitive(
     show_latex=r"{X}^{{1/2}}",
     show_jvp="d{R} = V·(G∘(Vᵀ·d{X}·V))·Vᵀ",
     show_vjp="d{X} = sym(V·(G∘(Vᵀ·d{R}·V))·Vᵀ)",
+    # V·(G∘(Vᵀ·c·I·V))·Vᵀ = c·V·diag(1/(2√λ))·Vᵀ = c·R⁻¹/2
+    vjp_at_identity="dX[i,j] = dR * inv(R)[i,j] / 2",
     show_where=EIGEN_WHERE + (("G", "Gᵢⱼ = 1/(√λᵢ + √λⱼ)", r"G_{ij} = \frac{1}{\sqrt{\lambda_i} + \sqrt{\lambda_j}}",
                                lambda X: _gap_sum(eigh(X)[0])),),
     cuda=Cuda(forward="tr_sqrtm", ws=(3, 0, 4, 3), jvp="tr_sqrtm_jvp", jvp_ws=(2, 0, 2, 0),
