@@ -162,8 +162,10 @@ def _shifted_reads(ls):
     new = shifted.contracted(ls)
     if new is ls:
         return ls
-    if not shifted.agrees(ls, new):
+    same = shifted.agrees(ls, new)
+    if same is False:
         dc.reject(ls, stmt_index(new), "the contracted shifted reads differ from the derived statement")
+    if not same:
         return ls
     return new
 
