@@ -193,15 +193,11 @@ def _files_for(module_name):
     except (OSError, ValueError):
         raise RuntimeError(f"no CUDA kernels for module {module_name!r}: expected {cu} and {js} beside "
                            f"{mpath} (run derive-rules on its rule file)") from None
-    if not (isinstance(manifest, dict) and manifest.get("cu_sha256") == _sha256(source)
-            and manifest.get("module_sha256") == _sha256(module_text)):
+    if not (isinstance(manifest, dict) and manifest.get("cu_sha256") == artefacts.text_sha256(source)
+            and manifest.get("module_sha256") == artefacts.text_sha256(module_text)):
         raise RuntimeError(f"the CUDA kernels {cu} were not generated with {mpath} (a file from an earlier "
                            f"generation, or edited): run derive-rules on its rule file again")
     return source, manifest
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Module:
