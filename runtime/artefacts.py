@@ -7,6 +7,7 @@ rule file's name, so two files whose modules differ never write the same path.
 """
 from __future__ import annotations
 
+import hashlib
 import keyword
 import sys
 from pathlib import PurePath
@@ -34,3 +35,9 @@ def paths(module: str) -> dict:
     return {"module": f"{module}.py",
             "cpu": f"cpu/{module}.cpp", "cpu_plan": f"cpu/{module}.json",
             "cuda": f"cuda/{module}.cu", "cuda_plan": f"cuda/{module}.json"}
+
+
+def text_sha256(text: str) -> str:
+    """The sha256 (hex) of a generated text: each kernel plan records its kernels' and its module's, and the runtime
+    runs the plan only beside exactly those files."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

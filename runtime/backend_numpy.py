@@ -84,11 +84,11 @@ def direct_sum(extents, direct, rows, block, concat):
     """Σ over every position k of `extents` (tuples) of direct(k, r, m), one slice at a time, at the rows of the
     slice r (m of them): all rows at once where block is None, else `block` rows at a time, joined by concat."""
     def at_rows(r, m):
-        acc = None
-        for j, k in enumerate(_itertools.product(*[range(n) for n in extents])):
-            t = direct(k, r, m)
-            acc = t if acc is None else acc + t if j == 1 or block is None else acc.__iadd__(t)
-        return acc * 1 if j == 0 else acc
+        terms = (direct(k, r, m) for k in _itertools.product(*[range(n) for n in extents]))
+        acc = next(terms) * 1           # a new array: a summand may be a view of an input
+        for t in terms:                 # in place where rows are blocked (NumPy, torch); XLA and traces add anew
+            acc = acc + t if block is None else acc.__iadd__(t)
+        return acc
     if block is None or block >= rows:
         return at_rows(slice(None), rows)
     return concat([at_rows(slice(r0, _builtins.min(rows, r0 + block)), _builtins.min(rows, r0 + block) - r0)

@@ -24,7 +24,7 @@ BLOCK = 256
 SMEM_BUDGET = 48 * 1024           # bytes of dynamic shared memory a launch may ask for without opting in
 GEMM_MIN = 64                     # below this many rows or columns a contraction runs as a plain reduction
 
-_MODULES: dict = {}               # module name -> Module
+_MODULES: dict = {}               # (module name, id of the module object) -> Module
 _REGISTERED: dict = {}            # module name -> {"cu": text, "json": text} (rules generated at run time)
 _DEVICE = None
 
@@ -172,7 +172,8 @@ def register(module_name: str, files: dict):
     cu = next(v for k, v in files.items() if k.endswith(".cu"))
     js = next(v for k, v in files.items() if k.endswith(".json"))
     _REGISTERED[module_name] = {"cu": cu, "json": js}
-    _MODULES.pop(module_name, None)
+    for key in [k for k in _MODULES if k[0] == module_name]:
+        del _MODULES[key]
 
 
 def _files_for(module_name):
@@ -184,7 +185,14 @@ def _files_for(module_name):
         f = _REGISTERED[module_name]
         return f["cu"], json.loads(f["json"])
     mfile = getattr(sys.modules.get(module_name), "__file__", None)
-    mpath = Path(mfile) if mfile else GENERATED.parent / f"{module_name.rsplit('.', 1)[-1]}.py"
+    shipped = module_name.split(".")
+    if mfile:
+        mpath = Path(mfile)
+    elif len(shipped) == 2 and shipped[0] == "generated" and shipped[1].isidentifier():
+        mpath = GENERATED.parent / f"{shipped[1]}.py"        # a shipped module not imported yet
+    else:
+        raise RuntimeError(f"no CUDA kernels for module {module_name!r}: it is not an imported module with a file "
+                           f"(derive-rules writes its kernels beside the module)")
     where = artefacts.paths(mpath.stem)
     base = mpath.resolve().parent
     cu, js = base / where["cuda"], base / where["cuda_plan"]
@@ -193,15 +201,12 @@ def _files_for(module_name):
     except (OSError, ValueError):
         raise RuntimeError(f"no CUDA kernels for module {module_name!r}: expected {cu} and {js} beside "
                            f"{mpath} (run derive-rules on its rule file)") from None
-    if not (isinstance(manifest, dict) and manifest.get("cu_sha256") == _sha256(source)
-            and manifest.get("module_sha256") == _sha256(module_text)):
+    if not (isinstance(manifest, dict) and isinstance(manifest.get("ops"), dict)
+            and manifest.get("cu_sha256") == artefacts.text_sha256(source)
+            and manifest.get("module_sha256") == artefacts.text_sha256(module_text)):
         raise RuntimeError(f"the CUDA kernels {cu} were not generated with {mpath} (a file from an earlier "
                            f"generation, or edited): run derive-rules on its rule file again")
     return source, manifest
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Module:
@@ -228,10 +233,14 @@ class Module:
 
 
 def load_module(module_name) -> Module:
-    mod = _MODULES.get(module_name)
+    if not isinstance(module_name, str):
+        raise TypeError(f"runtime.cuda.load_module: a module name (str), got {type(module_name).__name__}")
+    # keyed by the module object too: another module imported later under the same name has kernels of its own
+    key = (module_name, id(sys.modules.get(module_name)))
+    mod = _MODULES.get(key)
     if mod is None:
         source, manifest = _files_for(module_name)
-        mod = _MODULES[module_name] = Module(module_name, source, manifest)
+        mod = _MODULES[key] = Module(module_name, source, manifest)
     return mod
 
 

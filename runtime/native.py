@@ -403,25 +403,21 @@ def _files_for(module):
     try:
         pin = _PINNED.get(module)
         if pin is None or pin[0] != ops:
-            pin = _PINNED[module] = (ops, _sha256(text))
+            pin = _PINNED[module] = (ops, artefacts.text_sha256(text))
     except TypeError:                   # not weakly referenceable: only the files' agreement
-        pin = (ops, _sha256(text))
-    if not _made_for(manifest, source, text) or pin[1] != _sha256(text):
+        pin = (ops, artefacts.text_sha256(text))
+    if not _made_for(manifest, source, text) or pin[1] != artefacts.text_sha256(text):
         return None
     return source, manifest
 
 
 def _made_for(manifest, cpp: str, module_text: str) -> bool:
     """Whether a plan records exactly these kernels and this module (the sha256 of each, written by derive)."""
-    return (isinstance(manifest, dict) and manifest.get("cpp_sha256") == _sha256(cpp)
-            and manifest.get("module_sha256") == _sha256(module_text))
+    return (isinstance(manifest, dict) and manifest.get("cpp_sha256") == artefacts.text_sha256(cpp)
+            and manifest.get("module_sha256") == artefacts.text_sha256(module_text))
 
 
 _PINNED = weakref.WeakKeyDictionary()   # module -> (id of its OPS, sha256 of its file) when first seen
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def plan_for(module):

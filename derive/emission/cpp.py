@@ -35,13 +35,13 @@ from derive.emission.kernels import (
     op_entry,
     plan_ops,
     sum_code,
-    text_sha256,
 )
 from derive.emission.templates import template_env
 from derive.ir import nodes as ir
 from derive.ir.nodes import IndexSum
 from primitives.elementwise import ROWS as ELEMENTWISE_ROWS
 from primitives.elementwise import ZERO as ELEMENTWISE_ZERO
+from runtime.artefacts import text_sha256
 
 TILE = 256                  # reduced positions per tile (the sub-sum arrays: TILE values each, on the stack)
 # functions the kernels compute with selects and arithmetic only (the elementwise table's cpp_simd column, and the

@@ -24,10 +24,10 @@ from derive.emission.kernels import (
     plan_ops,
     product,
     sum_code,
-    text_sha256,
 )
 from derive.emission.templates import template_env
 from derive.ir import nodes as ir
+from runtime.artefacts import text_sha256
 
 BLOCK = 256
 

@@ -7,7 +7,6 @@ index arithmetic (horner, decompose) are the parts of a kernel's text both spell
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -505,11 +504,6 @@ class OpPlan:
 
 # -----------------------------------------------------------------------------------------------------------
 # The module
-
-
-def text_sha256(text: str) -> str:
-    """The sha256 (hex) of a generated text, as the plans record their kernels and module by it."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def kernel_names(source_label: str, name, kind: str):

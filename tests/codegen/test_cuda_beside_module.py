@@ -75,3 +75,23 @@ def test_kernels_of_another_generation_are_refused(out, tmp_path):
             cuda.load_module(module.__name__)
     finally:
         sys.modules.pop("nn_regenerated", None)
+
+
+def test_a_module_imported_later_under_a_shipped_name_gets_its_own_kernels(out):
+    """The kernels are cached per module object: asked for `nn` before the user's nn was imported (refused: no such
+    module), then after, it gets the user's (before: the shipped ones, cached under the name)."""
+    sys.modules.pop("nn", None)
+    with pytest.raises(RuntimeError, match="not an imported module"):
+        cuda.load_module("nn")
+    module = _import(out / "nn.py", "nn")
+    try:
+        assert set(cuda.load_module("nn").manifest["ops"]) == {"user_op"}
+    finally:
+        sys.modules.pop("nn", None)
+
+
+@pytest.mark.parametrize("name", ["/tmp/x/nn", "../../nn", "nn", None])
+def test_names_that_are_no_imported_module_are_refused(name):
+    sys.modules.pop("nn", None)
+    with pytest.raises((RuntimeError, TypeError)):
+        cuda.load_module(name)
