@@ -1379,14 +1379,32 @@ RULES = {'sum': {'name': 'sum',
                                 'matrix': 'dy = (softmax(x) ⊙ dx)ᵀ·𝟙',
                                 'index': 'dy = Σ_k dx[k]·exp(x[k])/Σ_i′(exp(x[i′]))',
                                 'index_latex': '\\mathrm{d}y = \\sum_{k} \\frac{\\mathrm{d}x_{k} '
-                                               "e^{x_{k}}}{\\sum_{i'} e^{x_{i'}}}"}],
+                                               "e^{x_{k}}}{\\sum_{i'} e^{x_{i'}}}"},
+                               {'target': 'softmax',
+                                'text': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                'latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                         'e^{u_{k}}} \\text{, along the last index}',
+                                'matrix': None,
+                                'index': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                'index_latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                               'e^{u_{k}}} \\text{, along the last index}',
+                                'where': True}],
                'pullback': [{'target': 'dx',
                              'text': 'dx = dy·softmax(x)',
                              'latex': '\\mathrm{d}x = \\mathrm{d}y \\operatorname{softmax}\\left(x\\right)',
                              'matrix': 'dx = dy·softmax(x)',
                              'index': 'dx[i] = dy·exp(x[i])/Σ_i′(exp(x[i′]))',
                              'index_latex': "\\mathrm{d}x_{i} = \\frac{\\mathrm{d}y e^{x_{i}}}{\\sum_{i'} "
-                                            "e^{x_{i'}}}"}],
+                                            "e^{x_{i'}}}"},
+                            {'target': 'softmax',
+                             'text': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                             'latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                      'e^{u_{k}}} \\text{, along the last index}',
+                             'matrix': None,
+                             'index': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                             'index_latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                            'e^{u_{k}}} \\text{, along the last index}',
+                             'where': True}],
                'holds_for': 'every real input',
                'saves': {'inputs': ['x'], 'outputs': [], 'intermediates': []},
                'verified': True,
@@ -1703,7 +1721,17 @@ RULES = {'sum': {'name': 'sum',
                                                    '\\rvert} + \\sum_{kl} - \\frac{\\mathrm{d}z_{kl} '
                                                    't_{kl}}{\\lvert b \\rvert} + \\sum_{kl} '
                                                    '\\frac{\\left({\\mathit{lse}}_{k} - z_{kl}\\right) '
-                                                   '\\mathrm{d}t_{kl}}{\\lvert b \\rvert}'}],
+                                                   '\\mathrm{d}t_{kl}}{\\lvert b \\rvert}'},
+                                   {'target': 'softmax',
+                                    'text': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                    'latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                             'e^{u_{k}}} \\text{, along the last index}',
+                                    'matrix': None,
+                                    'index': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                    'index_latex': '\\operatorname{softmax}(u)_{i} = '
+                                                   '\\frac{e^{u_{i}}}{\\sum_{k} e^{u_{k}}} \\text{, along '
+                                                   'the last index}',
+                                    'where': True}],
                    'pullback': [{'target': 'dz',
                                  'text': 'dz = dL·(softmax(z) ⊙ (t·𝟙·𝟙ᵀ) - t)/size(b)',
                                  'latex': '\\mathrm{d}z = \\frac{\\mathrm{d}L '
@@ -1723,7 +1751,17 @@ RULES = {'sum': {'name': 'sum',
                                  'matrix': 'dt = dL·(lse·𝟙ᵀ - z)/size(b)',
                                  'index': 'dt[b,c] = (lse[b] - z[b,c])·dL/size(b)',
                                  'index_latex': '\\mathrm{d}t_{bc} = \\frac{\\left({\\mathit{lse}}_{b} - '
-                                                'z_{bc}\\right) \\mathrm{d}L}{\\lvert b \\rvert}'}],
+                                                'z_{bc}\\right) \\mathrm{d}L}{\\lvert b \\rvert}'},
+                                {'target': 'softmax',
+                                 'text': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                 'latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                          'e^{u_{k}}} \\text{, along the last index}',
+                                 'matrix': None,
+                                 'index': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                 'index_latex': '\\operatorname{softmax}(u)_{i} = '
+                                                '\\frac{e^{u_{i}}}{\\sum_{k} e^{u_{k}}} \\text{, along the '
+                                                'last index}',
+                                 'where': True}],
                    'holds_for': 'every real input',
                    'saves': {'inputs': ['z', 't'], 'outputs': [], 'intermediates': []},
                    'verified': True,

@@ -480,7 +480,17 @@ RULES = {'row_max': {'name': 'row_max',
                                              'z[b,k′]))',
                                     'index_latex': '\\mathrm{d}y_{b} = \\sum_{k} \\frac{\\mathrm{d}z_{bk} '
                                                    "e^{- m_{b} + z_{bk}}}{\\sum_{k'} e^{- m_{b} + "
-                                                   "z_{b,k'}}}"}],
+                                                   "z_{b,k'}}}"},
+                                   {'target': 'softmax',
+                                    'text': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                    'latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                             'e^{u_{k}}} \\text{, along the last index}',
+                                    'matrix': None,
+                                    'index': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                    'index_latex': '\\operatorname{softmax}(u)_{i} = '
+                                                   '\\frac{e^{u_{i}}}{\\sum_{k} e^{u_{k}}} \\text{, along '
+                                                   'the last index}',
+                                    'where': True}],
                    'pullback': [{'target': 'dz',
                                  'text': 'dz = softmax(z) ⊙ (dy·𝟙ᵀ)',
                                  'latex': '\\mathrm{d}z = \\left(\\operatorname{softmax}\\left(z\\right) '
@@ -488,7 +498,17 @@ RULES = {'row_max': {'name': 'row_max',
                                  'matrix': 'dz = softmax(z) ⊙ (dy·𝟙ᵀ)',
                                  'index': 'dz[b,k] = dy[b]·exp(-m[b] + z[b,k])/Σ_k′(exp(-m[b] + z[b,k′]))',
                                  'index_latex': '\\mathrm{d}z_{bk} = \\frac{\\mathrm{d}y_{b} e^{- m_{b} + '
-                                                "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}}"}],
+                                                "z_{bk}}}{\\sum_{k'} e^{- m_{b} + z_{b,k'}}}"},
+                                {'target': 'softmax',
+                                 'text': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                 'latex': '\\operatorname{softmax}(u)_{i} = \\frac{e^{u_{i}}}{\\sum_{k} '
+                                          'e^{u_{k}}} \\text{, along the last index}',
+                                 'matrix': None,
+                                 'index': 'softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index',
+                                 'index_latex': '\\operatorname{softmax}(u)_{i} = '
+                                                '\\frac{e^{u_{i}}}{\\sum_{k} e^{u_{k}}} \\text{, along the '
+                                                'last index}',
+                                 'where': True}],
                    'holds_for': 'every real input',
                    'saves': {'inputs': ['z'], 'outputs': [], 'intermediates': ['m']},
                    'verified': True,

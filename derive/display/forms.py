@@ -21,6 +21,7 @@ from derive.display.notation import (
     primitive_defs,
     primitive_value,
     definition_lines,
+    function_lines,
     stmt_index,
     symbol_count,
     tidy,
@@ -67,7 +68,8 @@ def program_text(d, which, style="unicode", matrix=True, domains=None) -> str:
             stmts = shown_pullback(d, stmts, style, domains)
         lines = [stmt_text(ls, style, matrix, domains) for ls in stmts]
         defs = definition_lines(d, stmts, style, lambda ls: matrixform.safe_stmt_matrix(ls, style, domains))
-        return sep.join(lines + [text for _, text in defs])      # t0, V, λ: a line each
+        defs += function_lines(lines, style)
+        return sep.join(lines + [text for _, text in defs])      # t0, V, λ, cumsum: a line each
 
 
 # -- display-only rewrites of a pullback: what a book writes for the same numbers ------------------------------
@@ -412,6 +414,10 @@ def _program_json(d, stmts, out):
         })
     for (sym, text), (_, tex) in zip(*[definition_lines(d, stmts, style, lambda ls, s=style: matrixform.safe_stmt_matrix(
             ls, s, doms)) for style in ("unicode", "latex")]):
+        out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
+                    "where": True})
+    shown = [s["matrix_form"] for s in out]
+    for (sym, text), (_, tex) in zip(function_lines(shown), function_lines(shown, "latex")):
         out.append({"target": sym, "indices": [], "index_form": text, "matrix_form": None, "latex": tex,
                     "where": True})
     return out

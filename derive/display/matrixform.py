@@ -593,10 +593,11 @@ def _is_indicator(e):
 
 
 def _is_reciprocal(e):
-    """1/u or u^(-1/2), and a positive number times such (1/(2·y))."""
+    """1/u or u^(-1/2), and such over a positive whole number (1/(2·y)); not 2/(3·u), which reads as dx/(3·u/2)."""
     if e.is_Mul:
         fs = e.args
-        return any(_is_reciprocal(f) for f in fs) and all(_is_reciprocal(f) or (f.is_Rational and f > 0) for f in fs)
+        return any(_is_reciprocal(f) for f in fs) and \
+            all(_is_reciprocal(f) or (f.is_Rational and f > 0 and f.p == 1) for f in fs)
     return e.is_Pow and e.exp.is_negative and e.exp.is_Rational
 
 

@@ -630,3 +630,30 @@ def symbol_count(text):
     """Symbols of a shown statement's right-hand side (names, numbers, superscript runs, other characters)."""
     rhs = text.split(" = ", 1)[-1]
     return sum(1 for t in re.findall(r"size\([^()]*\)|[A-Za-z_0-9′ΣσεμΦ𝟙]+|[ᵀ⁻¹²³⁴⁵⁶⁷⁸⁹⁰∘]+|\S", rhs) if t != "·")
+
+
+# Functions the shown matrix forms call by a name a reader may not know, or not along which axis (revcumsum,
+# softmax of a matrix's rows): each defined on a line of its own below a display that calls it, in index form.
+SHOWN_FUNCTIONS = {
+    "cumsum": ("cumsum(u)[i] = Σ_k [k ≤ i]·u[k], along the last index",
+               r"\operatorname{cumsum}(u)_{i} = \sum_{k} [k \le i] \, u_{k} \text{, along the last index}"),
+    "revcumsum": ("revcumsum(u)[i] = Σ_k [k ≥ i]·u[k], along the last index",
+                  r"\operatorname{revcumsum}(u)_{i} = \sum_{k} [k \ge i] \, u_{k} \text{, along the last index}"),
+    "tril": ("tril(A, m)[i,j] = [j - i ≤ m]·A[i,j], tril(A) = tril(A, 0)",
+             r"\operatorname{tril}(A, m)_{ij} = [j - i \le m] \, A_{ij} \text{, } "
+             r"\operatorname{tril}(A) = \operatorname{tril}(A, 0)"),
+    "triu": ("triu(A, m)[i,j] = [j - i ≥ m]·A[i,j], triu(A) = triu(A, 0)",
+             r"\operatorname{triu}(A, m)_{ij} = [j - i \ge m] \, A_{ij} \text{, } "
+             r"\operatorname{triu}(A) = \operatorname{triu}(A, 0)"),
+    "softmax": ("softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index",
+                r"\operatorname{softmax}(u)_{i} = \frac{e^{u_{i}}}{\sum_{k} e^{u_{k}}} \text{, along the last index}"),
+}
+
+
+def function_lines(texts, style="unicode"):
+    """[(name, its definition)] of the SHOWN_FUNCTIONS that the shown texts (of either style) call, in the
+    table's order."""
+    text = "\n".join(t for t in texts if t)
+    called = {n for n in SHOWN_FUNCTIONS
+              if re.search(rf"(?<![\w\\]){n}\(|\\operatorname{{{n}}}", text)}
+    return [(n, d[0] if style == "unicode" else d[1]) for n, d in SHOWN_FUNCTIONS.items() if n in called]

@@ -13,7 +13,7 @@ import pprint
 from derive.display import forms as display
 from derive.display import matrixform
 from derive.display.check import formula_domains
-from derive.display.notation import definition_lines, latex_name, naming, pretty_name, stmt_index
+from derive.display.notation import definition_lines, function_lines, latex_name, naming, pretty_name, stmt_index
 from derive.language import domains
 from derive.ir.names import user_name
 
@@ -75,6 +75,10 @@ def _statements(d, which):
                 ls, s, domains)) for style in ("unicode", "latex")]):
             out.append({"target": sym, "text": text, "latex": tex, "matrix": None, "index": text,
                         "index_latex": tex, "where": True})      # a symbol a map reads, on a line of its own
+    shown = [s["matrix"] for s in out]
+    for (sym, text), (_, tex) in zip(function_lines(shown), function_lines(shown, "latex")):
+        out.append({"target": sym, "text": text, "latex": tex, "matrix": None, "index": text,
+                    "index_latex": tex, "where": True})      # cumsum, softmax: a function a matrix form calls
     return out
 
 

@@ -118,8 +118,8 @@ def test_internal_temporaries_never_share_a_name_with_the_rules_or_each_other():
     ("f(x[i]: positive) -> y[i] = x[i]**(2/3)", ["dy = 2/(3·x^(1/3)) ⊙ dx", "dy[i] = 2·dx[i]/(3·x[i]^(1/3))"]),
     # d v⁻² = -2·v⁻³·dv
     ("f(v[i]) -> y[i] = v[i]**(-2)", ["dy = -2/v³ ⊙ dv", "dy[i] = -2·dv[i]/v[i]³"]),
-    # d sqrt(x) = dx/(2·sqrt(x)); was `1/2·1/sqrt(x)`
-    ("f(x[i]: positive) -> y[i] = sqrt(x[i])", ["dy = 1/(2·sqrt(x)) ⊙ dx", "dy[i] = dx[i]/(2·sqrt(x[i]))"]),
+    # d sqrt(x) = dx/(2·sqrt(x)), through the output y = sqrt(x) (issue 25); was `1/2·1/sqrt(x)`
+    ("f(x[i]: positive) -> y[i] = sqrt(x[i])", ["dy = dx/(2·y)", "dy[i] = dx[i]/(2·y[i])"]),
     # d log|u| = du/u; was `1/Abs(t0)·sign(t0)`
     ("f(x[i]) -> y[i] = log(abs(x[i]))", ["dy = dx/x", "dy[i] = dx[i]/x[i]"]),
 ])
@@ -244,8 +244,9 @@ def test_a_symmetric_domain_shows_S_inverse_untransposed_and_like_terms_join():
      "dS = dL·S⁻¹·(I - (x - mu)·(x - mu)ᵀ·S⁻¹)/2"),
     # softmax of each row: dx = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ), the common y out; was y ⊙ dy - y ⊙ ((dy ⊙ y)·𝟙·𝟙ᵀ)
     ("f(x[b,c]) -> y[b,c] = exp(x[b,c]) / sum(k, exp(x[b,k]))", "dx = y ⊙ (dy - (dy ⊙ y)·𝟙·𝟙ᵀ)"),
-    # (129): ∂‖x - a‖/∂x = (x - a)/‖x - a‖; was index form with Σ_i′((-a[i′] + x[i′])²)
-    ("f(x[i], a[i]) -> y[] = sqrt((x[i] - a[i])*(x[i] - a[i]))", "dx = dy·(x - a)/‖x - a‖"),
+    # (129): ∂‖x - a‖/∂x = (x - a)/‖x - a‖, through the output y = ‖x - a‖ (issue 25); was index form with
+    # Σ_i′((-a[i′] + x[i′])²)
+    ("f(x[i], a[i]) -> y[] = sqrt((x[i] - a[i])*(x[i] - a[i]))", "dx = dy·(x - a)/y"),
     # a scalar divisor trails, as books write it: d(x/s) gives dx = dy/s (was 1/s·dy)
     ("f(x[i], s[]) -> y[i] = x[i]/s", "dx = dy/s"),
 ])
@@ -266,7 +267,8 @@ def test_a_norm_divisor_in_latex_and_a_scalar_sum_as_a_product():
     assert r"\left\lVert x \right\rVert^{2}" in r.pullback_text("latex")
     r = api.derive_text("f(z[c], t[c]) -> L[] = -sum(c, t[c]*(z[c] - log(sum(k, exp(z[k])))))")[0]
     # dt = -dL·(z - log(Σ exp z)) by hand: the sum is a function's argument with one pair of parentheses
-    assert r.pullback_text().splitlines() == ["dz = dL·exp(z)·tᵀ·𝟙/(exp(z)ᵀ·𝟙) - dL·t", "dt = log(exp(z)ᵀ·𝟙)·dL·𝟙 - dL·z"]
+    assert r.pullback_text().splitlines() == ["dz = dL·softmax(z)·tᵀ·𝟙 - dL·t", "dt = log(exp(z)ᵀ·𝟙)·dL·𝟙 - dL·z",
+                                              "softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index"]
     assert dc.rejections == []
 
 

@@ -79,8 +79,11 @@ def test_opaque_maps_show_defined_names_and_latex_that_is_latex():
     tex = r.pullback_text("latex")
     assert r"\operatorname{sym}" in tex and not any(c in tex for c in "·∘ᵀ⁻λ")
     # exp(X)'s tangent is one name, d(exp(X)), wherever it is written
-    text = api.derive_text("f(X[i,j]) -> t[] = trace(expm(X))")[0].pullback_text()
+    text = api.derive_text("f(X[i,j], W[i,j]) -> t[] = sum(i, sum(j, expm(X)[i,j]*W[i,j]))")[0].pullback_text()
     assert "dexp" not in text and "d(exp(X))" in text
+    # at a cotangent dt·I the map has a closed form, as books write it (Higham): d tr(exp(X)) = tr(exp(X)ᵀ·dX)
+    text = api.derive_text("f(X[i,j]) -> t[] = trace(expm(X))")[0].pullback_text()
+    assert text == "dX = dt·exp(X)ᵀ"
 
 
 def test_every_page_says_which_inputs_its_formulas_hold_for():

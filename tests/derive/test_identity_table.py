@@ -35,7 +35,7 @@ import pytest
 
 from derive import api
 from derive.display import check as dc
-from derive.display.notation import symbol_count
+from derive.display.notation import SHOWN_FUNCTIONS, symbol_count
 from derive.verification import verify
 from primitives.matrix import PRIMITIVES
 from runtime import backend_numpy
@@ -366,12 +366,14 @@ def _read_names(name):
     return out
 
 
-# the symbols matrix primitives' maps define on lines of their own (V, λ, G, F, L_exp)
-GLOSSARY = tuple(sorted({sym for p in PRIMITIVES.values() for sym, *_ in p.show_where}, key=len, reverse=True))
+# the symbols matrix primitives' maps define on lines of their own (V, λ, G, F, L_exp), and the functions the
+# shown forms call (cumsum, softmax), each defined on a line of its own as a book defines them in its text
+GLOSSARY = tuple(sorted({sym for p in PRIMITIVES.values() for sym, *_ in p.show_where} | set(SHOWN_FUNCTIONS),
+                        key=len, reverse=True))
 
 
 def _glossary(lhs):
-    return any(re.fullmatch(rf"{re.escape(sym)}(\(.*\)|[ᵢⱼ]*)", lhs) for sym in GLOSSARY)
+    return any(re.fullmatch(rf"{re.escape(sym)}(\(.*\)(\[.*\])?|[ᵢⱼ]*)", lhs) for sym in GLOSSARY)
 
 
 def length(lines: dict, skip=()) -> tuple:
