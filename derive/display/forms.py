@@ -141,9 +141,10 @@ def _opaque_copies(stmts):
     """`dz = dx` read only by a linear map given as code whose display names its result's cotangent dx anyway
     (solve_triangular's `dL = -tril(L⁻ᵀ·dx·xᵀ)`): the copy is not shown, the map reads dx."""
     out = list(stmts)
+    mapped = {o.arg for o in out if getattr(o, "mode", None)}        # what the maps read, kept as they change
     for ls in stmts:
-        if getattr(ls, "mode", None) or len(ls.terms) != 1:
-            continue
+        if getattr(ls, "mode", None) or len(ls.terms) != 1 or ls.target not in mapped:
+            continue        # only a copy a map reads is a candidate: the scan below is over every statement
         t = ls.terms[0]
         readers = [o for o in out if o is not ls and (getattr(o, "arg", None) == ls.target
                                                     or any(ir.acc_name(u.atom) == ls.target for u in o.terms))]
@@ -153,6 +154,7 @@ def _opaque_copies(stmts):
             continue
         out = [dataclasses.replace(o, arg=ir.acc_name(t.atom)) if any(o is r for r in readers) else o
                for o in out if o is not ls]
+        mapped = {o.arg for o in out if getattr(o, "mode", None)}
     return out
 
 

@@ -149,9 +149,10 @@ def test_display_shows_an_iverson_bracket():
     # the index form shows the bracket; the matrix form the scan or triangle a book writes (issue 25)
     r = _derive("c(x[i]) -> y[i] = sum(j, where(j < i, x[j], 0))")
     assert "[k < i]" in r.pushforward_index() and "Iverson" not in r.pushforward_index()
-    assert r.pushforward_text() == "dy = cumsum(dx) - dx"
+    assert r.pushforward_text().splitlines() == ["dy = cumsum(dx) - dx",
+                                                 "cumsum(u)[i] = Σ_k [k ≤ i]·u[k], along the last index"]
     r = _derive("tril(A[i,j]) -> L[i,j] = where(j <= i, A[i,j], 0)")
-    assert "[j ≤ i]" in r.pullback_index() and r.pullback_text() == "dA = tril(dL)"
+    assert "[j ≤ i]" in r.pullback_index() and r.pullback_text().splitlines()[0] == "dA = tril(dL)"
     from derive.display import forms as display
     assert r"[j \le i]" in display.program_text(r.derivation, "pullback", "latex", matrix=False)
     assert r"\operatorname{tril}" in display.program_text(r.derivation, "pullback", "latex")
