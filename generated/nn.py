@@ -423,7 +423,7 @@ def _define(np):
         if not is_zero(dy_):
             def _chunk106(_m, _s0__given_x, _s1_x):
                 _e107 = _div(1, s)
-                _e108 = (dy_ * y)
+                _e108 = (_given_y[:, :, None] - np.transpose(_s0__given_x, (1, 0)))
                 def _direct113(_k109, _r111, _m112):
                     _e114 = ((_s0__given_x[:, _k109[0]][_r111])[:, None] - (_given_y[:, _k109[0]]))
                     return (_e114 * _e114)
@@ -438,142 +438,143 @@ def _define(np):
                     _c132 = np.sum(((_s1_x[_r111, :]) ** 2), axis=1)
                     return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
                 _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct113, _at116, _expanded120, _bound130)))
-                return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s1_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
-            _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step145 >= n_i:
+                return (-2.0 * (_e107 * np.einsum("ab,ba->a", _e138, np.einsum("abc,ab->ac", _e108, ((b[:, None]) * dy_), optimize=True), optimize=True)))
+            _step142 = max(1, _CHUNK_ELEMENTS // max(1, n_d * n_j))
+            if _step142 >= n_i:
                 _p105 = _chunk106(n_i, _given_x, x)
             else:
-                _p105 = np.concatenate([_chunk106(min(_step145, n_i - _s146), _given_x[_s146:_s146 + _step145], x[_s146:_s146 + _step145]) for _s146 in range(0, n_i, _step145)], axis=0)
+                _p105 = np.concatenate([_chunk106(min(_step142, n_i - _s143), _given_x[_s143:_s143 + _step142], x[_s143:_s143 + _step142]) for _s143 in range(0, n_i, _step142)], axis=0)
             dout = _add(dout, _p105)
         if not is_zero(dx):
-            def _chunk148(_m, _s0_d_x, _s1__given_x, _s2_x):
-                _e149 = _div(1, s)
-                _e150 = (_s0_d_x * _s2_x)
-                def _direct155(_k151, _r153, _m154):
-                    _e156 = ((_s1__given_x[:, _k151[0]][_r153])[:, None] - (_given_y[:, _k151[0]]))
-                    return (_e156 * _e156)
-                def _at158(_pos152):
-                    _e159 = (_s1__given_x[_pos152[0], :] - (_given_y[_pos152[1], :]))
-                    return np.sum((_e159 * _e159), axis=1)
-                def _expanded162():
+            def _chunk145(_m, _s0__given_x, _s1_d_x, _s2_x):
+                _e146 = _div(1, s)
+                _e147 = (_s0__given_x[:, :, None] - np.transpose(_given_y, (1, 0)))
+                def _direct152(_k148, _r150, _m151):
+                    _e153 = ((_s0__given_x[:, _k148[0]][_r150])[:, None] - (_given_y[:, _k148[0]]))
+                    return (_e153 * _e153)
+                def _at155(_pos149):
+                    _e156 = (_s0__given_x[_pos149[0], :] - (_given_y[_pos149[1], :]))
+                    return np.sum((_e156 * _e156), axis=1)
+                def _expanded159():
                     return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
-                _c170 = np.sum((y * y), axis=1)
-                _e171 = np.sqrt(_c170)
-                def _bound172(_r153, _m154):
-                    _c174 = np.sum(((_s2_x[_r153, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c174)[:, None]) * _e171) + _c174[:, None] + _c170)
-                _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound172)))
-                return ((-2.0 * (_e149 * (np.sum(_e150, axis=1) * (b @ np.transpose(_e180))))) + (2.0 * (_e149 * np.einsum("ab,ab->a", _s0_d_x, (_e180 @ ((b[:, None]) * y)), optimize=True))))
-            _step187 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step187 >= n_i:
-                _p147 = _chunk148(n_i, dx, _given_x, x)
+                _c167 = np.sum((y * y), axis=1)
+                _e168 = np.sqrt(_c167)
+                def _bound169(_r150, _m151):
+                    _c171 = np.sum(((_s2_x[_r150, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c171)[:, None]) * _e168) + _c171[:, None] + _c167)
+                _c178 = (b[:, None]) * np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct152, _at155, _expanded159, _bound169))), (1, 0))
+                return (-2.0 * (_e146 * np.einsum("ab,ba->b", _c178, np.einsum("abc,ab->ac", _e147, _s1_d_x, optimize=True), optimize=True)))
+            _step181 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d))
+            if _step181 >= n_i:
+                _p144 = _chunk145(n_i, _given_x, dx, x)
             else:
-                _p147 = np.concatenate([_chunk148(min(_step187, n_i - _s188), dx[_s188:_s188 + _step187], _given_x[_s188:_s188 + _step187], x[_s188:_s188 + _step187]) for _s188 in range(0, n_i, _step187)], axis=0)
-            dout = _add(dout, _p147)
+                _p144 = np.concatenate([_chunk145(min(_step181, n_i - _s182), _given_x[_s182:_s182 + _step181], dx[_s182:_s182 + _step181], x[_s182:_s182 + _step181]) for _s182 in range(0, n_i, _step181)], axis=0)
+            dout = _add(dout, _p144)
         if not is_zero(ds):
-            def _chunk190(_m, _s0__given_x, _s1_x):
-                def _direct195(_k191, _r193, _m194):
-                    _e196 = ((_s0__given_x[:, _k191[0]][_r193])[:, None] - (_given_y[:, _k191[0]]))
-                    return (_e196 * _e196)
-                def _at198(_pos192):
-                    _e199 = (_s0__given_x[_pos192[0], :] - (_given_y[_pos192[1], :]))
-                    return np.sum((_e199 * _e199), axis=1)
-                def _expanded202():
+            def _chunk184(_m, _s0__given_x, _s1_x):
+                def _direct189(_k185, _r187, _m188):
+                    _e190 = ((_s0__given_x[:, _k185[0]][_r187])[:, None] - (_given_y[:, _k185[0]]))
+                    return (_e190 * _e190)
+                def _at192(_pos186):
+                    _e193 = (_s0__given_x[_pos186[0], :] - (_given_y[_pos186[1], :]))
+                    return np.sum((_e193 * _e193), axis=1)
+                def _expanded196():
                     return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                _c210 = np.sum((y * y), axis=1)
-                _e211 = np.sqrt(_c210)
-                def _bound212(_r193, _m194):
-                    _c214 = np.sum(((_s1_x[_r193, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c214)[:, None]) * _e211) + _c214[:, None] + _c210)
-                _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound212)
-                return (((_d2218 * np.exp(((_div(-1, s)) * _d2218))) @ b) / s / s * ds)
-            _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step224 >= n_i:
-                _p189 = _chunk190(n_i, _given_x, x)
+                _c204 = np.sum((y * y), axis=1)
+                _e205 = np.sqrt(_c204)
+                def _bound206(_r187, _m188):
+                    _c208 = np.sum(((_s1_x[_r187, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c208)[:, None]) * _e205) + _c208[:, None] + _c204)
+                _d2212 = np.checked_sum((n_d, ), _m, _direct189, _at192, _expanded196, _bound206)
+                return (((_d2212 * np.exp(((_div(-1, s)) * _d2212))) @ b) / s / s * ds)
+            _step218 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step218 >= n_i:
+                _p183 = _chunk184(n_i, _given_x, x)
             else:
-                _p189 = np.concatenate([_chunk190(min(_step224, n_i - _s225), _given_x[_s225:_s225 + _step224], x[_s225:_s225 + _step224]) for _s225 in range(0, n_i, _step224)], axis=0)
-            dout = _add(dout, _p189)
+                _p183 = np.concatenate([_chunk184(min(_step218, n_i - _s219), _given_x[_s219:_s219 + _step218], x[_s219:_s219 + _step218]) for _s219 in range(0, n_i, _step218)], axis=0)
+            dout = _add(dout, _p183)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _shift220 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         _given_x = x
-        x = x - _shift226
+        x = x - _shift220
         _given_y = y
-        y = y - _shift226
-        def _chunk227(_m, _s0__given_x, _s1_x):
-            def _direct232(_k228, _r230, _m231):
-                _e233 = ((_s0__given_x[:, _k228[0]][_r230])[:, None] - (_given_y[:, _k228[0]]))
-                return (_e233 * _e233)
-            def _at235(_pos229):
-                _e236 = (_s0__given_x[_pos229[0], :] - (_given_y[_pos229[1], :]))
-                return np.sum((_e236 * _e236), axis=1)
-            def _expanded239():
+        y = y - _shift220
+        def _chunk221(_m, _s0__given_x, _s1_x):
+            def _direct226(_k222, _r224, _m225):
+                _e227 = ((_s0__given_x[:, _k222[0]][_r224])[:, None] - (_given_y[:, _k222[0]]))
+                return (_e227 * _e227)
+            def _at229(_pos223):
+                _e230 = (_s0__given_x[_pos223[0], :] - (_given_y[_pos223[1], :]))
+                return np.sum((_e230 * _e230), axis=1)
+            def _expanded233():
                 return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-            _c247 = np.sum((y * y), axis=1)
-            _e248 = np.sqrt(_c247)
-            def _bound249(_r230, _m231):
-                _c251 = np.sum(((_s1_x[_r230, :]) ** 2), axis=1)
-                return ((2.0 * (np.sqrt(_c251)[:, None]) * _e248) + _c251[:, None] + _c247)
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct232, _at235, _expanded239, _bound249)))))
-        _step259 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step259 >= n_i:
-            out = _chunk227(n_i, _given_x, x)
+            _c241 = np.sum((y * y), axis=1)
+            _e242 = np.sqrt(_c241)
+            def _bound243(_r224, _m225):
+                _c245 = np.sum(((_s1_x[_r224, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c245)[:, None]) * _e242) + _c245[:, None] + _c241)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct226, _at229, _expanded233, _bound243)))))
+        _step253 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step253 >= n_i:
+            out = _chunk221(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk227(min(_step259, n_i - _s260), _given_x[_s260:_s260 + _step259], x[_s260:_s260 + _step259]) for _s260 in range(0, n_i, _step259)], axis=0)
+            out = np.concatenate([_chunk221(min(_step253, n_i - _s254), _given_x[_s254:_s254 + _step253], x[_s254:_s254 + _step253]) for _s254 in range(0, n_i, _step253)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo315 = []
-            def _fused261():
-                if not _memo315:
-                    def _fused261_slice(_m, _s0_b_out, _s1__given_x, _s2_x):
-                        _e262 = _div(1, s)
-                        def _direct267(_k263, _r265, _m266):
-                            _e268 = ((_s1__given_x[:, _k263[0]][_r265])[:, None] - (_given_y[:, _k263[0]]))
-                            return (_e268 * _e268)
-                        def _at270(_pos264):
-                            _e271 = (_s1__given_x[_pos264[0], :] - (_given_y[_pos264[1], :]))
-                            return np.sum((_e271 * _e271), axis=1)
-                        def _expanded274():
+            _memo302 = []
+            def _fused255():
+                if not _memo302:
+                    def _fused255_slice(_m, _s0__given_x, _s1_b_out, _s2_x):
+                        _e256 = _div(1, s)
+                        _e257 = (_s0__given_x[:, :, None] - np.transpose(_given_y, (1, 0)))
+                        def _direct262(_k258, _r260, _m261):
+                            _e263 = ((_s0__given_x[:, _k258[0]][_r260])[:, None] - (_given_y[:, _k258[0]]))
+                            return (_e263 * _e263)
+                        def _at265(_pos259):
+                            _e266 = (_s0__given_x[_pos259[0], :] - (_given_y[_pos259[1], :]))
+                            return np.sum((_e266 * _e266), axis=1)
+                        def _expanded269():
                             return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
-                        _c282 = np.sum((y * y), axis=1)
-                        _e283 = np.sqrt(_c282)
-                        def _bound284(_r265, _m266):
-                            _c286 = np.sum(((_s2_x[_r265, :]) ** 2), axis=1)
-                            return ((2.0 * (np.sqrt(_c286)[:, None]) * _e283) + _c286[:, None] + _c282)
-                        _d2290 = np.checked_sum((n_d, ), _m, _direct267, _at270, _expanded274, _bound284)
-                        _e292 = np.exp(((_div(-1, s)) * _d2290))
-                        _r300 = ((-2.0 * (_e262 * (_s2_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
-                        _c301 = _s0_b_out @ _e292
-                        _r308 = ((-2.0 * (_e262 * (y * ((b * _c301)[:, None])))) + (2.0 * (_e262 * ((b[:, None]) * (np.transpose(_e292) @ ((_s0_b_out[:, None]) * _s2_x))))))
-                        return (_r300, _r308, _c301, (_div(_div((b @ (np.transpose((_d2290 * _e292)) @ _s0_b_out)), s), s)),)
-                    _step316 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step316 >= n_i:
-                        _memo315.append(_fused261_slice(n_i, dout, _given_x, x))
+                        _c277 = np.sum((y * y), axis=1)
+                        _e278 = np.sqrt(_c277)
+                        def _bound279(_r260, _m261):
+                            _c281 = np.sum(((_s2_x[_r260, :]) ** 2), axis=1)
+                            return ((2.0 * (np.sqrt(_c281)[:, None]) * _e278) + _c281[:, None] + _c277)
+                        _d2285 = np.checked_sum((n_d, ), _m, _direct262, _at265, _expanded269, _bound279)
+                        _e287 = np.exp(((_div(-1, s)) * _d2285))
+                        _c289 = _e287 * ((_s1_b_out[:, None]) * b)
+                        _r291 = (-2.0 * (_e256 * np.einsum("abc,ac->ab", _e257, _c289, optimize=True)))
+                        _r294 = (-2.0 * (_e256 * np.einsum("abc,ca->ab", (_given_y[:, :, None] - np.transpose(_s0__given_x, (1, 0))), _c289, optimize=True)))
+                        return (_r291, _r294, (_s1_b_out @ _e287), (_div(_div((b @ (np.transpose((_d2285 * _e287)) @ _s1_b_out)), s), s)),)
+                    _step303 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d, n_d * n_j, n_j, n_j))
+                    if _step303 >= n_i:
+                        _memo302.append(_fused255_slice(n_i, _given_x, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s317 in range(0, n_i, _step316):
-                            _part318 = _fused261_slice(min(_step316, n_i - _s317), dout[_s317:_s317 + _step316], _given_x[_s317:_s317 + _step316], x[_s317:_s317 + _step316])
+                        for _s304 in range(0, n_i, _step303):
+                            _part305 = _fused255_slice(min(_step303, n_i - _s304), _given_x[_s304:_s304 + _step303], dout[_s304:_s304 + _step303], x[_s304:_s304 + _step303])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part318[k])
+                                    acc[k].append(_part305[k])
                                 else:
-                                    acc[k] = _part318[k] if acc[k] is None else acc[k] + _part318[k]
-                        _memo315.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo315[0]
-            def _pb_x_319():
-                return _fused261()[0]
-            def _pb_y_320():
-                return _fused261()[1]
-            def _pb_b_321():
-                return _fused261()[2]
-            def _pb_s_322():
-                return _fused261()[3]
-            return (_NO, Thunk(_pb_x_319), Thunk(_pb_y_320), Thunk(_pb_b_321), Thunk(_pb_s_322))
+                                    acc[k] = _part305[k] if acc[k] is None else acc[k] + _part305[k]
+                        _memo302.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo302[0]
+            def _pb_x_306():
+                return _fused255()[0]
+            def _pb_y_307():
+                return _fused255()[1]
+            def _pb_b_308():
+                return _fused255()[2]
+            def _pb_s_309():
+                return _fused255()[3]
+            return (_NO, Thunk(_pb_x_306), Thunk(_pb_y_307), Thunk(_pb_b_308), Thunk(_pb_s_309))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
@@ -973,14 +974,14 @@ def _define(np):
                 _p72 = np.concatenate([_chunk73(min(_step105, n__batch - _s106), db[_s106:_s106 + _step105], s[_s106:_s106 + _step105], _given_y[_s106:_s106 + _step105], _given_x[_s106:_s106 + _step105], x[_s106:_s106 + _step105], y[_s106:_s106 + _step105]) for _s106 in range(0, n__batch, _step105)], axis=0)
             dout = _add(dout, _p72)
         if not is_zero(dy_):
-            def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
+            def _chunk108(_m, _s0_s, _s1__given_x, _s2__given_y, _s3_b, _s4_d_y, _s5_x, _s6_y):
                 _e109 = (1 / _s0_s)
-                _e110 = (_s2_d_y * _s6_y)
+                _e110 = (_s2__given_y[:, :, :, None] - (np.transpose(_s1__given_x, (0, 2, 1))[:, None]))
                 def _direct115(_k111, _r113, _m114):
-                    _e116 = ((_s4__given_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s3__given_y[:, :, _k111[0]][_r113, :])[:, None]))
+                    _e116 = ((_s1__given_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s2__given_y[:, :, _k111[0]][_r113, :])[:, None]))
                     return (_e116 * _e116)
                 def _at118(_pos112):
-                    _e119 = (_s4__given_x[_pos112[0], _pos112[1], :] - (_s3__given_y[_pos112[0], _pos112[2], :]))
+                    _e119 = (_s1__given_x[_pos112[0], _pos112[1], :] - (_s2__given_y[_pos112[0], _pos112[2], :]))
                     return np.sum((_e119 * _e119), axis=1)
                 def _expanded122():
                     return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
@@ -990,66 +991,62 @@ def _define(np):
                     _c134 = np.sum(((_s6_y[_r113, :, :]) ** 2), axis=2)
                     return ((2.0 * (_e132[:, :, None]) * (np.sqrt(_c134)[:, None])) + _c131[:, :, None] + _c134[:, None])
                 _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct115, _at118, _expanded122, _bound129))))
-                _c141 = (_e109[:, None]) * _s1_b
-                _c143 = -2.0 * np.einsum("abc,ac->ab", _e140, (np.sum(_e110, axis=2) * _c141), optimize=True)
-                return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s5_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
-            _step148 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step148 >= n__batch:
-                _p107 = _chunk108(n__batch, s, b, dy_, _given_y, _given_x, x, y)
+                return (-2.0 * np.einsum("abc,acb->ab", _e140, np.einsum("abcd,abc->abd", _e110, (_s4_d_y * (((_e109[:, None]) * _s3_b)[:, :, None])), optimize=True), optimize=True))
+            _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_d * n_j))
+            if _step145 >= n__batch:
+                _p107 = _chunk108(n__batch, s, _given_x, _given_y, b, dy_, x, y)
             else:
-                _p107 = np.concatenate([_chunk108(min(_step148, n__batch - _s149), s[_s149:_s149 + _step148], b[_s149:_s149 + _step148], dy_[_s149:_s149 + _step148], _given_y[_s149:_s149 + _step148], _given_x[_s149:_s149 + _step148], x[_s149:_s149 + _step148], y[_s149:_s149 + _step148]) for _s149 in range(0, n__batch, _step148)], axis=0)
+                _p107 = np.concatenate([_chunk108(min(_step145, n__batch - _s146), s[_s146:_s146 + _step145], _given_x[_s146:_s146 + _step145], _given_y[_s146:_s146 + _step145], b[_s146:_s146 + _step145], dy_[_s146:_s146 + _step145], x[_s146:_s146 + _step145], y[_s146:_s146 + _step145]) for _s146 in range(0, n__batch, _step145)], axis=0)
             dout = _add(dout, _p107)
         if not is_zero(dx):
-            def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
-                _e152 = (1 / _s0_s)
-                _e153 = (_s2_d_x * _s5_x)
-                def _direct158(_k154, _r156, _m157):
-                    _e159 = ((_s4__given_x[:, :, _k154[0]][_r156, :])[:, :, None] - ((_s3__given_y[:, :, _k154[0]][_r156, :])[:, None]))
-                    return (_e159 * _e159)
-                def _at161(_pos155):
-                    _e162 = (_s4__given_x[_pos155[0], _pos155[1], :] - (_s3__given_y[_pos155[0], _pos155[2], :]))
-                    return np.sum((_e162 * _e162), axis=1)
-                def _expanded165():
+            def _chunk148(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_d_x, _s5_x, _s6_y):
+                _e149 = (1 / _s0_s)
+                _e150 = (_s2__given_x[:, :, :, None] - (np.transpose(_s1__given_y, (0, 2, 1))[:, None]))
+                def _direct155(_k151, _r153, _m154):
+                    _e156 = ((_s2__given_x[:, :, _k151[0]][_r153, :])[:, :, None] - ((_s1__given_y[:, :, _k151[0]][_r153, :])[:, None]))
+                    return (_e156 * _e156)
+                def _at158(_pos152):
+                    _e159 = (_s2__given_x[_pos152[0], _pos152[1], :] - (_s1__given_y[_pos152[0], _pos152[2], :]))
+                    return np.sum((_e159 * _e159), axis=1)
+                def _expanded162():
                     return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                def _bound172(_r156, _m157):
-                    _c174 = np.sum(((_s5_x[_r156, :, :]) ** 2), axis=2)
-                    _e175 = np.sqrt(_c174)
-                    _c177 = np.sum(((_s6_y[_r156, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e175[:, :, None]) * (np.sqrt(_c177)[:, None])) + _c174[:, :, None] + _c177[:, None])
-                _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct158, _at161, _expanded165, _bound172))))
-                _c184 = (_e152[:, None]) * _s1_b
-                _c186 = -2.0 * (np.sum(_e153, axis=2) * np.einsum("abc,ac->ab", _e183, _c184, optimize=True))
-                return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s6_y * (_c184[:, :, None])), optimize=True), optimize=True)))
-            _step191 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step191 >= n__batch:
-                _p150 = _chunk151(n__batch, s, b, dx, _given_y, _given_x, x, y)
+                def _bound169(_r153, _m154):
+                    _c171 = np.sum(((_s5_x[_r153, :, :]) ** 2), axis=2)
+                    _e172 = np.sqrt(_c171)
+                    _c174 = np.sum(((_s6_y[_r153, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e172[:, :, None]) * (np.sqrt(_c174)[:, None])) + _c171[:, :, None] + _c174[:, None])
+                _c182 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound169)))) * (((_e149[:, None]) * _s3_b)[:, None])
+                return (-2.0 * np.einsum("abc,abc->ab", _c182, np.einsum("abcd,abc->abd", _e150, _s4_d_x, optimize=True), optimize=True))
+            _step185 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d * n_i))
+            if _step185 >= n__batch:
+                _p147 = _chunk148(n__batch, s, _given_y, _given_x, b, dx, x, y)
             else:
-                _p150 = np.concatenate([_chunk151(min(_step191, n__batch - _s192), s[_s192:_s192 + _step191], b[_s192:_s192 + _step191], dx[_s192:_s192 + _step191], _given_y[_s192:_s192 + _step191], _given_x[_s192:_s192 + _step191], x[_s192:_s192 + _step191], y[_s192:_s192 + _step191]) for _s192 in range(0, n__batch, _step191)], axis=0)
-            dout = _add(dout, _p150)
+                _p147 = np.concatenate([_chunk148(min(_step185, n__batch - _s186), s[_s186:_s186 + _step185], _given_y[_s186:_s186 + _step185], _given_x[_s186:_s186 + _step185], b[_s186:_s186 + _step185], dx[_s186:_s186 + _step185], x[_s186:_s186 + _step185], y[_s186:_s186 + _step185]) for _s186 in range(0, n__batch, _step185)], axis=0)
+            dout = _add(dout, _p147)
         if not is_zero(ds):
-            def _chunk194(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
-                _e196 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
-                def _direct201(_k197, _r199, _m200):
-                    _e202 = ((_s2__given_x[:, :, _k197[0]][_r199, :])[:, :, None] - ((_s1__given_y[:, :, _k197[0]][_r199, :])[:, None]))
-                    return (_e202 * _e202)
-                def _at204(_pos198):
-                    _e205 = (_s2__given_x[_pos198[0], _pos198[1], :] - (_s1__given_y[_pos198[0], _pos198[2], :]))
-                    return np.sum((_e205 * _e205), axis=1)
-                def _expanded208():
+            def _chunk188(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
+                _e190 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
+                def _direct195(_k191, _r193, _m194):
+                    _e196 = ((_s2__given_x[:, :, _k191[0]][_r193, :])[:, :, None] - ((_s1__given_y[:, :, _k191[0]][_r193, :])[:, None]))
+                    return (_e196 * _e196)
+                def _at198(_pos192):
+                    _e199 = (_s2__given_x[_pos192[0], _pos192[1], :] - (_s1__given_y[_pos192[0], _pos192[2], :]))
+                    return np.sum((_e199 * _e199), axis=1)
+                def _expanded202():
                     return (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
-                def _bound215(_r199, _m200):
-                    _c217 = np.sum(((_s3_x[_r199, :, :]) ** 2), axis=2)
-                    _e218 = np.sqrt(_c217)
-                    _c220 = np.sum(((_s4_y[_r199, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e218[:, :, None]) * (np.sqrt(_c220)[:, None])) + _c217[:, :, None] + _c220[:, None])
-                _d2224 = np.checked_sum((n_d, ), _m, _direct201, _at204, _expanded208, _bound215)
-                return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s5_b), optimize=True)
-            _step230 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step230 >= n__batch:
-                _p193 = _chunk194(n__batch, s, _given_y, _given_x, x, y, b, ds)
+                def _bound209(_r193, _m194):
+                    _c211 = np.sum(((_s3_x[_r193, :, :]) ** 2), axis=2)
+                    _e212 = np.sqrt(_c211)
+                    _c214 = np.sum(((_s4_y[_r193, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e212[:, :, None]) * (np.sqrt(_c214)[:, None])) + _c211[:, :, None] + _c214[:, None])
+                _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound209)
+                return np.einsum("abc,ac->ab", (_d2218 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2218)))), ((_e190[:, None]) * _s5_b), optimize=True)
+            _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step224 >= n__batch:
+                _p187 = _chunk188(n__batch, s, _given_y, _given_x, x, y, b, ds)
             else:
-                _p193 = np.concatenate([_chunk194(min(_step230, n__batch - _s231), s[_s231:_s231 + _step230], _given_y[_s231:_s231 + _step230], _given_x[_s231:_s231 + _step230], x[_s231:_s231 + _step230], y[_s231:_s231 + _step230], b[_s231:_s231 + _step230], ds[_s231:_s231 + _step230]) for _s231 in range(0, n__batch, _step230)], axis=0)
-            dout = _add(dout, _p193)
+                _p187 = np.concatenate([_chunk188(min(_step224, n__batch - _s225), s[_s225:_s225 + _step224], _given_y[_s225:_s225 + _step224], _given_x[_s225:_s225 + _step224], x[_s225:_s225 + _step224], y[_s225:_s225 + _step224], b[_s225:_s225 + _step224], ds[_s225:_s225 + _step224]) for _s225 in range(0, n__batch, _step224)], axis=0)
+            dout = _add(dout, _p187)
         return out, dout
 
     def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
@@ -1057,88 +1054,88 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift232 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
         _given_x = x
-        x = x - _shift232[:, None, None]
+        x = x - _shift226[:, None, None]
         _given_y = y
-        y = y - _shift232[:, None, None]
-        _shift233 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        y = y - _shift226[:, None, None]
+        _shift227 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         _given_x = x
-        x = x - _shift233
+        x = x - _shift227
         _given_y = y
-        y = y - _shift233
-        def _chunk234(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
-            def _direct239(_k235, _r237, _m238):
-                _e240 = ((_s3__given_x[:, :, _k235[0]][_r237, :])[:, :, None] - ((_s2__given_y[:, :, _k235[0]][_r237, :])[:, None]))
-                return (_e240 * _e240)
-            def _at242(_pos236):
-                _e243 = (_s3__given_x[_pos236[0], _pos236[1], :] - (_s2__given_y[_pos236[0], _pos236[2], :]))
-                return np.sum((_e243 * _e243), axis=1)
-            def _expanded246():
+        y = y - _shift227
+        def _chunk228(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+            def _direct233(_k229, _r231, _m232):
+                _e234 = ((_s3__given_x[:, :, _k229[0]][_r231, :])[:, :, None] - ((_s2__given_y[:, :, _k229[0]][_r231, :])[:, None]))
+                return (_e234 * _e234)
+            def _at236(_pos230):
+                _e237 = (_s3__given_x[_pos230[0], _pos230[1], :] - (_s2__given_y[_pos230[0], _pos230[2], :]))
+                return np.sum((_e237 * _e237), axis=1)
+            def _expanded240():
                 return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
-            def _bound253(_r237, _m238):
-                _c255 = np.sum(((_s4_x[_r237, :, :]) ** 2), axis=2)
-                _e256 = np.sqrt(_c255)
-                _c258 = np.sum(((_s5_y[_r237, :, :]) ** 2), axis=2)
-                return ((2.0 * (_e256[:, :, None]) * (np.sqrt(_c258)[:, None])) + _c255[:, :, None] + _c258[:, None])
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct239, _at242, _expanded246, _bound253)))), optimize=True)
-        _step266 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step266 >= n__batch:
-            out = _chunk234(n__batch, b, s, _given_y, _given_x, x, y)
+            def _bound247(_r231, _m232):
+                _c249 = np.sum(((_s4_x[_r231, :, :]) ** 2), axis=2)
+                _e250 = np.sqrt(_c249)
+                _c252 = np.sum(((_s5_y[_r231, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e250[:, :, None]) * (np.sqrt(_c252)[:, None])) + _c249[:, :, None] + _c252[:, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct233, _at236, _expanded240, _bound247)))), optimize=True)
+        _step260 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step260 >= n__batch:
+            out = _chunk228(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk234(min(_step266, n__batch - _s267), b[_s267:_s267 + _step266], s[_s267:_s267 + _step266], _given_y[_s267:_s267 + _step266], _given_x[_s267:_s267 + _step266], x[_s267:_s267 + _step266], y[_s267:_s267 + _step266]) for _s267 in range(0, n__batch, _step266)], axis=0)
+            out = np.concatenate([_chunk228(min(_step260, n__batch - _s261), b[_s261:_s261 + _step260], s[_s261:_s261 + _step260], _given_y[_s261:_s261 + _step260], _given_x[_s261:_s261 + _step260], x[_s261:_s261 + _step260], y[_s261:_s261 + _step260]) for _s261 in range(0, n__batch, _step260)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo324 = []
-            def _fused268():
-                if not _memo324:
-                    def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
-                        _e269 = (1 / _s0_s)
-                        def _direct274(_k270, _r272, _m273):
-                            _e275 = ((_s4__given_x[:, :, _k270[0]][_r272, :])[:, :, None] - ((_s3__given_y[:, :, _k270[0]][_r272, :])[:, None]))
-                            return (_e275 * _e275)
-                        def _at277(_pos271):
-                            _e278 = (_s4__given_x[_pos271[0], _pos271[1], :] - (_s3__given_y[_pos271[0], _pos271[2], :]))
-                            return np.sum((_e278 * _e278), axis=1)
-                        def _expanded281():
+            _memo311 = []
+            def _fused262():
+                if not _memo311:
+                    def _fused262_slice(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_b_out, _s5_x, _s6_y):
+                        _e263 = (1 / _s0_s)
+                        _e264 = (_s2__given_x[:, :, :, None] - (np.transpose(_s1__given_y, (0, 2, 1))[:, None]))
+                        def _direct269(_k265, _r267, _m268):
+                            _e270 = ((_s2__given_x[:, :, _k265[0]][_r267, :])[:, :, None] - ((_s1__given_y[:, :, _k265[0]][_r267, :])[:, None]))
+                            return (_e270 * _e270)
+                        def _at272(_pos266):
+                            _e273 = (_s2__given_x[_pos266[0], _pos266[1], :] - (_s1__given_y[_pos266[0], _pos266[2], :]))
+                            return np.sum((_e273 * _e273), axis=1)
+                        def _expanded276():
                             return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                        def _bound288(_r272, _m273):
-                            _c290 = np.sum(((_s5_x[_r272, :, :]) ** 2), axis=2)
-                            _e291 = np.sqrt(_c290)
-                            _c293 = np.sum(((_s6_y[_r272, :, :]) ** 2), axis=2)
-                            return ((2.0 * (_e291[:, :, None]) * (np.sqrt(_c293)[:, None])) + _c290[:, :, None] + _c293[:, None])
-                        _d2297 = np.checked_sum((n_d, ), _m, _direct274, _at277, _expanded281, _bound288)
-                        _e299 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2297)))
-                        _c300 = (_e269[:, None]) * _s1_b
-                        _c303 = -2.0 * (_s5_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))
-                        _r308 = (_c303 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e299, (_s6_y * (_c300[:, :, None])), optimize=True))))
-                        _c309 = np.einsum("ab,abc->ac", _s2_b_out, _e299, optimize=True)
-                        _r316 = ((-2.0 * (_s6_y * ((_c300 * _c309)[:, :, None]))) + (2.0 * ((_c300[:, :, None]) * np.einsum("abc,abd->acd", _e299, ((_s2_b_out[:, :, None]) * _s5_x), optimize=True))))
-                        return (_r308, _r316, _c309, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2297 * _e299), _s2_b_out, optimize=True), optimize=True),)
-                    _step325 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
-                    if _step325 >= n__batch:
-                        _memo324.append(_fused268_slice(n__batch, s, b, dout, _given_y, _given_x, x, y))
+                        def _bound283(_r267, _m268):
+                            _c285 = np.sum(((_s5_x[_r267, :, :]) ** 2), axis=2)
+                            _e286 = np.sqrt(_c285)
+                            _c288 = np.sum(((_s6_y[_r267, :, :]) ** 2), axis=2)
+                            return ((2.0 * (_e286[:, :, None]) * (np.sqrt(_c288)[:, None])) + _c285[:, :, None] + _c288[:, None])
+                        _d2292 = np.checked_sum((n_d, ), _m, _direct269, _at272, _expanded276, _bound283)
+                        _e294 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2292)))
+                        _c297 = (((_e263[:, None]) * _s3_b)[:, :, None]) * np.transpose(((_s4_b_out[:, :, None]) * _e294), (0, 2, 1))
+                        _r299 = (-2.0 * np.einsum("abcd,adb->abc", _e264, _c297, optimize=True))
+                        _r302 = (-2.0 * np.einsum("abcd,abd->abc", (_s1__given_y[:, :, :, None] - (np.transpose(_s2__given_x, (0, 2, 1))[:, None])), _c297, optimize=True))
+                        _r304 = np.einsum("ab,abc->ac", _s4_b_out, _e294, optimize=True)
+                        return (_r299, _r302, _r304, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s3_b), np.einsum("abc,ab->ac", (_d2292 * _e294), _s4_b_out, optimize=True), optimize=True),)
+                    _step312 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d * n_i, n_i * n_d * n_j, n_i * n_j, n_i * n_j))
+                    if _step312 >= n__batch:
+                        _memo311.append(_fused262_slice(n__batch, s, _given_y, _given_x, b, dout, x, y))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
-                        for _s326 in range(0, n__batch, _step325):
-                            _part327 = _fused268_slice(min(_step325, n__batch - _s326), s[_s326:_s326 + _step325], b[_s326:_s326 + _step325], dout[_s326:_s326 + _step325], _given_y[_s326:_s326 + _step325], _given_x[_s326:_s326 + _step325], x[_s326:_s326 + _step325], y[_s326:_s326 + _step325])
+                        for _s313 in range(0, n__batch, _step312):
+                            _part314 = _fused262_slice(min(_step312, n__batch - _s313), s[_s313:_s313 + _step312], _given_y[_s313:_s313 + _step312], _given_x[_s313:_s313 + _step312], b[_s313:_s313 + _step312], dout[_s313:_s313 + _step312], x[_s313:_s313 + _step312], y[_s313:_s313 + _step312])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
-                                    acc[k].append(_part327[k])
+                                    acc[k].append(_part314[k])
                                 else:
-                                    acc[k] = _part327[k] if acc[k] is None else acc[k] + _part327[k]
-                        _memo324.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
-                return _memo324[0]
-            def _pb_x_328():
-                return _fused268()[0]
-            def _pb_y_329():
-                return _fused268()[1]
-            def _pb_b_330():
-                return _fused268()[2]
-            def _pb_s_331():
-                return _fused268()[3]
-            return (_NO, Thunk(_pb_x_328), Thunk(_pb_y_329), Thunk(_pb_b_330), Thunk(_pb_s_331))
+                                    acc[k] = _part314[k] if acc[k] is None else acc[k] + _part314[k]
+                        _memo311.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo311[0]
+            def _pb_x_315():
+                return _fused262()[0]
+            def _pb_y_316():
+                return _fused262()[1]
+            def _pb_b_317():
+                return _fused262()[2]
+            def _pb_s_318():
+                return _fused262()[3]
+            return (_NO, Thunk(_pb_x_315), Thunk(_pb_y_316), Thunk(_pb_b_317), Thunk(_pb_s_318))
         return out, _op___batched_gaussian_kernel_sum_pullback
 
     return {
@@ -1775,26 +1772,19 @@ RULES = {'sum': {'name': 'sum',
                          'equal_extents': [],
                          'pushforward': [{'target': 'dout',
                                           'text': 'dout[i] = Σ_k db[k]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s) + '
-                                                  'Σ_kl 2·b[k]·dy[k,l]·x[i,l]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[k,d′])²)/s)/s + Σ_kl '
-                                                  '-2·b[k]·dy[k,l]·y[k,l]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[k,d′])²)/s)/s + Σ_kl '
-                                                  '2·b[l]·dx[i,k]·y[l,k]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[l,d′])²)/s)/s + Σ_kl '
-                                                  '-2·b[l]·dx[i,k]·x[i,k]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[l,d′])²)/s)/s + Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
+                                                  'Σ_kl -2·(-x[i,l] + '
+                                                  'y[k,l])·b[k]·dy[k,l]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s '
+                                                  '+ Σ_kl -2·(x[i,k] - '
+                                                  'y[l,k])·b[l]·dx[i,k]·exp(-Σ_d′((x[i,d′] - y[l,d′])²)/s)/s '
+                                                  '+ Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
                                                   'y[k,d′])²)/s)·Σ_d′((x[i,d′] - y[k,d′])²)/s²',
                                           'latex': '\\mathrm{d}\\mathit{out}_{i} = \\sum_{k} '
                                                    "\\mathrm{d}b_{k} e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} "
-                                                   "- y_{k,d'}\\right)^{2}}{s}} + \\sum_{kl} \\frac{2 b_{k} "
-                                                   "\\mathrm{d}y_{kl} x_{il} e^{- \\frac{\\sum_{d'} "
-                                                   "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}}}{s} + "
-                                                   '\\sum_{kl} - \\frac{2 b_{k} \\mathrm{d}y_{kl} y_{kl} '
+                                                   "- y_{k,d'}\\right)^{2}}{s}} + \\sum_{kl} - \\frac{2 "
+                                                   '\\left(- x_{il} + y_{kl}\\right) b_{k} \\mathrm{d}y_{kl} '
                                                    "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                   "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} \\frac{2 "
-                                                   "b_{l} \\mathrm{d}x_{ik} y_{lk} e^{- \\frac{\\sum_{d'} "
-                                                   "\\left(x_{i,d'} - y_{l,d'}\\right)^{2}}{s}}}{s} + "
-                                                   '\\sum_{kl} - \\frac{2 b_{l} \\mathrm{d}x_{ik} x_{ik} '
+                                                   "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - \\frac{2 "
+                                                   '\\left(x_{ik} - y_{lk}\\right) b_{l} \\mathrm{d}x_{ik} '
                                                    "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
                                                    "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} \\frac{b_{k} "
                                                    "\\mathrm{d}s e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
@@ -1802,78 +1792,54 @@ RULES = {'sum': {'name': 'sum',
                                                    "y_{k,d'}\\right)^{2}}{s^{2}}",
                                           'matrix': None,
                                           'index': 'dout[i] = Σ_k db[k]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s) + '
-                                                   'Σ_kl 2·b[k]·dy[k,l]·x[i,l]·exp(-Σ_d′((x[i,d′] - '
-                                                   'y[k,d′])²)/s)/s + Σ_kl '
-                                                   '-2·b[k]·dy[k,l]·y[k,l]·exp(-Σ_d′((x[i,d′] - '
-                                                   'y[k,d′])²)/s)/s + Σ_kl '
-                                                   '2·b[l]·dx[i,k]·y[l,k]·exp(-Σ_d′((x[i,d′] - '
-                                                   'y[l,d′])²)/s)/s + Σ_kl '
-                                                   '-2·b[l]·dx[i,k]·x[i,k]·exp(-Σ_d′((x[i,d′] - '
+                                                   'Σ_kl -2·(-x[i,l] + '
+                                                   'y[k,l])·b[k]·dy[k,l]·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[k,d′])²)/s)/s + Σ_kl -2·(x[i,k] - '
+                                                   'y[l,k])·b[l]·dx[i,k]·exp(-Σ_d′((x[i,d′] - '
                                                    'y[l,d′])²)/s)/s + Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
                                                    'y[k,d′])²)/s)·Σ_d′((x[i,d′] - y[k,d′])²)/s²',
                                           'index_latex': '\\mathrm{d}\\mathit{out}_{i} = \\sum_{k} '
                                                          "\\mathrm{d}b_{k} e^{- \\frac{\\sum_{d'} "
                                                          "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}} + "
-                                                         '\\sum_{kl} \\frac{2 b_{k} \\mathrm{d}y_{kl} x_{il} '
-                                                         "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                         '\\sum_{kl} - \\frac{2 \\left(- x_{il} + '
+                                                         'y_{kl}\\right) b_{k} \\mathrm{d}y_{kl} e^{- '
+                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
                                                          "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - "
-                                                         '\\frac{2 b_{k} \\mathrm{d}y_{kl} y_{kl} e^{- '
+                                                         '\\frac{2 \\left(x_{ik} - y_{lk}\\right) b_{l} '
+                                                         "\\mathrm{d}x_{ik} e^{- \\frac{\\sum_{d'} "
+                                                         "\\left(x_{i,d'} - y_{l,d'}\\right)^{2}}{s}}}{s} + "
+                                                         '\\sum_{k} \\frac{b_{k} \\mathrm{d}s e^{- '
                                                          "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} "
-                                                         '\\frac{2 b_{l} \\mathrm{d}x_{ik} y_{lk} e^{- '
-                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - "
-                                                         '\\frac{2 b_{l} \\mathrm{d}x_{ik} x_{ik} e^{- '
-                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} "
-                                                         "\\frac{b_{k} \\mathrm{d}s e^{- \\frac{\\sum_{d'} "
-                                                         "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}} "
-                                                         "\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{k,d'}\\right)^{2}}{s^{2}}"}],
+                                                         "y_{k,d'}\\right)^{2}}{s}} \\sum_{d'} "
+                                                         "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s^{2}}"}],
                          'pullback': [{'target': 'dx',
-                                       'text': 'dx[i,d] = Σ_k 2·b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
-                                               'y[k,d′])²)/s)/s + Σ_k '
-                                               '-2·b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
-                                       'latex': '\\mathrm{d}x_{id} = \\sum_{k} \\frac{2 b_{k} '
-                                                '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
-                                                "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 b_{k} "
-                                                '{\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
+                                       'text': 'dx[i,d] = Σ_k -2·(x[i,d] - '
+                                               'y[k,d])·b[k]·dout[i]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
+                                       'latex': '\\mathrm{d}x_{id} = \\sum_{k} - \\frac{2 \\left(x_{id} - '
+                                                'y_{kd}\\right) b_{k} {\\mathrm{d}\\mathit{out}}_{i} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
                                                 "y_{k,d'}\\right)^{2}}{s}}}{s}",
                                        'matrix': None,
-                                       'index': 'dx[i,d] = Σ_k 2·b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
-                                                'y[k,d′])²)/s)/s + Σ_k '
-                                                '-2·b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
-                                       'index_latex': '\\mathrm{d}x_{id} = \\sum_{k} \\frac{2 b_{k} '
-                                                      '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                      "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 "
-                                                      'b_{k} {\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                      "y_{k,d'}\\right)^{2}}{s}}}{s}"},
+                                       'index': 'dx[i,d] = Σ_k -2·(x[i,d] - '
+                                                'y[k,d])·b[k]·dout[i]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
+                                       'index_latex': '\\mathrm{d}x_{id} = \\sum_{k} - \\frac{2 '
+                                                      '\\left(x_{id} - y_{kd}\\right) b_{k} '
+                                                      "{\\mathrm{d}\\mathit{out}}_{i} e^{- \\frac{\\sum_{d'} "
+                                                      "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}}}{s}"},
                                       {'target': 'dy',
-                                       'text': 'dy[j,d] = Σ_k 2·b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
-                                               'y[j,d′])²)/s)/s + Σ_k '
-                                               '-2·b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
-                                       'latex': '\\mathrm{d}y_{jd} = \\sum_{k} \\frac{2 b_{j} '
-                                                '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
-                                                "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 b_{j} "
-                                                '{\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
+                                       'text': 'dy[j,d] = Σ_k -2·(-x[k,d] + '
+                                               'y[j,d])·b[j]·dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
+                                       'latex': '\\mathrm{d}y_{jd} = \\sum_{k} - \\frac{2 \\left(- x_{kd} + '
+                                                'y_{jd}\\right) b_{j} {\\mathrm{d}\\mathit{out}}_{k} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
                                                 "y_{j,d'}\\right)^{2}}{s}}}{s}",
                                        'matrix': None,
-                                       'index': 'dy[j,d] = Σ_k 2·b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
-                                                'y[j,d′])²)/s)/s + Σ_k '
-                                                '-2·b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
-                                       'index_latex': '\\mathrm{d}y_{jd} = \\sum_{k} \\frac{2 b_{j} '
-                                                      '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                      "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{2 "
-                                                      'b_{j} {\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                      "y_{j,d'}\\right)^{2}}{s}}}{s}"},
+                                       'index': 'dy[j,d] = Σ_k -2·(-x[k,d] + '
+                                                'y[j,d])·b[j]·dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
+                                       'index_latex': '\\mathrm{d}y_{jd} = \\sum_{k} - \\frac{2 \\left(- '
+                                                      'x_{kd} + y_{jd}\\right) b_{j} '
+                                                      "{\\mathrm{d}\\mathit{out}}_{k} e^{- \\frac{\\sum_{d'} "
+                                                      "\\left(x_{k,d'} - y_{j,d'}\\right)^{2}}{s}}}{s}"},
                                       {'target': 'db',
                                        'text': 'db[j] = Σ_k dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)',
                                        'latex': '\\mathrm{d}b_{j} = \\sum_{k} {\\mathrm{d}\\mathit{out}}_{k} '

@@ -135,7 +135,7 @@ def refine_by_gathering(xp, nonzero, concat, copy):
         for r0 in range(0, rows, step):
             r1 = _builtins.min(rows, r0 + step)
             ok = bound(slice(r0, r1), r1 - r0) <= CANCEL_RATIO * xp.abs(value[r0:r1])     # False at NaN
-            if not bool(ok.all()):
+            if not ok.all().item():       # not bool(): under torch.func.jvp that reads the tensor as a NumPy array
                 pos = nonzero(~ok)
                 found.append((pos[0] + r0,) + tuple(pos[1:]))
         return tuple(concat([f[a] for f in found]) for a in range(value.ndim)) if found else None

@@ -82,16 +82,18 @@ def given_name(name: str) -> str:
 
 
 def reading_given(prog, groups_):
-    """expand_sums' `given`: a checked sum's direct form reading each group's inputs as passed, not centred, where
-    the group's shift leaves it unchanged. It needs no common origin, and the centring's rounding, |x - c|·eps,
-    would be its only error (two clusters whose centroid is not exactly 0: 3 % in float32 at 1e6); the
-    expansion beside it keeps the centred inputs (its unflagged entries are those far apart beside |x - c|)."""
+    """expand_sums' `given`: a checked sum's direct form, or a difference x[i,d] - y[j,d] the derivation keeps
+    whole (calculus.differential.spread_difference: the kernel sum's x̄), reading each group's inputs as passed,
+    not centred, where the group's shift leaves it unchanged. It needs no common origin, and the centring's
+    rounding, |x - c|·eps, would be its only error (two clusters whose centroid is not exactly 0: 3 % in float32
+    at 1e6, 2 % in the x-cotangent); the expansion beside a direct form keeps the centred inputs (its unflagged
+    entries are those far apart beside |x - c|)."""
     def rewrite(direct):
+        body = direct.body if isinstance(direct, IndexSum) else direct
         for cls, group in groups_:
             found = ir.accesses(direct, set(group))
-            new = _shifted(direct.body, prog, cls, group)
-            if not found or (new != direct.body and (expanded_terms(new) > EXPAND_LIMIT
-                                                     or sp.expand(new - direct.body) != 0)):
+            new = _shifted(body, prog, cls, group)
+            if not found or (new != body and (expanded_terms(new) > EXPAND_LIMIT or sp.expand(new - body) != 0)):
                 continue
             direct = direct.xreplace({a: ir.access(given_name(ir.acc_name(a)), a.args) for a in found})
         return direct

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derive.calculus.differential import base_name, factors
+from derive.calculus.differential import base_name, factors, spread_difference
 from derive.emission.numpy_direct import CheckedSum, checkable
 from derive.emission.numpy_print import CHUNK_NAME, Emitter
 from derive.emission.numpy_text import union
@@ -109,6 +109,8 @@ def expand_sums(e, given=None):
                     return CheckedSum(given(direct) if given else direct, sp.Add(*out), direct)
                 return sp.Add(*out)
         return IndexSum(body, ks)
+    if given and isinstance(e, sp.Add) and spread_difference(e.args):
+        return given(e)         # a difference the derivation keeps whole, x[i,d] - y[j,d], read as passed too
     if not e.args or ir.is_access(e) or not e.has(IndexSum):
         return e
     return e.func(*[expand_sums(a, given) for a in e.args])
