@@ -4726,10 +4726,6 @@ static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int m
                     s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
                 }
             }
-#pragma omp simd
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-            }
             for (long long ln = l0; ln < l1; ++ln) {
                 const long long i1 = ln;
                 T a0 = T(0);
