@@ -2,8 +2,8 @@
 
 Inputs whose common shift along one axis leaves every output unchanged (x and y in a distance |x_i - y_j|²) are
 moved to a common origin, their mean along that axis, before anything is computed from them: the value and the
-derivatives are unchanged, and the expanded |x|² + |y|² - 2x·y (and the split x_i·Σ_j K - Σ_j K·y_j of its
-gradient) no longer cancel catastrophically for coordinates far from 0. x - c is exact where x and c are within a
+derivatives are unchanged, and the expanded |x|² + |y|² - 2x·y no longer cancels catastrophically for coordinates
+far from 0 (the gradient's x_i - y_j the derivation keeps whole: calculus.differential.spread_difference). x - c is exact where x and c are within a
 factor 2 (Sterbenz). The origin sums finite entries only (the others count as 0): a NaN or inf in one row of x
 would otherwise make c NaN and every row of the result NaN, where the rule's value is NaN (or, for inf, a limit)
 in that row alone.
