@@ -423,158 +423,224 @@ def _define(np):
         if not is_zero(dy_):
             def _chunk106(_m, _s0__given_x, _s1_x):
                 _e107 = _div(1, s)
-                _e108 = (_given_y[:, :, None] - np.transpose(_s0__given_x, (1, 0)))
-                def _direct113(_k109, _r111, _m112):
-                    _e114 = ((_s0__given_x[:, _k109[0]][_r111])[:, None] - (_given_y[:, _k109[0]]))
-                    return (_e114 * _e114)
-                def _at116(_pos110):
-                    _e117 = (_s0__given_x[_pos110[0], :] - (_given_y[_pos110[1], :]))
-                    return np.sum((_e117 * _e117), axis=1)
-                def _expanded120():
+                _w109 = np.abs(_e107)
+                def _direct114(_k110, _r112, _m113):
+                    _e115 = ((_s0__given_x[:, _k110[0]][_r112])[:, None] - (_given_y[:, _k110[0]]))
+                    return (_e115 * _e115)
+                def _at117(_pos111):
+                    _e118 = (_s0__given_x[_pos111[0], :] - (_given_y[_pos111[1], :]))
+                    return np.sum((_e118 * _e118), axis=1)
+                def _expanded121():
                     return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                _c128 = np.sum((y * y), axis=1)
-                _e129 = np.sqrt(_c128)
-                def _bound130(_r111, _m112):
-                    _c132 = np.sum(((_s1_x[_r111, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
-                _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct113, _at116, _expanded120, _bound130)))
-                return (-2.0 * (_e107 * np.einsum("ab,ba->a", _e138, np.einsum("abc,ab->ac", _e108, ((b[:, None]) * dy_), optimize=True), optimize=True)))
-            _step142 = max(1, _CHUNK_ELEMENTS // max(1, n_d * n_j))
-            if _step142 >= n_i:
+                _c129 = np.sum((y * y), axis=1)
+                _e130 = np.sqrt(_c129)
+                def _bound131(_r112, _m113):
+                    _c133 = np.sum(((_s1_x[_r112, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c133)[:, None]) * _e130) + _c133[:, None] + _c129)
+                _e139 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct114, _at117, _expanded121, _bound131)))
+                _w141 = np.abs(_e139)
+                def _direct146(_r144, _m145):
+                    return (-2.0 * (_e107 * np.einsum("ab,ba->a", _e139[_r144, :], np.einsum("abc,ab->ac", (_given_y[:, :, None] - np.transpose(_s0__given_x[_r144, :], (1, 0))), ((b[:, None]) * dy_), optimize=True), optimize=True)))
+                def _at151(_pos143):
+                    _c154 = np.einsum("abc,ab->ac", (_given_y[:, :, None] - np.transpose(_s0__given_x[_pos143[0], :], (1, 0))), ((b[:, None]) * dy_), optimize=True)
+                    return (-2.0 * (_e107 * np.einsum("ab,ba->a", _e139[_pos143[0], :], _c154, optimize=True)))
+                def _expanded156():
+                    return ((2.0 * np.einsum("ab,ab->a", _s1_x, (_e139 @ ((b[:, None]) * dy_)), optimize=True) * _e107) - (2.0 * (_e139 @ (b * np.sum((dy_ * y), axis=1))) * _e107))
+                _e166 = np.abs(b)
+                _e167 = np.abs(dy_)
+                _e168 = np.abs(y)
+                def _bound169(_r144, _m145):
+                    return ((2.0 * np.einsum("ab,ab->a", np.abs(_s1_x[_r144, :]), ((_w141[_r144, :]) @ ((_e166[:, None]) * _e167)), optimize=True) * _w109) + (2.0 * ((_w141[_r144, :]) @ (_e166 * np.sum((_e167 * _e168), axis=1))) * _w109))
+                def _floor180(_r144, _m145):
+                    return np.abs(((2.0 * np.einsum("ab,ab->a", _s1_x[_r144, :], ((_w141[_r144, :]) @ ((_e166[:, None]) * _e167)), optimize=True) * _w109) - (2.0 * ((_w141[_r144, :]) @ (_e166 * np.sum((_e167 * y), axis=1))) * _w109)))
+                return np.checked_sum((n_j, n_d, ), _m, _direct146, _at151, _expanded156, _bound169, floor=_floor180, budget=_CHUNK_ELEMENTS)
+            _step192 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step192 >= n_i:
                 _p105 = _chunk106(n_i, _given_x, x)
             else:
-                _p105 = np.concatenate([_chunk106(min(_step142, n_i - _s143), _given_x[_s143:_s143 + _step142], x[_s143:_s143 + _step142]) for _s143 in range(0, n_i, _step142)], axis=0)
+                _p105 = np.concatenate([_chunk106(min(_step192, n_i - _s193), _given_x[_s193:_s193 + _step192], x[_s193:_s193 + _step192]) for _s193 in range(0, n_i, _step192)], axis=0)
             dout = _add(dout, _p105)
         if not is_zero(dx):
-            def _chunk145(_m, _s0__given_x, _s1_d_x, _s2_x):
-                _e146 = _div(1, s)
-                _e147 = (_s0__given_x[:, :, None] - np.transpose(_given_y, (1, 0)))
-                def _direct152(_k148, _r150, _m151):
-                    _e153 = ((_s0__given_x[:, _k148[0]][_r150])[:, None] - (_given_y[:, _k148[0]]))
-                    return (_e153 * _e153)
-                def _at155(_pos149):
-                    _e156 = (_s0__given_x[_pos149[0], :] - (_given_y[_pos149[1], :]))
-                    return np.sum((_e156 * _e156), axis=1)
-                def _expanded159():
+            def _chunk195(_m, _s0__given_x, _s1_d_x, _s2_x):
+                _e196 = _div(1, s)
+                _w198 = np.abs(_e196)
+                def _direct203(_k199, _r201, _m202):
+                    _e204 = ((_s0__given_x[:, _k199[0]][_r201])[:, None] - (_given_y[:, _k199[0]]))
+                    return (_e204 * _e204)
+                def _at206(_pos200):
+                    _e207 = (_s0__given_x[_pos200[0], :] - (_given_y[_pos200[1], :]))
+                    return np.sum((_e207 * _e207), axis=1)
+                def _expanded210():
                     return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
-                _c167 = np.sum((y * y), axis=1)
-                _e168 = np.sqrt(_c167)
-                def _bound169(_r150, _m151):
-                    _c171 = np.sum(((_s2_x[_r150, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c171)[:, None]) * _e168) + _c171[:, None] + _c167)
-                _c178 = (b[:, None]) * np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct152, _at155, _expanded159, _bound169))), (1, 0))
-                return (-2.0 * (_e146 * np.einsum("ab,ba->b", _c178, np.einsum("abc,ab->ac", _e147, _s1_d_x, optimize=True), optimize=True)))
-            _step181 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d))
-            if _step181 >= n_i:
-                _p144 = _chunk145(n_i, _given_x, dx, x)
+                _c218 = np.sum((y * y), axis=1)
+                _e219 = np.sqrt(_c218)
+                def _bound220(_r201, _m202):
+                    _c222 = np.sum(((_s2_x[_r201, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c222)[:, None]) * _e219) + _c222[:, None] + _c218)
+                _e228 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct203, _at206, _expanded210, _bound220)))
+                _w230 = np.abs(_e228)
+                def _direct235(_r233, _m234):
+                    return (-2.0 * (_e196 * np.einsum("ab,ab->a", _s1_d_x[_r233, :], np.einsum("abc,ac->ab", ((_s0__given_x[_r233, :])[:, :, None] - np.transpose(_given_y, (1, 0))), ((_e228[_r233, :]) * b), optimize=True), optimize=True)))
+                def _at240(_pos232):
+                    _c243 = np.einsum("abc,ac->ab", ((_s0__given_x[_pos232[0], :])[:, :, None] - np.transpose(_given_y, (1, 0))), ((_e228[_pos232[0], :]) * b), optimize=True)
+                    return (-2.0 * (_e196 * np.einsum("ab,ab->a", _s1_d_x[_pos232[0], :], _c243, optimize=True)))
+                def _expanded245():
+                    return ((2.0 * np.einsum("ab,ab->a", _s1_d_x, (_e228 @ ((b[:, None]) * y)), optimize=True) * _e196) - (2.0 * (np.sum((_s1_d_x * _s2_x), axis=1) * (_e228 @ b)) * _e196))
+                _e255 = np.abs(b)
+                _e256 = np.abs(y)
+                def _bound257(_r233, _m234):
+                    _e258 = np.abs(_s2_x[_r233, :])
+                    _e259 = np.abs(_s1_d_x[_r233, :])
+                    return ((2.0 * (np.sum((_e258 * _e259), axis=1) * (_e255 @ np.transpose(_w230[_r233, :]))) * _w198) + (2.0 * np.einsum("ab,ab->a", _e259, ((_w230[_r233, :]) @ ((_e255[:, None]) * _e256)), optimize=True) * _w198))
+                def _floor269(_r233, _m234):
+                    _e270 = np.abs(_s1_d_x[_r233, :])
+                    _e274 = (2.0 * (np.sum((_e270 * (_s2_x[_r233, :])), axis=1) * (_e255 @ np.transpose(_w230[_r233, :]))) * _w198)
+                    return np.abs((_e274 - (2.0 * np.einsum("ab,ab->a", _e270, ((_w230[_r233, :]) @ ((_e255[:, None]) * y)), optimize=True) * _w198)))
+                return np.checked_sum((n_d, n_j, ), _m, _direct235, _at240, _expanded245, _bound257, floor=_floor269, budget=_CHUNK_ELEMENTS)
+            _step282 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step282 >= n_i:
+                _p194 = _chunk195(n_i, _given_x, dx, x)
             else:
-                _p144 = np.concatenate([_chunk145(min(_step181, n_i - _s182), _given_x[_s182:_s182 + _step181], dx[_s182:_s182 + _step181], x[_s182:_s182 + _step181]) for _s182 in range(0, n_i, _step181)], axis=0)
-            dout = _add(dout, _p144)
+                _p194 = np.concatenate([_chunk195(min(_step282, n_i - _s283), _given_x[_s283:_s283 + _step282], dx[_s283:_s283 + _step282], x[_s283:_s283 + _step282]) for _s283 in range(0, n_i, _step282)], axis=0)
+            dout = _add(dout, _p194)
         if not is_zero(ds):
-            def _chunk184(_m, _s0__given_x, _s1_x):
-                def _direct189(_k185, _r187, _m188):
-                    _e190 = ((_s0__given_x[:, _k185[0]][_r187])[:, None] - (_given_y[:, _k185[0]]))
-                    return (_e190 * _e190)
-                def _at192(_pos186):
-                    _e193 = (_s0__given_x[_pos186[0], :] - (_given_y[_pos186[1], :]))
-                    return np.sum((_e193 * _e193), axis=1)
-                def _expanded196():
+            def _chunk285(_m, _s0__given_x, _s1_x):
+                def _direct290(_k286, _r288, _m289):
+                    _e291 = ((_s0__given_x[:, _k286[0]][_r288])[:, None] - (_given_y[:, _k286[0]]))
+                    return (_e291 * _e291)
+                def _at293(_pos287):
+                    _e294 = (_s0__given_x[_pos287[0], :] - (_given_y[_pos287[1], :]))
+                    return np.sum((_e294 * _e294), axis=1)
+                def _expanded297():
                     return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                _c204 = np.sum((y * y), axis=1)
-                _e205 = np.sqrt(_c204)
-                def _bound206(_r187, _m188):
-                    _c208 = np.sum(((_s1_x[_r187, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c208)[:, None]) * _e205) + _c208[:, None] + _c204)
-                _d2212 = np.checked_sum((n_d, ), _m, _direct189, _at192, _expanded196, _bound206)
-                return (((_d2212 * np.exp(((_div(-1, s)) * _d2212))) @ b) / s / s * ds)
-            _step218 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step218 >= n_i:
-                _p183 = _chunk184(n_i, _given_x, x)
+                _c305 = np.sum((y * y), axis=1)
+                _e306 = np.sqrt(_c305)
+                def _bound307(_r288, _m289):
+                    _c309 = np.sum(((_s1_x[_r288, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c309)[:, None]) * _e306) + _c309[:, None] + _c305)
+                _d2313 = np.checked_sum((n_d, ), _m, _direct290, _at293, _expanded297, _bound307)
+                return (((_d2313 * np.exp(((_div(-1, s)) * _d2313))) @ b) / s / s * ds)
+            _step319 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step319 >= n_i:
+                _p284 = _chunk285(n_i, _given_x, x)
             else:
-                _p183 = np.concatenate([_chunk184(min(_step218, n_i - _s219), _given_x[_s219:_s219 + _step218], x[_s219:_s219 + _step218]) for _s219 in range(0, n_i, _step218)], axis=0)
-            dout = _add(dout, _p183)
+                _p284 = np.concatenate([_chunk285(min(_step319, n_i - _s320), _given_x[_s320:_s320 + _step319], x[_s320:_s320 + _step319]) for _s320 in range(0, n_i, _step319)], axis=0)
+            dout = _add(dout, _p284)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift220 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _shift321 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         _given_x = x
-        x = x - _shift220
+        x = x - _shift321
         _given_y = y
-        y = y - _shift220
-        def _chunk221(_m, _s0__given_x, _s1_x):
-            def _direct226(_k222, _r224, _m225):
-                _e227 = ((_s0__given_x[:, _k222[0]][_r224])[:, None] - (_given_y[:, _k222[0]]))
-                return (_e227 * _e227)
-            def _at229(_pos223):
-                _e230 = (_s0__given_x[_pos223[0], :] - (_given_y[_pos223[1], :]))
-                return np.sum((_e230 * _e230), axis=1)
-            def _expanded233():
+        y = y - _shift321
+        def _chunk322(_m, _s0__given_x, _s1_x):
+            def _direct327(_k323, _r325, _m326):
+                _e328 = ((_s0__given_x[:, _k323[0]][_r325])[:, None] - (_given_y[:, _k323[0]]))
+                return (_e328 * _e328)
+            def _at330(_pos324):
+                _e331 = (_s0__given_x[_pos324[0], :] - (_given_y[_pos324[1], :]))
+                return np.sum((_e331 * _e331), axis=1)
+            def _expanded334():
                 return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-            _c241 = np.sum((y * y), axis=1)
-            _e242 = np.sqrt(_c241)
-            def _bound243(_r224, _m225):
-                _c245 = np.sum(((_s1_x[_r224, :]) ** 2), axis=1)
-                return ((2.0 * (np.sqrt(_c245)[:, None]) * _e242) + _c245[:, None] + _c241)
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct226, _at229, _expanded233, _bound243)))))
-        _step253 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step253 >= n_i:
-            out = _chunk221(n_i, _given_x, x)
+            _c342 = np.sum((y * y), axis=1)
+            _e343 = np.sqrt(_c342)
+            def _bound344(_r325, _m326):
+                _c346 = np.sum(((_s1_x[_r325, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c346)[:, None]) * _e343) + _c346[:, None] + _c342)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct327, _at330, _expanded334, _bound344)))))
+        _step354 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step354 >= n_i:
+            out = _chunk322(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk221(min(_step253, n_i - _s254), _given_x[_s254:_s254 + _step253], x[_s254:_s254 + _step253]) for _s254 in range(0, n_i, _step253)], axis=0)
+            out = np.concatenate([_chunk322(min(_step354, n_i - _s355), _given_x[_s355:_s355 + _step354], x[_s355:_s355 + _step354]) for _s355 in range(0, n_i, _step354)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo302 = []
-            def _fused255():
-                if not _memo302:
-                    def _fused255_slice(_m, _s0__given_x, _s1_b_out, _s2_x):
-                        _e256 = _div(1, s)
-                        _e257 = (_s0__given_x[:, :, None] - np.transpose(_given_y, (1, 0)))
-                        def _direct262(_k258, _r260, _m261):
-                            _e263 = ((_s0__given_x[:, _k258[0]][_r260])[:, None] - (_given_y[:, _k258[0]]))
-                            return (_e263 * _e263)
-                        def _at265(_pos259):
-                            _e266 = (_s0__given_x[_pos259[0], :] - (_given_y[_pos259[1], :]))
-                            return np.sum((_e266 * _e266), axis=1)
-                        def _expanded269():
+            _memo489 = []
+            def _fused356():
+                if not _memo489:
+                    def _fused356_slice(_m, _s0__given_x, _s1_b_out, _s2_x):
+                        _e357 = _div(1, s)
+                        _w359 = np.abs(_e357)
+                        def _direct364(_k360, _r362, _m363):
+                            _e365 = ((_s0__given_x[:, _k360[0]][_r362])[:, None] - (_given_y[:, _k360[0]]))
+                            return (_e365 * _e365)
+                        def _at367(_pos361):
+                            _e368 = (_s0__given_x[_pos361[0], :] - (_given_y[_pos361[1], :]))
+                            return np.sum((_e368 * _e368), axis=1)
+                        def _expanded371():
                             return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
-                        _c277 = np.sum((y * y), axis=1)
-                        _e278 = np.sqrt(_c277)
-                        def _bound279(_r260, _m261):
-                            _c281 = np.sum(((_s2_x[_r260, :]) ** 2), axis=1)
-                            return ((2.0 * (np.sqrt(_c281)[:, None]) * _e278) + _c281[:, None] + _c277)
-                        _d2285 = np.checked_sum((n_d, ), _m, _direct262, _at265, _expanded269, _bound279)
-                        _e287 = np.exp(((_div(-1, s)) * _d2285))
-                        _c289 = _e287 * ((_s1_b_out[:, None]) * b)
-                        _r291 = (-2.0 * (_e256 * np.einsum("abc,ac->ab", _e257, _c289, optimize=True)))
-                        _r294 = (-2.0 * (_e256 * np.einsum("abc,ca->ab", (_given_y[:, :, None] - np.transpose(_s0__given_x, (1, 0))), _c289, optimize=True)))
-                        return (_r291, _r294, (_s1_b_out @ _e287), (_div(_div((b @ (np.transpose((_d2285 * _e287)) @ _s1_b_out)), s), s)),)
-                    _step303 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d, n_d * n_j, n_j, n_j))
-                    if _step303 >= n_i:
-                        _memo302.append(_fused255_slice(n_i, _given_x, dout, x))
+                        _c379 = np.sum((y * y), axis=1)
+                        _e380 = np.sqrt(_c379)
+                        def _bound381(_r362, _m363):
+                            _c383 = np.sum(((_s2_x[_r362, :]) ** 2), axis=1)
+                            return ((2.0 * (np.sqrt(_c383)[:, None]) * _e380) + _c383[:, None] + _c379)
+                        _d2387 = np.checked_sum((n_d, ), _m, _direct364, _at367, _expanded371, _bound381)
+                        _e389 = np.exp(((_div(-1, s)) * _d2387))
+                        _w391 = np.abs(_e389)
+                        def _direct396(_r394, _m395):
+                            _e397 = ((_s0__given_x[_r394, :])[:, :, None] - np.transpose(_given_y, (1, 0)))
+                            return (-2.0 * (_e357 * np.einsum("abc,ca->ab", _e397, ((b[:, None]) * np.transpose((((_s1_b_out[_r394])[:, None]) * (_e389[_r394, :])), (1, 0))), optimize=True)))
+                        def _at401(_pos393):
+                            return (-2.0 * (_e357 * ((_s1_b_out[_pos393[0]]) * ((((_s0__given_x[_pos393[0], _pos393[1]])[:, None] - np.transpose(_given_y[:, _pos393[1]], (1, 0))) * (_e389[_pos393[0], :])) @ b))))
+                        def _expanded406():
+                            return ((2.0 * (_e389 @ ((b[:, None]) * y)) * (_s1_b_out[:, None]) * _e357) - (2.0 * ((_e389 @ b)[:, None]) * (_s1_b_out[:, None]) * _s2_x * _e357))
+                        _e413 = np.abs(b)
+                        _e414 = np.abs(y)
+                        def _bound415(_r394, _m395):
+                            _e416 = np.abs(_s1_b_out[_r394])
+                            return ((2.0 * (_e416[:, None]) * ((_w391[_r394, :]) @ ((_e413[:, None]) * _e414)) * _w359) + (2.0 * (_e416[:, None]) * np.abs(_s2_x[_r394, :]) * ((_e413 @ np.transpose(_w391[_r394, :]))[:, None]) * _w359))
+                        def _floor424(_r394, _m395):
+                            _e425 = np.abs(_s1_b_out[_r394])
+                            return np.abs(((2.0 * (_e425[:, None]) * ((_e413 @ np.transpose(_w391[_r394, :]))[:, None]) * (_s2_x[_r394, :]) * _w359) - (2.0 * (_e425[:, None]) * ((_w391[_r394, :]) @ ((_e413[:, None]) * y)) * _w359)))
+                        _r434 = np.checked_sum((n_j, ), _m, _direct396, _at401, _expanded406, _bound415, floor=_floor424, budget=_CHUNK_ELEMENTS)
+                        _w436 = np.abs(_e357)
+                        _w437 = np.transpose(_e389, (1, 0))
+                        _w438 = np.abs(_w437)
+                        def _direct443(_r441, _m442):
+                            _e444 = ((_given_y[_r441, :])[:, :, None] - np.transpose(_s0__given_x, (1, 0)))
+                            return (-2.0 * (_e357 * np.einsum("abc,ca->ab", _e444, ((_s1_b_out[:, None]) * np.transpose(((_w437[_r441, :]) * ((b[_r441])[:, None])), (1, 0))), optimize=True)))
+                        def _at448(_pos440):
+                            return (-2.0 * (_e357 * ((b[_pos440[0]]) * ((((_given_y[_pos440[0], _pos440[1]])[:, None] - np.transpose(_s0__given_x[:, _pos440[1]], (1, 0))) * (_w437[_pos440[0], :])) @ _s1_b_out))))
+                        def _expanded453():
+                            return ((2.0 * (_w437 @ ((_s1_b_out[:, None]) * _s2_x)) * _e357 * (b[:, None])) - (2.0 * ((_s1_b_out @ np.transpose(_w437))[:, None]) * _e357 * (b[:, None]) * y))
+                        _e460 = np.abs(_s1_b_out)
+                        _e461 = np.abs(_s2_x)
+                        def _bound462(_r441, _m442):
+                            _e463 = np.abs(b[_r441])
+                            return ((2.0 * (_e463[:, None]) * ((_w438[_r441, :]) @ ((_e460[:, None]) * _e461)) * _w436) + (2.0 * (_e463[:, None]) * np.abs(y[_r441, :]) * ((_e460 @ np.transpose(_w438[_r441, :]))[:, None]) * _w436))
+                        def _floor471(_r441, _m442):
+                            _e472 = np.abs(b[_r441])
+                            return np.abs(((2.0 * (_e472[:, None]) * ((_e460 @ np.transpose(_w438[_r441, :]))[:, None]) * (y[_r441, :]) * _w436) - (2.0 * (_e472[:, None]) * ((_w438[_r441, :]) @ ((_e460[:, None]) * _s2_x)) * _w436)))
+                        _r481 = np.checked_sum((_m, ), n_j, _direct443, _at448, _expanded453, _bound462, floor=_floor471, budget=_CHUNK_ELEMENTS)
+                        return (_r434, _r481, (_s1_b_out @ _e389), (_div(_div((b @ (np.transpose((_d2387 * _e389)) @ _s1_b_out)), s), s)),)
+                    _step490 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step490 >= n_i:
+                        _memo489.append(_fused356_slice(n_i, _given_x, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s304 in range(0, n_i, _step303):
-                            _part305 = _fused255_slice(min(_step303, n_i - _s304), _given_x[_s304:_s304 + _step303], dout[_s304:_s304 + _step303], x[_s304:_s304 + _step303])
+                        for _s491 in range(0, n_i, _step490):
+                            _part492 = _fused356_slice(min(_step490, n_i - _s491), _given_x[_s491:_s491 + _step490], dout[_s491:_s491 + _step490], x[_s491:_s491 + _step490])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part305[k])
+                                    acc[k].append(_part492[k])
                                 else:
-                                    acc[k] = _part305[k] if acc[k] is None else acc[k] + _part305[k]
-                        _memo302.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo302[0]
-            def _pb_x_306():
-                return _fused255()[0]
-            def _pb_y_307():
-                return _fused255()[1]
-            def _pb_b_308():
-                return _fused255()[2]
-            def _pb_s_309():
-                return _fused255()[3]
-            return (_NO, Thunk(_pb_x_306), Thunk(_pb_y_307), Thunk(_pb_b_308), Thunk(_pb_s_309))
+                                    acc[k] = _part492[k] if acc[k] is None else acc[k] + _part492[k]
+                        _memo489.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo489[0]
+            def _pb_x_493():
+                return _fused356()[0]
+            def _pb_y_494():
+                return _fused356()[1]
+            def _pb_b_495():
+                return _fused356()[2]
+            def _pb_s_496():
+                return _fused356()[3]
+            return (_NO, Thunk(_pb_x_493), Thunk(_pb_y_494), Thunk(_pb_b_495), Thunk(_pb_s_496))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
@@ -976,77 +1042,121 @@ def _define(np):
         if not is_zero(dy_):
             def _chunk108(_m, _s0_s, _s1__given_x, _s2__given_y, _s3_b, _s4_d_y, _s5_x, _s6_y):
                 _e109 = (1 / _s0_s)
-                _e110 = (_s2__given_y[:, :, :, None] - (np.transpose(_s1__given_x, (0, 2, 1))[:, None]))
-                def _direct115(_k111, _r113, _m114):
-                    _e116 = ((_s1__given_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s2__given_y[:, :, _k111[0]][_r113, :])[:, None]))
-                    return (_e116 * _e116)
-                def _at118(_pos112):
-                    _e119 = (_s1__given_x[_pos112[0], _pos112[1], :] - (_s2__given_y[_pos112[0], _pos112[2], :]))
-                    return np.sum((_e119 * _e119), axis=1)
-                def _expanded122():
+                _w111 = np.abs(_e109)
+                def _direct116(_k112, _r114, _m115):
+                    _e117 = ((_s1__given_x[:, :, _k112[0]][_r114, :])[:, :, None] - ((_s2__given_y[:, :, _k112[0]][_r114, :])[:, None]))
+                    return (_e117 * _e117)
+                def _at119(_pos113):
+                    _e120 = (_s1__given_x[_pos113[0], _pos113[1], :] - (_s2__given_y[_pos113[0], _pos113[2], :]))
+                    return np.sum((_e120 * _e120), axis=1)
+                def _expanded123():
                     return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                def _bound129(_r113, _m114):
-                    _c131 = np.sum(((_s5_x[_r113, :, :]) ** 2), axis=2)
-                    _e132 = np.sqrt(_c131)
-                    _c134 = np.sum(((_s6_y[_r113, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e132[:, :, None]) * (np.sqrt(_c134)[:, None])) + _c131[:, :, None] + _c134[:, None])
-                _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct115, _at118, _expanded122, _bound129))))
-                return (-2.0 * np.einsum("abc,acb->ab", _e140, np.einsum("abcd,abc->abd", _e110, (_s4_d_y * (((_e109[:, None]) * _s3_b)[:, :, None])), optimize=True), optimize=True))
-            _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_d * n_j))
-            if _step145 >= n__batch:
+                def _bound130(_r114, _m115):
+                    _c132 = np.sum(((_s5_x[_r114, :, :]) ** 2), axis=2)
+                    _e133 = np.sqrt(_c132)
+                    _c135 = np.sum(((_s6_y[_r114, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e133[:, :, None]) * (np.sqrt(_c135)[:, None])) + _c132[:, :, None] + _c135[:, None])
+                _e141 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct116, _at119, _expanded123, _bound130))))
+                _w143 = np.abs(_e141)
+                def _direct148(_r146, _m147):
+                    _e149 = ((_s2__given_y[_r146, :, :])[:, :, :, None] - (np.transpose(_s1__given_x[_r146, :, :], (0, 2, 1))[:, None]))
+                    return (-2.0 * np.einsum("abc,acb->ab", _e141[_r146, :, :], np.einsum("abcd,abc->abd", _e149, ((_s4_d_y[_r146, :, :]) * (((_s3_b[_r146, :]) * ((_e109[_r146])[:, None]))[:, :, None])), optimize=True), optimize=True))
+                def _at154(_pos145):
+                    _e156 = ((_s2__given_y[_pos145[0], :, :] - ((_s1__given_x[_pos145[0], _pos145[1], :])[:, None])) * (_s4_d_y[_pos145[0], :, :]))
+                    return (-2.0 * ((_e109[_pos145[0]]) * np.einsum("ab,ab->a", np.sum(_e156, axis=2), ((_s3_b[_pos145[0], :]) * (_e141[_pos145[0], _pos145[1], :])), optimize=True)))
+                def _expanded160():
+                    _e164 = (2.0 * np.einsum("abc,abc->ab", _s5_x, np.einsum("abc,acd->abd", _e141, ((_s3_b[:, :, None]) * _s4_d_y), optimize=True), optimize=True) * (_e109[:, None]))
+                    return (_e164 - (2.0 * np.einsum("abc,ac->ab", _e141, (_s3_b * np.sum((_s4_d_y * _s6_y), axis=2)), optimize=True) * (_e109[:, None])))
+                def _bound170(_r146, _m147):
+                    _e171 = np.abs(_s5_x[_r146, :, :])
+                    _e172 = np.abs(_s3_b[_r146, :])
+                    _e173 = np.abs(_s4_d_y[_r146, :, :])
+                    _e177 = (2.0 * np.einsum("abc,abc->ab", _e171, np.einsum("abc,acd->abd", _w143[_r146, :, :], ((_e172[:, :, None]) * _e173), optimize=True), optimize=True) * ((_w111[_r146])[:, None]))
+                    return (_e177 + (2.0 * np.einsum("abc,ac->ab", _w143[_r146, :, :], (_e172 * np.sum((_e173 * np.abs(_s6_y[_r146, :, :])), axis=2)), optimize=True) * ((_w111[_r146])[:, None])))
+                def _floor184(_r146, _m147):
+                    _e185 = np.abs(_s3_b[_r146, :])
+                    _e186 = np.abs(_s4_d_y[_r146, :, :])
+                    _e190 = (2.0 * np.einsum("abc,ac->ab", _w143[_r146, :, :], (_e185 * np.sum((_e186 * (_s6_y[_r146, :, :])), axis=2)), optimize=True) * ((_w111[_r146])[:, None]))
+                    return np.abs((_e190 - (2.0 * np.einsum("abc,abc->ab", _s5_x[_r146, :, :], np.einsum("abc,acd->abd", _w143[_r146, :, :], ((_e185[:, :, None]) * _e186), optimize=True), optimize=True) * ((_w111[_r146])[:, None]))))
+                return np.checked_sum((n_j, n_d, ), _m, _direct148, _at154, _expanded160, _bound170, floor=_floor184, budget=_CHUNK_ELEMENTS)
+            _step198 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step198 >= n__batch:
                 _p107 = _chunk108(n__batch, s, _given_x, _given_y, b, dy_, x, y)
             else:
-                _p107 = np.concatenate([_chunk108(min(_step145, n__batch - _s146), s[_s146:_s146 + _step145], _given_x[_s146:_s146 + _step145], _given_y[_s146:_s146 + _step145], b[_s146:_s146 + _step145], dy_[_s146:_s146 + _step145], x[_s146:_s146 + _step145], y[_s146:_s146 + _step145]) for _s146 in range(0, n__batch, _step145)], axis=0)
+                _p107 = np.concatenate([_chunk108(min(_step198, n__batch - _s199), s[_s199:_s199 + _step198], _given_x[_s199:_s199 + _step198], _given_y[_s199:_s199 + _step198], b[_s199:_s199 + _step198], dy_[_s199:_s199 + _step198], x[_s199:_s199 + _step198], y[_s199:_s199 + _step198]) for _s199 in range(0, n__batch, _step198)], axis=0)
             dout = _add(dout, _p107)
         if not is_zero(dx):
-            def _chunk148(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_d_x, _s5_x, _s6_y):
-                _e149 = (1 / _s0_s)
-                _e150 = (_s2__given_x[:, :, :, None] - (np.transpose(_s1__given_y, (0, 2, 1))[:, None]))
-                def _direct155(_k151, _r153, _m154):
-                    _e156 = ((_s2__given_x[:, :, _k151[0]][_r153, :])[:, :, None] - ((_s1__given_y[:, :, _k151[0]][_r153, :])[:, None]))
-                    return (_e156 * _e156)
-                def _at158(_pos152):
-                    _e159 = (_s2__given_x[_pos152[0], _pos152[1], :] - (_s1__given_y[_pos152[0], _pos152[2], :]))
-                    return np.sum((_e159 * _e159), axis=1)
-                def _expanded162():
+            def _chunk201(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_d_x, _s5_x, _s6_y):
+                _e202 = (1 / _s0_s)
+                _w204 = np.abs(_e202)
+                def _direct209(_k205, _r207, _m208):
+                    _e210 = ((_s2__given_x[:, :, _k205[0]][_r207, :])[:, :, None] - ((_s1__given_y[:, :, _k205[0]][_r207, :])[:, None]))
+                    return (_e210 * _e210)
+                def _at212(_pos206):
+                    _e213 = (_s2__given_x[_pos206[0], _pos206[1], :] - (_s1__given_y[_pos206[0], _pos206[2], :]))
+                    return np.sum((_e213 * _e213), axis=1)
+                def _expanded216():
                     return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                def _bound169(_r153, _m154):
-                    _c171 = np.sum(((_s5_x[_r153, :, :]) ** 2), axis=2)
-                    _e172 = np.sqrt(_c171)
-                    _c174 = np.sum(((_s6_y[_r153, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e172[:, :, None]) * (np.sqrt(_c174)[:, None])) + _c171[:, :, None] + _c174[:, None])
-                _c182 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound169)))) * (((_e149[:, None]) * _s3_b)[:, None])
-                return (-2.0 * np.einsum("abc,abc->ab", _c182, np.einsum("abcd,abc->abd", _e150, _s4_d_x, optimize=True), optimize=True))
-            _step185 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d * n_i))
-            if _step185 >= n__batch:
-                _p147 = _chunk148(n__batch, s, _given_y, _given_x, b, dx, x, y)
+                def _bound223(_r207, _m208):
+                    _c225 = np.sum(((_s5_x[_r207, :, :]) ** 2), axis=2)
+                    _e226 = np.sqrt(_c225)
+                    _c228 = np.sum(((_s6_y[_r207, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e226[:, :, None]) * (np.sqrt(_c228)[:, None])) + _c225[:, :, None] + _c228[:, None])
+                _e234 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct209, _at212, _expanded216, _bound223))))
+                _w236 = np.abs(_e234)
+                def _direct241(_r239, _m240):
+                    _e242 = ((_s2__given_x[_r239, :, :])[:, :, :, None] - (np.transpose(_s1__given_y[_r239, :, :], (0, 2, 1))[:, None]))
+                    return (-2.0 * np.einsum("abc,abc->ab", _s4_d_x[_r239, :, :], np.einsum("abcd,abd->abc", _e242, ((_e234[_r239, :, :]) * (((_s3_b[_r239, :]) * ((_e202[_r239])[:, None]))[:, None])), optimize=True), optimize=True))
+                def _at247(_pos238):
+                    _e248 = ((_s2__given_x[_pos238[0], _pos238[1], :])[:, :, None] - np.transpose(_s1__given_y[_pos238[0], :, :], (0, 2, 1)))
+                    _e249 = ((_s3_b[_pos238[0], :]) * (_e234[_pos238[0], _pos238[1], :]))
+                    return (-2.0 * np.einsum("ab,ab->a", ((_s4_d_x[_pos238[0], _pos238[1], :]) * ((_e202[_pos238[0]])[:, None])), np.einsum("abc,ac->ab", _e248, _e249, optimize=True), optimize=True))
+                def _expanded253():
+                    _e257 = (2.0 * np.einsum("abc,abc->ab", _s4_d_x, np.einsum("abc,acd->abd", _e234, ((_s3_b[:, :, None]) * _s6_y), optimize=True), optimize=True) * (_e202[:, None]))
+                    return (_e257 - (2.0 * (np.sum((_s4_d_x * _s5_x), axis=2) * np.einsum("ab,acb->ac", _s3_b, _e234, optimize=True)) * (_e202[:, None])))
+                def _bound263(_r239, _m240):
+                    _e264 = np.abs(_s5_x[_r239, :, :])
+                    _e265 = np.abs(_s4_d_x[_r239, :, :])
+                    _e266 = (_e264 * _e265)
+                    _e267 = np.abs(_s3_b[_r239, :])
+                    _e270 = (2.0 * (np.sum(_e266, axis=2) * np.einsum("ab,acb->ac", _e267, _w236[_r239, :, :], optimize=True)) * ((_w204[_r239])[:, None]))
+                    return (_e270 + (2.0 * np.einsum("abc,abc->ab", _e265, np.einsum("abc,acd->abd", _w236[_r239, :, :], ((_e267[:, :, None]) * np.abs(_s6_y[_r239, :, :])), optimize=True), optimize=True) * ((_w204[_r239])[:, None])))
+                def _floor277(_r239, _m240):
+                    _e278 = np.abs(_s3_b[_r239, :])
+                    _e279 = np.abs(_s4_d_x[_r239, :, :])
+                    _e283 = (2.0 * np.einsum("abc,abc->ab", _e279, np.einsum("abc,acd->abd", _w236[_r239, :, :], ((_e278[:, :, None]) * (_s6_y[_r239, :, :])), optimize=True), optimize=True) * ((_w204[_r239])[:, None]))
+                    return np.abs((_e283 - (2.0 * (np.sum((_e279 * (_s5_x[_r239, :, :])), axis=2) * np.einsum("ab,acb->ac", _e278, _w236[_r239, :, :], optimize=True)) * ((_w204[_r239])[:, None]))))
+                return np.checked_sum((n_d, n_j, ), _m, _direct241, _at247, _expanded253, _bound263, floor=_floor277, budget=_CHUNK_ELEMENTS)
+            _step291 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step291 >= n__batch:
+                _p200 = _chunk201(n__batch, s, _given_y, _given_x, b, dx, x, y)
             else:
-                _p147 = np.concatenate([_chunk148(min(_step185, n__batch - _s186), s[_s186:_s186 + _step185], _given_y[_s186:_s186 + _step185], _given_x[_s186:_s186 + _step185], b[_s186:_s186 + _step185], dx[_s186:_s186 + _step185], x[_s186:_s186 + _step185], y[_s186:_s186 + _step185]) for _s186 in range(0, n__batch, _step185)], axis=0)
-            dout = _add(dout, _p147)
+                _p200 = np.concatenate([_chunk201(min(_step291, n__batch - _s292), s[_s292:_s292 + _step291], _given_y[_s292:_s292 + _step291], _given_x[_s292:_s292 + _step291], b[_s292:_s292 + _step291], dx[_s292:_s292 + _step291], x[_s292:_s292 + _step291], y[_s292:_s292 + _step291]) for _s292 in range(0, n__batch, _step291)], axis=0)
+            dout = _add(dout, _p200)
         if not is_zero(ds):
-            def _chunk188(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
-                _e190 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
-                def _direct195(_k191, _r193, _m194):
-                    _e196 = ((_s2__given_x[:, :, _k191[0]][_r193, :])[:, :, None] - ((_s1__given_y[:, :, _k191[0]][_r193, :])[:, None]))
-                    return (_e196 * _e196)
-                def _at198(_pos192):
-                    _e199 = (_s2__given_x[_pos192[0], _pos192[1], :] - (_s1__given_y[_pos192[0], _pos192[2], :]))
-                    return np.sum((_e199 * _e199), axis=1)
-                def _expanded202():
+            def _chunk294(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
+                _e296 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
+                def _direct301(_k297, _r299, _m300):
+                    _e302 = ((_s2__given_x[:, :, _k297[0]][_r299, :])[:, :, None] - ((_s1__given_y[:, :, _k297[0]][_r299, :])[:, None]))
+                    return (_e302 * _e302)
+                def _at304(_pos298):
+                    _e305 = (_s2__given_x[_pos298[0], _pos298[1], :] - (_s1__given_y[_pos298[0], _pos298[2], :]))
+                    return np.sum((_e305 * _e305), axis=1)
+                def _expanded308():
                     return (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
-                def _bound209(_r193, _m194):
-                    _c211 = np.sum(((_s3_x[_r193, :, :]) ** 2), axis=2)
-                    _e212 = np.sqrt(_c211)
-                    _c214 = np.sum(((_s4_y[_r193, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e212[:, :, None]) * (np.sqrt(_c214)[:, None])) + _c211[:, :, None] + _c214[:, None])
-                _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound209)
-                return np.einsum("abc,ac->ab", (_d2218 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2218)))), ((_e190[:, None]) * _s5_b), optimize=True)
-            _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step224 >= n__batch:
-                _p187 = _chunk188(n__batch, s, _given_y, _given_x, x, y, b, ds)
+                def _bound315(_r299, _m300):
+                    _c317 = np.sum(((_s3_x[_r299, :, :]) ** 2), axis=2)
+                    _e318 = np.sqrt(_c317)
+                    _c320 = np.sum(((_s4_y[_r299, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e318[:, :, None]) * (np.sqrt(_c320)[:, None])) + _c317[:, :, None] + _c320[:, None])
+                _d2324 = np.checked_sum((n_d, ), _m, _direct301, _at304, _expanded308, _bound315)
+                return np.einsum("abc,ac->ab", (_d2324 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2324)))), ((_e296[:, None]) * _s5_b), optimize=True)
+            _step330 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step330 >= n__batch:
+                _p293 = _chunk294(n__batch, s, _given_y, _given_x, x, y, b, ds)
             else:
-                _p187 = np.concatenate([_chunk188(min(_step224, n__batch - _s225), s[_s225:_s225 + _step224], _given_y[_s225:_s225 + _step224], _given_x[_s225:_s225 + _step224], x[_s225:_s225 + _step224], y[_s225:_s225 + _step224], b[_s225:_s225 + _step224], ds[_s225:_s225 + _step224]) for _s225 in range(0, n__batch, _step224)], axis=0)
-            dout = _add(dout, _p187)
+                _p293 = np.concatenate([_chunk294(min(_step330, n__batch - _s331), s[_s331:_s331 + _step330], _given_y[_s331:_s331 + _step330], _given_x[_s331:_s331 + _step330], x[_s331:_s331 + _step330], y[_s331:_s331 + _step330], b[_s331:_s331 + _step330], ds[_s331:_s331 + _step330]) for _s331 in range(0, n__batch, _step330)], axis=0)
+            dout = _add(dout, _p293)
         return out, dout
 
     def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
@@ -1054,88 +1164,133 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _shift332 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
         _given_x = x
-        x = x - _shift226[:, None, None]
+        x = x - _shift332[:, None, None]
         _given_y = y
-        y = y - _shift226[:, None, None]
-        _shift227 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        y = y - _shift332[:, None, None]
+        _shift333 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         _given_x = x
-        x = x - _shift227
+        x = x - _shift333
         _given_y = y
-        y = y - _shift227
-        def _chunk228(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
-            def _direct233(_k229, _r231, _m232):
-                _e234 = ((_s3__given_x[:, :, _k229[0]][_r231, :])[:, :, None] - ((_s2__given_y[:, :, _k229[0]][_r231, :])[:, None]))
-                return (_e234 * _e234)
-            def _at236(_pos230):
-                _e237 = (_s3__given_x[_pos230[0], _pos230[1], :] - (_s2__given_y[_pos230[0], _pos230[2], :]))
-                return np.sum((_e237 * _e237), axis=1)
-            def _expanded240():
+        y = y - _shift333
+        def _chunk334(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+            def _direct339(_k335, _r337, _m338):
+                _e340 = ((_s3__given_x[:, :, _k335[0]][_r337, :])[:, :, None] - ((_s2__given_y[:, :, _k335[0]][_r337, :])[:, None]))
+                return (_e340 * _e340)
+            def _at342(_pos336):
+                _e343 = (_s3__given_x[_pos336[0], _pos336[1], :] - (_s2__given_y[_pos336[0], _pos336[2], :]))
+                return np.sum((_e343 * _e343), axis=1)
+            def _expanded346():
                 return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
-            def _bound247(_r231, _m232):
-                _c249 = np.sum(((_s4_x[_r231, :, :]) ** 2), axis=2)
-                _e250 = np.sqrt(_c249)
-                _c252 = np.sum(((_s5_y[_r231, :, :]) ** 2), axis=2)
-                return ((2.0 * (_e250[:, :, None]) * (np.sqrt(_c252)[:, None])) + _c249[:, :, None] + _c252[:, None])
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct233, _at236, _expanded240, _bound247)))), optimize=True)
-        _step260 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step260 >= n__batch:
-            out = _chunk228(n__batch, b, s, _given_y, _given_x, x, y)
+            def _bound353(_r337, _m338):
+                _c355 = np.sum(((_s4_x[_r337, :, :]) ** 2), axis=2)
+                _e356 = np.sqrt(_c355)
+                _c358 = np.sum(((_s5_y[_r337, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e356[:, :, None]) * (np.sqrt(_c358)[:, None])) + _c355[:, :, None] + _c358[:, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct339, _at342, _expanded346, _bound353)))), optimize=True)
+        _step366 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step366 >= n__batch:
+            out = _chunk334(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk228(min(_step260, n__batch - _s261), b[_s261:_s261 + _step260], s[_s261:_s261 + _step260], _given_y[_s261:_s261 + _step260], _given_x[_s261:_s261 + _step260], x[_s261:_s261 + _step260], y[_s261:_s261 + _step260]) for _s261 in range(0, n__batch, _step260)], axis=0)
+            out = np.concatenate([_chunk334(min(_step366, n__batch - _s367), b[_s367:_s367 + _step366], s[_s367:_s367 + _step366], _given_y[_s367:_s367 + _step366], _given_x[_s367:_s367 + _step366], x[_s367:_s367 + _step366], y[_s367:_s367 + _step366]) for _s367 in range(0, n__batch, _step366)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo311 = []
-            def _fused262():
-                if not _memo311:
-                    def _fused262_slice(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_b_out, _s5_x, _s6_y):
-                        _e263 = (1 / _s0_s)
-                        _e264 = (_s2__given_x[:, :, :, None] - (np.transpose(_s1__given_y, (0, 2, 1))[:, None]))
-                        def _direct269(_k265, _r267, _m268):
-                            _e270 = ((_s2__given_x[:, :, _k265[0]][_r267, :])[:, :, None] - ((_s1__given_y[:, :, _k265[0]][_r267, :])[:, None]))
-                            return (_e270 * _e270)
-                        def _at272(_pos266):
-                            _e273 = (_s2__given_x[_pos266[0], _pos266[1], :] - (_s1__given_y[_pos266[0], _pos266[2], :]))
-                            return np.sum((_e273 * _e273), axis=1)
-                        def _expanded276():
+            _memo506 = []
+            def _fused368():
+                if not _memo506:
+                    def _fused368_slice(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_b_out, _s5_x, _s6_y):
+                        _e369 = (1 / _s0_s)
+                        _w371 = np.abs(_e369)
+                        def _direct376(_k372, _r374, _m375):
+                            _e377 = ((_s2__given_x[:, :, _k372[0]][_r374, :])[:, :, None] - ((_s1__given_y[:, :, _k372[0]][_r374, :])[:, None]))
+                            return (_e377 * _e377)
+                        def _at379(_pos373):
+                            _e380 = (_s2__given_x[_pos373[0], _pos373[1], :] - (_s1__given_y[_pos373[0], _pos373[2], :]))
+                            return np.sum((_e380 * _e380), axis=1)
+                        def _expanded383():
                             return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                        def _bound283(_r267, _m268):
-                            _c285 = np.sum(((_s5_x[_r267, :, :]) ** 2), axis=2)
-                            _e286 = np.sqrt(_c285)
-                            _c288 = np.sum(((_s6_y[_r267, :, :]) ** 2), axis=2)
-                            return ((2.0 * (_e286[:, :, None]) * (np.sqrt(_c288)[:, None])) + _c285[:, :, None] + _c288[:, None])
-                        _d2292 = np.checked_sum((n_d, ), _m, _direct269, _at272, _expanded276, _bound283)
-                        _e294 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2292)))
-                        _c297 = (((_e263[:, None]) * _s3_b)[:, :, None]) * np.transpose(((_s4_b_out[:, :, None]) * _e294), (0, 2, 1))
-                        _r299 = (-2.0 * np.einsum("abcd,adb->abc", _e264, _c297, optimize=True))
-                        _r302 = (-2.0 * np.einsum("abcd,abd->abc", (_s1__given_y[:, :, :, None] - (np.transpose(_s2__given_x, (0, 2, 1))[:, None])), _c297, optimize=True))
-                        _r304 = np.einsum("ab,abc->ac", _s4_b_out, _e294, optimize=True)
-                        return (_r299, _r302, _r304, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s3_b), np.einsum("abc,ab->ac", (_d2292 * _e294), _s4_b_out, optimize=True), optimize=True),)
-                    _step312 = max(1, _CHUNK_ELEMENTS // max(1, n_j * n_d * n_i, n_i * n_d * n_j, n_i * n_j, n_i * n_j))
-                    if _step312 >= n__batch:
-                        _memo311.append(_fused262_slice(n__batch, s, _given_y, _given_x, b, dout, x, y))
+                        def _bound390(_r374, _m375):
+                            _c392 = np.sum(((_s5_x[_r374, :, :]) ** 2), axis=2)
+                            _e393 = np.sqrt(_c392)
+                            _c395 = np.sum(((_s6_y[_r374, :, :]) ** 2), axis=2)
+                            return ((2.0 * (_e393[:, :, None]) * (np.sqrt(_c395)[:, None])) + _c392[:, :, None] + _c395[:, None])
+                        _d2399 = np.checked_sum((n_d, ), _m, _direct376, _at379, _expanded383, _bound390)
+                        _e401 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2399)))
+                        _w403 = np.abs(_e401)
+                        def _direct408(_r406, _m407):
+                            _e409 = ((_s2__given_x[_r406, :, :])[:, :, :, None] - (np.transpose(_s1__given_y[_r406, :, :], (0, 2, 1))[:, None]))
+                            _c412 = (((_s3_b[_r406, :]) * ((_e369[_r406])[:, None]))[:, :, None]) * np.transpose((((_s4_b_out[_r406, :])[:, :, None]) * (_e401[_r406, :, :])), (0, 2, 1))
+                            return (-2.0 * np.einsum("abcd,adb->abc", _e409, _c412, optimize=True))
+                        def _at414(_pos405):
+                            _e416 = (((_s2__given_x[_pos405[0], _pos405[1], _pos405[2]])[:, None] - (_s1__given_y[_pos405[0], :, _pos405[2]])) * (_s3_b[_pos405[0], :]) * (_e401[_pos405[0], _pos405[1], :]))
+                            return (-2.0 * (np.sum(_e416, axis=1) * ((_s4_b_out[_pos405[0], _pos405[1]]) * (_e369[_pos405[0]]))))
+                        def _expanded419():
+                            _e422 = (2.0 * np.einsum("abc,acd->abd", _e401, ((_s3_b[:, :, None]) * _s6_y), optimize=True) * (_s4_b_out[:, :, None]) * (_e369[:, None, None]))
+                            return (_e422 - (2.0 * (np.einsum("ab,acb->ac", _s3_b, _e401, optimize=True)[:, :, None]) * (_s4_b_out[:, :, None]) * _s5_x * (_e369[:, None, None])))
+                        def _bound426(_r406, _m407):
+                            _e427 = np.abs(_s4_b_out[_r406, :])
+                            _e428 = np.abs(_s6_y[_r406, :, :])
+                            _e429 = np.abs(_s3_b[_r406, :])
+                            _e432 = (2.0 * (_e427[:, :, None]) * np.einsum("abc,acd->abd", _w403[_r406, :, :], (_e428 * (_e429[:, :, None])), optimize=True) * ((_w371[_r406])[:, None, None]))
+                            return (_e432 + (2.0 * (_e427[:, :, None]) * np.abs(_s5_x[_r406, :, :]) * (np.einsum("ab,acb->ac", _e429, _w403[_r406, :, :], optimize=True)[:, :, None]) * ((_w371[_r406])[:, None, None])))
+                        def _floor437(_r406, _m407):
+                            _e438 = np.abs(_s4_b_out[_r406, :])
+                            _e439 = np.abs(_s3_b[_r406, :])
+                            _e441 = (2.0 * (_e438[:, :, None]) * (np.einsum("ab,acb->ac", _e439, _w403[_r406, :, :], optimize=True)[:, :, None]) * (_s5_x[_r406, :, :]) * ((_w371[_r406])[:, None, None]))
+                            return np.abs((_e441 - (2.0 * (_e438[:, :, None]) * np.einsum("abc,acd->abd", _w403[_r406, :, :], ((_e439[:, :, None]) * (_s6_y[_r406, :, :])), optimize=True) * ((_w371[_r406])[:, None, None]))))
+                        _r448 = np.checked_sum((n_j, ), _m, _direct408, _at414, _expanded419, _bound426, floor=_floor437, budget=_CHUNK_ELEMENTS)
+                        _w450 = np.abs(_e369)
+                        _w451 = np.transpose(_e401, (0, 2, 1))
+                        _w452 = np.abs(_w451)
+                        def _direct457(_r455, _m456):
+                            _e458 = ((_s1__given_y[_r455, :, :])[:, :, :, None] - (np.transpose(_s2__given_x[_r455, :, :], (0, 2, 1))[:, None]))
+                            _c459 = (_s3_b[_r455, :]) * ((_e369[_r455])[:, None])
+                            return (-2.0 * ((_c459[:, :, None]) * np.einsum("abcd,adb->abc", _e458, (((_s4_b_out[_r455, :])[:, :, None]) * np.transpose(_w451[_r455, :, :], (0, 2, 1))), optimize=True)))
+                        def _at463(_pos454):
+                            _e465 = (((_s1__given_y[_pos454[0], _pos454[1], _pos454[2]])[:, None] - (_s2__given_x[_pos454[0], :, _pos454[2]])) * (_s4_b_out[_pos454[0], :]) * (_w451[_pos454[0], _pos454[1], :]))
+                            return (-2.0 * (np.sum(_e465, axis=1) * ((_s3_b[_pos454[0], _pos454[1]]) * (_e369[_pos454[0]]))))
+                        def _expanded468():
+                            _e471 = (2.0 * np.einsum("abc,acd->abd", _w451, ((_s4_b_out[:, :, None]) * _s5_x), optimize=True) * (_s3_b[:, :, None]) * (_e369[:, None, None]))
+                            return (_e471 - (2.0 * (np.einsum("ab,acb->ac", _s4_b_out, _w451, optimize=True)[:, :, None]) * (_s3_b[:, :, None]) * _s6_y * (_e369[:, None, None])))
+                        def _bound475(_r455, _m456):
+                            _e476 = np.abs(_s3_b[_r455, :])
+                            _e477 = np.abs(_s5_x[_r455, :, :])
+                            _e478 = np.abs(_s4_b_out[_r455, :])
+                            _e481 = (2.0 * (_e476[:, :, None]) * np.einsum("abc,acd->abd", _w452[_r455, :, :], (_e477 * (_e478[:, :, None])), optimize=True) * ((_w450[_r455])[:, None, None]))
+                            return (_e481 + (2.0 * (_e476[:, :, None]) * np.abs(_s6_y[_r455, :, :]) * (np.einsum("ab,acb->ac", _e478, _w452[_r455, :, :], optimize=True)[:, :, None]) * ((_w450[_r455])[:, None, None])))
+                        def _floor486(_r455, _m456):
+                            _e487 = np.abs(_s3_b[_r455, :])
+                            _e488 = np.abs(_s4_b_out[_r455, :])
+                            _e490 = (2.0 * (_e487[:, :, None]) * (np.einsum("ab,acb->ac", _e488, _w452[_r455, :, :], optimize=True)[:, :, None]) * (_s6_y[_r455, :, :]) * ((_w450[_r455])[:, None, None]))
+                            return np.abs((_e490 - (2.0 * (_e487[:, :, None]) * np.einsum("abc,acd->abd", _w452[_r455, :, :], ((_e488[:, :, None]) * (_s5_x[_r455, :, :])), optimize=True) * ((_w450[_r455])[:, None, None]))))
+                        _r497 = np.checked_sum((n_i, ), _m, _direct457, _at463, _expanded468, _bound475, floor=_floor486, budget=_CHUNK_ELEMENTS)
+                        _r499 = np.einsum("ab,abc->ac", _s4_b_out, _e401, optimize=True)
+                        return (_r448, _r497, _r499, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s3_b), np.einsum("abc,ab->ac", (_d2399 * _e401), _s4_b_out, optimize=True), optimize=True),)
+                    _step507 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
+                    if _step507 >= n__batch:
+                        _memo506.append(_fused368_slice(n__batch, s, _given_y, _given_x, b, dout, x, y))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
-                        for _s313 in range(0, n__batch, _step312):
-                            _part314 = _fused262_slice(min(_step312, n__batch - _s313), s[_s313:_s313 + _step312], _given_y[_s313:_s313 + _step312], _given_x[_s313:_s313 + _step312], b[_s313:_s313 + _step312], dout[_s313:_s313 + _step312], x[_s313:_s313 + _step312], y[_s313:_s313 + _step312])
+                        for _s508 in range(0, n__batch, _step507):
+                            _part509 = _fused368_slice(min(_step507, n__batch - _s508), s[_s508:_s508 + _step507], _given_y[_s508:_s508 + _step507], _given_x[_s508:_s508 + _step507], b[_s508:_s508 + _step507], dout[_s508:_s508 + _step507], x[_s508:_s508 + _step507], y[_s508:_s508 + _step507])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
-                                    acc[k].append(_part314[k])
+                                    acc[k].append(_part509[k])
                                 else:
-                                    acc[k] = _part314[k] if acc[k] is None else acc[k] + _part314[k]
-                        _memo311.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
-                return _memo311[0]
-            def _pb_x_315():
-                return _fused262()[0]
-            def _pb_y_316():
-                return _fused262()[1]
-            def _pb_b_317():
-                return _fused262()[2]
-            def _pb_s_318():
-                return _fused262()[3]
-            return (_NO, Thunk(_pb_x_315), Thunk(_pb_y_316), Thunk(_pb_b_317), Thunk(_pb_s_318))
+                                    acc[k] = _part509[k] if acc[k] is None else acc[k] + _part509[k]
+                        _memo506.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo506[0]
+            def _pb_x_510():
+                return _fused368()[0]
+            def _pb_y_511():
+                return _fused368()[1]
+            def _pb_b_512():
+                return _fused368()[2]
+            def _pb_s_513():
+                return _fused368()[3]
+            return (_NO, Thunk(_pb_x_510), Thunk(_pb_y_511), Thunk(_pb_b_512), Thunk(_pb_s_513))
         return out, _op___batched_gaussian_kernel_sum_pullback
 
     return {
