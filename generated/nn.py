@@ -423,157 +423,224 @@ def _define(np):
         if not is_zero(dy_):
             def _chunk106(_m, _s0__given_x, _s1_x):
                 _e107 = _div(1, s)
-                _e108 = (dy_ * y)
-                def _direct113(_k109, _r111, _m112):
-                    _e114 = ((_s0__given_x[:, _k109[0]][_r111])[:, None] - (_given_y[:, _k109[0]]))
-                    return (_e114 * _e114)
-                def _at116(_pos110):
-                    _e117 = (_s0__given_x[_pos110[0], :] - (_given_y[_pos110[1], :]))
-                    return np.sum((_e117 * _e117), axis=1)
-                def _expanded120():
+                _w109 = np.abs(_e107)
+                def _direct114(_k110, _r112, _m113):
+                    _e115 = ((_s0__given_x[:, _k110[0]][_r112])[:, None] - (_given_y[:, _k110[0]]))
+                    return (_e115 * _e115)
+                def _at117(_pos111):
+                    _e118 = (_s0__given_x[_pos111[0], :] - (_given_y[_pos111[1], :]))
+                    return np.sum((_e118 * _e118), axis=1)
+                def _expanded121():
                     return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                _c128 = np.sum((y * y), axis=1)
-                _e129 = np.sqrt(_c128)
-                def _bound130(_r111, _m112):
-                    _c132 = np.sum(((_s1_x[_r111, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c132)[:, None]) * _e129) + _c132[:, None] + _c128)
-                _e138 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct113, _at116, _expanded120, _bound130)))
-                return ((-2.0 * (_e107 * (_e138 @ (b * np.sum(_e108, axis=1))))) + (2.0 * (_e107 * np.einsum("ab,ab->a", _s1_x, (_e138 @ ((b[:, None]) * dy_)), optimize=True))))
-            _step145 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step145 >= n_i:
+                _c129 = np.sum((y * y), axis=1)
+                _e130 = np.sqrt(_c129)
+                def _bound131(_r112, _m113):
+                    _c133 = np.sum(((_s1_x[_r112, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c133)[:, None]) * _e130) + _c133[:, None] + _c129)
+                _e139 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct114, _at117, _expanded121, _bound131)))
+                _w141 = np.abs(_e139)
+                def _direct146(_r144, _m145):
+                    return (-2.0 * (_e107 * np.einsum("ab,ba->a", _e139[_r144, :], np.einsum("abc,ab->ac", (_given_y[:, :, None] - np.transpose(_s0__given_x[_r144, :], (1, 0))), ((b[:, None]) * dy_), optimize=True), optimize=True)))
+                def _at151(_pos143):
+                    _c154 = np.einsum("abc,ab->ac", (_given_y[:, :, None] - np.transpose(_s0__given_x[_pos143[0], :], (1, 0))), ((b[:, None]) * dy_), optimize=True)
+                    return (-2.0 * (_e107 * np.einsum("ab,ba->a", _e139[_pos143[0], :], _c154, optimize=True)))
+                def _expanded156():
+                    return ((2.0 * np.einsum("ab,ab->a", _s1_x, (_e139 @ ((b[:, None]) * dy_)), optimize=True) * _e107) - (2.0 * (_e139 @ (b * np.sum((dy_ * y), axis=1))) * _e107))
+                _e166 = np.abs(b)
+                _e167 = np.abs(dy_)
+                _e168 = np.abs(y)
+                def _bound169(_r144, _m145):
+                    return ((2.0 * np.einsum("ab,ab->a", np.abs(_s1_x[_r144, :]), ((_w141[_r144, :]) @ ((_e166[:, None]) * _e167)), optimize=True) * _w109) + (2.0 * ((_w141[_r144, :]) @ (_e166 * np.sum((_e167 * _e168), axis=1))) * _w109))
+                def _floor180(_r144, _m145):
+                    return np.abs(((2.0 * np.einsum("ab,ab->a", _s1_x[_r144, :], ((_w141[_r144, :]) @ ((_e166[:, None]) * _e167)), optimize=True) * _w109) - (2.0 * ((_w141[_r144, :]) @ (_e166 * np.sum((_e167 * y), axis=1))) * _w109)))
+                return np.checked_sum((n_j, n_d, ), _m, _direct146, _at151, _expanded156, _bound169, floor=_floor180, budget=_CHUNK_ELEMENTS)
+            _step192 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step192 >= n_i:
                 _p105 = _chunk106(n_i, _given_x, x)
             else:
-                _p105 = np.concatenate([_chunk106(min(_step145, n_i - _s146), _given_x[_s146:_s146 + _step145], x[_s146:_s146 + _step145]) for _s146 in range(0, n_i, _step145)], axis=0)
+                _p105 = np.concatenate([_chunk106(min(_step192, n_i - _s193), _given_x[_s193:_s193 + _step192], x[_s193:_s193 + _step192]) for _s193 in range(0, n_i, _step192)], axis=0)
             dout = _add(dout, _p105)
         if not is_zero(dx):
-            def _chunk148(_m, _s0_d_x, _s1__given_x, _s2_x):
-                _e149 = _div(1, s)
-                _e150 = (_s0_d_x * _s2_x)
-                def _direct155(_k151, _r153, _m154):
-                    _e156 = ((_s1__given_x[:, _k151[0]][_r153])[:, None] - (_given_y[:, _k151[0]]))
-                    return (_e156 * _e156)
-                def _at158(_pos152):
-                    _e159 = (_s1__given_x[_pos152[0], :] - (_given_y[_pos152[1], :]))
-                    return np.sum((_e159 * _e159), axis=1)
-                def _expanded162():
+            def _chunk195(_m, _s0__given_x, _s1_d_x, _s2_x):
+                _e196 = _div(1, s)
+                _w198 = np.abs(_e196)
+                def _direct203(_k199, _r201, _m202):
+                    _e204 = ((_s0__given_x[:, _k199[0]][_r201])[:, None] - (_given_y[:, _k199[0]]))
+                    return (_e204 * _e204)
+                def _at206(_pos200):
+                    _e207 = (_s0__given_x[_pos200[0], :] - (_given_y[_pos200[1], :]))
+                    return np.sum((_e207 * _e207), axis=1)
+                def _expanded210():
                     return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
-                _c170 = np.sum((y * y), axis=1)
-                _e171 = np.sqrt(_c170)
-                def _bound172(_r153, _m154):
-                    _c174 = np.sum(((_s2_x[_r153, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c174)[:, None]) * _e171) + _c174[:, None] + _c170)
-                _e180 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct155, _at158, _expanded162, _bound172)))
-                return ((-2.0 * (_e149 * (np.sum(_e150, axis=1) * (b @ np.transpose(_e180))))) + (2.0 * (_e149 * np.einsum("ab,ab->a", _s0_d_x, (_e180 @ ((b[:, None]) * y)), optimize=True))))
-            _step187 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step187 >= n_i:
-                _p147 = _chunk148(n_i, dx, _given_x, x)
+                _c218 = np.sum((y * y), axis=1)
+                _e219 = np.sqrt(_c218)
+                def _bound220(_r201, _m202):
+                    _c222 = np.sum(((_s2_x[_r201, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c222)[:, None]) * _e219) + _c222[:, None] + _c218)
+                _e228 = np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct203, _at206, _expanded210, _bound220)))
+                _w230 = np.abs(_e228)
+                def _direct235(_r233, _m234):
+                    return (-2.0 * (_e196 * np.einsum("ab,ab->a", _s1_d_x[_r233, :], np.einsum("abc,ac->ab", ((_s0__given_x[_r233, :])[:, :, None] - np.transpose(_given_y, (1, 0))), ((_e228[_r233, :]) * b), optimize=True), optimize=True)))
+                def _at240(_pos232):
+                    _c243 = np.einsum("abc,ac->ab", ((_s0__given_x[_pos232[0], :])[:, :, None] - np.transpose(_given_y, (1, 0))), ((_e228[_pos232[0], :]) * b), optimize=True)
+                    return (-2.0 * (_e196 * np.einsum("ab,ab->a", _s1_d_x[_pos232[0], :], _c243, optimize=True)))
+                def _expanded245():
+                    return ((2.0 * np.einsum("ab,ab->a", _s1_d_x, (_e228 @ ((b[:, None]) * y)), optimize=True) * _e196) - (2.0 * (np.sum((_s1_d_x * _s2_x), axis=1) * (_e228 @ b)) * _e196))
+                _e255 = np.abs(b)
+                _e256 = np.abs(y)
+                def _bound257(_r233, _m234):
+                    _e258 = np.abs(_s2_x[_r233, :])
+                    _e259 = np.abs(_s1_d_x[_r233, :])
+                    return ((2.0 * (np.sum((_e258 * _e259), axis=1) * (_e255 @ np.transpose(_w230[_r233, :]))) * _w198) + (2.0 * np.einsum("ab,ab->a", _e259, ((_w230[_r233, :]) @ ((_e255[:, None]) * _e256)), optimize=True) * _w198))
+                def _floor269(_r233, _m234):
+                    _e270 = np.abs(_s1_d_x[_r233, :])
+                    _e274 = (2.0 * (np.sum((_e270 * (_s2_x[_r233, :])), axis=1) * (_e255 @ np.transpose(_w230[_r233, :]))) * _w198)
+                    return np.abs((_e274 - (2.0 * np.einsum("ab,ab->a", _e270, ((_w230[_r233, :]) @ ((_e255[:, None]) * y)), optimize=True) * _w198)))
+                return np.checked_sum((n_d, n_j, ), _m, _direct235, _at240, _expanded245, _bound257, floor=_floor269, budget=_CHUNK_ELEMENTS)
+            _step282 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step282 >= n_i:
+                _p194 = _chunk195(n_i, _given_x, dx, x)
             else:
-                _p147 = np.concatenate([_chunk148(min(_step187, n_i - _s188), dx[_s188:_s188 + _step187], _given_x[_s188:_s188 + _step187], x[_s188:_s188 + _step187]) for _s188 in range(0, n_i, _step187)], axis=0)
-            dout = _add(dout, _p147)
+                _p194 = np.concatenate([_chunk195(min(_step282, n_i - _s283), _given_x[_s283:_s283 + _step282], dx[_s283:_s283 + _step282], x[_s283:_s283 + _step282]) for _s283 in range(0, n_i, _step282)], axis=0)
+            dout = _add(dout, _p194)
         if not is_zero(ds):
-            def _chunk190(_m, _s0__given_x, _s1_x):
-                def _direct195(_k191, _r193, _m194):
-                    _e196 = ((_s0__given_x[:, _k191[0]][_r193])[:, None] - (_given_y[:, _k191[0]]))
-                    return (_e196 * _e196)
-                def _at198(_pos192):
-                    _e199 = (_s0__given_x[_pos192[0], :] - (_given_y[_pos192[1], :]))
-                    return np.sum((_e199 * _e199), axis=1)
-                def _expanded202():
+            def _chunk285(_m, _s0__given_x, _s1_x):
+                def _direct290(_k286, _r288, _m289):
+                    _e291 = ((_s0__given_x[:, _k286[0]][_r288])[:, None] - (_given_y[:, _k286[0]]))
+                    return (_e291 * _e291)
+                def _at293(_pos287):
+                    _e294 = (_s0__given_x[_pos287[0], :] - (_given_y[_pos287[1], :]))
+                    return np.sum((_e294 * _e294), axis=1)
+                def _expanded297():
                     return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-                _c210 = np.sum((y * y), axis=1)
-                _e211 = np.sqrt(_c210)
-                def _bound212(_r193, _m194):
-                    _c214 = np.sum(((_s1_x[_r193, :]) ** 2), axis=1)
-                    return ((2.0 * (np.sqrt(_c214)[:, None]) * _e211) + _c214[:, None] + _c210)
-                _d2218 = np.checked_sum((n_d, ), _m, _direct195, _at198, _expanded202, _bound212)
-                return (((_d2218 * np.exp(((_div(-1, s)) * _d2218))) @ b) / s / s * ds)
-            _step224 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-            if _step224 >= n_i:
-                _p189 = _chunk190(n_i, _given_x, x)
+                _c305 = np.sum((y * y), axis=1)
+                _e306 = np.sqrt(_c305)
+                def _bound307(_r288, _m289):
+                    _c309 = np.sum(((_s1_x[_r288, :]) ** 2), axis=1)
+                    return ((2.0 * (np.sqrt(_c309)[:, None]) * _e306) + _c309[:, None] + _c305)
+                _d2313 = np.checked_sum((n_d, ), _m, _direct290, _at293, _expanded297, _bound307)
+                return (((_d2313 * np.exp(((_div(-1, s)) * _d2313))) @ b) / s / s * ds)
+            _step319 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+            if _step319 >= n_i:
+                _p284 = _chunk285(n_i, _given_x, x)
             else:
-                _p189 = np.concatenate([_chunk190(min(_step224, n_i - _s225), _given_x[_s225:_s225 + _step224], x[_s225:_s225 + _step224]) for _s225 in range(0, n_i, _step224)], axis=0)
-            dout = _add(dout, _p189)
+                _p284 = np.concatenate([_chunk285(min(_step319, n_i - _s320), _given_x[_s320:_s320 + _step319], x[_s320:_s320 + _step319]) for _s320 in range(0, n_i, _step319)], axis=0)
+            dout = _add(dout, _p284)
         return out, dout
 
     def gaussian_kernel_sum_rrule(x, y, b, s):
         n_d = x.shape[1]
         n_j = y.shape[0]
         n_i = x.shape[0]
-        _shift226 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
+        _shift321 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=0) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=0)) / max(1, x.shape[0] + y.shape[0])
         _given_x = x
-        x = x - _shift226
+        x = x - _shift321
         _given_y = y
-        y = y - _shift226
-        def _chunk227(_m, _s0__given_x, _s1_x):
-            def _direct232(_k228, _r230, _m231):
-                _e233 = ((_s0__given_x[:, _k228[0]][_r230])[:, None] - (_given_y[:, _k228[0]]))
-                return (_e233 * _e233)
-            def _at235(_pos229):
-                _e236 = (_s0__given_x[_pos229[0], :] - (_given_y[_pos229[1], :]))
-                return np.sum((_e236 * _e236), axis=1)
-            def _expanded239():
+        y = y - _shift321
+        def _chunk322(_m, _s0__given_x, _s1_x):
+            def _direct327(_k323, _r325, _m326):
+                _e328 = ((_s0__given_x[:, _k323[0]][_r325])[:, None] - (_given_y[:, _k323[0]]))
+                return (_e328 * _e328)
+            def _at330(_pos324):
+                _e331 = (_s0__given_x[_pos324[0], :] - (_given_y[_pos324[1], :]))
+                return np.sum((_e331 * _e331), axis=1)
+            def _expanded334():
                 return (np.sum((_s1_x * _s1_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s1_x @ np.transpose(y))))
-            _c247 = np.sum((y * y), axis=1)
-            _e248 = np.sqrt(_c247)
-            def _bound249(_r230, _m231):
-                _c251 = np.sum(((_s1_x[_r230, :]) ** 2), axis=1)
-                return ((2.0 * (np.sqrt(_c251)[:, None]) * _e248) + _c251[:, None] + _c247)
-            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct232, _at235, _expanded239, _bound249)))))
-        _step259 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
-        if _step259 >= n_i:
-            out = _chunk227(n_i, _given_x, x)
+            _c342 = np.sum((y * y), axis=1)
+            _e343 = np.sqrt(_c342)
+            def _bound344(_r325, _m326):
+                _c346 = np.sum(((_s1_x[_r325, :]) ** 2), axis=1)
+                return ((2.0 * (np.sqrt(_c346)[:, None]) * _e343) + _c346[:, None] + _c342)
+            return (b @ np.transpose(np.exp(((_div(-1, s)) * np.checked_sum((n_d, ), _m, _direct327, _at330, _expanded334, _bound344)))))
+        _step354 = max(1, _CHUNK_ELEMENTS // max(1, n_j))
+        if _step354 >= n_i:
+            out = _chunk322(n_i, _given_x, x)
         else:
-            out = np.concatenate([_chunk227(min(_step259, n_i - _s260), _given_x[_s260:_s260 + _step259], x[_s260:_s260 + _step259]) for _s260 in range(0, n_i, _step259)], axis=0)
+            out = np.concatenate([_chunk322(min(_step354, n_i - _s355), _given_x[_s355:_s355 + _step354], x[_s355:_s355 + _step354]) for _s355 in range(0, n_i, _step354)], axis=0)
         def gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo315 = []
-            def _fused261():
-                if not _memo315:
-                    def _fused261_slice(_m, _s0_b_out, _s1__given_x, _s2_x):
-                        _e262 = _div(1, s)
-                        def _direct267(_k263, _r265, _m266):
-                            _e268 = ((_s1__given_x[:, _k263[0]][_r265])[:, None] - (_given_y[:, _k263[0]]))
-                            return (_e268 * _e268)
-                        def _at270(_pos264):
-                            _e271 = (_s1__given_x[_pos264[0], :] - (_given_y[_pos264[1], :]))
-                            return np.sum((_e271 * _e271), axis=1)
-                        def _expanded274():
+            _memo489 = []
+            def _fused356():
+                if not _memo489:
+                    def _fused356_slice(_m, _s0__given_x, _s1_b_out, _s2_x):
+                        _e357 = _div(1, s)
+                        _w359 = np.abs(_e357)
+                        def _direct364(_k360, _r362, _m363):
+                            _e365 = ((_s0__given_x[:, _k360[0]][_r362])[:, None] - (_given_y[:, _k360[0]]))
+                            return (_e365 * _e365)
+                        def _at367(_pos361):
+                            _e368 = (_s0__given_x[_pos361[0], :] - (_given_y[_pos361[1], :]))
+                            return np.sum((_e368 * _e368), axis=1)
+                        def _expanded371():
                             return (np.sum((_s2_x * _s2_x), axis=1)[:, None] + np.sum((y * y), axis=1) + (-2.0 * (_s2_x @ np.transpose(y))))
-                        _c282 = np.sum((y * y), axis=1)
-                        _e283 = np.sqrt(_c282)
-                        def _bound284(_r265, _m266):
-                            _c286 = np.sum(((_s2_x[_r265, :]) ** 2), axis=1)
-                            return ((2.0 * (np.sqrt(_c286)[:, None]) * _e283) + _c286[:, None] + _c282)
-                        _d2290 = np.checked_sum((n_d, ), _m, _direct267, _at270, _expanded274, _bound284)
-                        _e292 = np.exp(((_div(-1, s)) * _d2290))
-                        _r300 = ((-2.0 * (_e262 * (_s2_x * ((_s0_b_out * (b @ np.transpose(_e292)))[:, None])))) + (2.0 * (_e262 * ((_s0_b_out[:, None]) * (_e292 @ ((b[:, None]) * y))))))
-                        _c301 = _s0_b_out @ _e292
-                        _r308 = ((-2.0 * (_e262 * (y * ((b * _c301)[:, None])))) + (2.0 * (_e262 * ((b[:, None]) * (np.transpose(_e292) @ ((_s0_b_out[:, None]) * _s2_x))))))
-                        return (_r300, _r308, _c301, (_div(_div((b @ (np.transpose((_d2290 * _e292)) @ _s0_b_out)), s), s)),)
-                    _step316 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
-                    if _step316 >= n_i:
-                        _memo315.append(_fused261_slice(n_i, dout, _given_x, x))
+                        _c379 = np.sum((y * y), axis=1)
+                        _e380 = np.sqrt(_c379)
+                        def _bound381(_r362, _m363):
+                            _c383 = np.sum(((_s2_x[_r362, :]) ** 2), axis=1)
+                            return ((2.0 * (np.sqrt(_c383)[:, None]) * _e380) + _c383[:, None] + _c379)
+                        _d2387 = np.checked_sum((n_d, ), _m, _direct364, _at367, _expanded371, _bound381)
+                        _e389 = np.exp(((_div(-1, s)) * _d2387))
+                        _w391 = np.abs(_e389)
+                        def _direct396(_r394, _m395):
+                            _e397 = ((_s0__given_x[_r394, :])[:, :, None] - np.transpose(_given_y, (1, 0)))
+                            return (-2.0 * (_e357 * np.einsum("abc,ca->ab", _e397, ((b[:, None]) * np.transpose((((_s1_b_out[_r394])[:, None]) * (_e389[_r394, :])), (1, 0))), optimize=True)))
+                        def _at401(_pos393):
+                            return (-2.0 * (_e357 * ((_s1_b_out[_pos393[0]]) * ((((_s0__given_x[_pos393[0], _pos393[1]])[:, None] - np.transpose(_given_y[:, _pos393[1]], (1, 0))) * (_e389[_pos393[0], :])) @ b))))
+                        def _expanded406():
+                            return ((2.0 * (_e389 @ ((b[:, None]) * y)) * (_s1_b_out[:, None]) * _e357) - (2.0 * ((_e389 @ b)[:, None]) * (_s1_b_out[:, None]) * _s2_x * _e357))
+                        _e413 = np.abs(b)
+                        _e414 = np.abs(y)
+                        def _bound415(_r394, _m395):
+                            _e416 = np.abs(_s1_b_out[_r394])
+                            return ((2.0 * (_e416[:, None]) * ((_w391[_r394, :]) @ ((_e413[:, None]) * _e414)) * _w359) + (2.0 * (_e416[:, None]) * np.abs(_s2_x[_r394, :]) * ((_e413 @ np.transpose(_w391[_r394, :]))[:, None]) * _w359))
+                        def _floor424(_r394, _m395):
+                            _e425 = np.abs(_s1_b_out[_r394])
+                            return np.abs(((2.0 * (_e425[:, None]) * ((_e413 @ np.transpose(_w391[_r394, :]))[:, None]) * (_s2_x[_r394, :]) * _w359) - (2.0 * (_e425[:, None]) * ((_w391[_r394, :]) @ ((_e413[:, None]) * y)) * _w359)))
+                        _r434 = np.checked_sum((n_j, ), _m, _direct396, _at401, _expanded406, _bound415, floor=_floor424, budget=_CHUNK_ELEMENTS)
+                        _w436 = np.abs(_e357)
+                        _w437 = np.transpose(_e389, (1, 0))
+                        _w438 = np.abs(_w437)
+                        def _direct443(_r441, _m442):
+                            _e444 = ((_given_y[_r441, :])[:, :, None] - np.transpose(_s0__given_x, (1, 0)))
+                            return (-2.0 * (_e357 * np.einsum("abc,ca->ab", _e444, ((_s1_b_out[:, None]) * np.transpose(((_w437[_r441, :]) * ((b[_r441])[:, None])), (1, 0))), optimize=True)))
+                        def _at448(_pos440):
+                            return (-2.0 * (_e357 * ((b[_pos440[0]]) * ((((_given_y[_pos440[0], _pos440[1]])[:, None] - np.transpose(_s0__given_x[:, _pos440[1]], (1, 0))) * (_w437[_pos440[0], :])) @ _s1_b_out))))
+                        def _expanded453():
+                            return ((2.0 * (_w437 @ ((_s1_b_out[:, None]) * _s2_x)) * _e357 * (b[:, None])) - (2.0 * ((_s1_b_out @ np.transpose(_w437))[:, None]) * _e357 * (b[:, None]) * y))
+                        _e460 = np.abs(_s1_b_out)
+                        _e461 = np.abs(_s2_x)
+                        def _bound462(_r441, _m442):
+                            _e463 = np.abs(b[_r441])
+                            return ((2.0 * (_e463[:, None]) * ((_w438[_r441, :]) @ ((_e460[:, None]) * _e461)) * _w436) + (2.0 * (_e463[:, None]) * np.abs(y[_r441, :]) * ((_e460 @ np.transpose(_w438[_r441, :]))[:, None]) * _w436))
+                        def _floor471(_r441, _m442):
+                            _e472 = np.abs(b[_r441])
+                            return np.abs(((2.0 * (_e472[:, None]) * ((_e460 @ np.transpose(_w438[_r441, :]))[:, None]) * (y[_r441, :]) * _w436) - (2.0 * (_e472[:, None]) * ((_w438[_r441, :]) @ ((_e460[:, None]) * _s2_x)) * _w436)))
+                        _r481 = np.checked_sum((_m, ), n_j, _direct443, _at448, _expanded453, _bound462, floor=_floor471, budget=_CHUNK_ELEMENTS)
+                        return (_r434, _r481, (_s1_b_out @ _e389), (_div(_div((b @ (np.transpose((_d2387 * _e389)) @ _s1_b_out)), s), s)),)
+                    _step490 = max(1, _CHUNK_ELEMENTS // max(1, n_j, n_j, n_j, n_j))
+                    if _step490 >= n_i:
+                        _memo489.append(_fused356_slice(n_i, _given_x, dout, x))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, None, None, None)]
-                        for _s317 in range(0, n_i, _step316):
-                            _part318 = _fused261_slice(min(_step316, n_i - _s317), dout[_s317:_s317 + _step316], _given_x[_s317:_s317 + _step316], x[_s317:_s317 + _step316])
+                        for _s491 in range(0, n_i, _step490):
+                            _part492 = _fused356_slice(min(_step490, n_i - _s491), _given_x[_s491:_s491 + _step490], dout[_s491:_s491 + _step490], x[_s491:_s491 + _step490])
                             for k, axis in enumerate((0, None, None, None)):
                                 if axis is not None:
-                                    acc[k].append(_part318[k])
+                                    acc[k].append(_part492[k])
                                 else:
-                                    acc[k] = _part318[k] if acc[k] is None else acc[k] + _part318[k]
-                        _memo315.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
-                return _memo315[0]
-            def _pb_x_319():
-                return _fused261()[0]
-            def _pb_y_320():
-                return _fused261()[1]
-            def _pb_b_321():
-                return _fused261()[2]
-            def _pb_s_322():
-                return _fused261()[3]
-            return (_NO, Thunk(_pb_x_319), Thunk(_pb_y_320), Thunk(_pb_b_321), Thunk(_pb_s_322))
+                                    acc[k] = _part492[k] if acc[k] is None else acc[k] + _part492[k]
+                        _memo489.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, None, None, None))))
+                return _memo489[0]
+            def _pb_x_493():
+                return _fused356()[0]
+            def _pb_y_494():
+                return _fused356()[1]
+            def _pb_b_495():
+                return _fused356()[2]
+            def _pb_s_496():
+                return _fused356()[3]
+            return (_NO, Thunk(_pb_x_493), Thunk(_pb_y_494), Thunk(_pb_b_495), Thunk(_pb_s_496))
         return out, gaussian_kernel_sum_pullback
 
     # ---- __batched_sum(x[_batch,i]) -> s[_batch]    (rules/nn.rules:5)
@@ -973,83 +1040,123 @@ def _define(np):
                 _p72 = np.concatenate([_chunk73(min(_step105, n__batch - _s106), db[_s106:_s106 + _step105], s[_s106:_s106 + _step105], _given_y[_s106:_s106 + _step105], _given_x[_s106:_s106 + _step105], x[_s106:_s106 + _step105], y[_s106:_s106 + _step105]) for _s106 in range(0, n__batch, _step105)], axis=0)
             dout = _add(dout, _p72)
         if not is_zero(dy_):
-            def _chunk108(_m, _s0_s, _s1_b, _s2_d_y, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
+            def _chunk108(_m, _s0_s, _s1__given_x, _s2__given_y, _s3_b, _s4_d_y, _s5_x, _s6_y):
                 _e109 = (1 / _s0_s)
-                _e110 = (_s2_d_y * _s6_y)
-                def _direct115(_k111, _r113, _m114):
-                    _e116 = ((_s4__given_x[:, :, _k111[0]][_r113, :])[:, :, None] - ((_s3__given_y[:, :, _k111[0]][_r113, :])[:, None]))
-                    return (_e116 * _e116)
-                def _at118(_pos112):
-                    _e119 = (_s4__given_x[_pos112[0], _pos112[1], :] - (_s3__given_y[_pos112[0], _pos112[2], :]))
-                    return np.sum((_e119 * _e119), axis=1)
-                def _expanded122():
+                _w111 = np.abs(_e109)
+                def _direct116(_k112, _r114, _m115):
+                    _e117 = ((_s1__given_x[:, :, _k112[0]][_r114, :])[:, :, None] - ((_s2__given_y[:, :, _k112[0]][_r114, :])[:, None]))
+                    return (_e117 * _e117)
+                def _at119(_pos113):
+                    _e120 = (_s1__given_x[_pos113[0], _pos113[1], :] - (_s2__given_y[_pos113[0], _pos113[2], :]))
+                    return np.sum((_e120 * _e120), axis=1)
+                def _expanded123():
                     return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                def _bound129(_r113, _m114):
-                    _c131 = np.sum(((_s5_x[_r113, :, :]) ** 2), axis=2)
-                    _e132 = np.sqrt(_c131)
-                    _c134 = np.sum(((_s6_y[_r113, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e132[:, :, None]) * (np.sqrt(_c134)[:, None])) + _c131[:, :, None] + _c134[:, None])
-                _e140 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct115, _at118, _expanded122, _bound129))))
-                _c141 = (_e109[:, None]) * _s1_b
-                _c143 = -2.0 * np.einsum("abc,ac->ab", _e140, (np.sum(_e110, axis=2) * _c141), optimize=True)
-                return (_c143 + (2.0 * np.einsum("abc,abc->ab", _s5_x, np.einsum("abc,acd->abd", _e140, (_s2_d_y * (_c141[:, :, None])), optimize=True), optimize=True)))
-            _step148 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step148 >= n__batch:
-                _p107 = _chunk108(n__batch, s, b, dy_, _given_y, _given_x, x, y)
+                def _bound130(_r114, _m115):
+                    _c132 = np.sum(((_s5_x[_r114, :, :]) ** 2), axis=2)
+                    _e133 = np.sqrt(_c132)
+                    _c135 = np.sum(((_s6_y[_r114, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e133[:, :, None]) * (np.sqrt(_c135)[:, None])) + _c132[:, :, None] + _c135[:, None])
+                _e141 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct116, _at119, _expanded123, _bound130))))
+                _w143 = np.abs(_e141)
+                def _direct148(_r146, _m147):
+                    _e149 = ((_s2__given_y[_r146, :, :])[:, :, :, None] - (np.transpose(_s1__given_x[_r146, :, :], (0, 2, 1))[:, None]))
+                    return (-2.0 * np.einsum("abc,acb->ab", _e141[_r146, :, :], np.einsum("abcd,abc->abd", _e149, ((_s4_d_y[_r146, :, :]) * (((_s3_b[_r146, :]) * ((_e109[_r146])[:, None]))[:, :, None])), optimize=True), optimize=True))
+                def _at154(_pos145):
+                    _e156 = ((_s2__given_y[_pos145[0], :, :] - ((_s1__given_x[_pos145[0], _pos145[1], :])[:, None])) * (_s4_d_y[_pos145[0], :, :]))
+                    return (-2.0 * ((_e109[_pos145[0]]) * np.einsum("ab,ab->a", np.sum(_e156, axis=2), ((_s3_b[_pos145[0], :]) * (_e141[_pos145[0], _pos145[1], :])), optimize=True)))
+                def _expanded160():
+                    _e164 = (2.0 * np.einsum("abc,abc->ab", _s5_x, np.einsum("abc,acd->abd", _e141, ((_s3_b[:, :, None]) * _s4_d_y), optimize=True), optimize=True) * (_e109[:, None]))
+                    return (_e164 - (2.0 * np.einsum("abc,ac->ab", _e141, (_s3_b * np.sum((_s4_d_y * _s6_y), axis=2)), optimize=True) * (_e109[:, None])))
+                def _bound170(_r146, _m147):
+                    _e171 = np.abs(_s5_x[_r146, :, :])
+                    _e172 = np.abs(_s3_b[_r146, :])
+                    _e173 = np.abs(_s4_d_y[_r146, :, :])
+                    _e177 = (2.0 * np.einsum("abc,abc->ab", _e171, np.einsum("abc,acd->abd", _w143[_r146, :, :], ((_e172[:, :, None]) * _e173), optimize=True), optimize=True) * ((_w111[_r146])[:, None]))
+                    return (_e177 + (2.0 * np.einsum("abc,ac->ab", _w143[_r146, :, :], (_e172 * np.sum((_e173 * np.abs(_s6_y[_r146, :, :])), axis=2)), optimize=True) * ((_w111[_r146])[:, None])))
+                def _floor184(_r146, _m147):
+                    _e185 = np.abs(_s3_b[_r146, :])
+                    _e186 = np.abs(_s4_d_y[_r146, :, :])
+                    _e190 = (2.0 * np.einsum("abc,ac->ab", _w143[_r146, :, :], (_e185 * np.sum((_e186 * (_s6_y[_r146, :, :])), axis=2)), optimize=True) * ((_w111[_r146])[:, None]))
+                    return np.abs((_e190 - (2.0 * np.einsum("abc,abc->ab", _s5_x[_r146, :, :], np.einsum("abc,acd->abd", _w143[_r146, :, :], ((_e185[:, :, None]) * _e186), optimize=True), optimize=True) * ((_w111[_r146])[:, None]))))
+                return np.checked_sum((n_j, n_d, ), _m, _direct148, _at154, _expanded160, _bound170, floor=_floor184, budget=_CHUNK_ELEMENTS)
+            _step198 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step198 >= n__batch:
+                _p107 = _chunk108(n__batch, s, _given_x, _given_y, b, dy_, x, y)
             else:
-                _p107 = np.concatenate([_chunk108(min(_step148, n__batch - _s149), s[_s149:_s149 + _step148], b[_s149:_s149 + _step148], dy_[_s149:_s149 + _step148], _given_y[_s149:_s149 + _step148], _given_x[_s149:_s149 + _step148], x[_s149:_s149 + _step148], y[_s149:_s149 + _step148]) for _s149 in range(0, n__batch, _step148)], axis=0)
+                _p107 = np.concatenate([_chunk108(min(_step198, n__batch - _s199), s[_s199:_s199 + _step198], _given_x[_s199:_s199 + _step198], _given_y[_s199:_s199 + _step198], b[_s199:_s199 + _step198], dy_[_s199:_s199 + _step198], x[_s199:_s199 + _step198], y[_s199:_s199 + _step198]) for _s199 in range(0, n__batch, _step198)], axis=0)
             dout = _add(dout, _p107)
         if not is_zero(dx):
-            def _chunk151(_m, _s0_s, _s1_b, _s2_d_x, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
-                _e152 = (1 / _s0_s)
-                _e153 = (_s2_d_x * _s5_x)
-                def _direct158(_k154, _r156, _m157):
-                    _e159 = ((_s4__given_x[:, :, _k154[0]][_r156, :])[:, :, None] - ((_s3__given_y[:, :, _k154[0]][_r156, :])[:, None]))
-                    return (_e159 * _e159)
-                def _at161(_pos155):
-                    _e162 = (_s4__given_x[_pos155[0], _pos155[1], :] - (_s3__given_y[_pos155[0], _pos155[2], :]))
-                    return np.sum((_e162 * _e162), axis=1)
-                def _expanded165():
+            def _chunk201(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_d_x, _s5_x, _s6_y):
+                _e202 = (1 / _s0_s)
+                _w204 = np.abs(_e202)
+                def _direct209(_k205, _r207, _m208):
+                    _e210 = ((_s2__given_x[:, :, _k205[0]][_r207, :])[:, :, None] - ((_s1__given_y[:, :, _k205[0]][_r207, :])[:, None]))
+                    return (_e210 * _e210)
+                def _at212(_pos206):
+                    _e213 = (_s2__given_x[_pos206[0], _pos206[1], :] - (_s1__given_y[_pos206[0], _pos206[2], :]))
+                    return np.sum((_e213 * _e213), axis=1)
+                def _expanded216():
                     return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                def _bound172(_r156, _m157):
-                    _c174 = np.sum(((_s5_x[_r156, :, :]) ** 2), axis=2)
-                    _e175 = np.sqrt(_c174)
-                    _c177 = np.sum(((_s6_y[_r156, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e175[:, :, None]) * (np.sqrt(_c177)[:, None])) + _c174[:, :, None] + _c177[:, None])
-                _e183 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct158, _at161, _expanded165, _bound172))))
-                _c184 = (_e152[:, None]) * _s1_b
-                _c186 = -2.0 * (np.sum(_e153, axis=2) * np.einsum("abc,ac->ab", _e183, _c184, optimize=True))
-                return (_c186 + (2.0 * np.einsum("abc,abc->ab", _s2_d_x, np.einsum("abc,acd->abd", _e183, (_s6_y * (_c184[:, :, None])), optimize=True), optimize=True)))
-            _step191 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step191 >= n__batch:
-                _p150 = _chunk151(n__batch, s, b, dx, _given_y, _given_x, x, y)
+                def _bound223(_r207, _m208):
+                    _c225 = np.sum(((_s5_x[_r207, :, :]) ** 2), axis=2)
+                    _e226 = np.sqrt(_c225)
+                    _c228 = np.sum(((_s6_y[_r207, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e226[:, :, None]) * (np.sqrt(_c228)[:, None])) + _c225[:, :, None] + _c228[:, None])
+                _e234 = np.exp((-(1 / (_s0_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct209, _at212, _expanded216, _bound223))))
+                _w236 = np.abs(_e234)
+                def _direct241(_r239, _m240):
+                    _e242 = ((_s2__given_x[_r239, :, :])[:, :, :, None] - (np.transpose(_s1__given_y[_r239, :, :], (0, 2, 1))[:, None]))
+                    return (-2.0 * np.einsum("abc,abc->ab", _s4_d_x[_r239, :, :], np.einsum("abcd,abd->abc", _e242, ((_e234[_r239, :, :]) * (((_s3_b[_r239, :]) * ((_e202[_r239])[:, None]))[:, None])), optimize=True), optimize=True))
+                def _at247(_pos238):
+                    _e248 = ((_s2__given_x[_pos238[0], _pos238[1], :])[:, :, None] - np.transpose(_s1__given_y[_pos238[0], :, :], (0, 2, 1)))
+                    _e249 = ((_s3_b[_pos238[0], :]) * (_e234[_pos238[0], _pos238[1], :]))
+                    return (-2.0 * np.einsum("ab,ab->a", ((_s4_d_x[_pos238[0], _pos238[1], :]) * ((_e202[_pos238[0]])[:, None])), np.einsum("abc,ac->ab", _e248, _e249, optimize=True), optimize=True))
+                def _expanded253():
+                    _e257 = (2.0 * np.einsum("abc,abc->ab", _s4_d_x, np.einsum("abc,acd->abd", _e234, ((_s3_b[:, :, None]) * _s6_y), optimize=True), optimize=True) * (_e202[:, None]))
+                    return (_e257 - (2.0 * (np.sum((_s4_d_x * _s5_x), axis=2) * np.einsum("ab,acb->ac", _s3_b, _e234, optimize=True)) * (_e202[:, None])))
+                def _bound263(_r239, _m240):
+                    _e264 = np.abs(_s5_x[_r239, :, :])
+                    _e265 = np.abs(_s4_d_x[_r239, :, :])
+                    _e266 = (_e264 * _e265)
+                    _e267 = np.abs(_s3_b[_r239, :])
+                    _e270 = (2.0 * (np.sum(_e266, axis=2) * np.einsum("ab,acb->ac", _e267, _w236[_r239, :, :], optimize=True)) * ((_w204[_r239])[:, None]))
+                    return (_e270 + (2.0 * np.einsum("abc,abc->ab", _e265, np.einsum("abc,acd->abd", _w236[_r239, :, :], ((_e267[:, :, None]) * np.abs(_s6_y[_r239, :, :])), optimize=True), optimize=True) * ((_w204[_r239])[:, None])))
+                def _floor277(_r239, _m240):
+                    _e278 = np.abs(_s3_b[_r239, :])
+                    _e279 = np.abs(_s4_d_x[_r239, :, :])
+                    _e283 = (2.0 * np.einsum("abc,abc->ab", _e279, np.einsum("abc,acd->abd", _w236[_r239, :, :], ((_e278[:, :, None]) * (_s6_y[_r239, :, :])), optimize=True), optimize=True) * ((_w204[_r239])[:, None]))
+                    return np.abs((_e283 - (2.0 * (np.sum((_e279 * (_s5_x[_r239, :, :])), axis=2) * np.einsum("ab,acb->ac", _e278, _w236[_r239, :, :], optimize=True)) * ((_w204[_r239])[:, None]))))
+                return np.checked_sum((n_d, n_j, ), _m, _direct241, _at247, _expanded253, _bound263, floor=_floor277, budget=_CHUNK_ELEMENTS)
+            _step291 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step291 >= n__batch:
+                _p200 = _chunk201(n__batch, s, _given_y, _given_x, b, dx, x, y)
             else:
-                _p150 = np.concatenate([_chunk151(min(_step191, n__batch - _s192), s[_s192:_s192 + _step191], b[_s192:_s192 + _step191], dx[_s192:_s192 + _step191], _given_y[_s192:_s192 + _step191], _given_x[_s192:_s192 + _step191], x[_s192:_s192 + _step191], y[_s192:_s192 + _step191]) for _s192 in range(0, n__batch, _step191)], axis=0)
-            dout = _add(dout, _p150)
+                _p200 = np.concatenate([_chunk201(min(_step291, n__batch - _s292), s[_s292:_s292 + _step291], _given_y[_s292:_s292 + _step291], _given_x[_s292:_s292 + _step291], b[_s292:_s292 + _step291], dx[_s292:_s292 + _step291], x[_s292:_s292 + _step291], y[_s292:_s292 + _step291]) for _s292 in range(0, n__batch, _step291)], axis=0)
+            dout = _add(dout, _p200)
         if not is_zero(ds):
-            def _chunk194(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
-                _e196 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
-                def _direct201(_k197, _r199, _m200):
-                    _e202 = ((_s2__given_x[:, :, _k197[0]][_r199, :])[:, :, None] - ((_s1__given_y[:, :, _k197[0]][_r199, :])[:, None]))
-                    return (_e202 * _e202)
-                def _at204(_pos198):
-                    _e205 = (_s2__given_x[_pos198[0], _pos198[1], :] - (_s1__given_y[_pos198[0], _pos198[2], :]))
-                    return np.sum((_e205 * _e205), axis=1)
-                def _expanded208():
+            def _chunk294(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_x, _s4_y, _s5_b, _s6_d_s):
+                _e296 = ((1 / (_s0_s * _s0_s)) * _s6_d_s)
+                def _direct301(_k297, _r299, _m300):
+                    _e302 = ((_s2__given_x[:, :, _k297[0]][_r299, :])[:, :, None] - ((_s1__given_y[:, :, _k297[0]][_r299, :])[:, None]))
+                    return (_e302 * _e302)
+                def _at304(_pos298):
+                    _e305 = (_s2__given_x[_pos298[0], _pos298[1], :] - (_s1__given_y[_pos298[0], _pos298[2], :]))
+                    return np.sum((_e305 * _e305), axis=1)
+                def _expanded308():
                     return (np.sum((_s3_x * _s3_x), axis=2)[:, :, None] + np.sum((_s4_y * _s4_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s3_x, _s4_y, optimize=True)))
-                def _bound215(_r199, _m200):
-                    _c217 = np.sum(((_s3_x[_r199, :, :]) ** 2), axis=2)
-                    _e218 = np.sqrt(_c217)
-                    _c220 = np.sum(((_s4_y[_r199, :, :]) ** 2), axis=2)
-                    return ((2.0 * (_e218[:, :, None]) * (np.sqrt(_c220)[:, None])) + _c217[:, :, None] + _c220[:, None])
-                _d2224 = np.checked_sum((n_d, ), _m, _direct201, _at204, _expanded208, _bound215)
-                return np.einsum("abc,ac->ab", (_d2224 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2224)))), ((_e196[:, None]) * _s5_b), optimize=True)
-            _step230 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-            if _step230 >= n__batch:
-                _p193 = _chunk194(n__batch, s, _given_y, _given_x, x, y, b, ds)
+                def _bound315(_r299, _m300):
+                    _c317 = np.sum(((_s3_x[_r299, :, :]) ** 2), axis=2)
+                    _e318 = np.sqrt(_c317)
+                    _c320 = np.sum(((_s4_y[_r299, :, :]) ** 2), axis=2)
+                    return ((2.0 * (_e318[:, :, None]) * (np.sqrt(_c320)[:, None])) + _c317[:, :, None] + _c320[:, None])
+                _d2324 = np.checked_sum((n_d, ), _m, _direct301, _at304, _expanded308, _bound315)
+                return np.einsum("abc,ac->ab", (_d2324 * np.exp((-(1 / (_s0_s[:, None, None]) * _d2324)))), ((_e296[:, None]) * _s5_b), optimize=True)
+            _step330 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+            if _step330 >= n__batch:
+                _p293 = _chunk294(n__batch, s, _given_y, _given_x, x, y, b, ds)
             else:
-                _p193 = np.concatenate([_chunk194(min(_step230, n__batch - _s231), s[_s231:_s231 + _step230], _given_y[_s231:_s231 + _step230], _given_x[_s231:_s231 + _step230], x[_s231:_s231 + _step230], y[_s231:_s231 + _step230], b[_s231:_s231 + _step230], ds[_s231:_s231 + _step230]) for _s231 in range(0, n__batch, _step230)], axis=0)
-            dout = _add(dout, _p193)
+                _p293 = np.concatenate([_chunk294(min(_step330, n__batch - _s331), s[_s331:_s331 + _step330], _given_y[_s331:_s331 + _step330], _given_x[_s331:_s331 + _step330], x[_s331:_s331 + _step330], y[_s331:_s331 + _step330], b[_s331:_s331 + _step330], ds[_s331:_s331 + _step330]) for _s331 in range(0, n__batch, _step330)], axis=0)
+            dout = _add(dout, _p293)
         return out, dout
 
     def _op___batched_gaussian_kernel_sum_rrule(x, y, b, s):
@@ -1057,88 +1164,133 @@ def _define(np):
         n_i = x.shape[1]
         n_j = y.shape[1]
         n__batch = x.shape[0]
-        _shift232 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
+        _shift332 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(1, 2)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(1, 2))) / max(1, x.shape[1] * x.shape[2] + y.shape[1] * y.shape[2])
         _given_x = x
-        x = x - _shift232[:, None, None]
+        x = x - _shift332[:, None, None]
         _given_y = y
-        y = y - _shift232[:, None, None]
-        _shift233 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
+        y = y - _shift332[:, None, None]
+        _shift333 = (np.sum(np.where(np.isfinite(x), x, 0.0), axis=(0, 1)) + np.sum(np.where(np.isfinite(y), y, 0.0), axis=(0, 1))) / max(1, x.shape[0] * x.shape[1] + y.shape[0] * y.shape[1])
         _given_x = x
-        x = x - _shift233
+        x = x - _shift333
         _given_y = y
-        y = y - _shift233
-        def _chunk234(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
-            def _direct239(_k235, _r237, _m238):
-                _e240 = ((_s3__given_x[:, :, _k235[0]][_r237, :])[:, :, None] - ((_s2__given_y[:, :, _k235[0]][_r237, :])[:, None]))
-                return (_e240 * _e240)
-            def _at242(_pos236):
-                _e243 = (_s3__given_x[_pos236[0], _pos236[1], :] - (_s2__given_y[_pos236[0], _pos236[2], :]))
-                return np.sum((_e243 * _e243), axis=1)
-            def _expanded246():
+        y = y - _shift333
+        def _chunk334(_m, _s0_b, _s1_s, _s2__given_y, _s3__given_x, _s4_x, _s5_y):
+            def _direct339(_k335, _r337, _m338):
+                _e340 = ((_s3__given_x[:, :, _k335[0]][_r337, :])[:, :, None] - ((_s2__given_y[:, :, _k335[0]][_r337, :])[:, None]))
+                return (_e340 * _e340)
+            def _at342(_pos336):
+                _e343 = (_s3__given_x[_pos336[0], _pos336[1], :] - (_s2__given_y[_pos336[0], _pos336[2], :]))
+                return np.sum((_e343 * _e343), axis=1)
+            def _expanded346():
                 return (np.sum((_s4_x * _s4_x), axis=2)[:, :, None] + np.sum((_s5_y * _s5_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s4_x, _s5_y, optimize=True)))
-            def _bound253(_r237, _m238):
-                _c255 = np.sum(((_s4_x[_r237, :, :]) ** 2), axis=2)
-                _e256 = np.sqrt(_c255)
-                _c258 = np.sum(((_s5_y[_r237, :, :]) ** 2), axis=2)
-                return ((2.0 * (_e256[:, :, None]) * (np.sqrt(_c258)[:, None])) + _c255[:, :, None] + _c258[:, None])
-            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct239, _at242, _expanded246, _bound253)))), optimize=True)
-        _step266 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
-        if _step266 >= n__batch:
-            out = _chunk234(n__batch, b, s, _given_y, _given_x, x, y)
+            def _bound353(_r337, _m338):
+                _c355 = np.sum(((_s4_x[_r337, :, :]) ** 2), axis=2)
+                _e356 = np.sqrt(_c355)
+                _c358 = np.sum(((_s5_y[_r337, :, :]) ** 2), axis=2)
+                return ((2.0 * (_e356[:, :, None]) * (np.sqrt(_c358)[:, None])) + _c355[:, :, None] + _c358[:, None])
+            return np.einsum("ab,acb->ac", _s0_b, np.exp((-(1 / (_s1_s[:, None, None]) * np.checked_sum((n_d, ), _m, _direct339, _at342, _expanded346, _bound353)))), optimize=True)
+        _step366 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j))
+        if _step366 >= n__batch:
+            out = _chunk334(n__batch, b, s, _given_y, _given_x, x, y)
         else:
-            out = np.concatenate([_chunk234(min(_step266, n__batch - _s267), b[_s267:_s267 + _step266], s[_s267:_s267 + _step266], _given_y[_s267:_s267 + _step266], _given_x[_s267:_s267 + _step266], x[_s267:_s267 + _step266], y[_s267:_s267 + _step266]) for _s267 in range(0, n__batch, _step266)], axis=0)
+            out = np.concatenate([_chunk334(min(_step366, n__batch - _s367), b[_s367:_s367 + _step366], s[_s367:_s367 + _step366], _given_y[_s367:_s367 + _step366], _given_x[_s367:_s367 + _step366], x[_s367:_s367 + _step366], y[_s367:_s367 + _step366]) for _s367 in range(0, n__batch, _step366)], axis=0)
         def _op___batched_gaussian_kernel_sum_pullback(dout):
             if is_zero(dout):
                 return (_NO, _ZERO, _ZERO, _ZERO, _ZERO)
-            _memo324 = []
-            def _fused268():
-                if not _memo324:
-                    def _fused268_slice(_m, _s0_s, _s1_b, _s2_b_out, _s3__given_y, _s4__given_x, _s5_x, _s6_y):
-                        _e269 = (1 / _s0_s)
-                        def _direct274(_k270, _r272, _m273):
-                            _e275 = ((_s4__given_x[:, :, _k270[0]][_r272, :])[:, :, None] - ((_s3__given_y[:, :, _k270[0]][_r272, :])[:, None]))
-                            return (_e275 * _e275)
-                        def _at277(_pos271):
-                            _e278 = (_s4__given_x[_pos271[0], _pos271[1], :] - (_s3__given_y[_pos271[0], _pos271[2], :]))
-                            return np.sum((_e278 * _e278), axis=1)
-                        def _expanded281():
+            _memo506 = []
+            def _fused368():
+                if not _memo506:
+                    def _fused368_slice(_m, _s0_s, _s1__given_y, _s2__given_x, _s3_b, _s4_b_out, _s5_x, _s6_y):
+                        _e369 = (1 / _s0_s)
+                        _w371 = np.abs(_e369)
+                        def _direct376(_k372, _r374, _m375):
+                            _e377 = ((_s2__given_x[:, :, _k372[0]][_r374, :])[:, :, None] - ((_s1__given_y[:, :, _k372[0]][_r374, :])[:, None]))
+                            return (_e377 * _e377)
+                        def _at379(_pos373):
+                            _e380 = (_s2__given_x[_pos373[0], _pos373[1], :] - (_s1__given_y[_pos373[0], _pos373[2], :]))
+                            return np.sum((_e380 * _e380), axis=1)
+                        def _expanded383():
                             return (np.sum((_s5_x * _s5_x), axis=2)[:, :, None] + np.sum((_s6_y * _s6_y), axis=2)[:, None] + (-2.0 * np.einsum("abc,adc->abd", _s5_x, _s6_y, optimize=True)))
-                        def _bound288(_r272, _m273):
-                            _c290 = np.sum(((_s5_x[_r272, :, :]) ** 2), axis=2)
-                            _e291 = np.sqrt(_c290)
-                            _c293 = np.sum(((_s6_y[_r272, :, :]) ** 2), axis=2)
-                            return ((2.0 * (_e291[:, :, None]) * (np.sqrt(_c293)[:, None])) + _c290[:, :, None] + _c293[:, None])
-                        _d2297 = np.checked_sum((n_d, ), _m, _direct274, _at277, _expanded281, _bound288)
-                        _e299 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2297)))
-                        _c300 = (_e269[:, None]) * _s1_b
-                        _c303 = -2.0 * (_s5_x * ((_s2_b_out * np.einsum("abc,ac->ab", _e299, _c300, optimize=True))[:, :, None]))
-                        _r308 = (_c303 + (2.0 * ((_s2_b_out[:, :, None]) * np.einsum("abc,acd->abd", _e299, (_s6_y * (_c300[:, :, None])), optimize=True))))
-                        _c309 = np.einsum("ab,abc->ac", _s2_b_out, _e299, optimize=True)
-                        _r316 = ((-2.0 * (_s6_y * ((_c300 * _c309)[:, :, None]))) + (2.0 * ((_c300[:, :, None]) * np.einsum("abc,abd->acd", _e299, ((_s2_b_out[:, :, None]) * _s5_x), optimize=True))))
-                        return (_r308, _r316, _c309, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s1_b), np.einsum("abc,ab->ac", (_d2297 * _e299), _s2_b_out, optimize=True), optimize=True),)
-                    _step325 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
-                    if _step325 >= n__batch:
-                        _memo324.append(_fused268_slice(n__batch, s, b, dout, _given_y, _given_x, x, y))
+                        def _bound390(_r374, _m375):
+                            _c392 = np.sum(((_s5_x[_r374, :, :]) ** 2), axis=2)
+                            _e393 = np.sqrt(_c392)
+                            _c395 = np.sum(((_s6_y[_r374, :, :]) ** 2), axis=2)
+                            return ((2.0 * (_e393[:, :, None]) * (np.sqrt(_c395)[:, None])) + _c392[:, :, None] + _c395[:, None])
+                        _d2399 = np.checked_sum((n_d, ), _m, _direct376, _at379, _expanded383, _bound390)
+                        _e401 = np.exp((-(1 / (_s0_s[:, None, None]) * _d2399)))
+                        _w403 = np.abs(_e401)
+                        def _direct408(_r406, _m407):
+                            _e409 = ((_s2__given_x[_r406, :, :])[:, :, :, None] - (np.transpose(_s1__given_y[_r406, :, :], (0, 2, 1))[:, None]))
+                            _c412 = (((_s3_b[_r406, :]) * ((_e369[_r406])[:, None]))[:, :, None]) * np.transpose((((_s4_b_out[_r406, :])[:, :, None]) * (_e401[_r406, :, :])), (0, 2, 1))
+                            return (-2.0 * np.einsum("abcd,adb->abc", _e409, _c412, optimize=True))
+                        def _at414(_pos405):
+                            _e416 = (((_s2__given_x[_pos405[0], _pos405[1], _pos405[2]])[:, None] - (_s1__given_y[_pos405[0], :, _pos405[2]])) * (_s3_b[_pos405[0], :]) * (_e401[_pos405[0], _pos405[1], :]))
+                            return (-2.0 * (np.sum(_e416, axis=1) * ((_s4_b_out[_pos405[0], _pos405[1]]) * (_e369[_pos405[0]]))))
+                        def _expanded419():
+                            _e422 = (2.0 * np.einsum("abc,acd->abd", _e401, ((_s3_b[:, :, None]) * _s6_y), optimize=True) * (_s4_b_out[:, :, None]) * (_e369[:, None, None]))
+                            return (_e422 - (2.0 * (np.einsum("ab,acb->ac", _s3_b, _e401, optimize=True)[:, :, None]) * (_s4_b_out[:, :, None]) * _s5_x * (_e369[:, None, None])))
+                        def _bound426(_r406, _m407):
+                            _e427 = np.abs(_s4_b_out[_r406, :])
+                            _e428 = np.abs(_s6_y[_r406, :, :])
+                            _e429 = np.abs(_s3_b[_r406, :])
+                            _e432 = (2.0 * (_e427[:, :, None]) * np.einsum("abc,acd->abd", _w403[_r406, :, :], (_e428 * (_e429[:, :, None])), optimize=True) * ((_w371[_r406])[:, None, None]))
+                            return (_e432 + (2.0 * (_e427[:, :, None]) * np.abs(_s5_x[_r406, :, :]) * (np.einsum("ab,acb->ac", _e429, _w403[_r406, :, :], optimize=True)[:, :, None]) * ((_w371[_r406])[:, None, None])))
+                        def _floor437(_r406, _m407):
+                            _e438 = np.abs(_s4_b_out[_r406, :])
+                            _e439 = np.abs(_s3_b[_r406, :])
+                            _e441 = (2.0 * (_e438[:, :, None]) * (np.einsum("ab,acb->ac", _e439, _w403[_r406, :, :], optimize=True)[:, :, None]) * (_s5_x[_r406, :, :]) * ((_w371[_r406])[:, None, None]))
+                            return np.abs((_e441 - (2.0 * (_e438[:, :, None]) * np.einsum("abc,acd->abd", _w403[_r406, :, :], ((_e439[:, :, None]) * (_s6_y[_r406, :, :])), optimize=True) * ((_w371[_r406])[:, None, None]))))
+                        _r448 = np.checked_sum((n_j, ), _m, _direct408, _at414, _expanded419, _bound426, floor=_floor437, budget=_CHUNK_ELEMENTS)
+                        _w450 = np.abs(_e369)
+                        _w451 = np.transpose(_e401, (0, 2, 1))
+                        _w452 = np.abs(_w451)
+                        def _direct457(_r455, _m456):
+                            _e458 = ((_s1__given_y[_r455, :, :])[:, :, :, None] - (np.transpose(_s2__given_x[_r455, :, :], (0, 2, 1))[:, None]))
+                            _c459 = (_s3_b[_r455, :]) * ((_e369[_r455])[:, None])
+                            return (-2.0 * ((_c459[:, :, None]) * np.einsum("abcd,adb->abc", _e458, (((_s4_b_out[_r455, :])[:, :, None]) * np.transpose(_w451[_r455, :, :], (0, 2, 1))), optimize=True)))
+                        def _at463(_pos454):
+                            _e465 = (((_s1__given_y[_pos454[0], _pos454[1], _pos454[2]])[:, None] - (_s2__given_x[_pos454[0], :, _pos454[2]])) * (_s4_b_out[_pos454[0], :]) * (_w451[_pos454[0], _pos454[1], :]))
+                            return (-2.0 * (np.sum(_e465, axis=1) * ((_s3_b[_pos454[0], _pos454[1]]) * (_e369[_pos454[0]]))))
+                        def _expanded468():
+                            _e471 = (2.0 * np.einsum("abc,acd->abd", _w451, ((_s4_b_out[:, :, None]) * _s5_x), optimize=True) * (_s3_b[:, :, None]) * (_e369[:, None, None]))
+                            return (_e471 - (2.0 * (np.einsum("ab,acb->ac", _s4_b_out, _w451, optimize=True)[:, :, None]) * (_s3_b[:, :, None]) * _s6_y * (_e369[:, None, None])))
+                        def _bound475(_r455, _m456):
+                            _e476 = np.abs(_s3_b[_r455, :])
+                            _e477 = np.abs(_s5_x[_r455, :, :])
+                            _e478 = np.abs(_s4_b_out[_r455, :])
+                            _e481 = (2.0 * (_e476[:, :, None]) * np.einsum("abc,acd->abd", _w452[_r455, :, :], (_e477 * (_e478[:, :, None])), optimize=True) * ((_w450[_r455])[:, None, None]))
+                            return (_e481 + (2.0 * (_e476[:, :, None]) * np.abs(_s6_y[_r455, :, :]) * (np.einsum("ab,acb->ac", _e478, _w452[_r455, :, :], optimize=True)[:, :, None]) * ((_w450[_r455])[:, None, None])))
+                        def _floor486(_r455, _m456):
+                            _e487 = np.abs(_s3_b[_r455, :])
+                            _e488 = np.abs(_s4_b_out[_r455, :])
+                            _e490 = (2.0 * (_e487[:, :, None]) * (np.einsum("ab,acb->ac", _e488, _w452[_r455, :, :], optimize=True)[:, :, None]) * (_s6_y[_r455, :, :]) * ((_w450[_r455])[:, None, None]))
+                            return np.abs((_e490 - (2.0 * (_e487[:, :, None]) * np.einsum("abc,acd->abd", _w452[_r455, :, :], ((_e488[:, :, None]) * (_s5_x[_r455, :, :])), optimize=True) * ((_w450[_r455])[:, None, None]))))
+                        _r497 = np.checked_sum((n_i, ), _m, _direct457, _at463, _expanded468, _bound475, floor=_floor486, budget=_CHUNK_ELEMENTS)
+                        _r499 = np.einsum("ab,abc->ac", _s4_b_out, _e401, optimize=True)
+                        return (_r448, _r497, _r499, np.einsum("ab,ab->a", (((1 / (_s0_s * _s0_s))[:, None]) * _s3_b), np.einsum("abc,ab->ac", (_d2399 * _e401), _s4_b_out, optimize=True), optimize=True),)
+                    _step507 = max(1, _CHUNK_ELEMENTS // max(1, n_i * n_j, n_i * n_j, n_i * n_j, n_i * n_j))
+                    if _step507 >= n__batch:
+                        _memo506.append(_fused368_slice(n__batch, s, _given_y, _given_x, b, dout, x, y))
                     else:
                         acc = [[] if axis is not None else None for axis in (0, 0, 0, 0)]
-                        for _s326 in range(0, n__batch, _step325):
-                            _part327 = _fused268_slice(min(_step325, n__batch - _s326), s[_s326:_s326 + _step325], b[_s326:_s326 + _step325], dout[_s326:_s326 + _step325], _given_y[_s326:_s326 + _step325], _given_x[_s326:_s326 + _step325], x[_s326:_s326 + _step325], y[_s326:_s326 + _step325])
+                        for _s508 in range(0, n__batch, _step507):
+                            _part509 = _fused368_slice(min(_step507, n__batch - _s508), s[_s508:_s508 + _step507], _given_y[_s508:_s508 + _step507], _given_x[_s508:_s508 + _step507], b[_s508:_s508 + _step507], dout[_s508:_s508 + _step507], x[_s508:_s508 + _step507], y[_s508:_s508 + _step507])
                             for k, axis in enumerate((0, 0, 0, 0)):
                                 if axis is not None:
-                                    acc[k].append(_part327[k])
+                                    acc[k].append(_part509[k])
                                 else:
-                                    acc[k] = _part327[k] if acc[k] is None else acc[k] + _part327[k]
-                        _memo324.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
-                return _memo324[0]
-            def _pb_x_328():
-                return _fused268()[0]
-            def _pb_y_329():
-                return _fused268()[1]
-            def _pb_b_330():
-                return _fused268()[2]
-            def _pb_s_331():
-                return _fused268()[3]
-            return (_NO, Thunk(_pb_x_328), Thunk(_pb_y_329), Thunk(_pb_b_330), Thunk(_pb_s_331))
+                                    acc[k] = _part509[k] if acc[k] is None else acc[k] + _part509[k]
+                        _memo506.append(tuple(np.concatenate(a, axis=axis) if axis is not None else a for a, axis in zip(acc, (0, 0, 0, 0))))
+                return _memo506[0]
+            def _pb_x_510():
+                return _fused368()[0]
+            def _pb_y_511():
+                return _fused368()[1]
+            def _pb_b_512():
+                return _fused368()[2]
+            def _pb_s_513():
+                return _fused368()[3]
+            return (_NO, Thunk(_pb_x_510), Thunk(_pb_y_511), Thunk(_pb_b_512), Thunk(_pb_s_513))
         return out, _op___batched_gaussian_kernel_sum_pullback
 
     return {
@@ -1805,26 +1957,19 @@ RULES = {'sum': {'name': 'sum',
                          'equal_extents': [],
                          'pushforward': [{'target': 'dout',
                                           'text': 'dout[i] = Σ_k db[k]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s) + '
-                                                  'Σ_kl 2·b[k]·dy[k,l]·x[i,l]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[k,d′])²)/s)/s + Σ_kl '
-                                                  '-2·b[k]·dy[k,l]·y[k,l]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[k,d′])²)/s)/s + Σ_kl '
-                                                  '2·b[l]·dx[i,k]·y[l,k]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[l,d′])²)/s)/s + Σ_kl '
-                                                  '-2·b[l]·dx[i,k]·x[i,k]·exp(-Σ_d′((x[i,d′] - '
-                                                  'y[l,d′])²)/s)/s + Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
+                                                  'Σ_kl -2·(-x[i,l] + '
+                                                  'y[k,l])·b[k]·dy[k,l]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s '
+                                                  '+ Σ_kl -2·(x[i,k] - '
+                                                  'y[l,k])·b[l]·dx[i,k]·exp(-Σ_d′((x[i,d′] - y[l,d′])²)/s)/s '
+                                                  '+ Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
                                                   'y[k,d′])²)/s)·Σ_d′((x[i,d′] - y[k,d′])²)/s²',
                                           'latex': '\\mathrm{d}\\mathit{out}_{i} = \\sum_{k} '
                                                    "\\mathrm{d}b_{k} e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} "
-                                                   "- y_{k,d'}\\right)^{2}}{s}} + \\sum_{kl} \\frac{2 b_{k} "
-                                                   "\\mathrm{d}y_{kl} x_{il} e^{- \\frac{\\sum_{d'} "
-                                                   "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}}}{s} + "
-                                                   '\\sum_{kl} - \\frac{2 b_{k} \\mathrm{d}y_{kl} y_{kl} '
+                                                   "- y_{k,d'}\\right)^{2}}{s}} + \\sum_{kl} - \\frac{2 "
+                                                   '\\left(- x_{il} + y_{kl}\\right) b_{k} \\mathrm{d}y_{kl} '
                                                    "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                   "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} \\frac{2 "
-                                                   "b_{l} \\mathrm{d}x_{ik} y_{lk} e^{- \\frac{\\sum_{d'} "
-                                                   "\\left(x_{i,d'} - y_{l,d'}\\right)^{2}}{s}}}{s} + "
-                                                   '\\sum_{kl} - \\frac{2 b_{l} \\mathrm{d}x_{ik} x_{ik} '
+                                                   "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - \\frac{2 "
+                                                   '\\left(x_{ik} - y_{lk}\\right) b_{l} \\mathrm{d}x_{ik} '
                                                    "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
                                                    "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} \\frac{b_{k} "
                                                    "\\mathrm{d}s e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
@@ -1832,78 +1977,54 @@ RULES = {'sum': {'name': 'sum',
                                                    "y_{k,d'}\\right)^{2}}{s^{2}}",
                                           'matrix': None,
                                           'index': 'dout[i] = Σ_k db[k]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s) + '
-                                                   'Σ_kl 2·b[k]·dy[k,l]·x[i,l]·exp(-Σ_d′((x[i,d′] - '
-                                                   'y[k,d′])²)/s)/s + Σ_kl '
-                                                   '-2·b[k]·dy[k,l]·y[k,l]·exp(-Σ_d′((x[i,d′] - '
-                                                   'y[k,d′])²)/s)/s + Σ_kl '
-                                                   '2·b[l]·dx[i,k]·y[l,k]·exp(-Σ_d′((x[i,d′] - '
-                                                   'y[l,d′])²)/s)/s + Σ_kl '
-                                                   '-2·b[l]·dx[i,k]·x[i,k]·exp(-Σ_d′((x[i,d′] - '
+                                                   'Σ_kl -2·(-x[i,l] + '
+                                                   'y[k,l])·b[k]·dy[k,l]·exp(-Σ_d′((x[i,d′] - '
+                                                   'y[k,d′])²)/s)/s + Σ_kl -2·(x[i,k] - '
+                                                   'y[l,k])·b[l]·dx[i,k]·exp(-Σ_d′((x[i,d′] - '
                                                    'y[l,d′])²)/s)/s + Σ_k b[k]·ds·exp(-Σ_d′((x[i,d′] - '
                                                    'y[k,d′])²)/s)·Σ_d′((x[i,d′] - y[k,d′])²)/s²',
                                           'index_latex': '\\mathrm{d}\\mathit{out}_{i} = \\sum_{k} '
                                                          "\\mathrm{d}b_{k} e^{- \\frac{\\sum_{d'} "
                                                          "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}} + "
-                                                         '\\sum_{kl} \\frac{2 b_{k} \\mathrm{d}y_{kl} x_{il} '
-                                                         "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
+                                                         '\\sum_{kl} - \\frac{2 \\left(- x_{il} + '
+                                                         'y_{kl}\\right) b_{k} \\mathrm{d}y_{kl} e^{- '
+                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
                                                          "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - "
-                                                         '\\frac{2 b_{k} \\mathrm{d}y_{kl} y_{kl} e^{- '
+                                                         '\\frac{2 \\left(x_{ik} - y_{lk}\\right) b_{l} '
+                                                         "\\mathrm{d}x_{ik} e^{- \\frac{\\sum_{d'} "
+                                                         "\\left(x_{i,d'} - y_{l,d'}\\right)^{2}}{s}}}{s} + "
+                                                         '\\sum_{k} \\frac{b_{k} \\mathrm{d}s e^{- '
                                                          "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} "
-                                                         '\\frac{2 b_{l} \\mathrm{d}x_{ik} y_{lk} e^{- '
-                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{kl} - "
-                                                         '\\frac{2 b_{l} \\mathrm{d}x_{ik} x_{ik} e^{- '
-                                                         "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{l,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} "
-                                                         "\\frac{b_{k} \\mathrm{d}s e^{- \\frac{\\sum_{d'} "
-                                                         "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}} "
-                                                         "\\sum_{d'} \\left(x_{i,d'} - "
-                                                         "y_{k,d'}\\right)^{2}}{s^{2}}"}],
+                                                         "y_{k,d'}\\right)^{2}}{s}} \\sum_{d'} "
+                                                         "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s^{2}}"}],
                          'pullback': [{'target': 'dx',
-                                       'text': 'dx[i,d] = 2·(Σ_k b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
-                                               'y[k,d′])²)/s)/s + Σ_k '
-                                               '-b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s)',
-                                       'latex': '\\mathrm{d}x_{id} = 2 \\left(\\sum_{k} \\frac{b_{k} '
-                                                '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
+                                       'text': 'dx[i,d] = Σ_k -2·(x[i,d] - '
+                                               'y[k,d])·b[k]·dout[i]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
+                                       'latex': '\\mathrm{d}x_{id} = \\sum_{k} - \\frac{2 \\left(x_{id} - '
+                                                'y_{kd}\\right) b_{k} {\\mathrm{d}\\mathit{out}}_{i} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{b_{k} "
-                                                '{\\mathrm{d}\\mathit{out}}_{i} x_{id} e^{- '
-                                                "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                "y_{k,d'}\\right)^{2}}{s}}}{s}\\right)",
+                                                "y_{k,d'}\\right)^{2}}{s}}}{s}",
                                        'matrix': None,
-                                       'index': 'dx[i,d] = 2·(Σ_k b[k]·dout[i]·y[k,d]·exp(-Σ_d′((x[i,d′] - '
-                                                'y[k,d′])²)/s)/s + Σ_k '
-                                                '-b[k]·dout[i]·x[i,d]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s)',
-                                       'index_latex': '\\mathrm{d}x_{id} = 2 \\left(\\sum_{k} \\frac{b_{k} '
-                                                      '{\\mathrm{d}\\mathit{out}}_{i} y_{kd} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                      "y_{k,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - "
-                                                      '\\frac{b_{k} {\\mathrm{d}\\mathit{out}}_{i} x_{id} '
-                                                      "e^{- \\frac{\\sum_{d'} \\left(x_{i,d'} - "
-                                                      "y_{k,d'}\\right)^{2}}{s}}}{s}\\right)"},
+                                       'index': 'dx[i,d] = Σ_k -2·(x[i,d] - '
+                                                'y[k,d])·b[k]·dout[i]·exp(-Σ_d′((x[i,d′] - y[k,d′])²)/s)/s',
+                                       'index_latex': '\\mathrm{d}x_{id} = \\sum_{k} - \\frac{2 '
+                                                      '\\left(x_{id} - y_{kd}\\right) b_{k} '
+                                                      "{\\mathrm{d}\\mathit{out}}_{i} e^{- \\frac{\\sum_{d'} "
+                                                      "\\left(x_{i,d'} - y_{k,d'}\\right)^{2}}{s}}}{s}"},
                                       {'target': 'dy',
-                                       'text': 'dy[j,d] = 2·(Σ_k b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
-                                               'y[j,d′])²)/s)/s + Σ_k '
-                                               '-b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s)',
-                                       'latex': '\\mathrm{d}y_{jd} = 2 \\left(\\sum_{k} \\frac{b_{j} '
-                                                '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
+                                       'text': 'dy[j,d] = Σ_k -2·(-x[k,d] + '
+                                               'y[j,d])·b[j]·dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
+                                       'latex': '\\mathrm{d}y_{jd} = \\sum_{k} - \\frac{2 \\left(- x_{kd} + '
+                                                'y_{jd}\\right) b_{j} {\\mathrm{d}\\mathit{out}}_{k} e^{- '
                                                 "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - \\frac{b_{j} "
-                                                '{\\mathrm{d}\\mathit{out}}_{k} y_{jd} e^{- '
-                                                "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                "y_{j,d'}\\right)^{2}}{s}}}{s}\\right)",
+                                                "y_{j,d'}\\right)^{2}}{s}}}{s}",
                                        'matrix': None,
-                                       'index': 'dy[j,d] = 2·(Σ_k b[j]·dout[k]·x[k,d]·exp(-Σ_d′((x[k,d′] - '
-                                                'y[j,d′])²)/s)/s + Σ_k '
-                                                '-b[j]·dout[k]·y[j,d]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s)',
-                                       'index_latex': '\\mathrm{d}y_{jd} = 2 \\left(\\sum_{k} \\frac{b_{j} '
-                                                      '{\\mathrm{d}\\mathit{out}}_{k} x_{kd} e^{- '
-                                                      "\\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                      "y_{j,d'}\\right)^{2}}{s}}}{s} + \\sum_{k} - "
-                                                      '\\frac{b_{j} {\\mathrm{d}\\mathit{out}}_{k} y_{jd} '
-                                                      "e^{- \\frac{\\sum_{d'} \\left(x_{k,d'} - "
-                                                      "y_{j,d'}\\right)^{2}}{s}}}{s}\\right)"},
+                                       'index': 'dy[j,d] = Σ_k -2·(-x[k,d] + '
+                                                'y[j,d])·b[j]·dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)/s',
+                                       'index_latex': '\\mathrm{d}y_{jd} = \\sum_{k} - \\frac{2 \\left(- '
+                                                      'x_{kd} + y_{jd}\\right) b_{j} '
+                                                      "{\\mathrm{d}\\mathit{out}}_{k} e^{- \\frac{\\sum_{d'} "
+                                                      "\\left(x_{k,d'} - y_{j,d'}\\right)^{2}}{s}}}{s}"},
                                       {'target': 'db',
                                        'text': 'db[j] = Σ_k dout[k]·exp(-Σ_d′((x[k,d′] - y[j,d′])²)/s)',
                                        'latex': '\\mathrm{d}b_{j} = \\sum_{k} {\\mathrm{d}\\mathit{out}}_{k} '

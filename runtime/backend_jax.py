@@ -85,7 +85,11 @@ def _refine(value, bound, n, all_direct, at):
     return jax.lax.switch(branch, [lambda _: value, few, every], None)
 
 
-checked_sum = _backend_numpy.checked_sum_function(jnp, _refine, blocked=False)      # XLA fuses the slices
+# XLA fuses the slices; a kept difference (Σ_j c·(x_i - y_j)) is read per pair, unchecked: runtime.jax differentiates
+# in reverse by transposing the frule, where that sum is linear in the tangents and its check would choose entries
+# by their values (a switch whose index JAX cannot transpose)
+checked_sum = _backend_numpy.checked_sum_function(jnp, _refine, blocked=False, concat=jnp.concatenate,
+                                                  check_pairs=False)
 
 
 # ------------------------------------------------------------------------------------- shifted subscripts

@@ -95,29 +95,58 @@ def direct_sum(extents, direct, rows, block, concat):
                    for r0 in range(0, rows, block)])
 
 
-def checked_sum_function(xp, refine, blocked, concat=None):
-    """checked_sum over the namespace xp: Σ_d of a polynomial whose expansion into contractions may cancel
+def pairs_by_rows(direct, rows, per_row, budget, concat):
+    """direct(r, m) over all rows by blocks of rows whose per-pair intermediate (per_row elements a row) holds at
+    most `budget` elements, joined by concat (at once where concat is None)."""
+    block = _builtins.max(1, budget // _builtins.max(1, per_row))
+    if concat is None or block >= rows:
+        return direct(slice(None), rows)
+    return concat([direct(slice(r0, _builtins.min(rows, r0 + block)), _builtins.min(rows, r0 + block) - r0)
+                   for r0 in range(0, rows, block)])
+
+
+def checked_sum_function(xp, refine, blocked, concat=None, check_pairs=True):
+    """checked_sum over the namespace xp: a sum whose expansion into contractions may cancel
     (derive/emission/numpy_direct.py). Arguments: the summed extents; the extent of the first free axis (rows);
     direct(k, r, m): the summand at position k over the free axes at the rows of the slice r (m of them);
     at(pos): the sum at the entries listed by `pos` (one index array per free axis); expanded(): the expanded
     value; bound(r, m): a bound of the expansion's terms at rows r. Where the summed extent is small the direct
     form (by blocks of rows where `blocked`: NumPy and torch, whose every step is a new array); else the
     expansion, with the entries whose value is small beside the bound (`cancelled`) recomputed directly by
-    refine(value, bound, extent, all_direct, at)."""
-    def checked_sum(extents, rows, direct, at, expanded, bound):
+    refine(value, bound, extent, all_direct, at).
+
+    A sum of terms that differ in sign (Σ_j c·(x_i - y_j), a kept difference) passes `budget` and `floor`:
+    direct(r, m) is then the sum itself at rows r, read per pair (its summand per position would be a loop over a
+    long extent), evaluated by blocks of rows whose per-pair intermediate holds at most `budget` elements, and
+    floor(r, m) a lower bound of Σ |summand| besides |value| (the direct form's own rounding scale): an entry
+    whose bound is within CANCEL_RATIO of it is vouched for however small its value. Where not `check_pairs`
+    (JAX) such a sum is read per pair, unchecked."""
+    def checked_sum(extents, rows, direct, at, expanded, bound, floor=None, budget=None):
         n = _math.prod(extents)
 
         def all_direct():
+            if budget is not None:
+                probe = direct(slice(0, 1), 1)
+                return pairs_by_rows(direct, rows, n * _math.prod(probe.shape[1:]), budget, concat)
             probe = direct(tuple(0 for _ in extents), slice(0, 1), 1)
             block = _block_rows(rows, probe.shape[1:]) if blocked else None
             return direct_sum(extents, direct, rows, block, concat)
-        if 0 < n <= DIRECT_EXTENT:
+        if 0 < n <= DIRECT_EXTENT or budget is not None and not check_pairs:
             return all_direct()
         value = expanded()
         if n == 0 or rows == 0:
             return value
-        return refine(value, bound, n, all_direct, at)
+        return refine(value, bound if floor is None else floored(xp, bound, floor), n, all_direct, at)
     return checked_sum
+
+
+def floored(xp, bound, floor):
+    """checked_sum's bound, 0 where it is within CANCEL_RATIO of floor (a lower bound of the direct form's
+    Σ |summand|): the check then passes whatever the value, unless it is NaN (0 <= nan fails)."""
+    def check(r, m):
+        b = bound(r, m)
+        return xp.where(b <= CANCEL_RATIO * floor(r, m), 0.0 * b, b)
+    return check
 
 
 def cancelled(xp, value, bound):
@@ -135,7 +164,7 @@ def refine_by_gathering(xp, nonzero, concat, copy):
         for r0 in range(0, rows, step):
             r1 = _builtins.min(rows, r0 + step)
             ok = bound(slice(r0, r1), r1 - r0) <= CANCEL_RATIO * xp.abs(value[r0:r1])     # False at NaN
-            if not bool(ok.all()):
+            if not ok.all().item():       # not bool(): under torch.func.jvp that reads the tensor as a NumPy array
                 pos = nonzero(~ok)
                 found.append((pos[0] + r0,) + tuple(pos[1:]))
         return tuple(concat([f[a] for f in found]) for a in range(value.ndim)) if found else None

@@ -534,7 +534,8 @@ def _refine(value, bound, n, all_direct, at):
     return where(bad, all_direct(), value) if bad.any() else value
 
 
-checked_sum = _backend.checked_sum_function(_sys.modules[__name__], _refine, blocked=False)
+checked_sum = _backend.checked_sum_function(_sys.modules[__name__], _refine, blocked=False,
+                                           concat=lambda parts: concatenate(parts))
 
 
 def _cumsum_raw(x, axis):

@@ -234,13 +234,29 @@ def split_sums(t: Term) -> list:
         idx = [set(p.atoms(Idx)) for p in pieces]
         union = set().union(*idx)
         has_delta = any(p.has(sp.KroneckerDelta) for p in pieces)
-        if has_delta or (len(union) > 1 and all(s < union for s in idx)):
+        if has_delta or (len(union) > 1 and all(s < union for s in idx) and not spread_difference(pieces)):
             rest = sp.Mul(*(fs[:k] + fs[k + 1:]))
             out = []
             for p in pieces:
                 out.extend(split_sums(Term(rest * p, t.sums, t.atom)))
             return out
     return out
+
+
+def spread_difference(pieces) -> bool:
+    """The pieces are plain reads, each times a number, that do not all agree in sign, x[i,d] - y[j,d]: such a
+    difference stays one factor. Distributed, Σ_j K[i,j]·(x[i,d] - y[j,d]) becomes x[i,d]·Σ_j K[i,j] -
+    Σ_j K[i,j]·y[j,d], two terms as large as |x| whose difference is as small as |x - y|: two clusters far
+    from the origin lose |x|·eps there (the Gaussian kernel sum's x-cotangent, 30 % in float32 at 1e6), where
+    the forward, which reads x - y, is exact. Kept, the emitters read x[i,d] - y[j,d] per pair, as KeOps does
+    (and the NumPy code reads the inputs as passed there, not their centred copies: centring.reading_given)."""
+    signs = set()
+    for p in pieces:
+        n, rest = p.as_coeff_Mul()
+        if not (ir.is_access(rest) and n.is_Rational):
+            return False
+        signs.add(n > 0)
+    return len(signs) == 2
 
 
 def _num_and_rest(c):

@@ -2,8 +2,8 @@
 
 Inputs whose common shift along one axis leaves every output unchanged (x and y in a distance |x_i - y_j|²) are
 moved to a common origin, their mean along that axis, before anything is computed from them: the value and the
-derivatives are unchanged, and the expanded |x|² + |y|² - 2x·y (and the split x_i·Σ_j K - Σ_j K·y_j of its
-gradient) no longer cancel catastrophically for coordinates far from 0. x - c is exact where x and c are within a
+derivatives are unchanged, and the expanded |x|² + |y|² - 2x·y no longer cancels catastrophically for coordinates
+far from 0 (the gradient's x_i - y_j the derivation keeps whole: calculus.differential.spread_difference). x - c is exact where x and c are within a
 factor 2 (Sterbenz). The origin sums finite entries only (the others count as 0): a NaN or inf in one row of x
 would otherwise make c NaN and every row of the result NaN, where the rule's value is NaN (or, for inf, a limit)
 in that row alone.
@@ -82,16 +82,18 @@ def given_name(name: str) -> str:
 
 
 def reading_given(prog, groups_):
-    """expand_sums' `given`: a checked sum's direct form reading each group's inputs as passed, not centred, where
-    the group's shift leaves it unchanged. It needs no common origin, and the centring's rounding, |x - c|·eps,
-    would be its only error (two clusters whose centroid is not exactly 0: 3 % in float32 at 1e6); the
-    expansion beside it keeps the centred inputs (its unflagged entries are those far apart beside |x - c|)."""
+    """expand_sums' `given`: a checked sum's direct form, or a difference x[i,d] - y[j,d] the derivation keeps
+    whole (calculus.differential.spread_difference: the kernel sum's x̄), reading each group's inputs as passed,
+    not centred, where the group's shift leaves it unchanged. It needs no common origin, and the centring's
+    rounding, |x - c|·eps, would be its only error (two clusters whose centroid is not exactly 0: 3 % in float32
+    at 1e6, 2 % in the x-cotangent); the expansion beside a direct form keeps the centred inputs (its unflagged
+    entries are those far apart beside |x - c|)."""
     def rewrite(direct):
+        body = direct.body if isinstance(direct, IndexSum) else direct
         for cls, group in groups_:
             found = ir.accesses(direct, set(group))
-            new = _shifted(direct.body, prog, cls, group)
-            if not found or (new != direct.body and (expanded_terms(new) > EXPAND_LIMIT
-                                                     or sp.expand(new - direct.body) != 0)):
+            new = _shifted(body, prog, cls, group)
+            if not found or (new != body and (expanded_terms(new) > EXPAND_LIMIT or sp.expand(new - body) != 0)):
                 continue
             direct = direct.xreplace({a: ir.access(given_name(ir.acc_name(a)), a.args) for a in found})
         return direct

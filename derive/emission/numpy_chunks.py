@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derive.calculus.differential import base_name, factors
-from derive.emission.numpy_direct import CheckedSum, checkable
+from derive.calculus.differential import base_name, factors, spread_difference
+from derive.emission.numpy_direct import CheckedDifference, CheckedSum, checkable, distributed, kept_difference
 from derive.emission.numpy_print import CHUNK_NAME, Emitter
 from derive.emission.numpy_text import union
 from derive.ir import masks
@@ -23,8 +23,8 @@ def _intermediates(e):
     found: list = []
 
     def walk(x):
-        if isinstance(x, CheckedSum):        # its direct form is summed slice by slice: only its expansion counts
-            return walk(x.args[1])
+        if isinstance(x, CheckedSum):        # its direct form is summed slice by slice, or (a CheckedDifference)
+            return walk(x.args[1])           # by blocks of rows within the budget: only its expansion counts
         if isinstance(x, IndexSum):
             inner = walk(x.body)
             return tuple(s for s in inner if s not in x.indices)
@@ -82,10 +82,17 @@ def expand_sums(e, given=None):
     factored form would be such an intermediate (_needs_expansion); the cancellation this invites far from
     the origin is the reason OpGen centres translation-invariant inputs first (_translation_groups); centring
     cannot help two clusters far from each other, so the expansion comes as a numpy_direct.CheckedSum, whose
-    printing falls back on the direct form where the expansion cancels."""
+    printing falls back on the direct form where the expansion cancels. A difference of reads the derivation
+    keeps whole inside the sum (Σ_j w·(x[i,d] - y[j,d])) comes as a numpy_direct.CheckedDifference: its direct
+    form reads the difference per pair, its expansion is distributed (matrix products), checked the same way."""
     if isinstance(e, IndexSum):
-        body = expand_sums(e.body, given)
         ks = list(e.indices)
+        kept = kept_difference(e.body, ks)
+        if kept is not None:
+            w, difference = expand_sums(kept[0], given), kept[1]
+            return CheckedDifference(IndexSum(w * (given(difference) if given else difference), ks),
+                                     distributed(w, difference, ks), IndexSum(w * difference, ks))
+        body = expand_sums(e.body, given)
         if not body.has(sp.Function) or not any(isinstance(x, sp.Function) and not ir.is_access(x)
                                                  for x in sp.preorder_traversal(body)):
             ex = sp.expand(body, deep=False, power_exp=False, power_base=False, log=False)
@@ -109,6 +116,8 @@ def expand_sums(e, given=None):
                     return CheckedSum(given(direct) if given else direct, sp.Add(*out), direct)
                 return sp.Add(*out)
         return IndexSum(body, ks)
+    if given and isinstance(e, sp.Add) and spread_difference(e.args):
+        return given(e)         # a difference the derivation keeps whole, x[i,d] - y[j,d], read as passed too
     if not e.args or ir.is_access(e) or not e.has(IndexSum):
         return e
     return e.func(*[expand_sums(a, given) for a in e.args])
@@ -137,15 +146,21 @@ def _slice_args(sliced, names, lo, hi):
     return ", ".join(out)
 
 
+def _summed(e) -> set:
+    """The indices e sums over at its top (a sum, a checked difference's, or those every term of an Add sums)."""
+    if isinstance(e, sp.Add):
+        return set.intersection(*[_summed(a) for a in e.args])
+    if isinstance(e, CheckedDifference):
+        return set(e.args[0].indices)
+    return set(e.indices) if isinstance(e, IndexSum) else set()
+
+
 def chunk_candidates(e, out_indices):
     """Every (index, big intermediate) e could be sliced along: its own indices first, then summed ones."""
     ci, big = chunk_index(e, out_indices)
     if ci is None:
         return []
-    top = set(e.indices) if isinstance(e, IndexSum) else set()
-    if isinstance(e, sp.Add):
-        tops = [set(a.indices) if isinstance(a, IndexSum) else set() for a in e.args]
-        top = set.intersection(*tops) if tops else set()
+    top = _summed(e)
     return [(s, big) for s in list(out_indices) + sorted(top, key=str) if s in big]
 
 
@@ -164,10 +179,7 @@ def chunk_index(e, out_indices):
     for s in out_indices:
         if s in big:
             return s, big
-    top = set(e.indices) if isinstance(e, IndexSum) else set()
-    if isinstance(e, sp.Add):
-        tops = [set(a.indices) if isinstance(a, IndexSum) else set() for a in e.args]
-        top = set.intersection(*tops) if tops else set()
+    top = _summed(e)
     for s in big:
         if s in top:
             return s, big

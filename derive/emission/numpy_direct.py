@@ -7,11 +7,20 @@ The expansion ‖x‖² + ‖y‖² - 2x·y is a matrix product but cancels wher
 d by d where the summed extent is small (as fast there), and otherwise recomputes directly the entries whose
 computed value is small beside a bound of the expansion's terms (Hölder: Σ_d |Π_k f_k| ≤ Π_k (Σ_d |f_k|^n)^(1/n),
 each factor a sum over fewer indices), the entries the expansion cannot vouch for.
+
+`CheckedDifference` does the same for a difference of reads the derivation keeps whole inside a sum over an index
+only some of them carry (Σ_j c[i,j]·(x[i,d] - y[j,d]), the kernel sum's x̄: calculus.differential.spread_difference):
+its direct form reads the difference per pair, its expansion distributes it (x[i,d]·Σ_j c - Σ_j c·y[j,d], matrix
+products), its bound is that expansion with every factor's absolute value, and, the terms differing in sign, the
+expansion is also vouched for where the bound is within the check's ratio of Σ_j |c|·(x[i,d] - y[j,d]) (a lower
+bound of the direct form's own Σ_j |c·(x - y)|).
 """
 from __future__ import annotations
 
 import sympy as sp
 
+from derive.calculus.differential import spread_difference
+from derive.emission.numpy_text import CHUNK_NAME, REF, is_simple
 from derive.ir import nodes as ir
 from derive.ir.nodes import Extent, Idx, IndexSum
 
@@ -28,6 +37,42 @@ class CheckedSum(sp.Function):
     @classmethod
     def eval(cls, direct, expanded, expanded_from):
         return None
+
+
+class CheckedDifference(CheckedSum):
+    """CheckedDifference(direct, expanded, source): Σ_ks w·(x[i,d] - y[j,d]) (kept_difference) read per pair
+    (`direct`, reading the inputs as passed where source reads them centred: centring.reading_given), and
+    distributed (`expanded`: distributed(w, difference)); emit_checked builds the bound from source."""
+
+
+def kept_difference(body, ks):
+    """(w, difference) where body is w·difference, one difference of plain reads the derivation keeps whole
+    (spread_difference) whose reads do not all carry the same summed indices (x[i,d] - y[j,d] summed over j):
+    distributed, the reads that lack a summed index come out of the sum. None where no factor or more than
+    one is such a difference, or where the sum leaves no index free (no rows to check)."""
+    found = [f for f in sp.Mul.make_args(body) if isinstance(f, sp.Add) and spread_difference(f.args)]
+    if len(found) != 1 or not (set(ir.free_indices(body, body.atoms(Idx))) - set(ks)):
+        return None
+    reads = [p.as_coeff_Mul()[1] for p in found[0].args]
+    if not all(isinstance(x, Idx) for a in reads for x in a.args):
+        return None
+    if len({frozenset(set(a.args) & set(ks)) for a in reads}) < 2:
+        return None
+    return sp.Mul(*[f for f in sp.Mul.make_args(body) if f is not found[0]]), found[0]
+
+
+def distributed(w, difference, ks):
+    """Σ_ks w·difference with the difference distributed: Σ over its pieces n·read of n·Σ_ks w·read, the
+    factors that carry no summed index outside the sum (x[i,d]·Σ_j w - Σ_j w·y[j,d])."""
+    out = []
+    for piece in difference.args:
+        n, read = piece.as_coeff_Mul()
+        fs = list(sp.Mul.make_args(w)) + [read]
+        inside = [f for f in fs if _indices(f) & set(ks)]
+        carried = [k for k in ks if any(k in _indices(f) for f in inside)]
+        term = n * sp.Mul(*[f for f in fs if f not in inside]) * sp.Mul(*[Extent(k) for k in ks if k not in carried])
+        out.append(term * IndexSum(sp.Mul(*inside), carried) if carried else term)
+    return sp.Add(*out)
 
 
 def checkable(body, ks) -> bool:
@@ -130,10 +175,49 @@ def _rows(names, e, first, r):
 
 def emit_checked(em, e):
     """np.checked_sum(summed extents, rows, direct slice at rows r, direct at listed positions, expanded, bound at
-    rows r): functions of blocks of rows (r a slice, m its length), so the direct sum and the check run in cache."""
+    rows r): functions of blocks of rows (r a slice, m its length), so the direct sum and the check run in cache.
+    A CheckedDifference's direct form is the whole sum at rows r, read per pair (by blocks of rows within the
+    module's chunk budget), and its check has a floor (runtime.backend_numpy.checked_sum_function)."""
     direct, expanded, source = e.args
-    body, ks = direct.body, list(direct.indices)
-    free = em.order(tuple(ir.free_indices(direct, direct.atoms(Idx))))
+    ks = list(direct.indices)
+    if not isinstance(e, CheckedDifference):
+        return _emit_call(em, e, direct.body, ks, expanded, bound(source.body, ks))
+    w, given = kept_difference(direct.body, ks)
+    w, size = _hoisted(em, w)
+    difference = kept_difference(source.body, ks)[1]
+    pieces = sp.Add(*[abs(n) * sp.Abs(x) for n, x in (p.as_coeff_Mul() for p in difference.args)])
+    return _emit_call(em, e, w * given, ks, distributed(w, difference, ks), distributed(size, pieces, ks),
+                      sp.Abs(distributed(size, difference, ks)))
+
+
+def _hoisted(em, w):
+    """(w, |w|): the product w with each factor that is no plain read (exp(-Σ_d (x - y)²/s): the kernel) computed
+    once, before the checked sum's functions, which read it as an array (sliced, gathered), and |w| with each
+    factor's absolute value (those computed once too: the bound and the floor both read them)."""
+    out, size = [], []
+    for f in sp.Mul.make_args(w):
+        if f.is_number or isinstance(f, Extent) or ir.is_access(f) and all(isinstance(x, Idx) for x in f.args):
+            out.append(f)
+            size.append(sp.Abs(f))
+            continue
+        axes = em.order(tuple(ir.free_indices(f, f.atoms(Idx))))
+        code, v, a = em.to_axes(*em.emit(f), axes), em.tmp("w"), em.tmp("w")
+        if is_simple(code):        # a variable already (the kernel the other cotangents share)
+            em.names[v.strip(REF)] = code
+        else:
+            em.line(f"{v} = {code}")
+            em.names[v.strip(REF)] = v
+        em.line(f"{a} = np.abs({em.names[v.strip(REF)]})")
+        em.names[a.strip(REF)] = a
+        out.append(ir.access(v.strip(REF), axes))
+        size.append(ir.access(a.strip(REF), axes))
+    return sp.Mul(*out), sp.Mul(*size)
+
+
+def _emit_call(em, e, body, ks, expanded, bounds, floor=None):
+    """The checked_sum call of Σ_ks body, its expansion, a bound of the expansion's terms and (a kept
+    difference: the direct form read per pair) a floor."""
+    free = em.order(tuple(ir.free_indices(IndexSum(body, ks), body.atoms(Idx))))
     k, pos, r, m = em.tmp("k"), em.tmp("pos"), em.tmp("r"), em.tmp("m")
     p = Idx("_p", ks[0].ext)
 
@@ -155,20 +239,23 @@ def emit_checked(em, e):
         code, axes = sub.emit(IndexSum(gb, ks))
         return sub.to_axes(code, axes, (p,))
 
-    def whole(sub):
+    def value(sub):
         sub.pref = free
         code, axes = sub.emit(expanded)
         return sub.to_axes(code, axes, free)
 
-    def bounded(sub):      # by blocks of rows: the check reads the value once, its bound is built in cache
-        return in_rows(sub, bound(source.body, ks), em.names)
-
-    fns = [_function(em, "direct", f"{k}, {r}, {m}", sliced), _function(em, "at", pos, at),
-           _function(em, "expanded", "", whole)]
-    for x in sp.preorder_traversal(bound(source.body, ks)):     # norms along the other axes: once, not per block
-        if (isinstance(x, IndexSum) or isinstance(x, sp.Pow) and isinstance(x.base, IndexSum)) \
+    fns = [_function(em, "direct", f"{k}, {r}, {m}", sliced) if floor is None else      # per pair: the whole sum
+           _function(em, "direct", f"{r}, {m}", lambda sub: in_rows(sub, IndexSum(body, ks), em.names)),
+           _function(em, "at", pos, at), _function(em, "expanded", "", value)]
+    for x in sp.preorder_traversal(bounds + (0 if floor is None else floor)):     # norms along the other axes: once
+        if (isinstance(x, (IndexSum, sp.Abs)) or isinstance(x, sp.Pow) and isinstance(x.base, IndexSum)) \
                 and free[0] not in _indices(x):
             em.emit(x)
-    fns.append(_function(em, "bound", f"{r}, {m}", bounded))
+    # by blocks of rows: the check reads the value once, its bound is built in cache
+    fns.append(_function(em, "bound", f"{r}, {m}", lambda sub: in_rows(sub, bounds, em.names)))
+    extra = ""
+    if floor is not None:
+        fn = _function(em, "floor", f"{r}, {m}", lambda sub: in_rows(sub, floor, em.names))
+        extra = f", floor={fn}, budget={CHUNK_NAME}"
     extents = "(" + "".join(f"{em.extent_code(x)}, " for x in ks) + ")"
-    return em.bind(e, f"np.checked_sum({extents}, {em.extent_code(free[0])}, {', '.join(fns)})", free, "d2")
+    return em.bind(e, f"np.checked_sum({extents}, {em.extent_code(free[0])}, {', '.join(fns)}{extra})", free, "d2")

@@ -20,6 +20,7 @@ from derive.calculus.differential import canon_bound
 from derive.emission.numpy_contract import Contractions, is_sum_of_exp
 from derive.emission.numpy_direct import CheckedSum, emit_checked
 from derive.emission.numpy_text import (
+    CHUNK_NAME,
     REF,
     divides_by_extents,
     float_literal,
@@ -35,9 +36,6 @@ from derive.ir.nodes import Extent, Idx, IndexSum
 from derive.lowering import reductions, shifts
 
 CHUNK_ELEMENTS = 1 << 22          # elements of the largest intermediate one slice holds (32 MB in float64)
-# The generated module's global holding that budget: sliced passes read it when they run, so verification and
-# tests can set it small and drive the very code that ships through its chunked path.
-CHUNK_NAME = "_CHUNK_ELEMENTS"
 # power nodes print through the spellings of these rows (x**0.5, x**y); every other function through ir.NODES
 _SQRT, _POW = ir.ELEMENTWISE_ROW["sqrt"].numpy, ir.ELEMENTWISE_ROW["pow"].numpy
 

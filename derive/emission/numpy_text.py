@@ -13,6 +13,10 @@ from derive.ir.nodes import Extent
 # resolves once the whole function is emitted, when it knows every read. The byte is never in Python source
 # we emit, and user text reaches code only through repr(), which escapes it.
 REF = "\x1d"
+# The generated module's global holding the budget of a slice's largest intermediate (numpy_print.CHUNK_ELEMENTS):
+# sliced passes read it when they run, so verification and tests can set it small and drive the very code that
+# ships through its chunked path.
+CHUNK_NAME = "_CHUNK_ELEMENTS"
 
 
 def of_extents(e):

@@ -4323,484 +4323,11 @@ extern "C" void tr_nn_gaussian_kernel_sum_fwd0_f64_u(void* const* tr_p, const lo
     tr_nn_gaussian_kernel_sum_fwd0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp0: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
-// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
-// the outer range [ob, oe)
-template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp0_block(T* __restrict__ u_origin0, const int mode_u_origin0, const T* __restrict__ x_x, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
-    T acc0[TR_RB];
-    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
-    for (long long ko = ob; ko < oe; ++ko) {
-    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
-        const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long row = r0; row < r1; ++row) {
-            const long long i0 = row;
-            T a0 = T(0);
-#pragma omp simd reduction(+:a0)
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                a0 += (isfinite(x_x[i0 * n_i + q0]) ? x_x[i0 * n_i + q0] : T(0));
-            }
-            acc0[row - r0] = acc0[row - r0] + a0;
-        }
-    }
-    }
-    for (long long row = r0; row < r1; ++row) {
-        const long long i0 = row;
-        res[row - r0] = (T(1) / (T(n_i) + T(n_j))) * acc0[row - r0];
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp0_f32(float* __restrict__ u_origin0, const int mode_u_origin0, const float* __restrict__ x_x, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
-#pragma omp parallel for schedule(dynamic, 1)
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp0_block<float>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        } else {
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp0_block<float>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<float> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp0_block<float>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp0_block<float>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        float v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(u_origin0, row, v, mode_u_origin0);
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp0_f64(double* __restrict__ u_origin0, const int mode_u_origin0, const double* __restrict__ x_x, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
-#pragma omp parallel for schedule(dynamic, 1)
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp0_block<double>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        } else {
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp0_block<double>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<double> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp0_block<double>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp0_block<double>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        double v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(u_origin0, row, v, mode_u_origin0);
-    }
-}
-// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
-// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp0_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp0_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp0_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp0_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
-}
-
 // tr_nn_gaussian_kernel_sum_jvp1: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
 // cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
 // the outer range [ob, oe)
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp1_block(T* __restrict__ u_origin0, const int mode_u_origin0, const T* __restrict__ x_y, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
-    T acc0[TR_RB];
-    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
-    for (long long ko = ob; ko < oe; ++ko) {
-    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
-        const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long row = r0; row < r1; ++row) {
-            const long long i0 = row;
-            T a0 = T(0);
-#pragma omp simd reduction(+:a0)
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                a0 += (isfinite(x_y[i0 * n_j + q0]) ? x_y[i0 * n_j + q0] : T(0));
-            }
-            acc0[row - r0] = acc0[row - r0] + a0;
-        }
-    }
-    }
-    for (long long row = r0; row < r1; ++row) {
-        const long long i0 = row;
-        res[row - r0] = (T(1) / (T(n_i) + T(n_j))) * acc0[row - r0];
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ u_origin0, const int mode_u_origin0, const float* __restrict__ x_y, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
-#pragma omp parallel for schedule(dynamic, 1)
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp1_block<float>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        } else {
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp1_block<float>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<float> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp1_block<float>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp1_block<float>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        float v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(u_origin0, row, v, mode_u_origin0);
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ u_origin0, const int mode_u_origin0, const double* __restrict__ x_y, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
-#pragma omp parallel for schedule(dynamic, 1)
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp1_block<double>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        } else {
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp1_block<double>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(u_origin0, r, res[r - r0], mode_u_origin0);
-            }
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<double> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp1_block<double>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp1_block<double>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        double v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(u_origin0, row, v, mode_u_origin0);
-    }
-}
-// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
-// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp2: elementwise; every index but the last from the outer position o, the last in a simd loop over
-// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
-template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp2_body(T* __restrict__ u_centred_x, const int mode_u_centred_x, const T* __restrict__ u_origin0, const T* __restrict__ x_x, const long long n_d, const long long n_i, const long long o, const long long nl, const long long lo, const long long hi) {
-    const long long e0 = o;
-#pragma omp simd
-    for (long long el = lo; el < hi; ++el) {
-        const long long e = o * nl + el;
-        const long long e1 = el;
-        const T r1 = -u_origin0[e1] + x_x[e];
-        tr_store(u_centred_x, e, r1, mode_u_centred_x);
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ u_centred_x, const int mode_u_centred_x, const float* __restrict__ u_origin0, const float* __restrict__ x_x, const long long n_d, const long long n_i) {
-    const long long total = n_i * n_d, nl = n_d;
-    if (total <= 0) return;
-    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-    if (total > 2 * TR_CHUNK) {
-#pragma omp parallel for schedule(static)
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp2_body<float>(u_centred_x, mode_u_centred_x, u_origin0, x_x, n_d, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    } else {
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp2_body<float>(u_centred_x, mode_u_centred_x, u_origin0, x_x, n_d, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ u_centred_x, const int mode_u_centred_x, const double* __restrict__ u_origin0, const double* __restrict__ x_x, const long long n_d, const long long n_i) {
-    const long long total = n_i * n_d, nl = n_d;
-    if (total <= 0) return;
-    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-    if (total > 2 * TR_CHUNK) {
-#pragma omp parallel for schedule(static)
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp2_body<double>(u_centred_x, mode_u_centred_x, u_origin0, x_x, n_d, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    } else {
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp2_body<double>(u_centred_x, mode_u_centred_x, u_origin0, x_x, n_d, n_i, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    }
-}
-// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
-// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp3: elementwise; every index but the last from the outer position o, the last in a simd loop over
-// [lo, hi) (a chunk of at most TR_CHUNK), so no element divides its flat index
-template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp3_body(T* __restrict__ u_centred_y, const int mode_u_centred_y, const T* __restrict__ u_origin0, const T* __restrict__ x_y, const long long n_d, const long long n_j, const long long o, const long long nl, const long long lo, const long long hi) {
-    const long long e0 = o;
-#pragma omp simd
-    for (long long el = lo; el < hi; ++el) {
-        const long long e = o * nl + el;
-        const long long e1 = el;
-        const T r1 = -u_origin0[e1] + x_y[e];
-        tr_store(u_centred_y, e, r1, mode_u_centred_y);
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ u_centred_y, const int mode_u_centred_y, const float* __restrict__ u_origin0, const float* __restrict__ x_y, const long long n_d, const long long n_j) {
-    const long long total = n_j * n_d, nl = n_d;
-    if (total <= 0) return;
-    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-    if (total > 2 * TR_CHUNK) {
-#pragma omp parallel for schedule(static)
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp3_body<float>(u_centred_y, mode_u_centred_y, u_origin0, x_y, n_d, n_j, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    } else {
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp3_body<float>(u_centred_y, mode_u_centred_y, u_origin0, x_y, n_d, n_j, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ u_centred_y, const int mode_u_centred_y, const double* __restrict__ u_origin0, const double* __restrict__ x_y, const long long n_d, const long long n_j) {
-    const long long total = n_j * n_d, nl = n_d;
-    if (total <= 0) return;
-    const long long nch = tr_ceil(nl, TR_CHUNK), nw = (total / nl) * nch;
-    // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-    if (total > 2 * TR_CHUNK) {
-#pragma omp parallel for schedule(static)
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp3_body<double>(u_centred_y, mode_u_centred_y, u_origin0, x_y, n_d, n_j, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    } else {
-        for (long long w = 0; w < nw; ++w) {
-        const long long o = w / nch, lo = (w % nch) * TR_CHUNK;
-        tr_nn_gaussian_kernel_sum_jvp3_body<double>(u_centred_y, mode_u_centred_y, u_origin0, x_y, n_d, n_j, o, nl, lo, tr_min(nl, lo + TR_CHUNK));
-        }
-    }
-}
-// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
-// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (long long)tr_n[1], (long long)tr_n[2]);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp4: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
-// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
-// the outer range [ob, oe)
-template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp4_block(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
-    T s1_t[TR_TILE];
-    T acc0[TR_RB];
-    for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
-    for (long long ko = ob; ko < oe; ++ko) {
-    for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
-        const long long tn = tr_min((long long)TR_TILE, ie - k0);
-        for (long long row = r0; row < r1; ++row) {
-            const long long i0 = row;
-            for (long long t = 0; t < tn; ++t) s1_t[t] = T(0);
-            for (long long k2 = 0; k2 < n_d; ++k2) {
-                #pragma omp simd
-                for (long long t = 0; t < tn; ++t) {
-                    const long long q0 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[i0 * n_d + k2] - u_centred_y[k2 * n_j + q0]);
-                }
-            }
-            T a0 = T(0);
-#pragma omp simd reduction(+:a0)
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                a0 += x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
-            }
-            acc0[row - r0] = acc0[row - r0] + a0;
-        }
-    }
-    }
-    for (long long row = r0; row < r1; ++row) {
-        const long long i0 = row;
-        res[row - r0] = acc0[row - r0];
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp4_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
-#pragma omp parallel for schedule(dynamic, 1)
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp4_block<float>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
-            }
-        } else {
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp4_block<float>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
-            }
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<float> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp4_block<float>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp4_block<float>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        float v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(x_out, row, v, mode_x_out);
-    }
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp4_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
-    if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
-        const long long nb = tr_ceil(nrows, TR_RB);
-        // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
-        if (nb > 1 && nrows * (nko * nki + 1) > 16384) {
-#pragma omp parallel for schedule(dynamic, 1)
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp4_block<double>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
-            }
-        } else {
-            for (long long b = 0; b < nb; ++b) {
-            const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
-            double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp4_block<double>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
-            for (long long r = r0; r < r1; ++r) tr_store(x_out, r, res[r - r0], mode_x_out);
-            }
-        }
-        return;
-    }
-    // few rows and a long reduction: each row's reduction split into chunks run in parallel, then combined
-    const bool outer = nko >= 8 * omp_get_max_threads();
-    const long long span = outer ? nko : nki;
-    const long long per = outer ? tr_ceil(span, 8LL * omp_get_max_threads()) : TR_TILE * tr_ceil(tr_ceil(span, TR_TILE), 8LL * omp_get_max_threads());
-    const long long nch = tr_ceil(span, per);
-    std::vector<double> part(nch);
-    for (long long row = 0; row < nrows; ++row) {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long c = 0; c < nch; ++c) {
-            const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp4_block<double>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp4_block<double>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
-        }
-        double v = part[0];
-        for (long long c = 1; c < nch; ++c) v = v + part[c];
-        tr_store(x_out, row, v, mode_x_out);
-    }
-}
-// the same entry points with a uniform signature, for a caller that builds its argument lists at run time
-// (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp4_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp4_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
-}
-extern "C" void tr_nn_gaussian_kernel_sum_jvp4_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp4_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp5: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
-// cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
-// the outer range [ob, oe)
-template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp5_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_jvp1_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T acc0[TR_RB];
     for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
@@ -4816,7 +4343,7 @@ static void tr_nn_gaussian_kernel_sum_jvp5_block(T* __restrict__ d_out, const in
                 #pragma omp simd
                 for (long long t = 0; t < tn; ++t) {
                     const long long q0 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[i0 * n_d + k2] - u_centred_y[k2 * n_j + q0]);
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
                 }
             }
             T a0 = T(0);
@@ -4838,7 +4365,7 @@ static void tr_nn_gaussian_kernel_sum_jvp5_block(T* __restrict__ d_out, const in
         res[row - r0] = acc0[row - r0] + tr_ld(d_s, 0) * (acc1[row - r0] / x_s[0] / x_s[0]);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -4847,14 +4374,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f32(float* __restrict__ d_out, co
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp5_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp5_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         }
@@ -4870,15 +4397,15 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f32(float* __restrict__ d_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp5_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp5_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp1_block<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(d_out, row, v, mode_d_out);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -4887,14 +4414,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f64(double* __restrict__ d_out, c
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp5_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp5_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         }
@@ -4910,8 +4437,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f64(double* __restrict__ d_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp5_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp5_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp1_block<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -4920,23 +4447,21 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f64(double* __restrict__ d_out, c
 }
 // the same entry points with a uniform signature, for a caller that builds its argument lists at run time
 // (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp5_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (const float*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp1_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (const float*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp5_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp5_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (const double*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+extern "C" void tr_nn_gaussian_kernel_sum_jvp1_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp1_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (const double*)tr_p[6], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp6: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// tr_nn_gaussian_kernel_sum_jvp2: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
 // cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
 // the outer range [ob, oe)
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp6_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_jvp2_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T acc0[TR_RB];
     for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
-    T acc1[TR_RB];
-    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
         const long long q0 = ko;
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
@@ -4948,30 +4473,25 @@ static void tr_nn_gaussian_kernel_sum_jvp6_block(T* __restrict__ d_out, const in
                 #pragma omp simd
                 for (long long t = 0; t < tn; ++t) {
                     const long long q1 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[i0 * n_d + k2] - u_centred_y[q0 * n_d + k2]);
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q0 * n_d + k2]);
                 }
             }
             T a0 = T(0);
-            T a1 = T(0);
-#pragma omp simd reduction(+:a0, a1)
+#pragma omp simd reduction(+:a0)
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                const T v3 = x_b[q0]*tr_ld(d_y, q0 * n_d + q1)*tr_exp(-s1_t[t]/x_s[0]);
-                a0 += v3*u_centred_x[i0 * n_d + q1];
-                a1 += v3*u_centred_y[q0 * n_d + q1];
+                a0 += (-x_x[i0 * n_d + q1] + x_y[q0 * n_d + q1])*x_b[q0]*tr_ld(d_y, q0 * n_d + q1)*tr_exp(-s1_t[t]/x_s[0]);
             }
             acc0[row - r0] = acc0[row - r0] + a0;
-            acc1[row - r0] = acc1[row - r0] + a1;
         }
     }
     }
     for (long long row = r0; row < r1; ++row) {
         const long long i0 = row;
-        const T v4 = T(2)/x_s[0];
-        res[row - r0] = v4 * acc0[row - r0] - v4 * acc1[row - r0];
+        res[row - r0] = -T(2)/x_s[0] * acc0[row - r0];
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -4980,14 +4500,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f32(float* __restrict__ d_out, co
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp6_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp6_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         }
@@ -5003,15 +4523,15 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f32(float* __restrict__ d_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp6_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp6_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp2_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(d_out, row, v, mode_d_out);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -5020,14 +4540,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f64(double* __restrict__ d_out, c
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp6_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp6_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         }
@@ -5043,8 +4563,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f64(double* __restrict__ d_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp6_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp6_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp2_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -5053,23 +4573,21 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f64(double* __restrict__ d_out, c
 }
 // the same entry points with a uniform signature, for a caller that builds its argument lists at run time
 // (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp6_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp2_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp6_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp6_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+extern "C" void tr_nn_gaussian_kernel_sum_jvp2_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp2_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp7: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
+// tr_nn_gaussian_kernel_sum_jvp3: reduction of rows [r0, r1) (at most TR_RB, so a tile of the reduced tensors is read from
 // cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
 // the outer range [ob, oe)
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_jvp7_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_jvp3_block(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T acc0[TR_RB];
     for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
-    T acc1[TR_RB];
-    for (long long r = 0; r < TR_RB; ++r) acc1[r] = T(0);
     for (long long ko = ob; ko < oe; ++ko) {
         const long long q0 = ko;
     for (long long k0 = ib; k0 < ie; k0 += TR_TILE) {
@@ -5081,30 +4599,25 @@ static void tr_nn_gaussian_kernel_sum_jvp7_block(T* __restrict__ d_out, const in
                 #pragma omp simd
                 for (long long t = 0; t < tn; ++t) {
                     const long long q1 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[i0 * n_d + k2] - u_centred_y[q0 * n_d + k2]);
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[q0 * n_d + k2]);
                 }
             }
             T a0 = T(0);
-            T a1 = T(0);
-#pragma omp simd reduction(+:a0, a1)
+#pragma omp simd reduction(+:a0)
             for (long long t = 0; t < tn; ++t) {
                 const long long q1 = k0 + t;
-                const T v3 = x_b[q0]*tr_ld(d_x, i0 * n_d + q1)*tr_exp(-s1_t[t]/x_s[0]);
-                a0 += v3*u_centred_y[q0 * n_d + q1];
-                a1 += v3*u_centred_x[i0 * n_d + q1];
+                a0 += (x_x[i0 * n_d + q1] - x_y[q0 * n_d + q1])*x_b[q0]*tr_ld(d_x, i0 * n_d + q1)*tr_exp(-s1_t[t]/x_s[0]);
             }
             acc0[row - r0] = acc0[row - r0] + a0;
-            acc1[row - r0] = acc1[row - r0] + a1;
         }
     }
     }
     for (long long row = r0; row < r1; ++row) {
         const long long i0 = row;
-        const T v4 = T(2)/x_s[0];
-        res[row - r0] = v4 * acc0[row - r0] - v4 * acc1[row - r0];
+        res[row - r0] = -T(2)/x_s[0] * acc0[row - r0];
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -5113,14 +4626,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f32(float* __restrict__ d_out, co
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp7_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp7_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         }
@@ -5136,15 +4649,15 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f32(float* __restrict__ d_out, co
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp7_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp7_block<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp3_block<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(d_out, row, v, mode_d_out);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -5153,14 +4666,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f64(double* __restrict__ d_out, c
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp7_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_jvp7_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(d_out, r, res[r - r0], mode_d_out);
             }
         }
@@ -5176,8 +4689,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f64(double* __restrict__ d_out, c
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_jvp7_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_jvp7_block<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_jvp3_block<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
@@ -5186,22 +4699,20 @@ extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f64(double* __restrict__ d_out, c
 }
 // the same entry points with a uniform signature, for a caller that builds its argument lists at run time
 // (runtime/torch_native.cpp): the pointers in order from tr_p, the integers (modes, extents, row counts) from tr_n
-extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f32_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp7_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f32_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp3_f32((float*)tr_p[0], (int)tr_n[0], (const float*)tr_p[1], (const float*)tr_p[2], (const float*)tr_p[3], (const float*)tr_p[4], (const float*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
-extern "C" void tr_nn_gaussian_kernel_sum_jvp7_f64_u(void* const* tr_p, const long long* tr_n) {
-    tr_nn_gaussian_kernel_sum_jvp7_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
+extern "C" void tr_nn_gaussian_kernel_sum_jvp3_f64_u(void* const* tr_p, const long long* tr_n) {
+    tr_nn_gaussian_kernel_sum_jvp3_f64((double*)tr_p[0], (int)tr_n[0], (const double*)tr_p[1], (const double*)tr_p[2], (const double*)tr_p[3], (const double*)tr_p[4], (const double*)tr_p[5], (long long)tr_n[1], (long long)tr_n[2], (long long)tr_n[3], (long long)tr_n[4], (long long)tr_n[5], (long long)tr_n[6]);
 }
 
 // tr_nn_gaussian_kernel_sum_pb0: reduction over row groups: the rows of a group differ only in the last row index (the lane) and share
 // the tiles' sums and the summand's lane-free parts; groups [g0, g1) (at most TR_RB) share each tile of the reduced
 // tensors; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res, T* __restrict__ res2) {
+static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res, T* __restrict__ res2) {
     T s1_t[TR_TILE];
-    T c3_t[TR_TILE];
     T acc0[TR_RB][TR_LANES] = {};
-    T acc1[TR_RB][TR_LANES] = {};
     for (long long ko = 0; ko < nko; ++ko) {
     for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
         const long long tn = tr_min((long long)TR_TILE, nki - k0);
@@ -5212,26 +4723,18 @@ static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int m
                 #pragma omp simd
                 for (long long t = 0; t < tn; ++t) {
                     const long long q0 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[i0 * n_d + k2] - u_centred_y[k2 * n_j + q0]);
+                    s1_t[t] += tr_sq(x_x[i0 * n_d + k2] - x_y[k2 * n_j + q0]);
                 }
-            }
-#pragma omp simd
-            for (long long t = 0; t < tn; ++t) {
-                const long long q0 = k0 + t;
-                c3_t[t] = x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
             }
             for (long long ln = l0; ln < l1; ++ln) {
                 const long long i1 = ln;
                 T a0 = T(0);
-                T a1 = T(0);
-#pragma omp simd reduction(+:a0, a1)
+#pragma omp simd reduction(+:a0)
                 for (long long t = 0; t < tn; ++t) {
                     const long long q0 = k0 + t;
-                    a0 += c3_t[t]*u_centred_y[i1 * n_j + q0];
-                    a1 += c3_t[t];
+                    a0 += (x_x[i0 * n_d + i1] - x_y[i1 * n_j + q0])*x_b[q0]*tr_exp(-s1_t[t]/x_s[0]);
                 }
                 acc0[grp - g0][ln - l0] += a0;
-                acc1[grp - g0][ln - l0] += a1;
             }
         }
     }
@@ -5241,12 +4744,11 @@ static void tr_nn_gaussian_kernel_sum_pb0_block(T* __restrict__ b_x, const int m
         const long long i0 = grp;
         for (long long ln = l0; ln < l1; ++ln) {
             const long long i1 = ln;
-            const T v4 = T(2)*tr_ld(b_out, i0)/x_s[0];
-            res[(g - g0) * TR_LANES + (ln - l0)] = v4 * acc0[g - g0][ln - l0] - v4*u_centred_x[i0 * n_d + i1] * acc1[g - g0][ln - l0];
+            res[(g - g0) * TR_LANES + (ln - l0)] = -T(2)*tr_ld(b_out, i0)/x_s[0] * acc0[g - g0][ln - l0];
         }
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
     // computes its companion reduction (runtime/native.py)
     if (nrows <= 0) return;
@@ -5259,7 +4761,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         float res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, u_centred_x, u_centred_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
@@ -5269,14 +4771,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f32(float* __restrict__ b_x, const
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         float res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, u_centred_x, u_centred_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb0_block<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
         }
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
     // computes its companion reduction (runtime/native.py)
     if (nrows <= 0) return;
@@ -5289,7 +4791,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, cons
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         double res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, u_centred_x, u_centred_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
@@ -5299,7 +4801,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64(double* __restrict__ b_x, cons
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         double res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, u_centred_x, u_centred_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb0_block<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_x, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_x);
@@ -5319,11 +4821,10 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb0_f64_u(void* const* tr_p, const lon
 // the tiles' sums and the summand's lane-free parts; groups [g0, g1) (at most TR_RB) share each tile of the reduced
 // tensors; lanes [l0, l1) at a time, at most TR_LANES
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int mode_b_y, T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res, T* __restrict__ res2) {
+static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int mode_b_y, T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane, const long long g0, const long long g1, const long long l0, const long long l1, T* __restrict__ res, T* __restrict__ res2) {
     T s1_t[TR_TILE];
     T c3_t[TR_TILE];
     T acc0[TR_RB][TR_LANES] = {};
-    T acc1[TR_RB][TR_LANES] = {};
     T facc0[TR_RB] = {};
     for (long long ko = 0; ko < nko; ++ko) {
     for (long long k0 = 0; k0 < nki; k0 += TR_TILE) {
@@ -5335,7 +4836,7 @@ static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int m
                 #pragma omp simd
                 for (long long t = 0; t < tn; ++t) {
                     const long long q0 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[k2 * n_i + q0] - u_centred_y[i0 * n_d + k2]);
+                    s1_t[t] += tr_sq(x_x[k2 * n_i + q0] - x_y[i0 * n_d + k2]);
                 }
             }
             T f0 = T(0);
@@ -5349,15 +4850,12 @@ static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int m
             for (long long ln = l0; ln < l1; ++ln) {
                 const long long i1 = ln;
                 T a0 = T(0);
-                T a1 = T(0);
-#pragma omp simd reduction(+:a0, a1)
+#pragma omp simd reduction(+:a0)
                 for (long long t = 0; t < tn; ++t) {
                     const long long q0 = k0 + t;
-                    a0 += c3_t[t]*u_centred_x[i1 * n_i + q0];
-                    a1 += c3_t[t];
+                    a0 += c3_t[t]*(-x_x[i1 * n_i + q0] + x_y[i0 * n_d + i1]);
                 }
                 acc0[grp - g0][ln - l0] += a0;
-                acc1[grp - g0][ln - l0] += a1;
             }
         }
     }
@@ -5367,15 +4865,14 @@ static void tr_nn_gaussian_kernel_sum_pb1_block(T* __restrict__ b_y, const int m
         const long long i0 = grp;
         for (long long ln = l0; ln < l1; ++ln) {
             const long long i1 = ln;
-            const T v4 = T(2)*x_b[i0]/x_s[0];
-            res[(g - g0) * TR_LANES + (ln - l0)] = v4 * acc0[g - g0][ln - l0] - v4*u_centred_y[i0 * n_d + i1] * acc1[g - g0][ln - l0];
+            res[(g - g0) * TR_LANES + (ln - l0)] = -T(2)*x_b[i0]/x_s[0] * acc0[g - g0][ln - l0];
         }
         if (l0 == 0) {
             res2[g - g0] = facc0[g - g0];
         }
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const int mode_b_y, float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
     // computes its companion reduction (runtime/native.py)
     if (nrows <= 0) return;
@@ -5388,7 +4885,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         float res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, b_b, mode_b_b, u_centred_x, u_centred_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
@@ -5400,7 +4897,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         float res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, b_b, mode_b_b, u_centred_x, u_centred_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb1_block<float>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
@@ -5409,7 +4906,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f32(float* __restrict__ b_y, const
         }
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, const int mode_b_y, double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long nlane) {
     // nrows / nlane groups of nlane rows; with no lanes (nlane 0) nrows is the group count: each group still
     // computes its companion reduction (runtime/native.py)
     if (nrows <= 0) return;
@@ -5422,7 +4919,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, cons
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         double res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, b_b, mode_b_b, u_centred_x, u_centred_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
@@ -5434,7 +4931,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64(double* __restrict__ b_y, cons
         const long long g0 = (w / nlb) * TR_RB, g1 = tr_min(ngrp, g0 + TR_RB);
         const long long l0 = (w % nlb) * TR_LANES, l1 = tr_min(nlane, l0 + TR_LANES);
         double res[TR_RB * TR_LANES], res2[TR_RB];
-        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, b_b, mode_b_b, u_centred_x, u_centred_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
+        tr_nn_gaussian_kernel_sum_pb1_block<double>(b_y, mode_b_y, b_b, mode_b_b, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nko, nki, nlane, g0, g1, l0, l1, res, res2);
         for (long long g = g0; g < g1; ++g)
             for (long long ln = l0; ln < l1; ++ln)
                 tr_store(b_y, g * nlane + ln, res[(g - g0) * TR_LANES + (ln - l0)], mode_b_y);
@@ -5456,7 +4953,7 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb1_f64_u(void* const* tr_p, const lon
 // cache by every row of the block); the last reduced index in the inner simd loop, a tile at a time, the others in
 // the outer range [ob, oe)
 template <typename T>
-static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
+static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki, const long long r0, const long long r1, const long long ob, const long long oe, const long long ib, const long long ie, T* __restrict__ res) {
     T s1_t[TR_TILE];
     T acc0[TR_RB];
     for (long long r = 0; r < TR_RB; ++r) acc0[r] = T(0);
@@ -5470,7 +4967,7 @@ static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int m
                 #pragma omp simd
                 for (long long t = 0; t < tn; ++t) {
                     const long long q1 = k0 + t;
-                    s1_t[t] += tr_sq(u_centred_x[q0 * n_d + k2] - u_centred_y[k2 * n_j + q1]);
+                    s1_t[t] += tr_sq(x_x[q0 * n_d + k2] - x_y[k2 * n_j + q1]);
                 }
             }
             T a0 = T(0);
@@ -5487,7 +4984,7 @@ static void tr_nn_gaussian_kernel_sum_pb2_block(T* __restrict__ b_s, const int m
         res[row - r0] = (acc0[row - r0] / x_s[0] / x_s[0]);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -5496,14 +4993,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             float res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
             }
         }
@@ -5519,15 +5016,15 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f32(float* __restrict__ b_s, const
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb2_block<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         float v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];
         tr_store(b_s, row, v, mode_b_s);
     }
 }
-extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
+extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nko, const long long nki) {
     if (nrows >= 4 * omp_get_max_threads() || nko * nki < (1LL << 16)) {
         const long long nb = tr_ceil(nrows, TR_RB);
         // a small call runs no OpenMP region (starting one, even with a false `if` clause, costs more than its loop)
@@ -5536,14 +5033,14 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, cons
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
             }
         } else {
             for (long long b = 0; b < nb; ++b) {
             const long long r0 = b * TR_RB, r1 = tr_min(nrows, r0 + TR_RB);
             double res[TR_RB];
-            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
+            tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, r0, r1, 0, nko, 0, nki, res);
             for (long long r = r0; r < r1; ++r) tr_store(b_s, r, res[r - r0], mode_b_s);
             }
         }
@@ -5559,8 +5056,8 @@ extern "C" void tr_nn_gaussian_kernel_sum_pb2_f64(double* __restrict__ b_s, cons
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long c = 0; c < nch; ++c) {
             const long long lo = c * per, hi = tr_min(span, lo + per);
-            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
-            else tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
+            if (outer) tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, lo, hi, 0, nki, &part[c]);
+            else tr_nn_gaussian_kernel_sum_pb2_block<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_d, n_i, n_j, nrows, nko, nki, row, row + 1, 0, nko, lo, hi, &part[c]);
         }
         double v = part[0];
         for (long long c = 1; c < nch; ++c) v = v + part[c];

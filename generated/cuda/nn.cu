@@ -3111,12 +3111,14 @@ extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum
     tr_nn_gaussian_kernel_sum_fwd0_warp_body<double>(x_out, mode_x_out, x_x, x_y, x_b, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_gaussian_kernel_sum_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp0_rows_body(T* __restrict__ u_origin0, const int mode_u_origin0, const T* __restrict__ x_x, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_b, const T* __restrict__ d_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const T* __restrict__ d_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_x = sh;
+    T* const s_x_b = sh;
+    T* const s_d_b = s_x_b + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
+    T* const s_x_y = s_d_b + ((stage & 2) ? (long long)tile * (1LL) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3124,82 +3126,29 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp0_rows_body(T* __re
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
+    T acc1 = T(0);
     for (long long k0 = kbeg; k0 < kend; k0 += tile) {
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_d;
+            const long long per = 1LL;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
-                const long long w1 = p;
-                s_x_x[z] = x_x[z0 * n_d + w1];
+                s_x_b[z] = x_b[z0];
             }
         }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            acc0 += (isfinite(((stage & 1) ? s_x_x[t * n_d + i0] : x_x[q0 * n_d + i0])) ? ((stage & 1) ? s_x_x[t * n_d + i0] : x_x[q0 * n_d + i0]) : T(0));
+        if (stage & 2) {
+            const long long per = 1LL;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                s_d_b[z] = tr_ld(d_b, z0);
+            }
         }
-    }
-    if (active) {
-        tr_store(u_origin0, row, (T(1) / (T(n_i) + T(n_j))) * acc0, mode_u_origin0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp0_rows_f32(float* __restrict__ u_origin0, const int mode_u_origin0, const float* __restrict__ x_x, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp0_rows_body<float>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp0_rows_f64(double* __restrict__ u_origin0, const int mode_u_origin0, const double* __restrict__ x_x, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp0_rows_body<double>(u_origin0, mode_u_origin0, x_x, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp0_warp_body(T* __restrict__ u_origin0, const int mode_u_origin0, const T* __restrict__ x_x, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            acc0 += (isfinite(x_x[q0 * n_d + i0]) ? x_x[q0 * n_d + i0] : T(0));
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(u_origin0, row, (T(1) / (T(n_i) + T(n_j))) * acc0, mode_u_origin0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp0_warp_f32(float* __restrict__ u_origin0, const int mode_u_origin0, const float* __restrict__ x_x, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp0_warp_body<float>(u_origin0, mode_u_origin0, x_x, n_i, n_d, n_j, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp0_warp_f64(double* __restrict__ u_origin0, const int mode_u_origin0, const double* __restrict__ x_x, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp0_warp_body<double>(u_origin0, mode_u_origin0, x_x, n_i, n_d, n_j, nrows, nk, chunk, wpr);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_rows_body(T* __restrict__ u_origin0, const int mode_u_origin0, const T* __restrict__ x_y, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_x_y = sh;
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
+        if (stage & 4) {
             const long long per = n_d;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
@@ -3214,251 +3163,30 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_rows_body(T* __re
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
-            acc0 += (isfinite(((stage & 1) ? s_x_y[t * n_d + i0] : x_y[q0 * n_d + i0])) ? ((stage & 1) ? s_x_y[t * n_d + i0] : x_y[q0 * n_d + i0]) : T(0));
-        }
-    }
-    if (active) {
-        tr_store(u_origin0, row, (T(1) / (T(n_i) + T(n_j))) * acc0, mode_u_origin0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f32(float* __restrict__ u_origin0, const int mode_u_origin0, const float* __restrict__ x_y, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp1_rows_body<float>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f64(double* __restrict__ u_origin0, const int mode_u_origin0, const double* __restrict__ x_y, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp1_rows_body<double>(u_origin0, mode_u_origin0, x_y, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_warp_body(T* __restrict__ u_origin0, const int mode_u_origin0, const T* __restrict__ x_y, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            acc0 += (isfinite(x_y[q0 * n_d + i0]) ? x_y[q0 * n_d + i0] : T(0));
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(u_origin0, row, (T(1) / (T(n_i) + T(n_j))) * acc0, mode_u_origin0);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f32(float* __restrict__ u_origin0, const int mode_u_origin0, const float* __restrict__ x_y, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp1_warp_body<float>(u_origin0, mode_u_origin0, x_y, n_j, n_d, n_i, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f64(double* __restrict__ u_origin0, const int mode_u_origin0, const double* __restrict__ x_y, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp1_warp_body<double>(u_origin0, mode_u_origin0, x_y, n_j, n_d, n_i, nrows, nk, chunk, wpr);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp2: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_body(T* __restrict__ u_centred_x, const int mode_u_centred_x, const T* __restrict__ u_origin0, const T* __restrict__ x_x, const long long n_d, const long long n_i) {
-    const long long total = n_i * n_d;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        long long rem1 = e;
-        const long long e1 = rem1 % n_d; rem1 /= n_d;
-        const long long e0 = rem1;
-        const T r2 = -u_origin0[e1] + x_x[e];
-        tr_store(u_centred_x, e, r2, mode_u_centred_x);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_f32(float* __restrict__ u_centred_x, const int mode_u_centred_x, const float* __restrict__ u_origin0, const float* __restrict__ x_x, const long long n_d, const long long n_i) {
-    tr_nn_gaussian_kernel_sum_jvp2_body<float>(u_centred_x, mode_u_centred_x, u_origin0, x_x, n_d, n_i);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_f64(double* __restrict__ u_centred_x, const int mode_u_centred_x, const double* __restrict__ u_origin0, const double* __restrict__ x_x, const long long n_d, const long long n_i) {
-    tr_nn_gaussian_kernel_sum_jvp2_body<double>(u_centred_x, mode_u_centred_x, u_origin0, x_x, n_d, n_i);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp3: elementwise, grid-stride over the flat index e
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_body(T* __restrict__ u_centred_y, const int mode_u_centred_y, const T* __restrict__ u_origin0, const T* __restrict__ x_y, const long long n_d, const long long n_j) {
-    const long long total = n_j * n_d;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-        long long rem1 = e;
-        const long long e1 = rem1 % n_d; rem1 /= n_d;
-        const long long e0 = rem1;
-        const T r2 = -u_origin0[e1] + x_y[e];
-        tr_store(u_centred_y, e, r2, mode_u_centred_y);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_f32(float* __restrict__ u_centred_y, const int mode_u_centred_y, const float* __restrict__ u_origin0, const float* __restrict__ x_y, const long long n_d, const long long n_j) {
-    tr_nn_gaussian_kernel_sum_jvp3_body<float>(u_centred_y, mode_u_centred_y, u_origin0, x_y, n_d, n_j);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_f64(double* __restrict__ u_centred_y, const int mode_u_centred_y, const double* __restrict__ u_origin0, const double* __restrict__ x_y, const long long n_d, const long long n_j) {
-    tr_nn_gaussian_kernel_sum_jvp3_body<double>(u_centred_y, mode_u_centred_y, u_origin0, x_y, n_d, n_j);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp4_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp4_rows_body(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ u_centred_x, const T* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_centred_y = sh;
-    T* const s_x_b = s_u_centred_y + ((stage & 1) ? (long long)tile * (n_d) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_d;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p;
-                s_u_centred_y[z] = u_centred_y[z0 * n_d + w1];
-            }
-        }
-        if (stage & 2) {
-            const long long per = 1LL;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                s_x_b[z] = x_b[z0];
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
-            T s1 = T(0);
-            for (long long k2 = 0; k2 < n_d; ++k2) {
-                s1 += tr_sq(u_centred_x[i0 * n_d + k2] - ((stage & 1) ? s_u_centred_y[t * n_d + k2] : u_centred_y[q0 * n_d + k2]));
-            }
-            acc0 += ((stage & 2) ? s_x_b[t] : x_b[q0])*exp(-s1/x_s[0]);
-        }
-    }
-    if (active) {
-        tr_store(x_out, row, acc0, mode_x_out);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp4_rows_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ u_centred_x, const float* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp4_rows_body<float>(x_out, mode_x_out, u_centred_y, x_b, u_centred_x, x_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp4_rows_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ u_centred_x, const double* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp4_rows_body<double>(x_out, mode_x_out, u_centred_y, x_b, u_centred_x, x_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp4_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
-// reduced indices
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp4_warp_body(T* __restrict__ x_out, const int mode_x_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
-    if (row >= nrows) return;  // whole warps leave together
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
-            const long long q0 = kk;
-            T s1 = T(0);
-            for (long long k2 = 0; k2 < n_d; ++k2) {
-                s1 += tr_sq(u_centred_x[i0 * n_d + k2] - u_centred_y[q0 * n_d + k2]);
-            }
-            acc0 += x_b[q0]*exp(-s1/x_s[0]);
-    }
-    acc0 = tr_warp_sum(acc0);
-    if (lane == 0) {
-        tr_store(x_out, row, acc0, mode_x_out);
-    }
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp4_warp_f32(float* __restrict__ x_out, const int mode_x_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp4_warp_body<float>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
-}
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp4_warp_f64(double* __restrict__ x_out, const int mode_x_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp4_warp_body<double>(x_out, mode_x_out, u_centred_x, u_centred_y, x_b, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
-}
-
-// tr_nn_gaussian_kernel_sum_jvp5_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
-template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp5_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ d_b, const T* __restrict__ u_centred_x, const T* __restrict__ x_s, const T* __restrict__ d_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    extern __shared__ __align__(16) unsigned char tr_smem[];
-    T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_centred_y = sh;
-    T* const s_x_b = s_u_centred_y + ((stage & 1) ? (long long)tile * (n_d) : 0LL);
-    T* const s_d_b = s_x_b + ((stage & 2) ? (long long)tile * (1LL) : 0LL);
-    const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const bool active = row_ < nrows;
-    const long long row = active ? row_ : 0;
-    const long long i0 = row;
-    const long long kbeg = blockIdx.y * chunk;
-    const long long kend = tr_min(nk, kbeg + chunk);
-    T acc0 = T(0);
-    T acc1 = T(0);
-    for (long long k0 = kbeg; k0 < kend; k0 += tile) {
-        const int tn = (int)tr_min((long long)tile, kend - k0);
-        if (stage) __syncthreads();
-        if (stage & 1) {
-            const long long per = n_d;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p;
-                s_u_centred_y[z] = u_centred_y[z0 * n_d + w1];
-            }
-        }
-        if (stage & 2) {
-            const long long per = 1LL;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                s_x_b[z] = x_b[z0];
-            }
-        }
-        if (stage & 4) {
-            const long long per = 1LL;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                s_d_b[z] = tr_ld(d_b, z0);
-            }
-        }
-        if (stage) __syncthreads();
-        if (!active) continue;
-        for (int t = 0; t < tn; ++t) {
-            const long long kk = k0 + t;
-            const long long q0 = kk;
             T s1 = T(0);
             for (long long k3 = 0; k3 < n_d; ++k3) {
-                s1 += tr_sq(u_centred_x[i0 * n_d + k3] - ((stage & 1) ? s_u_centred_y[t * n_d + k3] : u_centred_y[q0 * n_d + k3]));
+                s1 += tr_sq(x_x[i0 * n_d + k3] - ((stage & 4) ? s_x_y[t * n_d + k3] : x_y[q0 * n_d + k3]));
             }
             const T v2 = exp(-s1/x_s[0]);
-            acc0 += v2*((stage & 4) ? s_d_b[t] : tr_ld(d_b, q0));
-            acc1 += s1*v2*((stage & 2) ? s_x_b[t] : x_b[q0]);
+            acc0 += v2*((stage & 2) ? s_d_b[t] : tr_ld(d_b, q0));
+            acc1 += s1*v2*((stage & 1) ? s_x_b[t] : x_b[q0]);
         }
     }
     if (active) {
         tr_store(d_out, row, acc0 + tr_ld(d_s, 0) * (acc1 / x_s[0] / x_s[0]), mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp5_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_b, const float* __restrict__ u_centred_x, const float* __restrict__ x_s, const float* __restrict__ d_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp5_rows_body<float>(d_out, mode_d_out, u_centred_y, x_b, d_b, u_centred_x, x_s, d_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_b, const float* __restrict__ d_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const float* __restrict__ d_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp1_rows_body<float>(d_out, mode_d_out, x_b, d_b, x_y, x_x, x_s, d_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp5_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ d_b, const double* __restrict__ u_centred_x, const double* __restrict__ x_s, const double* __restrict__ d_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp5_rows_body<double>(d_out, mode_d_out, u_centred_y, x_b, d_b, u_centred_x, x_s, d_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_b, const double* __restrict__ d_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const double* __restrict__ d_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp1_rows_body<double>(d_out, mode_d_out, x_b, d_b, x_y, x_x, x_s, d_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp5_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_gaussian_kernel_sum_jvp1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp5_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp1_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ d_b, const T* __restrict__ x_b, const T* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3471,7 +3199,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp5_warp_body(T* __re
             const long long q0 = kk;
             T s1 = T(0);
             for (long long k3 = 0; k3 < n_d; ++k3) {
-                s1 += tr_sq(u_centred_x[i0 * n_d + k3] - u_centred_y[q0 * n_d + k3]);
+                s1 += tr_sq(x_x[i0 * n_d + k3] - x_y[q0 * n_d + k3]);
             }
             const T v2 = exp(-s1/x_s[0]);
             acc0 += v2*tr_ld(d_b, q0);
@@ -3483,16 +3211,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp5_warp_body(T* __re
         tr_store(d_out, row, acc0 + tr_ld(d_s, 0) * (acc1 / x_s[0] / x_s[0]), mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp5_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp5_warp_body<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ d_b, const float* __restrict__ x_b, const float* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp1_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp5_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp5_warp_body<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp1_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ d_b, const double* __restrict__ x_b, const double* __restrict__ d_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp1_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_s, d_b, x_b, d_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp6_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_gaussian_kernel_sum_jvp2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp6_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ d_y, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ d_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     T* const s_d_y = sh;
@@ -3503,7 +3231,6 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp6_rows_body(T* __re
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long k0 = kbeg; k0 < kend; k0 += tile) {
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
@@ -3526,30 +3253,27 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp6_rows_body(T* __re
             const long long q1 = rem1 % n_d; rem1 /= n_d;
             const long long q0 = rem1;
             T s3 = T(0);
-            for (long long k5 = 0; k5 < n_d; ++k5) {
-                s3 += tr_sq(u_centred_x[i0 * n_d + k5] - u_centred_y[q0 * n_d + k5]);
+            for (long long k4 = 0; k4 < n_d; ++k4) {
+                s3 += tr_sq(x_x[i0 * n_d + k4] - x_y[q0 * n_d + k4]);
             }
-            const T v4 = x_b[q0]*((stage & 1) ? s_d_y[t] : tr_ld(d_y, q0 * n_d + q1))*exp(-s3/x_s[0]);
-            acc0 += v4*u_centred_x[i0 * n_d + q1];
-            acc1 += v4*u_centred_y[q0 * n_d + q1];
+            acc0 += (-x_x[i0 * n_d + q1] + x_y[q0 * n_d + q1])*x_b[q0]*((stage & 1) ? s_d_y[t] : tr_ld(d_y, q0 * n_d + q1))*exp(-s3/x_s[0]);
         }
     }
     if (active) {
-        const T v6 = T(2)/x_s[0];
-        tr_store(d_out, row, v6 * acc0 - v6 * acc1, mode_d_out);
+        tr_store(d_out, row, -T(2)/x_s[0] * acc0, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp6_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ d_y, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp6_rows_body<float>(d_out, mode_d_out, d_y, u_centred_x, u_centred_y, x_b, x_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ d_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp2_rows_body<float>(d_out, mode_d_out, d_y, x_x, x_y, x_b, x_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp6_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ d_y, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp6_rows_body<double>(d_out, mode_d_out, d_y, u_centred_x, u_centred_y, x_b, x_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ d_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp2_rows_body<double>(d_out, mode_d_out, d_y, x_x, x_y, x_b, x_s, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp6_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_gaussian_kernel_sum_jvp2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp6_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp2_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3557,36 +3281,31 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp6_warp_body(T* __re
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_d; rem1 /= n_d;
             const long long q0 = rem1;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(u_centred_x[i0 * n_d + k4] - u_centred_y[q0 * n_d + k4]);
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(x_x[i0 * n_d + k3] - x_y[q0 * n_d + k3]);
             }
-            const T v3 = x_b[q0]*tr_ld(d_y, q0 * n_d + q1)*exp(-s2/x_s[0]);
-            acc0 += v3*u_centred_x[i0 * n_d + q1];
-            acc1 += v3*u_centred_y[q0 * n_d + q1];
+            acc0 += (-x_x[i0 * n_d + q1] + x_y[q0 * n_d + q1])*x_b[q0]*tr_ld(d_y, q0 * n_d + q1)*exp(-s2/x_s[0]);
     }
     acc0 = tr_warp_sum(acc0);
-    acc1 = tr_warp_sum(acc1);
     if (lane == 0) {
-        const T v5 = T(2)/x_s[0];
-        tr_store(d_out, row, v5 * acc0 - v5 * acc1, mode_d_out);
+        tr_store(d_out, row, -T(2)/x_s[0] * acc0, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp6_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp6_warp_body<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp2_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp6_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp6_warp_body<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp2_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp2_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_y, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp7_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
+// tr_nn_gaussian_kernel_sum_jvp3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp7_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_rows_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -3596,7 +3315,6 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp7_rows_body(T* __re
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long k0 = kbeg; k0 < kend; k0 += tile) {
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
@@ -3608,30 +3326,27 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp7_rows_body(T* __re
             const long long q1 = rem1 % n_d; rem1 /= n_d;
             const long long q0 = rem1;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(u_centred_x[i0 * n_d + k4] - u_centred_y[q0 * n_d + k4]);
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(x_x[i0 * n_d + k3] - x_y[q0 * n_d + k3]);
             }
-            const T v3 = x_b[q0]*tr_ld(d_x, i0 * n_d + q1)*exp(-s2/x_s[0]);
-            acc0 += v3*u_centred_y[q0 * n_d + q1];
-            acc1 += v3*u_centred_x[i0 * n_d + q1];
+            acc0 += (x_x[i0 * n_d + q1] - x_y[q0 * n_d + q1])*x_b[q0]*tr_ld(d_x, i0 * n_d + q1)*exp(-s2/x_s[0]);
         }
     }
     if (active) {
-        const T v5 = T(2)/x_s[0];
-        tr_store(d_out, row, v5 * acc0 - v5 * acc1, mode_d_out);
+        tr_store(d_out, row, -T(2)/x_s[0] * acc0, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp7_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp7_rows_body<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_rows_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp3_rows_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp7_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_jvp7_rows_body<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_rows_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_jvp3_rows_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
-// tr_nn_gaussian_kernel_sum_jvp7_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
+// tr_nn_gaussian_kernel_sum_jvp3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp7_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp3_warp_body(T* __restrict__ d_out, const int mode_d_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ d_x, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3639,40 +3354,35 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_jvp7_warp_body(T* __re
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             long long rem1 = kk;
             const long long q1 = rem1 % n_d; rem1 /= n_d;
             const long long q0 = rem1;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(u_centred_x[i0 * n_d + k4] - u_centred_y[q0 * n_d + k4]);
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(x_x[i0 * n_d + k3] - x_y[q0 * n_d + k3]);
             }
-            const T v3 = x_b[q0]*tr_ld(d_x, i0 * n_d + q1)*exp(-s2/x_s[0]);
-            acc0 += v3*u_centred_y[q0 * n_d + q1];
-            acc1 += v3*u_centred_x[i0 * n_d + q1];
+            acc0 += (x_x[i0 * n_d + q1] - x_y[q0 * n_d + q1])*x_b[q0]*tr_ld(d_x, i0 * n_d + q1)*exp(-s2/x_s[0]);
     }
     acc0 = tr_warp_sum(acc0);
-    acc1 = tr_warp_sum(acc1);
     if (lane == 0) {
-        const T v5 = T(2)/x_s[0];
-        tr_store(d_out, row, v5 * acc0 - v5 * acc1, mode_d_out);
+        tr_store(d_out, row, -T(2)/x_s[0] * acc0, mode_d_out);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp7_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp7_warp_body<float>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_warp_f32(float* __restrict__ d_out, const int mode_d_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ d_x, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp3_warp_body<float>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp7_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_jvp7_warp_body<double>(d_out, mode_d_out, u_centred_x, u_centred_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_jvp3_warp_f64(double* __restrict__ d_out, const int mode_d_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ d_x, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_jvp3_warp_body<double>(d_out, mode_d_out, x_x, x_y, x_b, d_x, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb0_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ u_centred_x, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_b, const T* __restrict__ x_y, const T* __restrict__ x_x, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_centred_y = sh;
-    T* const s_x_b = s_u_centred_y + ((stage & 1) ? (long long)tile * (n_d) : 0LL);
+    T* const s_x_b = sh;
+    T* const s_x_y = s_x_b + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3682,21 +3392,10 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long k0 = kbeg; k0 < kend; k0 += tile) {
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_d;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p;
-                s_u_centred_y[z] = u_centred_y[z0 * n_d + w1];
-            }
-        }
-        if (stage & 2) {
             const long long per = 1LL;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
@@ -3705,36 +3404,43 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_rows_body(T* __res
                 s_x_b[z] = x_b[z0];
             }
         }
+        if (stage & 2) {
+            const long long per = n_d;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_y[z] = x_y[z0 * n_d + w1];
+            }
+        }
         if (stage) __syncthreads();
         if (!active) continue;
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(u_centred_x[i0 * n_d + k4] - ((stage & 1) ? s_u_centred_y[t * n_d + k4] : u_centred_y[q0 * n_d + k4]));
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(x_x[i0 * n_d + k3] - ((stage & 2) ? s_x_y[t * n_d + k3] : x_y[q0 * n_d + k3]));
             }
-            const T v3 = ((stage & 2) ? s_x_b[t] : x_b[q0])*exp(-s2/x_s[0]);
-            acc0 += v3*((stage & 1) ? s_u_centred_y[t * n_d + i1] : u_centred_y[q0 * n_d + i1]);
-            acc1 += v3;
+            acc0 += (x_x[i0 * n_d + i1] - ((stage & 2) ? s_x_y[t * n_d + i1] : x_y[q0 * n_d + i1]))*((stage & 1) ? s_x_b[t] : x_b[q0])*exp(-s2/x_s[0]);
         }
     }
     if (active) {
-        const T v5 = T(2)*tr_ld(b_out, i0)/x_s[0];
-        tr_store(b_x, row, v5 * acc0 - v5*u_centred_x[i0 * n_d + i1] * acc1, mode_b_x);
+        tr_store(b_x, row, -T(2)*tr_ld(b_out, i0)/x_s[0] * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ u_centred_x, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb0_rows_body<float>(b_x, mode_b_x, u_centred_y, x_b, u_centred_x, x_s, b_out, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_b, const float* __restrict__ x_y, const float* __restrict__ x_x, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb0_rows_body<float>(b_x, mode_b_x, x_b, x_y, x_x, x_s, b_out, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ u_centred_x, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb0_rows_body<double>(b_x, mode_b_x, u_centred_y, x_b, u_centred_x, x_s, b_out, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_rows_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_b, const double* __restrict__ x_y, const double* __restrict__ x_x, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_j, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb0_rows_body<double>(b_x, mode_b_x, x_b, x_y, x_x, x_s, b_out, n_d, n_j, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_gaussian_kernel_sum_pb0_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __restrict__ b_x, const int mode_b_x, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ x_s, const T* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3744,38 +3450,33 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb0_warp_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(u_centred_x[i0 * n_d + k4] - u_centred_y[q0 * n_d + k4]);
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(x_x[i0 * n_d + k3] - x_y[q0 * n_d + k3]);
             }
-            const T v3 = x_b[q0]*exp(-s2/x_s[0]);
-            acc0 += v3*u_centred_y[q0 * n_d + i1];
-            acc1 += v3;
+            acc0 += (x_x[i0 * n_d + i1] - x_y[q0 * n_d + i1])*x_b[q0]*exp(-s2/x_s[0]);
     }
     acc0 = tr_warp_sum(acc0);
-    acc1 = tr_warp_sum(acc1);
     if (lane == 0) {
-        const T v5 = T(2)*tr_ld(b_out, i0)/x_s[0];
-        tr_store(b_x, row, v5 * acc0 - v5*u_centred_x[i0 * n_d + i1] * acc1, mode_b_x);
+        tr_store(b_x, row, -T(2)*tr_ld(b_out, i0)/x_s[0] * acc0, mode_b_x);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb0_warp_body<float>(b_x, mode_b_x, u_centred_x, u_centred_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f32(float* __restrict__ b_x, const int mode_b_x, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ x_s, const float* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb0_warp_body<float>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb0_warp_body<double>(b_x, mode_b_x, u_centred_x, u_centred_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb0_warp_f64(double* __restrict__ b_x, const int mode_b_x, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ x_s, const double* __restrict__ b_out, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb0_warp_body<double>(b_x, mode_b_x, x_x, x_y, x_b, x_s, b_out, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb1_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ u_centred_x, const T* __restrict__ b_out, const T* __restrict__ u_centred_y, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ b_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_centred_x = sh;
-    T* const s_b_out = s_u_centred_x + ((stage & 1) ? (long long)tile * (n_d) : 0LL);
+    T* const s_b_out = sh;
+    T* const s_x_x = s_b_out + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3785,21 +3486,10 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long k0 = kbeg; k0 < kend; k0 += tile) {
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_d;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p;
-                s_u_centred_x[z] = u_centred_x[z0 * n_d + w1];
-            }
-        }
-        if (stage & 2) {
             const long long per = 1LL;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
@@ -3808,36 +3498,43 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_rows_body(T* __res
                 s_b_out[z] = tr_ld(b_out, z0);
             }
         }
+        if (stage & 2) {
+            const long long per = n_d;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_x[z] = x_x[z0 * n_d + w1];
+            }
+        }
         if (stage) __syncthreads();
         if (!active) continue;
         for (int t = 0; t < tn; ++t) {
             const long long kk = k0 + t;
             const long long q0 = kk;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(((stage & 1) ? s_u_centred_x[t * n_d + k4] : u_centred_x[q0 * n_d + k4]) - u_centred_y[i0 * n_d + k4]);
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(((stage & 2) ? s_x_x[t * n_d + k3] : x_x[q0 * n_d + k3]) - x_y[i0 * n_d + k3]);
             }
-            const T v3 = ((stage & 2) ? s_b_out[t] : tr_ld(b_out, q0))*exp(-s2/x_s[0]);
-            acc0 += v3*((stage & 1) ? s_u_centred_x[t * n_d + i1] : u_centred_x[q0 * n_d + i1]);
-            acc1 += v3;
+            acc0 += (-((stage & 2) ? s_x_x[t * n_d + i1] : x_x[q0 * n_d + i1]) + x_y[i0 * n_d + i1])*((stage & 1) ? s_b_out[t] : tr_ld(b_out, q0))*exp(-s2/x_s[0]);
         }
     }
     if (active) {
-        const T v5 = T(2)*x_b[i0]/x_s[0];
-        tr_store(b_y, row, v5 * acc0 - v5*u_centred_y[i0 * n_d + i1] * acc1, mode_b_y);
+        tr_store(b_y, row, -T(2)*x_b[i0]/x_s[0] * acc0, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ u_centred_x, const float* __restrict__ b_out, const float* __restrict__ u_centred_y, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb1_rows_body<float>(b_y, mode_b_y, u_centred_x, b_out, u_centred_y, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ b_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb1_rows_body<float>(b_y, mode_b_y, b_out, x_x, x_y, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ u_centred_x, const double* __restrict__ b_out, const double* __restrict__ u_centred_y, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb1_rows_body<double>(b_y, mode_b_y, u_centred_x, b_out, u_centred_y, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_rows_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ b_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb1_rows_body<double>(b_y, mode_b_y, b_out, x_x, x_y, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_gaussian_kernel_sum_pb1_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __restrict__ b_y, const int mode_b_y, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const T* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3847,38 +3544,33 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb1_warp_body(T* __res
     const long long kbeg = blockIdx.y * chunk;
     const long long kend = tr_min(nk, kbeg + chunk);
     T acc0 = T(0);
-    T acc1 = T(0);
     for (long long kk = kbeg + 32 * (warp % wpr) + lane; kk < kend; kk += 32 * wpr) {
             const long long q0 = kk;
             T s2 = T(0);
-            for (long long k4 = 0; k4 < n_d; ++k4) {
-                s2 += tr_sq(u_centred_x[q0 * n_d + k4] - u_centred_y[i0 * n_d + k4]);
+            for (long long k3 = 0; k3 < n_d; ++k3) {
+                s2 += tr_sq(x_x[q0 * n_d + k3] - x_y[i0 * n_d + k3]);
             }
-            const T v3 = tr_ld(b_out, q0)*exp(-s2/x_s[0]);
-            acc0 += v3*u_centred_x[q0 * n_d + i1];
-            acc1 += v3;
+            acc0 += (-x_x[q0 * n_d + i1] + x_y[i0 * n_d + i1])*tr_ld(b_out, q0)*exp(-s2/x_s[0]);
     }
     acc0 = tr_warp_sum(acc0);
-    acc1 = tr_warp_sum(acc1);
     if (lane == 0) {
-        const T v5 = T(2)*x_b[i0]/x_s[0];
-        tr_store(b_y, row, v5 * acc0 - v5*u_centred_y[i0 * n_d + i1] * acc1, mode_b_y);
+        tr_store(b_y, row, -T(2)*x_b[i0]/x_s[0] * acc0, mode_b_y);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb1_warp_body<float>(b_y, mode_b_y, u_centred_x, u_centred_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f32(float* __restrict__ b_y, const int mode_b_y, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const float* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb1_warp_body<float>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb1_warp_body<double>(b_y, mode_b_y, u_centred_x, u_centred_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb1_warp_f64(double* __restrict__ b_y, const int mode_b_y, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const double* __restrict__ x_b, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb1_warp_body<double>(b_y, mode_b_y, x_x, x_y, b_out, x_s, x_b, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb2_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ u_centred_x, const T* __restrict__ b_out, const T* __restrict__ u_centred_y, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ b_out, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_s, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
-    T* const s_u_centred_x = sh;
-    T* const s_b_out = s_u_centred_x + ((stage & 1) ? (long long)tile * (n_d) : 0LL);
+    T* const s_b_out = sh;
+    T* const s_x_x = s_b_out + ((stage & 1) ? (long long)tile * (1LL) : 0LL);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const bool active = row_ < nrows;
     const long long row = active ? row_ : 0;
@@ -3890,22 +3582,22 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __res
         const int tn = (int)tr_min((long long)tile, kend - k0);
         if (stage) __syncthreads();
         if (stage & 1) {
-            const long long per = n_d;
-            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
-                const long long kk = k0 + z / per;
-                long long p = z % per;
-                const long long z0 = kk;
-                const long long w1 = p;
-                s_u_centred_x[z] = u_centred_x[z0 * n_d + w1];
-            }
-        }
-        if (stage & 2) {
             const long long per = 1LL;
             for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
                 const long long kk = k0 + z / per;
                 long long p = z % per;
                 const long long z0 = kk;
                 s_b_out[z] = tr_ld(b_out, z0);
+            }
+        }
+        if (stage & 2) {
+            const long long per = n_d;
+            for (long long z = threadIdx.x; z < (long long)tn * per; z += blockDim.x) {
+                const long long kk = k0 + z / per;
+                long long p = z % per;
+                const long long z0 = kk;
+                const long long w1 = p;
+                s_x_x[z] = x_x[z0 * n_d + w1];
             }
         }
         if (stage) __syncthreads();
@@ -3915,26 +3607,26 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_rows_body(T* __res
             const long long q0 = kk;
             T s1 = T(0);
             for (long long k2 = 0; k2 < n_d; ++k2) {
-                s1 += tr_sq(((stage & 1) ? s_u_centred_x[t * n_d + k2] : u_centred_x[q0 * n_d + k2]) - u_centred_y[i0 * n_d + k2]);
+                s1 += tr_sq(((stage & 2) ? s_x_x[t * n_d + k2] : x_x[q0 * n_d + k2]) - x_y[i0 * n_d + k2]);
             }
-            acc0 += ((stage & 2) ? s_b_out[t] : tr_ld(b_out, q0))*exp(-s1/x_s[0]);
+            acc0 += ((stage & 1) ? s_b_out[t] : tr_ld(b_out, q0))*exp(-s1/x_s[0]);
         }
     }
     if (active) {
         tr_store(b_b, row, acc0, mode_b_b);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ u_centred_x, const float* __restrict__ b_out, const float* __restrict__ u_centred_y, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb2_rows_body<float>(b_b, mode_b_b, u_centred_x, b_out, u_centred_y, x_s, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ b_out, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_s, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb2_rows_body<float>(b_b, mode_b_b, b_out, x_x, x_y, x_s, n_i, n_d, n_j, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ u_centred_x, const double* __restrict__ b_out, const double* __restrict__ u_centred_y, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb2_rows_body<double>(b_b, mode_b_b, u_centred_x, b_out, u_centred_y, x_s, n_d, n_i, n_j, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_rows_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ b_out, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_s, const long long n_i, const long long n_d, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb2_rows_body<double>(b_b, mode_b_b, b_out, x_x, x_y, x_s, n_i, n_d, n_j, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_gaussian_kernel_sum_pb2_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __restrict__ b_b, const int mode_b_b, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -3946,7 +3638,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __res
             const long long q0 = kk;
             T s1 = T(0);
             for (long long k2 = 0; k2 < n_d; ++k2) {
-                s1 += tr_sq(u_centred_x[q0 * n_d + k2] - u_centred_y[i0 * n_d + k2]);
+                s1 += tr_sq(x_x[q0 * n_d + k2] - x_y[i0 * n_d + k2]);
             }
             acc0 += tr_ld(b_out, q0)*exp(-s1/x_s[0]);
     }
@@ -3955,16 +3647,16 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb2_warp_body(T* __res
         tr_store(b_b, row, acc0, mode_b_b);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb2_warp_body<float>(b_b, mode_b_b, u_centred_x, u_centred_y, b_out, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f32(float* __restrict__ b_b, const int mode_b_b, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb2_warp_body<float>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb2_warp_body<double>(b_b, mode_b_b, u_centred_x, u_centred_y, b_out, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb2_warp_f64(double* __restrict__ b_b, const int mode_b_b, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_d, const long long n_i, const long long n_j, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb2_warp_body<double>(b_b, mode_b_b, x_x, x_y, b_out, x_s, n_d, n_i, n_j, nrows, nk, chunk, wpr);
 }
 
 // tr_nn_gaussian_kernel_sum_pb3_rows: reduction, one thread per output element; reduced-index tiles staged in shared memory
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     T* const sh = reinterpret_cast<T*>(tr_smem);
     const long long row_ = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -3985,7 +3677,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __res
             const long long q0 = rem1;
             T s2 = T(0);
             for (long long k3 = 0; k3 < n_d; ++k3) {
-                s2 += tr_sq(u_centred_x[q0 * n_d + k3] - u_centred_y[q1 * n_d + k3]);
+                s2 += tr_sq(x_x[q0 * n_d + k3] - x_y[q1 * n_d + k3]);
             }
             acc0 += s2*x_b[q1]*tr_ld(b_out, q0)*exp(-s2/x_s[0]);
         }
@@ -3994,17 +3686,17 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_rows_body(T* __res
         tr_store(b_s, row, (acc0 / x_s[0] / x_s[0]), mode_b_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb3_rows_body<float>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb3_rows_body<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
-    tr_nn_gaussian_kernel_sum_pb3_rows_body<double>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_rows_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int tile, const int stage) {
+    tr_nn_gaussian_kernel_sum_pb3_rows_body<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, tile, stage);
 }
 
 // tr_nn_gaussian_kernel_sum_pb3_warp: reduction, wpr warps per output element (1 when there are many); lanes stride over the
 // reduced indices
 template <typename T>
-__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ u_centred_x, const T* __restrict__ u_centred_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+__device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __restrict__ b_s, const int mode_b_s, const T* __restrict__ x_x, const T* __restrict__ x_y, const T* __restrict__ x_b, const T* __restrict__ b_out, const T* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long row = blockIdx.x * (long long)((blockDim.x >> 5) / wpr) + warp / wpr;
     if (row >= nrows) return;  // whole warps leave together
@@ -4017,7 +3709,7 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __res
             const long long q0 = rem1;
             T s2 = T(0);
             for (long long k3 = 0; k3 < n_d; ++k3) {
-                s2 += tr_sq(u_centred_x[q0 * n_d + k3] - u_centred_y[q1 * n_d + k3]);
+                s2 += tr_sq(x_x[q0 * n_d + k3] - x_y[q1 * n_d + k3]);
             }
             acc0 += s2*x_b[q1]*tr_ld(b_out, q0)*exp(-s2/x_s[0]);
     }
@@ -4026,9 +3718,9 @@ __device__ __forceinline__ void tr_nn_gaussian_kernel_sum_pb3_warp_body(T* __res
         tr_store(b_s, row, (acc0 / x_s[0] / x_s[0]), mode_b_s);
     }
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ u_centred_x, const float* __restrict__ u_centred_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb3_warp_body<float>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f32(float* __restrict__ b_s, const int mode_b_s, const float* __restrict__ x_x, const float* __restrict__ x_y, const float* __restrict__ x_b, const float* __restrict__ b_out, const float* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb3_warp_body<float>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }
-extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ u_centred_x, const double* __restrict__ u_centred_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
-    tr_nn_gaussian_kernel_sum_pb3_warp_body<double>(b_s, mode_b_s, u_centred_x, u_centred_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
+extern "C" __global__ void __launch_bounds__(TR_BLOCK) tr_nn_gaussian_kernel_sum_pb3_warp_f64(double* __restrict__ b_s, const int mode_b_s, const double* __restrict__ x_x, const double* __restrict__ x_y, const double* __restrict__ x_b, const double* __restrict__ b_out, const double* __restrict__ x_s, const long long n_j, const long long n_d, const long long n_i, const long long nrows, const long long nk, const long long chunk, const int wpr) {
+    tr_nn_gaussian_kernel_sum_pb3_warp_body<double>(b_s, mode_b_s, x_x, x_y, x_b, b_out, x_s, n_j, n_d, n_i, nrows, nk, chunk, wpr);
 }

@@ -113,3 +113,65 @@ def test_checked_sum_checks_row_blocks(ns, monkeypatch):
     X, Y = X[:, :3], Y[:, :3]
     want = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=-1).astype(np.float64)
     assert np.max(np.abs(whole - want) / np.maximum(want, 1.0)) <= 1e-12
+
+
+def _difference_calls(xp, x, y, c, log):
+    """The functions the generated code passes checked_sum for Σ_j c[i,j]·(x[i,d] - y[j,d]) (a kept difference:
+    numpy_direct.CheckedDifference), over xp, recording what they are asked."""
+    def direct(r, m):                 # per pair, at rows r
+        log.append(("direct", m))
+        return xp.sum(c[r][:, :, None] * (x[r][:, None, :] - y[None, :, :]), axis=1)
+
+    def at(pos):
+        log.append(("at", len(pos[0])))
+        return xp.sum(c[pos[0], :] * (x[pos[0], pos[1]][:, None] - xp.transpose(y[:, pos[1]])), axis=1)
+
+    def expanded():
+        log.append(("expanded",))
+        return x * xp.sum(c, axis=1)[:, None] - c @ y
+
+    def bound(r, m):
+        return xp.abs(x[r]) * xp.sum(xp.abs(c[r]), axis=1)[:, None] + xp.abs(c[r]) @ xp.abs(y)
+
+    def floor(r, m):
+        return xp.abs(x[r] * xp.sum(xp.abs(c[r]), axis=1)[:, None] - xp.abs(c[r]) @ y)
+    return direct, at, expanded, bound, floor
+
+
+@pytest.mark.parametrize("ns", NAMESPACES, ids=[n[0] for n in NAMESPACES])
+@pytest.mark.parametrize("layout", ["cloud", "cloud without floor", "two clusters"])
+def test_checked_sum_of_a_kept_difference(ns, layout):
+    """Σ_j c·(x_i - y_j) with c of either sign: near the origin the expansion, a few entries gathered (the floor
+    Σ_j |c|·(x_i - y_j) vouches for entries whose value the signs of c made small; without it nearly every
+    entry is flagged and all are read per pair); two clusters far apart, every entry read per pair, by blocks of
+    rows within the budget. JAX reads it per pair always (runtime.jax transposes the frule: no check on
+    tangent values)."""
+    name, xp, asarray, jit = ns
+    rng = np.random.default_rng(5)
+    x, y, c = rng.standard_normal((40, 6)), rng.standard_normal((50, 6)), rng.standard_normal((40, 50))
+    if layout == "two clusters":      # c is 0 between them, as the kernel is: each sum is within a cluster
+        x[::2] += 1e6
+        y[::2] += 1e6
+        c *= np.arange(40)[:, None] % 2 == np.arange(50) % 2
+    X, Y, C = (v.astype(np.longdouble) for v in (x, y, c))
+    want = np.einsum("ij,ijd->id", C, X[:, None, :] - Y[None, :, :]).astype(np.float64)
+    log: list = []
+
+    def run(x, y, c):
+        direct, at, expanded, bound, floor = _difference_calls(xp, x, y, c, log)
+        return xp.checked_sum((50,), 40, direct, at, expanded, bound,
+                              floor=None if layout == "cloud without floor" else floor, budget=10 * 50 * 6)
+    got = np.asarray(jit(run)(asarray(x), asarray(y), asarray(c)), np.float64)
+    scale = np.einsum("ij,ijd->id", np.abs(C), np.abs(X[:, None, :] - Y[None, :, :])).astype(np.float64)
+    assert np.max(np.abs(got - want) / scale) <= 1e-13, (name, layout)
+    kinds = [e[0] for e in log]
+    if name == "jax":
+        assert "expanded" not in kinds and "at" not in kinds, kinds
+    elif layout == "cloud" and name == "tnp":       # traced values: where(flagged, direct, value)
+        assert "at" not in kinds and "direct" in kinds, kinds
+    elif layout == "cloud":
+        assert "direct" not in kinds and 0 < sum(e[1] for e in log if e[0] == "at") <= 0.15 * 40 * 6, log
+    else:
+        # all read per pair: a probe row, then blocks of 10 rows (all at once where no row blocks: tnp)
+        assert "at" not in kinds and sum(e[1] for e in log if e[0] == "direct") == 41, log
+        assert name == "tnp" or [e[1] for e in log if e[0] == "direct"] == [1, 10, 10, 10, 10], log
