@@ -539,11 +539,25 @@ def op_entry(op: OpPlan):
     return entry
 
 
+# A rule of more statements than this gets no kernels: its verified NumPy code runs (issue 28). The C++ of a chain of
+# n elementwise statements compiles at -O3 in 2.3 s for n = 100, 12.5 s for 300 and 69 s for 1000 (at its first
+# call on a machine), and at -O0 for derive-rules' check in 0.85, 4.0 and 9.3 s, growing faster than n, while
+# the kernels of the chain of 100 ran no faster than its NumPy code (0.31 s against 0.24 s a call at 10⁶
+# elements): past a few hundred statements the compile costs more than it can save (benchmarks/RESULTS.md).
+KERNEL_STATEMENTS = 256
+
+
 def plan_ops(results, kernels: KernelSet, generate_op):
     """({rule name: manifest entry}, {rule name: why it has none}): a rule whose kernels cannot be printed
-    (generate_op raises NotImplementedError) is left out with its reason, none of its kernels kept."""
+    (generate_op raises NotImplementedError), or longer than KERNEL_STATEMENTS, is left out with its reason, none
+    of its kernels kept."""
     ops, left_out = {}, {}
     for r in results:
+        n = len(getattr(getattr(r, "program", None), "stmts", None) or ())
+        if n > KERNEL_STATEMENTS:
+            left_out[r.name] = (f"left to NumPy: {n} statements, more than the {KERNEL_STATEMENTS} whose kernels "
+                                f"compile in seconds")
+            continue
         mark = kernels.mark()
         try:
             ops[r.name] = generate_op(r, kernels)

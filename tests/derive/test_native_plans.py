@@ -48,3 +48,27 @@ def test_no_shipped_op_is_left_out_of_its_plans():
         reasons = {**manifest.get("numpy_only", {}), **manifest.get("unsupported", {})}
         bad = {op: why for op, why in reasons.items() if pipeline.NATIVE_LEFT_OUT in why}
         assert not bad, f"{js.name}: {bad}"
+
+
+def test_a_rule_too_long_for_kernels_is_left_to_numpy_with_its_reason(tmp_path, cache, capsys, monkeypatch):
+    # issue 28: a chain of 1000 statements compiled its kernels for the check for 9 s (69 s at -O3 on first use)
+    from derive.emission import kernels
+
+    monkeypatch.setattr(kernels, "KERNEL_STATEMENTS", 2)
+    f = tmp_path / "long.rules"
+    f.write_text("long(x[i]) -> t3[i]:\n    t1[i] = x[i] * 2\n    t2[i] = sin(t1[i])\n    t3[i] = t2[i] * t1[i]\n"
+                 "short(x[i]) -> y[i] = x[i] * 3\n")
+    out = tmp_path / "out"
+    assert cli.main([str(f), "--out", str(out), "-q"]) == 0, capsys.readouterr().out
+    why = "left to NumPy: 3 statements, more than the 2 whose kernels compile in seconds"
+    cuda = json.loads((out / "cuda" / "long.json").read_text())
+    assert cuda["unsupported"] == {"long": why} and set(cuda["ops"]) == {"short"}
+    if native.available()[0]:
+        cpu = json.loads((out / "cpu" / "long.json").read_text())
+        assert cpu["numpy_only"] == {"long": why} and set(cpu["ops"]) == {"short"}
+    from runtime.rule_cache import load_module_file
+
+    mod = load_module_file(out / "long.py", "test")
+    x = np.linspace(-1, 1, 5000)      # past native.MIN_ELEMENTS: the short op's kernels, the long op's NumPy code
+    np.testing.assert_allclose(mod.long(x), np.sin(2 * x) * 2 * x, rtol=1e-14)
+    np.testing.assert_allclose(mod.short(x), 3 * x, rtol=1e-15)
