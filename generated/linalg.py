@@ -1577,7 +1577,16 @@ RULES = {'matmul': {'name': 'matmul',
                           'matrix': 'dd = tr(adj(A)·dA)',
                           'index': 'dd = Σ_kl adj(A)[l,k]·dA[k,l]',
                           'index_latex': '\\mathrm{d}d = \\sum_{kl} \\operatorname{adj}(A)_{lk} '
-                                         '\\mathrm{d}A_{kl}'}],
+                                         '\\mathrm{d}A_{kl}'},
+                         {'target': 'adj(A)',
+                          'text': 'adj(A) = the adjugate (det(A)·A⁻¹ where A is invertible, continuous at '
+                                  'singular A)',
+                          'latex': '\\operatorname{adj}(A) = \\text{the adjugate}',
+                          'matrix': None,
+                          'index': 'adj(A) = the adjugate (det(A)·A⁻¹ where A is invertible, continuous at '
+                                   'singular A)',
+                          'index_latex': '\\operatorname{adj}(A) = \\text{the adjugate}',
+                          'where': True}],
          'pullback': [{'target': 'dA',
                        'text': 'dA = d·dd·A⁻ᵀ',
                        'latex': '\\mathrm{d}A = d \\mathrm{d}d A^{-\\top}',

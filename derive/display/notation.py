@@ -417,6 +417,18 @@ class _IndexStr(_BoundNames, StrPrinter):
     def _print_Equality(self, e):     # as the rule is written (SymPy's own text is Eq(a, b))
         return f"{self._print(e.lhs)} == {self._print(e.rhs)}"
 
+    def _print_LessThan(self, e):     # j ≤ i, as the brackets print it (SymPy's own text is j <= i)
+        return f"{self._print(e.lhs)} ≤ {self._print(e.rhs)}"
+
+    def _print_GreaterThan(self, e):
+        return f"{self._print(e.lhs)} ≥ {self._print(e.rhs)}"
+
+    def _print_Infinity(self, e):     # ∞ (SymPy's own text is oo)
+        return "∞"
+
+    def _print_NegativeInfinity(self, e):
+        return "-∞"
+
     def _print_Mul(self, e):
         return super()._print_Mul(e).replace("*", "·")
 
@@ -606,7 +618,36 @@ def definition_lines(d, stmts, style="unicode", show=None):
                  for a in sp.Add.make_args(st.expr)]
         ls = LinStmt(n, tuple(st.indices), terms)
         out.append((pretty_name(n, style), (show(ls) if show is not None else None) or stmt_index(ls, style)))
-    return out + where_lines(stmts, style)
+    return out + _value_lines(read, style) + where_lines(stmts, style)
+
+
+# primitives whose shown value is notation every reader knows (X⁻¹, det(X)); the others' values are defined on a
+# line of their own: exp(X) is expm's, not the elementwise exp of the same display, and V(S)'s signs are ours
+_UNIVERSAL = ("inv", "det")
+
+
+def _value_lines(read, style):
+    """[(shown value, its definition)] of the primitives' values the shown statements read: `exp(X) = expm(X),
+    the matrix exponential`, in the rule language's name and the primitive's own description."""
+    out = []
+    for n in sorted(read):
+        got = primitive_value(n)
+        if got is None or got[0].name in _UNIVERSAL:
+            continue
+        p, arg = got
+        shown = pretty_name(n, style)
+        if style == "unicode":
+            what = f"{p.name}({pretty_name(arg)})"
+            doc = re.sub(r"\bX\b", pretty_name(arg), p.doc)          # the declaration's X is this value's argument
+            out.append((shown, f"{shown} = {doc}" if what == shown else f"{shown} = {what}, {doc}"))
+        else:
+            word = p.name.replace("_", r"\_")
+            what = rf"\operatorname{{{word}}}({pretty_name(arg, style)})"
+            doc = p.doc.split(" (")[0]
+            doc = rf"\text{{{doc}}}" if doc.isascii() and not set(doc) & set("\\{}$&%#^_~") else ""
+            out.append((shown, f"{shown} = {doc}" if what == shown and doc else
+                        f"{shown} = {what}" + (rf" \text{{, }}{doc}" if doc else "")))
+    return out
 
 
 def _calls(tree):
@@ -647,7 +688,14 @@ SHOWN_FUNCTIONS = {
              r"\operatorname{triu}(A) = \operatorname{triu}(A, 0)"),
     "softmax": ("softmax(u)[i] = exp(u[i])/Σ_k exp(u[k]), along the last index",
                 r"\operatorname{softmax}(u)_{i} = \frac{e^{u_{i}}}{\sum_{k} e^{u_{k}}} \text{, along the last index}"),
+    "step": ("step(u) = 1 where u > 0, else 0 (elementwise)",
+             r"\operatorname{step}(u) = 1 \text{ where } u > 0 \text{, else } 0 \text{ (elementwise)}"),
+    "sym": ("sym(A) = (A + Aᵀ)/2", r"\operatorname{sym}(A) = \tfrac{1}{2} (A + A^{\top})"),
+    "Φ": ("Φ(A) = the lower triangle of A, its diagonal halved",
+          r"\Phi(A) = \text{the lower triangle of } A \text{, its diagonal halved}"),
 }
+# how each is called in LaTeX, where that is not \operatorname{name}
+_LATEX_CALL = {"Φ": r"\Phi"}
 
 
 def function_lines(texts, style="unicode"):
@@ -655,5 +703,6 @@ def function_lines(texts, style="unicode"):
     table's order."""
     text = "\n".join(t for t in texts if t)
     called = {n for n in SHOWN_FUNCTIONS
-              if re.search(rf"(?<![\w\\]){n}\(|\\operatorname{{{n}}}", text)}
+              if re.search(rf"(?<![\w\\]){n}\(|" + re.escape(_LATEX_CALL.get(n, rf"\operatorname{{{n}}}")) + r"(?!\w)",
+                           text)}
     return [(n, d[0] if style == "unicode" else d[1]) for n, d in SHOWN_FUNCTIONS.items() if n in called]

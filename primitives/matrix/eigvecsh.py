@@ -27,7 +27,8 @@ def _vjp(xp, w, V, Vbar):
 
 PRIMITIVE = MatrixPrimitive(
     name="eigvecsh",
-    doc="the eigenvectors (columns) of a symmetric matrix, in ascending order of their eigenvalues",
+    doc="the eigenvectors (columns) of a symmetric matrix, in ascending order of their eigenvalues, each with its "
+        "component of largest magnitude positive",
     forward=_forward,
     result="square",
     domain="symmetric",

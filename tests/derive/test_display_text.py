@@ -127,3 +127,21 @@ def test_a_power_of_a_squared_norm_has_its_parentheses():
     assert "dx = (‖v‖²)²·dy" in r.pullback_text().splitlines()
     assert r"\left(\left\lVert v \right\rVert^{2}\right)^{2}" in r.pullback_text("latex")
     assert not latex_compile.model_errors(r.pullback_text("latex") + r.pullback_index("latex"))
+
+
+@pytest.mark.parametrize("src, want", [
+    # issue 25 (a hostile transcription): step, sym, Φ, chol(S), V(S) and exp(X) were read without a definition;
+    # exp(X) elementwise is 136 % off, V(S) without its signs 200 %, step(0) = 1 (Heaviside) 109 %
+    ("relu(x[i]) -> y[i] = max(x[i], 0)", ["step(u) = 1 where u > 0, else 0 (elementwise)"]),
+    ("cs(S[i,j]: spd, W[i,j]) -> t[] = sum(i, j, cholesky(S)[i,j]*W[i,j])",
+     ["chol(S) = cholesky(S), the lower Cholesky factor of a symmetric positive definite matrix",
+      "sym(A) = (A + Aᵀ)/2", "Φ(A) = the lower triangle of A, its diagonal halved"]),
+    ("ev(S[i,j]: symmetric, W[i,j]) -> t[] = sum(i, j, eigvecsh(S)[i,j] * W[i,j])",
+     ["V(S) = eigvecsh(S), the eigenvectors (columns) of a symmetric matrix, in ascending order of their "
+      "eigenvalues, each with its component of largest magnitude positive"]),
+    ("cm(x[i]) -> y[i] = max(j, where(j <= i, x[j], -inf))", ["t0[j,i] = where(j ≤ i, x[j], -∞)"]),
+])
+def test_every_function_and_value_a_display_names_is_defined_below_it(src, want):
+    lines = api.derive_text(src)[0].pullback_text().splitlines()
+    assert all(w in lines for w in want), lines
+    assert not any("oo" in ln.split(" = ", 1)[1] for ln in lines if " = " in ln)

@@ -372,8 +372,15 @@ GLOSSARY = tuple(sorted({sym for p in PRIMITIVES.values() for sym, *_ in p.show_
                         key=len, reverse=True))
 
 
+# a primitive's value defined on a line of its own (`exp(X) = expm(X), the matrix exponential`), as a book's text
+# says which exp it means
+VALUES = tuple(re.escape(p.show).replace(re.escape("{X}"), ".+").replace(re.escape("{B}"), ".+")
+               for p in PRIMITIVES.values())
+
+
 def _glossary(lhs):
-    return any(re.fullmatch(rf"{re.escape(sym)}(\(.*\)(\[.*\])?|[ᵢⱼ]*)", lhs) for sym in GLOSSARY)
+    return any(re.fullmatch(rf"{re.escape(sym)}(\(.*\)(\[.*\])?|[ᵢⱼ]*)", lhs) for sym in GLOSSARY) or \
+        any(re.fullmatch(v, lhs) for v in VALUES)
 
 
 def length(lines: dict, skip=()) -> tuple:
