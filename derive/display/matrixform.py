@@ -923,6 +923,20 @@ def _had_factors(item, orient, st, pt):
     return [(_print_item(it, orient, st), _item_value(it, orient, pt) if pt is not None else None) for it in one]
 
 
+def _extents_by_free(ls, free):
+    """ls with size(k) of a summed index k written size(i) for the free index i of the same extent: a summed index
+    is no axis of the matrix form (dx = dy - 𝟙·dyᵀ·𝟙/size(i), not size(k) for a k the form never shows)."""
+    def named(t):
+        swap = {}
+        for x in t.coeff.atoms(Extent):
+            f = next((f for f in free if f.ext == x.args[0].ext), None)
+            if x.args[0] not in free and f is not None:
+                swap[x] = Extent(f)
+        return type(t)(t.coeff.xreplace(swap), t.sums, t.atom) if swap else t
+    terms = [named(t) for t in ls.terms]
+    return ls if all(a is b for a, b in zip(terms, ls.terms)) else type(ls)(ls.target, ls.indices, terms)
+
+
 def stmt_matrix(ls, style="unicode", pt=None):
     """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
     try:
@@ -941,6 +955,7 @@ def _stmt_matrix(ls, style, pt):
         return text if pt is None else (text, np.float64(0.0))
     if any(shifts.has_affine(t.coeff * t.atom) for t in ls.terms):
         return None         # a shifted read (a convolution) has no matrix product form: index form only
+    ls = _extents_by_free(ls, free)
     tri = common_triangle(ls)
     if tri is not None:
         return _triangle_matrix(ls, style, pt, tri)

@@ -145,3 +145,10 @@ def test_every_function_and_value_a_display_names_is_defined_below_it(src, want)
     lines = api.derive_text(src)[0].pullback_text().splitlines()
     assert all(w in lines for w in want), lines
     assert not any("oo" in ln.split(" = ", 1)[1] for ln in lines if " = " in ln)
+
+
+def test_an_extent_in_a_matrix_form_is_named_by_an_index_the_form_shows():
+    # issue 25 (a hostile transcription): `dx = dy - 𝟙·dyᵀ·𝟙/size(k)` named a summed index k the form never shows
+    r = api.derive_text("cent(x[i]) -> y[i] = x[i] - sum(j, x[j]) / size(i)")[0]
+    assert r.pullback_text() == "dx = dy - 𝟙·dyᵀ·𝟙/size(i)"
+    assert r"\lvert i \rvert" in r.pullback_text("latex")
