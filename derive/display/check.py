@@ -93,6 +93,16 @@ class Point:
         self.arrays: dict = {}
         self.shapes: dict = {}
 
+    def copy(self):
+        """A Point that draws what this one would draw next and holds the same values: two checks of one statement
+        (its Unicode and its LaTeX form) start from one point without valuing its index form twice."""
+        new = Point.__new__(Point)
+        new.rng = np.random.default_rng()
+        new.rng.bit_generator.state = self.rng.bit_generator.state
+        new.domains = self.domains
+        new.sizes, new.arrays, new.shapes = dict(self.sizes), dict(self.arrays), dict(self.shapes)
+        return new
+
     def size(self, i):
         if i.ext not in self.sizes:
             self.sizes[i.ext] = 3 + len(self.sizes)

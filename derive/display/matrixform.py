@@ -1217,8 +1217,21 @@ def _safe_stmt_matrix(ls, style, domains):
     return got
 
 
+def _index_point(ls, domains):
+    """(a Point, the statement's index-form value there, or the exception valuing it raised), made once per
+    statement and domains within the open derivation's naming: each style's check starts from a copy of it."""
+    def make():
+        pt = dc.Point(domains)
+        try:
+            return pt, dc.stmt_value(ls, pt)
+        except Exception as e:     # the index form itself could not be evaluated: nothing vouches for a form
+            return pt, e
+    return memoized("index point", ls, None, domains, make)
+
+
 def _checked_stmt_matrix(ls, style, domains):
-    pt = dc.Point(domains)
+    base, want = _index_point(ls, domains)
+    pt = base.copy()
     try:
         got = stmt_matrix(ls, style, pt)
     except dc.Mismatch as e:
@@ -1231,10 +1244,13 @@ def _checked_stmt_matrix(ls, style, domains):
     if got is None:
         return None
     text, value = got
-    try:
-        reason = dc.compare(value, dc.stmt_value(ls, pt))
-    except Exception as e:     # the index form itself could not be evaluated: nothing vouches for the form
-        reason = f"the statement could not be evaluated ({type(e).__name__}: {e})"
+    if isinstance(want, Exception):
+        reason = f"the statement could not be evaluated ({type(want).__name__}: {want})"
+    else:
+        try:
+            reason = dc.compare(value, want)
+        except Exception as e:
+            reason = f"the statement could not be compared ({type(e).__name__}: {e})"
     if reason is not None:
         dc.reject(ls, text, reason)
         return None
