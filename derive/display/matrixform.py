@@ -937,6 +937,25 @@ def _extents_by_free(ls, free):
     return ls if all(a is b for a, b in zip(terms, ls.terms)) else type(ls)(ls.target, ls.indices, terms)
 
 
+def _symmetric_reads(ls):
+    """ls with each read of a tensor its domain makes symmetric written with its last two indices in one order
+    (S[k,i] as S[i,k]), so that S[i,k] + S[k,i] is 2·S[i,k]: shown 2·ds·S·x, not ds·(S + S)·x (the form prints Sᵀ as
+    S for such a tensor anyway, and its check samples S symmetric)."""
+    if not _SYMMETRIC.get():
+        return ls
+
+    def canonical(t):
+        swap = {}
+        for a in ir.accesses(t.coeff):
+            if len(a.args) >= 2 and _symmetric(ir.acc_name(a)):
+                *lead, p, q = a.args
+                if sp.default_sort_key(q) < sp.default_sort_key(p):
+                    swap[a] = ir.access(ir.acc_name(a), (*lead, q, p))
+        return type(t)(t.coeff.xreplace(swap), t.sums, t.atom) if swap else t
+    terms = [canonical(t) for t in ls.terms]
+    return ls if all(a is b for a, b in zip(terms, ls.terms)) else type(ls)(ls.target, ls.indices, terms)
+
+
 def stmt_matrix(ls, style="unicode", pt=None):
     """`dA = -Bᵀ·dB·Bᵀ`, or None when some term has no matrix form; with a Point pt, (text, its value)."""
     try:
@@ -955,7 +974,7 @@ def _stmt_matrix(ls, style, pt):
         return text if pt is None else (text, np.float64(0.0))
     if any(shifts.has_affine(t.coeff * t.atom) for t in ls.terms):
         return None         # a shifted read (a convolution) has no matrix product form: index form only
-    ls = _extents_by_free(ls, free)
+    ls = _symmetric_reads(_extents_by_free(ls, free))
     tri = common_triangle(ls)
     if tri is not None:
         return _triangle_matrix(ls, style, pt, tri)

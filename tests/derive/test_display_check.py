@@ -283,3 +283,13 @@ def test_a_wrong_factoring_is_not_shown(monkeypatch):
     assert "dX[i,j] = " in r.pullback_text()           # the index form instead
     assert ("b:X", "dX = dy·(B·X + X·B)ᵀ") in [(t, f) for t, f, _ in dc.rejections]
     assert all(why.startswith("relative error") for _, _, why in dc.rejections)
+
+
+def test_a_symmetric_matrix_read_both_ways_is_one_term():
+    # issue 25 (a hostile transcription): x·S·x with S symmetric showed dx = ds·(S + S)·x, where a book writes 2·S·x
+    dc.rejections.clear()
+    r = api.derive_text("symq(x[i], S[i,j]: symmetric) -> s[] = x[i]*S[i,j]*x[j]")[0]
+    assert r.pullback_text().splitlines()[0] == "dx = 2·ds·S·x"
+    assert dc.rejections == []
+    # a general A keeps both: A + Aᵀ
+    assert api.derive_text("f(x[i], A[i,j]) -> s[] = x[i]*A[i,j]*x[j]")[0].pullback_text().startswith("dx = ds·(A + Aᵀ)·x")
