@@ -438,6 +438,8 @@ def covers(entry, args):
     no broadcasting between an elementwise op's tensors, float32/float64 arrays or Python numbers."""
     shape = None
     for spec, a in zip(entry["inputs"], args):
+        if isinstance(a, np.generic):       # a NumPy scalar (np.float32(2.0)) is the 0-d array it holds
+            a = np.asarray(a)
         if isinstance(a, np.ndarray):
             if a.dtype.kind not in "f" or a.dtype.itemsize not in (4, 8):
                 return False
