@@ -196,8 +196,13 @@ def _rel(a, b):
     return float(np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-300))
 
 
+# derandomized (as test_random_programs is): CI runs the same 60 programs every time. A random run found
+# y[] = where(s > s, x[i], v[k])²: SymPy folds the constant comparison, so the repeated index i vanishes before the
+# lowering sums it, and the code gives Σ_k v[k]² where the text means size(i)·Σ_k v[k]² (open: the lowering should
+# sum what the text repeats, not what survives simplification)
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(rhs=positive(), seed=st.integers(0, 2**16))
 def test_generated_code_computes_what_the_reference_says(rhs, seed):
     # the first left side whose letters fit (a refused reading fits none)
@@ -359,3 +364,13 @@ def test_a_condition_sympy_decides_keeps_its_indices(tmp_path, monkeypatch):
     r = runtime.define("r(x[i], v[k]) -> y[] = where(v[k] > v[k], x[i], x[i]) * where(v[k] > v[k], x[i], x[i])")
     x, v = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0])
     np.testing.assert_allclose(r(x, v), len(v) * np.sum(x * x))
+
+
+@pytest.mark.xfail(strict=True, reason="open: SymPy folds where(s > s, x[i], v[k]) to v[k] before the lowering sums "
+                                       "the index i the text repeats, so the code drops the factor size(i)")
+def test_an_index_a_constant_condition_folds_away_is_still_summed():
+    text = "r(x[i], v[k], s) -> y[] = where(s > s, x[i], v[k]) * where(s > s, x[i], v[k])"
+    rng = np.random.default_rng(0)
+    x, v = rng.uniform(0.5, 1.5, 3), rng.uniform(0.5, 1.5, 2)
+    got = _ops(text)["r"](x, v, 1.0)
+    assert _rel(got, 3 * np.sum(v ** 2)) < 1e-12       # Σ_i Σ_k v[k]², as the text reads (the reference agrees)
