@@ -458,15 +458,21 @@ class Scan(sp.Function):
         return "revcumsum" if self.args[2] else "cumsum"
 
 
-def _scan_value(e, orient, pt):
-    g, i, rev = e.args
-    if tuple(orient[-1:]) != (i,):
-        raise dc.Mismatch("a scan along an axis other than the last")
+def _along_last(g, k, orient, pt, what):
+    """(the value of g as a matrix or a column, the axis of index k): a scan's or a softmax's operand, which the
+    forms apply along the last axis only."""
+    if tuple(orient[-1:]) != (k,):
+        raise dc.Mismatch(f"a {what} along an axis other than the last")
     v = _value(g, orient, pt)
     if dc.is_scalar(v):
-        raise dc.Mismatch("a scan of a scalar")
-    v = np.broadcast_to(v, (pt.size(orient[0]), pt.size(i)) if len(orient) == 2 else (pt.size(i), 1))
-    axis = 1 if len(orient) == 2 else 0
+        raise dc.Mismatch(f"a {what} of a scalar")
+    v = np.broadcast_to(v, (pt.size(orient[0]), pt.size(k)) if len(orient) == 2 else (pt.size(k), 1))
+    return v, 1 if len(orient) == 2 else 0
+
+
+def _scan_value(e, orient, pt):
+    g, i, rev = e.args
+    v, axis = _along_last(g, i, orient, pt, "scan")
     return np.flip(np.cumsum(np.flip(v, axis), axis), axis) if rev else np.cumsum(v, axis)
 
 
@@ -510,13 +516,7 @@ class Softmax(sp.Function):
 
 def _softmax_value(e, orient, pt):
     u, k = e.args
-    if tuple(orient[-1:]) != (k,):
-        raise dc.Mismatch("a softmax along an axis other than the last")
-    v = _value(u, orient, pt)
-    if dc.is_scalar(v):
-        raise dc.Mismatch("a softmax of a scalar")
-    v = np.broadcast_to(v, (pt.size(orient[0]), pt.size(k)) if len(orient) == 2 else (pt.size(k), 1))
-    axis = 1 if len(orient) == 2 else 0
+    v, axis = _along_last(u, k, orient, pt, "softmax")
     w = np.exp(v - v.max(axis, keepdims=True))
     return w / w.sum(axis, keepdims=True)
 
@@ -926,14 +926,22 @@ def _had_factors(item, orient, st, pt):
 def _extents_by_free(ls, free):
     """ls with size(k) of a summed index k written size(i) for the free index i of the same extent: a summed index
     is no axis of the matrix form (dx = dy - 𝟙·dyᵀ·𝟙/size(i), not size(k) for a k the form never shows)."""
-    def named(t):
+    def named(coeff):
         swap = {}
-        for x in t.coeff.atoms(Extent):
+        for x in coeff.atoms(Extent):
             f = next((f for f in free if f.ext == x.args[0].ext), None)
             if x.args[0] not in free and f is not None:
                 swap[x] = Extent(f)
-        return type(t)(t.coeff.xreplace(swap), t.sums, t.atom) if swap else t
-    terms = [named(t) for t in ls.terms]
+        return swap
+    return _swapped_coefficients(ls, named)
+
+
+def _swapped_coefficients(ls, swaps):
+    """ls with each term's coefficient rewritten by the replacements swaps(coefficient) gives; ls itself where none."""
+    terms = []
+    for t in ls.terms:
+        swap = swaps(t.coeff)
+        terms.append(type(t)(t.coeff.xreplace(swap), t.sums, t.atom) if swap else t)
     return ls if all(a is b for a, b in zip(terms, ls.terms)) else type(ls)(ls.target, ls.indices, terms)
 
 
@@ -944,16 +952,15 @@ def _symmetric_reads(ls):
     if not _SYMMETRIC.get():
         return ls
 
-    def canonical(t):
+    def canonical(coeff):
         swap = {}
-        for a in ir.accesses(t.coeff):
+        for a in ir.accesses(coeff):
             if len(a.args) >= 2 and _symmetric(ir.acc_name(a)):
                 *lead, p, q = a.args
                 if sp.default_sort_key(q) < sp.default_sort_key(p):
                     swap[a] = ir.access(ir.acc_name(a), (*lead, q, p))
-        return type(t)(t.coeff.xreplace(swap), t.sums, t.atom) if swap else t
-    terms = [canonical(t) for t in ls.terms]
-    return ls if all(a is b for a, b in zip(terms, ls.terms)) else type(ls)(ls.target, ls.indices, terms)
+        return swap
+    return _swapped_coefficients(ls, canonical)
 
 
 def stmt_matrix(ls, style="unicode", pt=None):
